@@ -1,0 +1,31 @@
+package reference
+
+import (
+	"io"
+	"time"
+)
+
+// Clock tells the time. The mock server's clock can be pinned and moved (D39).
+type Clock interface {
+	Now() time.Time
+}
+
+// ClockFunc adapts a function to Clock.
+type ClockFunc func() time.Time
+
+// Now returns f().
+func (f ClockFunc) Now() time.Time { return f() }
+
+// Option configures a Store.
+type Option func(*config)
+
+type config struct {
+	clock  Clock
+	random io.Reader
+}
+
+// WithClock sets the clock of the store (default: the system clock).
+func WithClock(c Clock) Option { return func(cfg *config) { cfg.clock = c } }
+
+// WithRandom sets the source of random bytes for tokens (default: crypto/rand).
+func WithRandom(r io.Reader) Option { return func(cfg *config) { cfg.random = r } }
