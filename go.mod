@@ -65,3 +65,5 @@ require (
 	golang.org/x/text v0.43.0 // indirect
 	golang.org/x/tools v0.51.0 // indirect
 )
+
+tool github.com/onsi/ginkgo/v2/ginkgo
