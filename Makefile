@@ -1,0 +1,28 @@
+# Every target has a one-line description after '##'; `make` alone prints them.
+.DEFAULT_GOAL := help
+GO ?= go
+ADDR ?= 127.0.0.1:4010
+SEED ?= 20261121
+
+.PHONY: help run test build fixtures-golden vet fmt
+
+help: ## print this help
+	@awk 'BEGIN {FS = ":.*## "} /^[a-zA-Z_-]+:.*## / {printf "  %-24s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
+
+run: ## run the mock with its seeded fixtures on $(ADDR)
+	$(GO) run ./cmd/mockserver --addr $(ADDR) --seed $(SEED)
+
+test: ## run every test (race detector on), the conformance suite against the in-process mock included
+	TESTCONTAINERS_RYUK_DISABLED=true $(GO) test -race -count=1 ./...
+
+build: ## build the mock binary into build/mockserver
+	CGO_ENABLED=0 $(GO) build -trimpath -o build/mockserver ./cmd/mockserver
+
+fixtures-golden: ## regenerate the golden files of the seeded fixtures
+	$(GO) test ./fixtures -update
+
+vet: ## gofmt check and go vet
+	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || (gofmt -l $$(git ls-files '*.go'); exit 1)
+	$(GO) vet ./...
+
+-include container.mk

@@ -1,0 +1,126 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/opsapi/mocktoolkit/fixtures"
+	"github.com/opsapi/mocktoolkit/mockserver"
+)
+
+// options are the command's flags after environment fallbacks.
+type options struct {
+	addr      string
+	seed      int64
+	rateLimit int
+	now       time.Time
+}
+
+// shutdownTimeout bounds how long in-flight requests may take to finish after SIGTERM.
+const shutdownTimeout = 10 * time.Second
+
+// run is the whole program; main only wires the process to it.
+func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	std := stdio{out: stdout, err: stderr}
+	if len(args) > 0 && args[0] == "fixtures" {
+		opts, err := parseFlags(args[1:], getenv, stderr)
+		if err != nil {
+			return err
+		}
+		return printManifest(opts, std.out)
+	}
+	opts, err := parseFlags(args, getenv, stderr)
+	if err != nil {
+		return err
+	}
+	return serve(ctx, opts, std)
+}
+
+func parseFlags(args []string, getenv func(string) string, stderr io.Writer) (options, error) {
+	fs := flag.NewFlagSet("mockserver", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	addr := fs.String("addr", envOr(getenv, "MOCK_ADDR", "127.0.0.1:4010"), "address to listen on (MOCK_ADDR)")
+	seed := fs.String("seed", envOr(getenv, "MOCK_SEED", strconv.FormatInt(fixtures.DefaultSeed, 10)), "seed of the fixture world (MOCK_SEED)")
+	limit := fs.String("rate-limit", envOr(getenv, "MOCK_RATE_LIMIT", strconv.Itoa(mockserver.DefaultRateLimit)), "requests per minute per caller (MOCK_RATE_LIMIT)")
+	now := fs.String("now", envOr(getenv, "MOCK_NOW", ""), "start the mock's clock at this RFC 3339 time (MOCK_NOW); default: the system time")
+	if err := fs.Parse(args); err != nil {
+		return options{}, err
+	}
+	opts := options{addr: *addr}
+	var err error
+	if opts.seed, err = strconv.ParseInt(*seed, 10, 64); err != nil || opts.seed == 0 {
+		return options{}, fmt.Errorf("--seed: want a non-zero integer, got %q", *seed)
+	}
+	if opts.rateLimit, err = strconv.Atoi(*limit); err != nil || opts.rateLimit < 1 {
+		return options{}, fmt.Errorf("--rate-limit: want a positive integer, got %q", *limit)
+	}
+	if *now != "" {
+		if opts.now, err = time.Parse(time.RFC3339, *now); err != nil {
+			return options{}, fmt.Errorf("--now: want an RFC 3339 time such as 2026-06-01T09:00:00Z, got %q", *now)
+		}
+	}
+	return opts, nil
+}
+
+func envOr(getenv func(string) string, key, def string) string {
+	if v := getenv(key); v != "" {
+		return v
+	}
+	return def
+}
+
+func printManifest(opts options, out io.Writer) error {
+	enc := json.NewEncoder(out)
+	enc.SetIndent("", "  ")
+	return enc.Encode(fixtures.Build(opts.seed, time.Now()).Manifest)
+}
+
+// serve runs the mock until ctx ends, then drains in-flight requests.
+func serve(ctx context.Context, opts options, std stdio) error {
+	logger := slog.New(slog.NewTextHandler(std.err, nil))
+	handler, err := mockserver.New(mockserver.Config{Seed: opts.seed, Now: opts.now, RateLimit: opts.rateLimit, Logger: logger})
+	if err != nil {
+		return err
+	}
+	ln, err := net.Listen("tcp", opts.addr)
+	if err != nil {
+		return fmt.Errorf("listen: %w", err)
+	}
+	srv := &http.Server{
+		Handler:           handler,
+		ReadHeaderTimeout: 5 * time.Second,
+		ReadTimeout:       30 * time.Second,
+		WriteTimeout:      30 * time.Second,
+		IdleTimeout:       120 * time.Second,
+	}
+	member := fixtures.Build(opts.seed, time.Now()).Manifest.Users.Member
+	fmt.Fprintf(std.out, "mockserver listening on http://%s (seed %d)\n", ln.Addr(), opts.seed)
+	fmt.Fprintf(std.out, "member login: %s / %s — manifest at http://%s/__mock/fixtures\n", member.Email, member.Password, ln.Addr())
+
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return fmt.Errorf("serve: %w", err)
+	case <-ctx.Done():
+	}
+	shutdownCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), shutdownTimeout)
+	defer cancel()
+	if err := srv.Shutdown(shutdownCtx); err != nil {
+		return fmt.Errorf("shutdown: %w", err)
+	}
+	if err := <-errc; err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return fmt.Errorf("serve: %w", err)
+	}
+	fmt.Fprintln(std.out, "mockserver stopped")
+	return nil
+}

@@ -1,0 +1,27 @@
+// Package mockserver serves package reference over HTTP: the interface's 24 operations at
+// their paths, in the interface's envelopes, with its authentication, rate limits and
+// validation, over a seeded world from package fixtures.
+//
+// It is the HTTP adapter only: the rules live in reference. New returns an http.Handler;
+// routes.go lists the whole API surface; envelope.go is the one place that encodes JSON and the
+// one table from reference error codes to HTTP status.
+//
+// Every request passes, in this order:
+//
+//  1. recover: a panic becomes a logged 500 in shape (a), never a dropped connection;
+//  2. request id: X-Request-Id is echoed or assigned;
+//  3. log: one line per request;
+//  4. route match: an unknown path answers 404 and a known path with another method 405
+//     (with Allow: POST), both in shape (a);
+//  5. rate limit: X-RateLimit-Limit and X-RateLimit-Remaining on every answer of an operation;
+//     once spent, 429 shape (b) with Retry-After (per token, or per client address on public
+//     operations and without a valid token; D14);
+//  6. auth: 401 shape (b) without a valid bearer token, 403 shape (b) for a non-superadmin on
+//     an S operation; decided before the body is read;
+//  7. body: at most 1 MiB (413), a JSON object (400 otherwise), empty counts as {} (D2);
+//  8. validation against the OpenAPI document with kin-openapi: 422 shape (c), errors keyed by
+//     field (D5);
+//  9. the operation on the reference store, whose error codes map to status in envelope.go.
+//
+// It must not be imported by reference or fixtures.
+package mockserver

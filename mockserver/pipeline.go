@@ -1,0 +1,203 @@
+package mockserver
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io"
+	"net"
+	"net/http"
+	"strconv"
+
+	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/getkin/kin-openapi/openapi3filter"
+	"github.com/opsapi/mocktoolkit/reference"
+)
+
+// maxBody is the largest request body accepted (D41).
+const maxBody = 1 << 20
+
+// validationOptions: all field errors at once; bearer auth is ours (the spec's security scheme
+// is checked by authenticate, so kin-openapi's is a no-op).
+var validationOptions = &openapi3filter.Options{
+	MultiError:         true,
+	AuthenticationFunc: openapi3filter.NoopAuthenticationFunc,
+}
+
+// handler is the whole mock: recover → request id → log → route match, then per operation the
+// pipeline below.
+func (s *server) handler() http.Handler {
+	return s.recoverPanics(s.requestID(s.logRequests(http.HandlerFunc(s.dispatch))))
+}
+
+// dispatch matches the route: an operation, a control, or 404/405 in the envelope (D3).
+func (s *server) dispatch(w http.ResponseWriter, r *http.Request) {
+	if rt, ok := s.ops[r.URL.Path]; ok {
+		if r.Method != http.MethodPost {
+			w.Header().Set("Allow", http.MethodPost)
+			writeShapeA(w, http.StatusMethodNotAllowed, "The "+r.Method+" method is not supported for this route. Supported methods: POST.")
+			return
+		}
+		rt.handler.ServeHTTP(w, r)
+		return
+	}
+	if h, ok := s.ctrl[r.Method+" "+r.URL.Path]; ok {
+		h(w, r)
+		return
+	}
+	writeShapeA(w, http.StatusNotFound, "The route "+r.URL.Path+" could not be found.")
+}
+
+// pipeline serves one operation: identify the caller → rate limit (headers on every answer) →
+// authenticate (401, 403 for S) → read the body (413, 400) → validate against the spec (422) →
+// the operation.
+func (s *server) pipeline(rt *route) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		user, authed := s.identify(r)
+		if !s.rateLimit(w, r, rt, user, authed) {
+			return
+		}
+		if !rt.public {
+			if !authed {
+				writeShapeB(w, http.StatusUnauthorized, "Unauthenticated.")
+				return
+			}
+			if rt.superadmin && !user.IsSuperadmin {
+				writeShapeB(w, http.StatusForbidden, "This action requires superadmin access.")
+				return
+			}
+		}
+		body, ok := readBody(w, r)
+		if !ok {
+			return
+		}
+		if fields := s.validate(r, rt, body); len(fields) > 0 {
+			writeValidation(w, fields)
+			return
+		}
+		var userID int64
+		if !rt.public {
+			userID = user.ID
+		}
+		rt.serve(w, s.store(), userID, body)
+	})
+}
+
+// identify resolves the bearer token, if any, to its user.
+func (s *server) identify(r *http.Request) (reference.User, bool) {
+	token, ok := bearer(r)
+	if !ok {
+		return reference.User{}, false
+	}
+	u, err := s.store().UserByToken(token)
+	return u, err == nil
+}
+
+func bearer(r *http.Request) (string, bool) {
+	h := r.Header.Get("Authorization")
+	const prefix = "bearer "
+	if len(h) <= len(prefix) || !equalFold(h[:len(prefix)], prefix) {
+		return "", false
+	}
+	return h[len(prefix):], true
+}
+
+func equalFold(a, b string) bool { return bytes.EqualFold([]byte(a), []byte(b)) }
+
+// rateLimit spends one request of the caller's window (D14): per token for authenticated
+// operations, per client address otherwise. It sets the headers and answers 429 when spent.
+func (s *server) rateLimit(w http.ResponseWriter, r *http.Request, rt *route, user reference.User, authed bool) bool {
+	key := "addr:" + clientAddr(r)
+	if authed && !rt.public {
+		key = "user:" + strconv.FormatInt(user.ID, 10) + ":" + r.Header.Get("Authorization")
+	}
+	v := s.limiter.take(key)
+	h := w.Header()
+	h.Set("X-RateLimit-Limit", strconv.Itoa(v.limit))
+	h.Set("X-RateLimit-Remaining", strconv.Itoa(v.remaining))
+	if !v.allowed {
+		writeRateLimited(w, "Too many requests.", v.retryAfter)
+		return false
+	}
+	return true
+}
+
+func clientAddr(r *http.Request) string {
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		return r.RemoteAddr
+	}
+	return host
+}
+
+// readBody reads at most maxBody bytes and checks that they are a JSON object; an empty body
+// counts as {} (D2).
+func readBody(w http.ResponseWriter, r *http.Request) ([]byte, bool) {
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxBody))
+	var tooLarge *http.MaxBytesError
+	switch {
+	case errors.As(err, &tooLarge):
+		writeShapeA(w, http.StatusRequestEntityTooLarge, "The request body must not be larger than 1 MiB.")
+		return nil, false
+	case err != nil:
+		writeShapeA(w, http.StatusBadRequest, "The request body could not be read.")
+		return nil, false
+	}
+	body = bytes.TrimSpace(body)
+	if len(body) == 0 {
+		return []byte("{}"), true
+	}
+	if !json.Valid(body) {
+		writeShapeA(w, http.StatusBadRequest, "The request body is not valid JSON.")
+		return nil, false
+	}
+	if body[0] != '{' {
+		writeShapeA(w, http.StatusBadRequest, "The request body must be a JSON object.")
+		return nil, false
+	}
+	return body, true
+}
+
+// validate checks the body against the operation's request schema and returns the failures
+// keyed by field (D5), or nil.
+func (s *server) validate(r *http.Request, rt *route, body []byte) map[string][]string {
+	req := r.Clone(r.Context())
+	req.Body = io.NopCloser(bytes.NewReader(body))
+	req.ContentLength = int64(len(body))
+	req.Header.Set("Content-Type", "application/json") // D6
+	err := openapi3filter.ValidateRequest(r.Context(), &openapi3filter.RequestValidationInput{
+		Request: req,
+		Route:   rt.spec,
+		Options: validationOptions,
+	})
+	if err == nil {
+		return nil
+	}
+	fields := map[string][]string{}
+	collectFieldErrors(err, fields)
+	return fields
+}
+
+// collectFieldErrors walks kin-openapi's errors and words each failure under its top-level
+// field (the first element of the schema error's JSON pointer).
+func collectFieldErrors(err error, fields map[string][]string) {
+	var multi openapi3.MultiError
+	var reqErr *openapi3filter.RequestError
+	var schemaErr *openapi3.SchemaError
+	switch {
+	case errors.As(err, &multi):
+		for _, e := range multi {
+			collectFieldErrors(e, fields)
+		}
+	case errors.As(err, &schemaErr):
+		field := "body"
+		if p := schemaErr.JSONPointer(); len(p) > 0 {
+			field = p[0]
+		}
+		fields[field] = append(fields[field], sentence(field, schemaErr))
+	case errors.As(err, &reqErr):
+		fields["body"] = append(fields["body"], "The request body is invalid: "+reqErr.Reason+".")
+	default:
+		fields["body"] = append(fields["body"], "The request body is invalid.")
+	}
+}
