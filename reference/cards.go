@@ -1,0 +1,152 @@
+package reference
+
+import "time"
+
+// Card defaults (D19) and the card_type of cards made by cards/create and master cards (D32).
+const (
+	defaultStatus   = "open"
+	defaultPriority = "normal"
+	defaultCardType = "widget"
+	closedStatus    = "closed"
+)
+
+// isOverdue is computed on read: due before now and not closed (D31).
+func isOverdue(c Card, now time.Time) bool {
+	return c.DueDate != nil && c.DueDate.Before(now) && c.Status != closedStatus
+}
+
+// cardOut is the copy of a stored card handed to a caller, with is_overdue computed (D31).
+func cardOut(c Card, now time.Time) Card {
+	c = cloneCard(c)
+	c.IsOverdue = isOverdue(c, now)
+	return c
+}
+
+// ListCards returns the live cards of the caller's project, by id (D12, D20). Master cards and
+// deleted cards are not listed.
+func (s *Store) ListCards(userID int64) ([]Card, error) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	project, err := s.member(userID)
+	if err != nil {
+		return nil, err
+	}
+	now := s.now()
+	out := []Card{}
+	for _, id := range sortedKeys(s.cards) {
+		c := s.cards[id]
+		if !c.IsMaster && inProject(c.ProjectID, project) && c.DeletedAt == nil {
+			out = append(out, cardOut(c, now))
+		}
+	}
+	return out, nil
+}
+
+// CreateCard creates a card in the caller's project. status defaults to open and priority to
+// normal (D19); group_id, owner_id and tag_id must exist in the caller's project, else
+// ENOTFOUND (D28).
+func (s *Store) CreateCard(userID int64, in CreateCardInput) (Card, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	project, err := s.member(userID)
+	if err != nil {
+		return Card{}, err
+	}
+	var f fieldErrors
+	f.required("title", in.Title, maxTitle)
+	f.optMaxLen("status", in.Status, maxStatus)
+	f.optOneOf("priority", in.Priority, priorities)
+	if err := f.err(); err != nil {
+		return Card{}, err
+	}
+	if err := s.checkCardRefs(project, in.GroupID, in.OwnerID, in.TagID); err != nil {
+		return Card{}, err
+	}
+	now := s.now()
+	group := optPtr(in.GroupID)
+	pos := s.nextCardPosition(ptr(project), group)
+	c := Card{
+		ID: s.next.card, ProjectID: ptr(project), PlatformID: PlatformID, IsActive: true,
+		CardType: defaultCardType, GroupID: group, Title: in.Title,
+		Description: optPtr(in.Description), Status: orDefault(in.Status, defaultStatus),
+		OwnerID: optPtr(in.OwnerID), TagID: optPtr(in.TagID), DueDate: optTime(in.DueDate),
+		Priority: orDefault(in.Priority, defaultPriority), SortOrder: pos, Position: pos,
+		CreatedBy: ptr(userID), CreatedAt: now, UpdatedAt: now,
+	}
+	s.next.card++
+	s.cards[c.ID] = c
+	return cardOut(c, now), nil
+}
+
+// UpdateCard changes a card of the caller's project following D18: omitted fields stay, null
+// clears description, group_id, owner_id, tag_id, due_date and snoozed_until, and leaves
+// title, status and priority unchanged. New references must exist in the project (D28).
+func (s *Store) UpdateCard(userID int64, in UpdateCardInput) (Card, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	project, err := s.member(userID)
+	if err != nil {
+		return Card{}, err
+	}
+	var f fieldErrors
+	if in.Title.Present() {
+		f.required("title", in.Title.Value, maxTitle)
+	}
+	f.optMaxLen("status", in.Status, maxStatus)
+	f.optOneOf("priority", in.Priority, priorities)
+	if err := f.err(); err != nil {
+		return Card{}, err
+	}
+	c, err := s.projectCard(project, in.ID)
+	if err != nil {
+		return Card{}, err
+	}
+	if err := s.checkCardRefs(project, in.GroupID, in.OwnerID, in.TagID); err != nil {
+		return Card{}, err
+	}
+	setRequired(&c.Title, in.Title)
+	setClearable(&c.Description, in.Description)
+	setClearable(&c.GroupID, in.GroupID)
+	setRequired(&c.Status, in.Status)
+	setClearable(&c.OwnerID, in.OwnerID)
+	setClearable(&c.TagID, in.TagID)
+	setClearableTime(&c.DueDate, in.DueDate)
+	setRequired(&c.Priority, in.Priority)
+	setClearableTime(&c.SnoozedUntil, in.SnoozedUntil)
+	now := s.now()
+	c.UpdatedAt = now
+	s.cards[c.ID] = c
+	return cardOut(c, now), nil
+}
+
+// checkCardRefs checks that the group, owner and tag sent exist in project (D28).
+func (s *Store) checkCardRefs(project int64, group, owner, tag Optional[int64]) error {
+	if group.Present() {
+		if _, err := s.projectGroup(project, group.Value); err != nil {
+			return err
+		}
+	}
+	if owner.Present() {
+		if _, err := s.projectUser(project, owner.Value); err != nil {
+			return err
+		}
+	}
+	if tag.Present() {
+		if _, err := s.projectTag(project, tag.Value); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// nextCardPosition is one more than the largest position of the live cards of a group (or of
+// the cards without a group) in a project or among masters.
+func (s *Store) nextCardPosition(project, group *int64) int64 {
+	var top int64
+	for _, c := range s.cards {
+		if c.DeletedAt == nil && samePtr(c.ProjectID, project) && samePtr(c.GroupID, group) {
+			top = max(top, c.Position)
+		}
+	}
+	return top + 1
+}

@@ -1,0 +1,100 @@
+package reference
+
+import (
+	"slices"
+	"strings"
+)
+
+// Comment list defaults (D26).
+const (
+	defaultPage    = 1
+	defaultPerPage = 15
+)
+
+// ListComments returns one page of the live comments of a card of the caller's project, oldest
+// first, replies included (D26). page defaults to 1 and per_page to 15; total_pages is at
+// least 1 and a page past the end is empty. A page costs per_page, not the number of comments.
+func (s *Store) ListComments(userID int64, in ListCommentsInput) (CommentPage, error) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	project, err := s.member(userID)
+	if err != nil {
+		return CommentPage{}, err
+	}
+	page, perPage := orDefault(in.Page, defaultPage), orDefault(in.PerPage, defaultPerPage)
+	var f fieldErrors
+	f.min("page", page, 1)
+	f.min("per_page", perPage, 1)
+	if perPage > maxPerPage {
+		f.add("per_page", "The per_page field must not be greater than %d.", maxPerPage)
+	}
+	if err := f.err(); err != nil {
+		return CommentPage{}, err
+	}
+	if _, err := s.projectCard(project, in.CardID); err != nil {
+		return CommentPage{}, err
+	}
+	ids := s.cardComments[in.CardID]
+	total := int64(len(ids))
+	pages := max(1, (total+perPage-1)/perPage)
+	out := CommentPage{
+		Comments:   []Comment{},
+		Pagination: Pagination{Total: total, PerPage: perPage, CurrentPage: page, TotalPages: pages},
+	}
+	if page <= pages { // checked first: (page-1)*perPage cannot overflow
+		start := (page - 1) * perPage
+		end := min(start+perPage, total)
+		for _, id := range ids[start:end] {
+			out.Comments = append(out.Comments, cloneComment(s.comments[id]))
+		}
+	}
+	return out, nil
+}
+
+// CreateComment adds a comment to a card of the caller's project. A reply's parent must be a
+// live comment on the same card, else ENOTFOUND (D27).
+func (s *Store) CreateComment(userID int64, in CreateCommentInput) (Comment, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	project, err := s.member(userID)
+	if err != nil {
+		return Comment{}, err
+	}
+	var f fieldErrors
+	if strings.TrimSpace(in.Comment) == "" {
+		f.add("comment", "The comment field is required.")
+	}
+	if err := f.err(); err != nil {
+		return Comment{}, err
+	}
+	if _, err := s.projectCard(project, in.CardID); err != nil {
+		return Comment{}, err
+	}
+	if in.ParentCommentID.Present() {
+		p, ok := s.comments[in.ParentCommentID.Value]
+		if !ok || p.CardID != in.CardID || p.DeletedAt != nil {
+			return Comment{}, Errorf(ENOTFOUND, "Comment %d not found on card %d.", in.ParentCommentID.Value, in.CardID)
+		}
+	}
+	now := s.now()
+	c := Comment{
+		ID: s.next.comment, ProjectID: project, CardID: in.CardID, UserID: userID,
+		Comment: in.Comment, ParentCommentID: optPtr(in.ParentCommentID),
+		CreatedAt: now, UpdatedAt: now,
+	}
+	s.next.comment++
+	s.comments[c.ID] = c
+	s.indexComment(c)
+	return cloneComment(c), nil
+}
+
+// indexComment puts a new comment in its card's list, keeping it oldest first even when the
+// clock was moved back.
+func (s *Store) indexComment(c Comment) {
+	ids := s.cardComments[c.CardID]
+	i := len(ids)
+	for i > 0 && s.compareComments(ids[i-1], c.ID) > 0 {
+		i--
+	}
+	s.cardComments[c.CardID] = slices.Insert(ids, i, c.ID)
+}
