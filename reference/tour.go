@@ -1,0 +1,28 @@
+package reference
+
+// tourCardType is the card_type of the master cards tour/cards/update acts on (D32).
+const tourCardType = "tour"
+
+// UpdateTourCard sets the status (open or closed) of a master tour card (D32). Any
+// authenticated user may call it and no tool subscription is needed (D13); an id that is not a
+// live master card of card_type tour is ENOTFOUND.
+func (s *Store) UpdateTourCard(userID int64, in UpdateTourCardInput) (Card, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, err := s.caller(userID); err != nil {
+		return Card{}, err
+	}
+	var f fieldErrors
+	f.oneOf("status", in.Status, tourCardStatuses)
+	if err := f.err(); err != nil {
+		return Card{}, err
+	}
+	c, err := s.masterCard(in.ID)
+	if err != nil || c.CardType != tourCardType {
+		return Card{}, Errorf(ENOTFOUND, "Tour card %d not found.", in.ID)
+	}
+	now := s.now()
+	c.Status, c.UpdatedAt = in.Status, now
+	s.cards[c.ID] = c
+	return cardOut(c, now), nil
+}
