@@ -1,0 +1,181 @@
+package mockserver_test
+
+import (
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/opsapi/mocktoolkit/mockserver"
+)
+
+const missingID = 987654321
+
+// When the requested record does not exist, 404 is returned on operations that list 404
+// (interface §Errors rule 2), shape (a).
+func TestMissingRecordsAnswerNotFound(t *testing.T) {
+	m := newMock(t, mockserver.Config{})
+	member, admin := m.login(m.manifest.Users.Member), m.login(m.manifest.Users.Superadmin)
+	cases := []struct {
+		name, path, token string
+		body              map[string]any
+	}{
+		{"master cards create", pMCardsCreate, admin, map[string]any{"group_id": missingID, "title": "x"}},
+		{"master cards update", pMCardsUpdate, admin, map[string]any{"id": missingID}},
+		{"cards update", pCardsUpdate, member, map[string]any{"id": missingID}},
+		{"boards update", pBoardsUpdate, member, map[string]any{"id": missingID}},
+		{"master groups update", pMGroupsUpd, admin, map[string]any{"id": missingID}},
+		{"tour cards update", pTourUpdate, member, map[string]any{"id": missingID, "status": "open"}},
+		{"tour cards update on a non-tour master card", pTourUpdate, member, map[string]any{"id": m.manifest.Operations.MasterCardID, "status": "open"}},
+		{"master boards sync", pMBoardsSync, admin, map[string]any{"board_id": missingID}},
+		{"groups delete", pGroupsDelete, member, map[string]any{"id": missingID}},
+		{"conversations restore", pConvRestore, member, map[string]any{"conversation_id": missingID}},
+		{"domain cart remove, unknown token", pCartRemove, "", map[string]any{"session_token": "nope", "cart_item_id": 1}},
+		{"thumbnails regenerate", pThumbnails, member, map[string]any{"type": "layout", "entity_id": missingID}},
+		{"theme versions deprecate", pDeprecate, member, map[string]any{"version_id": missingID}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			a := m.post(c.path, c.token, c.body).wantStatus(t, http.StatusNotFound)
+			a.wantShape(t, "a")
+		})
+	}
+}
+
+// The envelope holds for every answer, also outside the operations (D2, D3, D41).
+func TestMalformedRequestsGetEnvelopeErrors(t *testing.T) {
+	m := newMock(t, mockserver.Config{})
+	member := m.login(m.manifest.Users.Member)
+	cases := []struct {
+		name, method, path string
+		body               any
+		status             int
+	}{
+		{"unknown path", http.MethodPost, "/services/operations/v2/operations/cards/list", "{}", 404},
+		{"wrong method", http.MethodGet, pCardsList, nil, 405},
+		{"malformed JSON", http.MethodPost, pCardsCreate, `{"title": `, 400},
+		{"array body", http.MethodPost, pCardsCreate, `[1,2]`, 400},
+		{"body over 1 MiB", http.MethodPost, pCardsCreate, `{"title":"` + strings.Repeat("x", 1<<20) + `"}`, 413},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			a := m.do(c.method, c.path, member, c.body).wantStatus(t, c.status)
+			a.wantShape(t, "a")
+		})
+	}
+	a := m.do(http.MethodGet, pCardsList, member, nil)
+	if got := a.header.Get("Allow"); got != "POST" {
+		t.Errorf("405 Allow header %q, want POST", got)
+	}
+}
+
+// An empty body counts as {} (D2): list operations accept it, others list their required fields.
+func TestEmptyBody(t *testing.T) {
+	m := newMock(t, mockserver.Config{})
+	member := m.login(m.manifest.Users.Member)
+	m.post(pCardsList, member, "").wantStatus(t, http.StatusOK)
+	m.post(pCardsCreate, member, "").wantFieldError(t, "title")
+}
+
+// comments/list for a card that does not exist answers 422 keyed card_id (D43).
+func TestCommentsListOfAMissingCard(t *testing.T) {
+	m := newMock(t, mockserver.Config{})
+	member := m.login(m.manifest.Users.Member)
+	m.post(pCommentsList, member, map[string]any{"card_id": missingID}).wantFieldError(t, "card_id")
+}
+
+// A wrong e-mail and a wrong password get the same answer (D1).
+func TestAuthenticateDoesNotRevealWhichCredentialIsWrong(t *testing.T) {
+	m := newMock(t, mockserver.Config{})
+	creds := m.manifest.Users.Member
+	wrongPassword := m.post(pAuthenticate, "", map[string]any{"email": creds.Email, "password": creds.Password + "x"})
+	wrongEmail := m.post(pAuthenticate, "", map[string]any{"email": "nobody@example.com", "password": creds.Password})
+	wrongPassword.wantStatus(t, http.StatusUnauthorized)
+	if string(wrongPassword.raw) != string(wrongEmail.raw) || wrongEmail.status != wrongPassword.status {
+		t.Errorf("answers differ:\n%s\n%s", wrongPassword.raw, wrongEmail.raw)
+	}
+}
+
+// The token returned by authenticate is the bearer token of the other operations, and tokens
+// differ on every login (D10).
+func TestAuthenticateIssuesUsableUniqueTokens(t *testing.T) {
+	m := newMock(t, mockserver.Config{})
+	a, b := m.login(m.manifest.Users.Member), m.login(m.manifest.Users.Member)
+	if a == b || len(a) < 32 {
+		t.Errorf("tokens %q and %q: want two distinct unguessable tokens", a, b)
+	}
+	m.post(pCardsList, a, "{}").wantStatus(t, http.StatusOK)
+	m.post(pCardsList, b, "{}").wantStatus(t, http.StatusOK)
+}
+
+// A project's records are invisible to other projects (D12): 404, never their data.
+func TestProjectsAreIsolated(t *testing.T) {
+	m := newMock(t, mockserver.Config{})
+	outsider := m.login(m.manifest.Users.Outsider)
+	o, w := m.manifest.Operations, m.manifest.Websites
+	cases := []struct {
+		name, path string
+		body       map[string]any
+	}{
+		{"cards update", pCardsUpdate, map[string]any{"id": o.CardID, "title": "mine now"}},
+		{"boards update", pBoardsUpdate, map[string]any{"id": o.BoardID, "title": "mine now"}},
+		{"groups delete", pGroupsDelete, map[string]any{"id": o.GroupID}},
+		{"comments create", pCommentsNew, map[string]any{"card_id": o.CardID, "comment": "hi"}},
+		{"conversations restore", pConvRestore, map[string]any{"conversation_id": m.manifest.AI.ArchivedConversationIDs[0]}},
+		{"thumbnails regenerate", pThumbnails, map[string]any{"type": "page", "entity_id": w.PageID}},
+		{"theme versions deprecate", pDeprecate, map[string]any{"version_id": w.ApprovedVersionIDs[0]}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			m.post(c.path, outsider, c.body).wantStatus(t, http.StatusNotFound)
+		})
+	}
+	// comments/list lists no 404: a card that is not the caller's is a field error (D43).
+	m.post(pCommentsList, outsider, map[string]any{"card_id": o.CardID}).wantFieldError(t, "card_id")
+	a := m.post(pCardsList, outsider, "{}").wantStatus(t, http.StatusOK)
+	for _, c := range a.data()["cards"].([]any) {
+		if id := c.(map[string]any)["id"].(float64); int64(id) == o.CardID {
+			t.Errorf("outsider's cards list holds the member's card %d", o.CardID)
+		}
+	}
+}
+
+// A cart locked for checkout rejects item removal with 409 (interface §Errors rule 3); an item
+// of another cart is 404 and leaves both carts untouched (D35).
+func TestCartRemoval(t *testing.T) {
+	m := newMock(t, mockserver.Config{})
+	d := m.manifest.Domains
+	a := m.post(pCartRemove, "", map[string]any{"session_token": d.LockedCart.SessionToken, "cart_item_id": d.LockedCart.ItemID})
+	a.wantStatus(t, http.StatusConflict)
+	a.wantShape(t, "a")
+
+	first, second := d.Carts[0], d.Carts[1]
+	m.post(pCartRemove, "", map[string]any{"session_token": first.SessionToken, "cart_item_id": second.ItemIDs[0]}).wantStatus(t, http.StatusNotFound)
+
+	got := m.post(pCartRemove, "", map[string]any{"session_token": first.SessionToken, "cart_item_id": first.ItemIDs[0]}).wantStatus(t, http.StatusOK)
+	cart := got.data()["cart"].(map[string]any)
+	items := cart["items"].([]any)
+	if int(cart["item_count"].(float64)) != len(first.ItemIDs)-1 || len(items) != len(first.ItemIDs)-1 {
+		t.Errorf("after removal: item_count %v, %d items; want %d", cart["item_count"], len(items), len(first.ItemIDs)-1)
+	}
+	var sum float64
+	for _, it := range items {
+		sum += it.(map[string]any)["price"].(float64)
+	}
+	if total := cart["total_price"].(float64); total-sum > 0.005 || sum-total > 0.005 {
+		t.Errorf("total_price %v, items sum to %v", total, sum)
+	}
+	m.post(pCartRemove, "", map[string]any{"session_token": first.SessionToken, "cart_item_id": first.ItemIDs[0]}).wantStatus(t, http.StatusNotFound)
+	m.post(pCartRemove, "", map[string]any{"session_token": second.SessionToken, "cart_item_id": second.ItemIDs[0]}).wantStatus(t, http.StatusOK)
+}
+
+// Only a version with approval_status approved can be deprecated (interface §24, D36).
+func TestDeprecationNeedsApproval(t *testing.T) {
+	m := newMock(t, mockserver.Config{})
+	member := m.login(m.manifest.Users.Member)
+	a := m.post(pDeprecate, member, map[string]any{"version_id": m.manifest.Websites.UnapprovedVersionID}).wantStatus(t, http.StatusBadRequest)
+	a.wantShape(t, "a")
+	ok := m.post(pDeprecate, member, map[string]any{"version_id": m.manifest.Websites.ApprovedVersionIDs[0]}).wantStatus(t, http.StatusOK)
+	if ok.data()["theme_status"] != "deprecated" {
+		t.Errorf("theme_status %v, want deprecated", ok.data()["theme_status"])
+	}
+}
