@@ -31,8 +31,10 @@ func (s *Store) ListComments(userID int64, in ListCommentsInput) (CommentPage, e
 	if err := f.err(); err != nil {
 		return CommentPage{}, err
 	}
+	// comments/list lists no 404: a card that is not the caller's fails the card_id rule (D43).
 	if _, err := s.projectCard(project, in.CardID); err != nil {
-		return CommentPage{}, err
+		f.add("card_id", "The selected card id is invalid.")
+		return CommentPage{}, f.err()
 	}
 	ids := s.cardComments[in.CardID]
 	total := int64(len(ids))
