@@ -18,8 +18,14 @@
 //
 //	opts := &openapi3filter.Options{MultiError: true, AuthenticationFunc: openapi3filter.NoopAuthenticationFunc}
 //
+// kin-openapi checks the request's Content-Type and refuses an empty body where the body is
+// required, so, to honour D6 (any Content-Type is read as JSON) and D2 (an empty body counts as
+// {}), give ValidateRequest a request whose Content-Type is application/json and whose empty body
+// is replaced by {}. A body that is not JSON yields a RequestError with no SchemaError inside
+// (D2: 400); a JSON value that is not an object yields one SchemaError whose Field is "" (400).
+//
 // The request field an error is about is the first element of the SchemaError's JSON pointer;
-// FieldOf extracts it (see its comment for the kin-openapi error shapes).
+// SchemaErrors collects the SchemaErrors of a validation error and Field extracts the field.
 //
 // This package imports no other package of this module; every other package may import it.
 package spec
