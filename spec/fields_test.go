@@ -2,6 +2,9 @@ package spec_test
 
 import (
 	"context"
+	"go/parser"
+	"go/token"
+	"path/filepath"
 	"sort"
 	"strings"
 	"sync"
@@ -152,4 +155,27 @@ func describeFields(s *openapi3.Schema) string {
 	}
 	sort.Strings(out)
 	return strings.Join(out, " ")
+}
+
+// Package doc: spec imports no other package of this module.
+func TestImportsNoOtherPackageOfTheModule(t *testing.T) {
+	files, err := filepath.Glob("*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fset := token.NewFileSet()
+	for _, name := range files {
+		if strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, name, nil, parser.ImportsOnly)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, imp := range f.Imports {
+			if path := strings.Trim(imp.Path.Value, `"`); strings.HasPrefix(path, "github.com/opsapi/mocktoolkit") {
+				t.Errorf("%s imports %s", name, path)
+			}
+		}
+	}
 }

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"sort"
 	"sync"
+	"sync/atomic"
 
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/getkin/kin-openapi/routers"
@@ -25,6 +26,9 @@ var loaded struct {
 	doc    *openapi3.T
 	routes map[string]*routers.Route // by exact path
 	err    error
+	// done publishes doc and routes to Route, which may run in a goroutine that never called
+	// Load (with a document of its own) while the first Load is still running.
+	done atomic.Bool
 }
 
 // Load parses and validates the embedded document the first time it is called and returns the
@@ -35,6 +39,7 @@ var loaded struct {
 func Load(ctx context.Context) (*openapi3.T, error) {
 	loaded.once.Do(func() {
 		loaded.doc, loaded.routes, loaded.err = load(context.WithoutCancel(ctx))
+		loaded.done.Store(true)
 	})
 	if loaded.err != nil {
 		return nil, loaded.err
@@ -97,7 +102,7 @@ func Route(doc *openapi3.T, path string) (*routers.Route, bool) {
 	if doc == nil {
 		return nil, false
 	}
-	if loaded.doc != nil && doc == loaded.doc {
+	if loaded.done.Load() && loaded.doc != nil && doc == loaded.doc {
 		r, ok := loaded.routes[path]
 		return r, ok
 	}
