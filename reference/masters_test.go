@@ -1,0 +1,254 @@
+package reference_test
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/opsapi/mocktoolkit/reference"
+)
+
+func TestSuperadminOperationsRefuseMembers(t *testing.T) {
+	s, _ := newStore(t)
+	calls := map[string]func(user int64) error{
+		"CreateMasterCard": func(u int64) error {
+			_, err := s.CreateMasterCard(u, reference.CreateMasterCardInput{GroupID: masterGroup, Title: "x"})
+			return err
+		},
+		"UpdateMasterCard": func(u int64) error {
+			_, err := s.UpdateMasterCard(u, reference.UpdateMasterCardInput{ID: masterCard})
+			return err
+		},
+		"UpdateMasterGroup": func(u int64) error {
+			_, err := s.UpdateMasterGroup(u, reference.UpdateMasterGroupInput{ID: masterGroup})
+			return err
+		},
+		"SyncMasterBoard": func(u int64) error {
+			_, err := s.SyncMasterBoard(u, reference.SyncMasterBoardInput{BoardID: masterBoard})
+			return err
+		},
+		"CreateMasterBoard": func(u int64) error {
+			_, err := s.CreateMasterBoard(u, reference.CreateMasterBoardInput{Title: "x", ToolKey: "y"})
+			return err
+		},
+		"ListMasterBoards": func(u int64) error { _, err := s.ListMasterBoards(u); return err },
+		"CreateMasterGroup": func(u int64) error {
+			_, err := s.CreateMasterGroup(u, reference.CreateMasterGroupInput{BoardID: masterBoard, Title: "x"})
+			return err
+		},
+	}
+	before := s.State()
+	for name, call := range calls {
+		t.Run(name+" is forbidden to a member", func(t *testing.T) {
+			wantCode(t, call(member), reference.EFORBIDDEN)
+		})
+		t.Run(name+" rejects an unknown user", func(t *testing.T) {
+			wantCode(t, call(nobody), reference.EUNAUTHENTICATED)
+		})
+	}
+	after := s.State()
+	if len(after.Cards) != len(before.Cards) || len(after.Boards) != len(before.Boards) || len(after.Groups) != len(before.Groups) {
+		t.Fatal("a refused call changed the state")
+	}
+}
+
+func TestCreateMasterCard(t *testing.T) {
+	t.Run("creates a master card with defaults and pushes nothing without push_to_projects", func(t *testing.T) {
+		s, _ := newStore(t)
+		res, err := s.CreateMasterCard(admin, reference.CreateMasterCardInput{GroupID: masterGroup, Title: "Alt texts", PushToProjects: reference.Null[bool]()})
+		wantCode(t, err, "")
+		c := res.Card
+		if !c.IsMaster || c.ProjectID != nil || c.CardType != "widget" || c.Status != "open" || c.Priority != "normal" || !c.IsActive || *c.GroupID != masterGroup {
+			t.Fatalf("card = %+v", c)
+		}
+		if res.ProjectsUpdated != 0 {
+			t.Fatalf("projects_updated = %d, want 0 (D22)", res.ProjectsUpdated)
+		}
+		if cards, _ := s.ListCards(member); slices.Contains(cardIDs(cards), c.ID) {
+			t.Fatal("a master card is visible to a project (D17)")
+		}
+	})
+	t.Run("pushes to subscribed projects only, creating missing board and group copies (D23)", func(t *testing.T) {
+		s, _ := newStore(t)
+		res, err := s.CreateMasterCard(admin, reference.CreateMasterCardInput{GroupID: masterGroup, Title: "Alt texts", CardType: reference.Some("widget_tour"),
+			Status: reference.Some("to_check"), Priority: reference.Some("high"), IsActive: reference.Some(false), TourKey: reference.Some("alt"), PushToProjects: reference.Some(true)})
+		wantCode(t, err, "")
+		if res.ProjectsUpdated != 2 {
+			t.Fatalf("projects_updated = %d, want 2 (Acme and Initech)", res.ProjectsUpdated)
+		}
+		for _, tt := range []struct {
+			caller int64
+			copies int
+		}{{member, 1}, {initUser, 1}, {outsider, 0}, {admin, 0}} {
+			cards, _ := s.ListCards(tt.caller)
+			var copies []reference.Card
+			for _, c := range cards {
+				if c.MasterCardID != nil && *c.MasterCardID == res.Card.ID {
+					copies = append(copies, c)
+				}
+			}
+			if len(copies) != tt.copies {
+				t.Fatalf("user %d has %d copies, want %d", tt.caller, len(copies), tt.copies)
+			}
+			if tt.copies == 1 {
+				c := copies[0]
+				if c.Title != "Alt texts" || c.CardType != "widget_tour" || c.Status != "to_check" || c.Priority != "high" || c.IsActive || *c.TourKey != "alt" {
+					t.Fatalf("copy = %+v", c)
+				}
+			}
+		}
+		boards, _ := s.ListBoards(initUser, reference.ListBoardsInput{ToolKey: reference.Some(toolSEO)})
+		if len(boards) != 1 || *boards[0].MasterBoardID != masterBoard {
+			t.Fatalf("Initech boards = %+v", boards)
+		}
+		acmeBoards, _ := s.ListBoards(member, reference.ListBoardsInput{ToolKey: reference.Some(toolSEO)})
+		if got := boardIDs(acmeBoards); !slices.Equal(got, []int64{acmeSEOBoard}) {
+			t.Fatalf("Acme got another board copy: %v", got)
+		}
+	})
+	for _, tt := range []struct {
+		name, code, field string
+		in                reference.CreateMasterCardInput
+	}{
+		{"rejects an unknown group", reference.ENOTFOUND, "", reference.CreateMasterCardInput{GroupID: 999, Title: "x"}},
+		{"rejects a project group", reference.ENOTFOUND, "", reference.CreateMasterCardInput{GroupID: acmeSEOGroup, Title: "x"}},
+		{"rejects an unknown card_type", "", "card_type", reference.CreateMasterCardInput{GroupID: masterGroup, Title: "x", CardType: reference.Some("note")}},
+		{"rejects a status outside the master enumeration", "", "status", reference.CreateMasterCardInput{GroupID: masterGroup, Title: "x", Status: reference.Some("waiting")}},
+		{"rejects a unique_identifier of 101 characters", "", "unique_identifier", reference.CreateMasterCardInput{GroupID: masterGroup, Title: "x", UniqueIdentifier: reference.Some(long256[:101])}},
+		{"rejects a blank title", "", "title", reference.CreateMasterCardInput{GroupID: masterGroup}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			s, _ := newStore(t)
+			_, err := s.CreateMasterCard(admin, tt.in)
+			if tt.field != "" {
+				wantField(t, err, tt.field)
+			} else {
+				wantCode(t, err, tt.code)
+			}
+		})
+	}
+}
+
+func TestUpdateMasterCard(t *testing.T) {
+	t.Run("applies D18 and carries the update to copies with sync_to_projects", func(t *testing.T) {
+		s, _ := newStore(t)
+		res, err := s.UpdateMasterCard(admin, reference.UpdateMasterCardInput{ID: masterCard, Title: reference.Some("Check all titles"),
+			Status: reference.Some("in_progress"), Priority: reference.Null[string](), ShortDescription: reference.Some("short"), SyncToProjects: reference.Some(true)})
+		wantCode(t, err, "")
+		if res.ProjectsUpdated != 1 {
+			t.Fatalf("projects_updated = %d, want 1 copy (D22)", res.ProjectsUpdated)
+		}
+		if c := res.Card; c.Title != "Check all titles" || c.Status != "in_progress" || c.Priority != "normal" || *c.ShortDescription != "short" {
+			t.Fatalf("master = %+v", c)
+		}
+		cp := findCard(t, s, acmeCopyCard)
+		if cp.Title != "Check all titles" || cp.Status != "in_progress" || *cp.ShortDescription != "short" || *cp.GroupID != acmeSEOGroup {
+			t.Fatalf("copy = %+v", cp)
+		}
+	})
+	t.Run("leaves copies alone without sync_to_projects", func(t *testing.T) {
+		s, _ := newStore(t)
+		res, err := s.UpdateMasterCard(admin, reference.UpdateMasterCardInput{ID: masterCard, Title: reference.Some("New")})
+		wantCode(t, err, "")
+		if res.ProjectsUpdated != 0 || findCard(t, s, acmeCopyCard).Title != "Check titles" {
+			t.Fatalf("copies changed: %d", res.ProjectsUpdated)
+		}
+	})
+	t.Run("moves copies to their project's copy of a new group", func(t *testing.T) {
+		s, _ := newStore(t)
+		g, err := s.CreateMasterGroup(admin, reference.CreateMasterGroupInput{BoardID: masterBoard, Title: "Later"})
+		wantCode(t, err, "")
+		_, err = s.UpdateMasterCard(admin, reference.UpdateMasterCardInput{ID: masterCard, GroupID: reference.Some(g.ID), SyncToProjects: reference.Some(true)})
+		wantCode(t, err, "")
+		cp := findCard(t, s, acmeCopyCard)
+		var group reference.Group
+		for _, x := range s.State().Groups {
+			if x.ID == *cp.GroupID {
+				group = x
+			}
+		}
+		if group.MasterGroupID == nil || *group.MasterGroupID != g.ID || *group.ProjectID != projAcme || group.BoardID != acmeSEOBoard {
+			t.Fatalf("copy's group = %+v", group)
+		}
+	})
+	t.Run("clears group_id sent as null (D18)", func(t *testing.T) {
+		s, _ := newStore(t)
+		res, err := s.UpdateMasterCard(admin, reference.UpdateMasterCardInput{ID: masterCard, GroupID: reference.Null[int64](), Description: reference.Null[string]()})
+		wantCode(t, err, "")
+		if res.Card.GroupID != nil {
+			t.Fatalf("group_id = %v", *res.Card.GroupID)
+		}
+	})
+	for _, tt := range []struct {
+		name, code, field string
+		in                reference.UpdateMasterCardInput
+	}{
+		{"rejects a project card", reference.ENOTFOUND, "", reference.UpdateMasterCardInput{ID: acmeCopyCard}},
+		{"rejects a project group", reference.ENOTFOUND, "", reference.UpdateMasterCardInput{ID: masterCard, GroupID: reference.Some[int64](acmeSEOGroup)}},
+		{"rejects an unknown priority", "", "priority", reference.UpdateMasterCardInput{ID: masterCard, Priority: reference.Some("now")}},
+		{"rejects a tour_key of 101 characters", "", "tour_key", reference.UpdateMasterCardInput{ID: masterCard, TourKey: reference.Some(long256[:101])}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			s, _ := newStore(t)
+			_, err := s.UpdateMasterCard(admin, tt.in)
+			if tt.field != "" {
+				wantField(t, err, tt.field)
+			} else {
+				wantCode(t, err, tt.code)
+			}
+		})
+	}
+}
+
+func TestSyncMasterBoard(t *testing.T) {
+	s, _ := newStore(t)
+	copiesOf := func(project int64) []int64 {
+		var masters []int64
+		for _, c := range s.State().Cards {
+			if c.ProjectID != nil && *c.ProjectID == project && c.MasterCardID != nil {
+				masters = append(masters, *c.MasterCardID)
+			}
+		}
+		slices.Sort(masters)
+		return masters
+	}
+	t.Run("creates missing boards and cards in subscribed projects (D23, D24)", func(t *testing.T) {
+		res, err := s.SyncMasterBoard(admin, reference.SyncMasterBoardInput{BoardID: masterBoard})
+		wantCode(t, err, "")
+		if want := (reference.SyncResult{SyncedCount: 2, BoardsCreated: 1, SkippedNoAccess: 2}); res != want {
+			t.Fatalf("result = %+v, want %+v", res, want)
+		}
+		for _, project := range []int64{projAcme, projInit} {
+			if got := copiesOf(project); !slices.Equal(got, []int64{masterCard, masterTourCard}) {
+				t.Fatalf("project %d copies %v", project, got)
+			}
+		}
+		if got := copiesOf(projGlobex); len(got) != 0 {
+			t.Fatalf("an unsubscribed project got copies %v", got)
+		}
+	})
+	t.Run("creates nothing on a second sync", func(t *testing.T) {
+		before := s.State()
+		res, err := s.SyncMasterBoard(admin, reference.SyncMasterBoardInput{BoardID: masterBoard})
+		wantCode(t, err, "")
+		if want := (reference.SyncResult{SyncedCount: 2, BoardsCreated: 0, SkippedNoAccess: 2}); res != want {
+			t.Fatalf("result = %+v, want %+v", res, want)
+		}
+		after := s.State()
+		if len(after.Cards) != len(before.Cards) || len(after.Boards) != len(before.Boards) || len(after.Groups) != len(before.Groups) {
+			t.Fatal("a second sync created records")
+		}
+	})
+	t.Run("adds a new master card on the next sync", func(t *testing.T) {
+		res, err := s.CreateMasterCard(admin, reference.CreateMasterCardInput{GroupID: masterGroup, Title: "New"})
+		wantCode(t, err, "")
+		_, err = s.SyncMasterBoard(admin, reference.SyncMasterBoardInput{BoardID: masterBoard})
+		wantCode(t, err, "")
+		if got := copiesOf(projInit); !slices.Contains(got, res.Card.ID) {
+			t.Fatalf("Initech copies %v lack %d", got, res.Card.ID)
+		}
+	})
+	t.Run("rejects a board that is not a master board", func(t *testing.T) {
+		_, err := s.SyncMasterBoard(admin, reference.SyncMasterBoardInput{BoardID: acmeSEOBoard})
+		wantCode(t, err, reference.ENOTFOUND)
+	})
+}
