@@ -93,7 +93,10 @@ func TestUnknownCallerIsUnauthenticated(t *testing.T) {
 		"ListTags":   func() error { _, err := s.ListTags(nobody); return err },
 		"ListBoards": func() error { _, err := s.ListBoards(nobody, reference.ListBoardsInput{}); return err },
 		"CreateCard": func() error { _, err := s.CreateCard(nobody, reference.CreateCardInput{Title: "x"}); return err },
-		"UpdateCard": func() error { _, err := s.UpdateCard(nobody, reference.UpdateCardInput{ID: acmeOverdueCard}); return err },
+		"UpdateCard": func() error {
+			_, err := s.UpdateCard(nobody, reference.UpdateCardInput{ID: acmeOverdueCard})
+			return err
+		},
 		"ListComments": func() error {
 			_, err := s.ListComments(nobody, reference.ListCommentsInput{CardID: acmeOverdueCard})
 			return err
@@ -102,8 +105,11 @@ func TestUnknownCallerIsUnauthenticated(t *testing.T) {
 			_, err := s.CreateComment(nobody, reference.CreateCommentInput{CardID: acmeOverdueCard, Comment: "x"})
 			return err
 		},
-		"CreateTag":   func() error { _, err := s.CreateTag(nobody, reference.CreateTagInput{Name: "x"}); return err },
-		"UpdateBoard": func() error { _, err := s.UpdateBoard(nobody, reference.UpdateBoardInput{ID: acmePlainBoard}); return err },
+		"CreateTag": func() error { _, err := s.CreateTag(nobody, reference.CreateTagInput{Name: "x"}); return err },
+		"UpdateBoard": func() error {
+			_, err := s.UpdateBoard(nobody, reference.UpdateBoardInput{ID: acmePlainBoard})
+			return err
+		},
 		"DeleteGroup": func() error { return s.DeleteGroup(nobody, reference.DeleteGroupInput{ID: acmeBacklog}) },
 		"ListWidgetCards": func() error {
 			_, err := s.ListWidgetCards(nobody, reference.ListWidgetCardsInput{ToolKey: toolSEO})

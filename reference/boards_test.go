@@ -8,7 +8,9 @@ import (
 	"github.com/opsapi/mocktoolkit/reference"
 )
 
-func boardIDs(bs []reference.Board) []int64 { return idsOf(bs, func(b reference.Board) int64 { return b.ID }) }
+func boardIDs(bs []reference.Board) []int64 {
+	return idsOf(bs, func(b reference.Board) int64 { return b.ID })
+}
 
 func TestListBoards(t *testing.T) {
 	s, _ := newStore(t)
