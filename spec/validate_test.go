@@ -177,22 +177,24 @@ func TestRequestValidationOfBodiesThatAreNotObjects(t *testing.T) {
 	})
 }
 
-// Interface, Endpoints: the codes each operation lists; D1 for those the interface does not show.
+// Interface, Endpoints: the codes each operation lists; D1 for those the interface does not show;
+// plus the reference's additions: 413 everywhere (D41), 400 for malformed JSON where the
+// interface lists none (D2), 422 on boards/list for its tool_key filter (D30).
 func TestResponseCodesPerOperation(t *testing.T) {
 	const (
-		full     = "200 400 401 403 404 422 429 500"
-		no404    = "200 400 401 403 422 429 500"
-		noFields = "200 400 401 403 429 500"
+		full     = "200 400 401 403 404 413 422 429 500"
+		no404    = "200 400 401 403 413 422 429 500"
+		noFields = "200 400 401 403 413 429 500"
 	)
 	want := map[string]string{
-		"authenticate": "200 400 401 422 429 500", "commentsList": no404,
-		"masterCardsCreate": "201 400 401 403 404 422 429 500", "masterCardsUpdate": full,
+		"authenticate": "200 400 401 413 422 429 500", "commentsList": no404,
+		"masterCardsCreate": "201 400 401 403 404 413 422 429 500", "masterCardsUpdate": full,
 		"cardsUpdate": full, "boardsUpdate": full, "masterGroupsUpdate": full, "widgetCardsList": no404,
 		"tourCardsUpdate": full, "masterBoardsSync": full, "groupsDelete": full,
-		"conversationsRestore": "200 401 403 404 422 429", "masterBoardsCreate": no404,
-		"boardsList": noFields, "masterBoardsList": noFields, "cardsList": noFields, "tagsList": noFields,
+		"conversationsRestore": "200 400 401 403 404 413 422 429", "masterBoardsCreate": no404,
+		"boardsList": no404, "masterBoardsList": noFields, "cardsList": noFields, "tagsList": noFields,
 		"cardsCreate": full, "masterGroupsCreate": full, "commentsCreate": full, "tagsCreate": no404,
-		"domainCartRemove": "200 404 409 422 429", "thumbnailsRegenerate": "200 401 403 404 422 429",
+		"domainCartRemove": "200 400 404 409 413 422 429", "thumbnailsRegenerate": "200 400 401 403 404 413 422 429",
 		"themeVersionsDeprecate": full,
 	}
 	doc := load(t)
