@@ -47,7 +47,7 @@ func (s *Store) RegenerateThumbnail(userID int64, in RegenerateThumbnailInput) (
 		}
 	}
 	e.Revision++
-	e.PreviewImage = previewURL(e)
+	e.PreviewImage = PreviewURL(e)
 	s.entities[key] = e
 	recent = append(recent, Regeneration{ProjectID: project, EntityID: e.ID, At: now})
 	slices.SortStableFunc(recent, func(a, b Regeneration) int { return a.At.Compare(b.At) })
@@ -68,8 +68,8 @@ func (s *Store) recentRegenerations(project int64, now time.Time) []Regeneration
 	return recent
 }
 
-// previewURL names the preview of an entity's current revision (D38).
-func previewURL(e WebsiteEntity) string {
+// PreviewURL names the preview image of an entity's current revision (D38, D52).
+func PreviewURL(e WebsiteEntity) string {
 	return fmt.Sprintf("https://thumbnails.mock.invalid/projects/%d/%ss/%d/preview-r%d.png",
 		e.ProjectID, e.Type, e.ID, e.Revision)
 }
