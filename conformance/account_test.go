@@ -1,0 +1,73 @@
+package conformance_test
+
+import (
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	. "github.com/opsapi/mocktoolkit/conformance"
+)
+
+var _ = Describe("Account area", func() {
+	op := OpAuthenticate
+	creds := func() map[string]any {
+		return map[string]any{"email": manifest.Users.Member.Email, "password": manifest.Users.Member.Password}
+	}
+	operation(op, fieldRules{
+		base: creds,
+		constraints: []constraint{
+			required("email"), typed("email", "string"),
+			required("password"), typed("password", "string"),
+			typed("token", "string"), typed("code", "string"), typed("is_recovery", "boolean"),
+		},
+	}, func() {
+		// MUST: "returns a `token` in its data" — interface §Authentication rule 5; the success
+		// body has `error`, `message`, `data` (login result) — §Conventions 3, §Endpoints 1.
+		It("logs the member in and returns a token in the login result", Contract(op, AspectEnvelope), func() {
+			ex := send(Request{Op: op, As: "the member", Body: creds()})
+			Expect(ex).To(HaveSuccessEnvelope(), RuleConventions3)
+			Expect(ex).To(HaveKind("data.token", "a string"), RuleAuth5)
+			Expect(ex).To(HaveJSON("data.token", "not empty", func(v any, _ bool) bool { return v != "" }), RuleAuth5)
+			for _, f := range []struct{ path, kind string }{
+				{"data.needs_code__regeneration", "a boolean"}, {"data.warn_message", "a string"},
+				{"data.id", "an integer"}, {"data.name", "a string"}, {"data.email", "a string"},
+			} {
+				Expect(ex).To(HaveKind(f.path, f.kind), "interface §Resources, Login result")
+			}
+		})
+
+		// D1: success is 200.
+		It("answers a successful login with status 200", Reference(op, AspectEnvelope), func() {
+			ex := send(Request{Op: op, As: "the member", Body: creds()})
+			Expect(ex).To(HaveStatus(200), "D1")
+		})
+
+		// D10: every login issues a new token, and it is the bearer token of the other operations.
+		It("issues a bearer token that authenticates the other operations", Reference(op, AspectAuth), func() {
+			ex := send(Request{Op: op, As: "the member", Body: creds()})
+			tok, _ := ex.String("data.token")
+			Expect(tok).NotTo(Equal(token(member, op)), "D10: every login issues a new token")
+			list := send(Request{Op: OpTagsList, As: "the member (a token just issued)", Token: tok})
+			Expect(list).To(HaveStatus(200), "D10")
+		})
+
+		// D1: a wrong e-mail and a wrong password answer 401, byte for byte the same, with body
+		// {error: true, message, errors: [message]}.
+		It("answers a wrong password and an unknown e-mail with the same 401", Reference(op, AspectAuth), func() {
+			wrongPassword := send(Request{Op: op, As: "the member with a wrong password",
+				Body: with(creds(), "password", "wrong-"+manifest.Users.Member.Password)})
+			unknownEmail := send(Request{Op: op, As: "an unknown e-mail",
+				Body: with(creds(), "email", "nobody-conformance@example.invalid")})
+			Expect(wrongPassword).To(HaveStatus(401), "D1")
+			Expect(wrongPassword).To(HaveKind("errors", "an array"), "D1")
+			Expect(wrongPassword).To(HaveJSON("error", "true", func(v any, _ bool) bool { return v == true }), "D1")
+			Expect(unknownEmail).To(HaveStatus(401), "D1")
+			Expect(string(unknownEmail.Body)).To(Equal(string(wrongPassword.Body)), "D1: the two failures answer byte for byte the same\n\n%s", unknownEmail.Describe())
+		})
+
+		// The spec encodes `email` with format email (interface §Endpoints 1: "email format").
+		It("rejects an e-mail that is not an e-mail address with a validation error keyed by \"email\"", Reference(op, AspectValidation), func() {
+			ex := send(Request{Op: op, As: "nobody", Body: with(creds(), "email", "not-an-email"), Intent: Invalid})
+			Expect(ex).To(HaveValidationErrorFor("email"), "interface §Endpoints 1 (email format); D1 for the status")
+		})
+	})
+})

@@ -1,0 +1,263 @@
+package conformance_test
+
+import (
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	. "github.com/opsapi/mocktoolkit/conformance"
+)
+
+var (
+	cardTypes      = []string{"widget", "widget_tour", "tour"}
+	masterStatuses = []string{"open", "in_progress", "closed", "to_check", "blocked"}
+)
+
+var _ = Describe("Admin area (superadmin operations)", func() {
+	describeMasterCardsCreate()
+	describeMasterCardsUpdate()
+	describeMasterGroupsUpdate()
+	describeMasterBoardsSync()
+	describeMasterBoardsCreate()
+	describeMasterBoardsList()
+	describeMasterGroupsCreate()
+})
+
+func masterCardFields() []constraint {
+	return []constraint{
+		typed("title", "string"), maxLen("title", 255), typed("description", "string"),
+		maxLen("unique_identifier", 100), maxLen("evaluation_check", 100), maxLen("tour_key", 100),
+		typed("short_description", "string"), oneOf("card_type", cardTypes...),
+		oneOf("status", masterStatuses...), typed("is_active", "boolean"), oneOf("priority", priorities...),
+	}
+}
+
+func describeMasterCardsCreate() {
+	op := OpMasterCardsCreate
+	base := func() map[string]any {
+		return map[string]any{"group_id": manifest.Operations.MasterGroupID, "title": "Conformance master card"}
+	}
+	operation(op, fieldRules{
+		base: base,
+		constraints: append([]constraint{required("group_id"), typed("group_id", "integer"), required("title")},
+			append(masterCardFields(), typed("push_to_projects", "boolean"))...),
+	}, func() {
+		// MUST: "Response 201: data.card (card record), data.projects_updated (string)" —
+		// interface §Endpoints 3; 201 "Created (master card create only)" — §Errors.
+		It("creates a master card with 201 and the card record", Contract(op, AspectEnvelope), func() {
+			title := unique("Master card")
+			ex := call(superadmin, op, map[string]any{"group_id": manifest.Operations.MasterGroupID, "title": title, "status": "to_check"})
+			expectSuccess(ex)
+			Expect(ex).To(HaveKind("data.card.id", "an integer"), "interface §Resources, Card")
+			Expect(ex).To(HaveJSON("data.card.title", "the title sent", func(v any, _ bool) bool { return v == title }), RuleSuccess)
+			Expect(ex).To(HaveKind("data.projects_updated", "a string"), RuleSuccess)
+		})
+
+		// MUST: 404 for a record that does not exist — interface §Errors rule 2.
+		It("answers 404 with body shape (a) for a group that does not exist", Contract(op, AspectNotFound), func() {
+			expectNotFound(call(superadmin, op, with(base(), "group_id", missingID)), RuleErrors2)
+		})
+
+		// D17, D22, D23: a master card is_master with no project; push_to_projects copies it into
+		// the subscribed projects (master_card_id set) and counts them as a string.
+		It("pushes a new master card to the member's project", Reference(op, AspectTransition), func() {
+			ex := call(superadmin, op, map[string]any{"group_id": manifest.Operations.MasterGroupID, "title": unique("Pushed card"), "card_type": "widget", "push_to_projects": true})
+			Expect(ex).To(HaveJSON("data.card.is_master", "true", func(v any, _ bool) bool { return v == true }), "D17")
+			Expect(ex).To(HaveJSON("data.projects_updated", `a count of at least "1"`, func(v any, _ bool) bool { return v != "0" && v != "" }), "D22")
+			id, _ := ex.Int("data.card.id")
+			Expect(copiesOf(memberCards(member), id)).To(HaveLen(1), "D23: one copy in the member's project")
+		})
+	})
+}
+
+func describeMasterCardsUpdate() {
+	op := OpMasterCardsUpdate
+	base := func() map[string]any { return map[string]any{"id": manifest.Operations.MasterCardID} }
+	operation(op, fieldRules{
+		base: base,
+		constraints: append([]constraint{required("id"), typed("id", "integer"), typed("group_id", "integer")},
+			append(masterCardFields(), typed("sync_to_projects", "boolean"))...),
+	}, func() {
+		// MUST: master card status "moved by master-cards/update, status given → the given status"
+		// — interface §States and transitions; "Response 200: data.card, data.projects_updated
+		// (integer)" — §Endpoints 4.
+		It("moves a master card to the given status", Contract(op, AspectTransition), func() {
+			ex := call(superadmin, op, map[string]any{"id": manifest.Operations.MasterCardID, "status": "in_progress"})
+			expectSuccess(ex)
+			Expect(ex).To(HaveKind("data.projects_updated", "an integer"), RuleSuccess)
+			expectStatusIfObject(ex, "data.card", "in_progress", RuleStatusMove)
+		})
+
+		// MUST: 404 for a record that does not exist — interface §Errors rule 2.
+		It("answers 404 with body shape (a) for a master card that does not exist", Contract(op, AspectNotFound), func() {
+			expectNotFound(call(superadmin, op, map[string]any{"id": missingID}), RuleErrors2)
+		})
+
+		// D22, D23, D24: after a sync the member's project holds a copy; sync_to_projects carries an
+		// update to it and counts the copies changed.
+		It("carries an update to the project copies with sync_to_projects", Reference(op, AspectTransition), func() {
+			Expect(call(superadmin, OpMasterBoardsSync, map[string]any{"board_id": manifest.Operations.MasterBoardID})).To(HaveStatus(200), RuleSync)
+			title := unique("Synced title")
+			ex := call(superadmin, op, map[string]any{"id": manifest.Operations.MasterCardID, "title": title, "sync_to_projects": true})
+			Expect(ex).To(HaveStatus(200), RuleSuccess)
+			Expect(ex).To(HaveJSON("data.projects_updated", "at least 1", func(v any, _ bool) bool { f, _ := v.(float64); return f >= 1 }), "D22")
+			copies := copiesOf(memberCards(member), manifest.Operations.MasterCardID)
+			Expect(copies).NotTo(BeEmpty(), "D23: the member's project holds a copy of the master card")
+			Expect(copies[0]["title"]).To(Equal(title), "D23: the copy carries the update")
+		})
+	})
+}
+
+func describeMasterGroupsUpdate() {
+	op := OpMasterGroupsUpdate
+	operation(op, fieldRules{
+		base: func() map[string]any { return map[string]any{"id": manifest.Operations.MasterGroupID} },
+		constraints: []constraint{
+			required("id"), typed("id", "integer"), typed("title", "string"), maxLen("title", 255), typed("description", "string"),
+		},
+	}, func() {
+		// MUST: "Response 200: data.group" — interface §Endpoints 7.
+		It("updates a master group", Contract(op, AspectEnvelope), func() {
+			ex := call(superadmin, op, map[string]any{"id": manifest.Operations.MasterGroupID, "description": unique("Group")})
+			expectSuccess(ex)
+			Expect(ex.Get("data.group")).NotTo(BeNil(), RuleSuccess+"\n\n"+ex.Describe())
+		})
+
+		// MUST: 404 for a record that does not exist — interface §Errors rule 2.
+		It("answers 404 with body shape (a) for a master group that does not exist", Contract(op, AspectNotFound), func() {
+			expectNotFound(call(superadmin, op, map[string]any{"id": missingID}), RuleErrors2)
+		})
+
+		// D21: the group comes back as a group record with the new title.
+		It("returns the group record with the new title", Reference(op, AspectTransition), func() {
+			title := unique("Master group")
+			ex := call(superadmin, op, map[string]any{"id": manifest.Operations.MasterGroupID, "title": title})
+			Expect(ex).To(HaveJSON("data.group.title", "the title sent", func(v any, _ bool) bool { return v == title }), "D21")
+		})
+	})
+}
+
+func describeMasterBoardsSync() {
+	op := OpMasterBoardsSync
+	body := func() map[string]any { return map[string]any{"board_id": manifest.Operations.MasterBoardID} }
+	operation(op, fieldRules{
+		base:        body,
+		constraints: []constraint{required("board_id"), typed("board_id", "integer")},
+	}, func() {
+		// MUST: "Response 200: data.synced_count, data.boards_created, data.skipped_no_access (all
+		// integers)" — interface §Endpoints 10.
+		It("re-syncs the projects and reports integer counters", Contract(op, AspectTransition), func() {
+			ex := call(superadmin, op, body())
+			expectSuccess(ex)
+			for _, f := range []string{"synced_count", "boards_created", "skipped_no_access"} {
+				Expect(ex).To(HaveKind("data."+f, "an integer"), RuleSync)
+			}
+		})
+
+		// MUST: 404 for a record that does not exist — interface §Errors rule 2.
+		It("answers 404 with body shape (a) for a master board that does not exist", Contract(op, AspectNotFound), func() {
+			expectNotFound(call(superadmin, op, map[string]any{"board_id": missingID}), RuleErrors2)
+		})
+
+		// D23, D24: a master card created without push reaches the member's project on sync; a
+		// second sync creates no board and no card.
+		It("adds a new master card to the member's project, and a second sync adds nothing", Reference(op, AspectTransition), func() {
+			c := call(superadmin, OpMasterCardsCreate, map[string]any{"group_id": manifest.Operations.MasterGroupID, "title": unique("Synced card"), "card_type": "widget"})
+			Expect(c).To(HaveStatus(201), RuleListedCodes)
+			id, _ := c.Int("data.card.id")
+			Expect(copiesOf(memberCards(member), id)).To(BeEmpty(), "D22: without push_to_projects no copy is made")
+			first := call(superadmin, op, body())
+			Expect(first).To(HaveJSON("data.synced_count", "at least 1", func(v any, _ bool) bool { f, _ := v.(float64); return f >= 1 }), "D24")
+			Expect(copiesOf(memberCards(member), id)).To(HaveLen(1), "D24: the sync adds the missing card copy")
+			second := call(superadmin, op, body())
+			Expect(second).To(HaveJSON("data.boards_created", "0", eqNum(0)), "D24: a second sync creates nothing")
+			Expect(copiesOf(memberCards(member), id)).To(HaveLen(1), "D24: a second sync adds no card")
+		})
+	})
+}
+
+func describeMasterBoardsCreate() {
+	op := OpMasterBoardsCreate
+	base := func() map[string]any {
+		return map[string]any{"title": "Conformance master board", "tool_key": "conformance-tool"}
+	}
+	operation(op, fieldRules{
+		base: base,
+		constraints: []constraint{
+			required("title"), typed("title", "string"), maxLen("title", 255), required("tool_key"), maxLen("tool_key", 100),
+			typed("description", "string"), maxLen("color", 50), maxLen("icon", 100),
+		},
+	}, func() {
+		// MUST: "Response: data.board" — interface §Endpoints 13 (status not shown).
+		It("creates a master board", Contract(op, AspectEnvelope), func() {
+			ex := call(superadmin, op, with(base(), "title", unique("Master board")))
+			expectSuccess(ex)
+			Expect(ex.Get("data.board")).NotTo(BeNil(), RuleSuccess+"\n\n"+ex.Describe())
+		})
+
+		// D1, D17, D21: 200; a board record, is_master with no project, listed by master-boards/list.
+		It("answers 200 with a master board record that master-boards/list lists", Reference(op, AspectTransition), func() {
+			title := unique("Listed master board")
+			ex := call(superadmin, op, with(base(), "title", title))
+			Expect(ex).To(HaveStatus(200), "D1")
+			Expect(ex).To(HaveJSON("data.board.is_master", "true", func(v any, _ bool) bool { return v == true }), "D17")
+			id, _ := ex.Int("data.board.id")
+			list := call(superadmin, OpMasterBoardsList, nil)
+			Expect(idsOf(list.Objects("data.boards"))).To(ContainElement(id), "D21\n\n%s", list.Describe())
+		})
+	})
+}
+
+func describeMasterBoardsList() {
+	op := OpMasterBoardsList
+	operation(op, fieldRules{}, func() {
+		// MUST: "Response 200: data.boards" — interface §Endpoints 15.
+		It("lists the master boards", Contract(op, AspectEnvelope), func() {
+			ex := call(superadmin, op, nil)
+			expectSuccess(ex)
+			Expect(ex).To(HaveKind("data.boards", "an array"), RuleSuccess)
+		})
+
+		// D21: board records, the manifest's master board among them.
+		It("lists board records, the manifest's master board among them", Reference(op, AspectEnvelope), func() {
+			ex := call(superadmin, op, nil)
+			Expect(idsOf(ex.Objects("data.boards"))).To(ContainElement(manifest.Operations.MasterBoardID), "D21\n\n%s", ex.Describe())
+		})
+	})
+}
+
+func describeMasterGroupsCreate() {
+	op := OpMasterGroupsCreate
+	base := func() map[string]any {
+		return map[string]any{"board_id": manifest.Operations.MasterBoardID, "title": "Conformance master group"}
+	}
+	operation(op, fieldRules{
+		base: base,
+		constraints: []constraint{
+			required("board_id"), typed("board_id", "integer"), required("title"), typed("title", "string"),
+			maxLen("title", 255), typed("description", "string"),
+		},
+	}, func() {
+		// MUST: "Response: data.group (group record)" — interface §Endpoints 19, §Resources Group.
+		It("creates a master group and returns the group record", Contract(op, AspectEnvelope), func() {
+			title := unique("Master group")
+			ex := call(superadmin, op, with(base(), "title", title))
+			expectSuccess(ex)
+			Expect(ex).To(HaveKind("data.group.id", "an integer"), "interface §Resources, Group")
+			Expect(ex).To(HaveJSON("data.group.title", "the title sent", func(v any, _ bool) bool { return v == title }), "interface §Resources, Group")
+		})
+
+		// D1, D17: 200; the group is a master group of the board.
+		It("answers 200 with a master group of the board", Reference(op, AspectTransition), func() {
+			ex := call(superadmin, op, base())
+			Expect(ex).To(HaveStatus(200), "D1")
+			Expect(ex).To(HaveJSON("data.group.is_master", "true", func(v any, _ bool) bool { return v == true }), "D17")
+			Expect(ex).To(HaveJSON("data.group.board_id", "the board sent", eqNum(manifest.Operations.MasterBoardID)), "D17")
+		})
+
+		// D1 and interface §Errors rule 2 (this operation's codes are not shown): a board that
+		// does not exist is 404.
+		It("answers 404 for a master board that does not exist", Reference(op, AspectNotFound), func() {
+			expectNotFound(call(superadmin, op, with(base(), "board_id", missingID)), "D1, interface §Errors rule 2")
+		})
+	})
+}

@@ -1,0 +1,73 @@
+package conformance
+
+import (
+	"fmt"
+	"strconv"
+	"time"
+)
+
+// The environment variables of the suite.
+const (
+	// EnvBaseURL names the deployment under test (e.g. http://127.0.0.1:4010). Unset: the image,
+	// else the in-process reference mock.
+	EnvBaseURL = "CONFORMANCE_BASE_URL"
+	// EnvImage names a container image of the mock to start and test (see startContainerTarget).
+	EnvImage = "CONFORMANCE_IMAGE"
+	// EnvManifest names a file holding the fixture manifest; unset: GET <base>/__mock/fixtures.
+	EnvManifest = "CONFORMANCE_MANIFEST"
+	// EnvSummary names a file the per-operation summary is also written to.
+	EnvSummary = "CONFORMANCE_SUMMARY"
+	// EnvRateLimitMax bounds the requests a rate-limit spec may send to spend a window
+	// (default 2000); a larger X-RateLimit-Limit makes the spec skip.
+	EnvRateLimitMax = "CONFORMANCE_RATE_LIMIT_MAX"
+	// EnvRetryMax bounds the wait on a 429 outside the rate-limit specs, in seconds (default 65).
+	EnvRetryMax = "CONFORMANCE_RETRY_MAX"
+	// EnvTimeout is the timeout of one HTTP request, a Go duration (default 30s).
+	EnvTimeout = "CONFORMANCE_TIMEOUT"
+)
+
+// Config is the suite's environment.
+type Config struct {
+	BaseURL      string
+	Image        string
+	ManifestFile string
+	SummaryFile  string
+	RateLimitMax int
+	RetryMax     time.Duration
+	Timeout      time.Duration
+}
+
+// LoadConfig reads the suite's environment through getenv (os.Getenv in the suite).
+func LoadConfig(getenv func(string) string) (Config, error) {
+	cfg := Config{
+		BaseURL:      getenv(EnvBaseURL),
+		Image:        getenv(EnvImage),
+		ManifestFile: getenv(EnvManifest),
+		SummaryFile:  getenv(EnvSummary),
+		RateLimitMax: 2000,
+		RetryMax:     65 * time.Second,
+		Timeout:      30 * time.Second,
+	}
+	if v := getenv(EnvRateLimitMax); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 {
+			return cfg, fmt.Errorf("load config: %s=%q is not a positive integer", EnvRateLimitMax, v)
+		}
+		cfg.RateLimitMax = n
+	}
+	if v := getenv(EnvRetryMax); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 0 {
+			return cfg, fmt.Errorf("load config: %s=%q is not a number of seconds", EnvRetryMax, v)
+		}
+		cfg.RetryMax = time.Duration(n) * time.Second
+	}
+	if v := getenv(EnvTimeout); v != "" {
+		d, err := time.ParseDuration(v)
+		if err != nil || d <= 0 {
+			return cfg, fmt.Errorf("load config: %s=%q is not a positive duration", EnvTimeout, v)
+		}
+		cfg.Timeout = d
+	}
+	return cfg, nil
+}

@@ -1,0 +1,161 @@
+package conformance_test
+
+import (
+	"fmt"
+	"strings"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	. "github.com/opsapi/mocktoolkit/conformance"
+)
+
+// A constraint is one field constraint of the interface: required, a JSON type, an
+// enumeration, a minimum or maximum, a maximum length.
+type constraint struct {
+	field string
+	kind  string // required, type, enum, maxLength, min, max
+	n     int    // the bound of maxLength, min, max
+	enum  []string
+	want  string // the JSON type for kind "type": integer, string, boolean
+	// ref, when set, is the decision the constraint rests on (the interface does not state it).
+	ref string
+	// bounded builds the body for an accepted value of the field, when the operation's base body
+	// does not fit (thumbnail types need an entity of that type).
+	bounded func(base map[string]any, v any) map[string]any
+}
+
+func required(field string) constraint { return constraint{field: field, kind: "required"} }
+func typed(field, want string) constraint {
+	return constraint{field: field, kind: "type", want: want}
+}
+func maxLen(field string, n int) constraint { return constraint{field: field, kind: "maxLength", n: n} }
+func minimum(field string, n int) constraint { return constraint{field: field, kind: "min", n: n} }
+func maximum(field string, n int) constraint { return constraint{field: field, kind: "max", n: n} }
+func oneOf(field string, values ...string) constraint {
+	return constraint{field: field, kind: "enum", enum: values}
+}
+
+// wrongValue is a value of another JSON type than want.
+func wrongValue(want string) any {
+	switch want {
+	case "integer":
+		return "not-a-number"
+	case "boolean":
+		return "not-a-boolean"
+	}
+	return 12345
+}
+
+func (c constraint) accept(base map[string]any, v any) map[string]any {
+	if c.bounded != nil {
+		return c.bounded(base, v)
+	}
+	return with(base, c.field, v)
+}
+
+// fieldRules are the field constraints of one operation, and a valid body to break one at a time
+// (built inside the spec: it reads the manifest).
+type fieldRules struct {
+	base        func() map[string]any
+	constraints []constraint
+}
+
+// violationRule is the rule a violation spec checks, and whether the interface shows the status.
+func violationRule(op Operation, c constraint) string {
+	switch {
+	case c.kind == "min" || c.kind == "max":
+		return RuleLimits
+	case !op.CodesShown():
+		return RuleErrors1Body
+	}
+	return RuleErrors1
+}
+
+// validationSpecs declares, for each constraint of op, a spec that breaks it just past its bound
+// and one that sends the value at the bound.
+//
+// MUST: "When a body field violates its type, required flag, enumeration or maximum length, then
+// the response is a validation error with `errors` keyed by field." — interface §Errors rule 1;
+// minimum and maximum from §Limits. A value at the bound is valid and MUST NOT be refused for
+// that field. Where the interface does not show the operation's codes (ops 1, 13, 18-21) the
+// contract checks the body (shape (c), keyed), and the 422 status is reference (D1).
+func validationSpecs(op Operation, rules fieldRules) {
+	who := caller(op)
+	for _, c := range rules.constraints {
+		profile := c.ref == ""
+		rule := violationRule(op, c)
+		if !profile {
+			rule = fmt.Sprintf("%s (%s: not stated by the interface)", rule, c.ref)
+		}
+		reject := func(name string, v any) {
+			It(fmt.Sprintf("rejects %s with a validation error keyed by %q", name, c.field), Profile(profile, op, AspectValidation), func() {
+				ex := callInvalid(who, op, with(rules.base(), c.field, v))
+				if op.CodesShown() {
+					Expect(ex).To(HaveStatus(422), rule)
+				}
+				Expect(ex).To(HaveValidationErrorFor(c.field), rule)
+			})
+		}
+		accept := func(name string, v any) {
+			It(fmt.Sprintf("accepts %s", name), Profile(profile, op, AspectValidation), func() {
+				ex := call(who, op, c.accept(rules.base(), v))
+				Expect(ex).To(AcceptField(c.field), RuleBoundOK)
+			})
+		}
+		switch c.kind {
+		case "required":
+			reject(fmt.Sprintf("a body without %q", c.field), omit)
+		case "type":
+			w := wrongValue(c.want)
+			reject(fmt.Sprintf("%q given as %T %v instead of %s", c.field, w, w, aType(c.want)), w)
+		case "maxLength":
+			reject(fmt.Sprintf("%q of %d characters (max %d)", c.field, c.n+1, c.n), strings.Repeat("x", c.n+1))
+			accept(fmt.Sprintf("%q of %d characters (max %d)", c.field, c.n, c.n), strings.Repeat("x", c.n))
+		case "min":
+			reject(fmt.Sprintf("%q of %d (min %d)", c.field, c.n-1, c.n), c.n-1)
+			accept(fmt.Sprintf("%q of %d (min %d)", c.field, c.n, c.n), c.n)
+		case "max":
+			reject(fmt.Sprintf("%q of %d (max %d)", c.field, c.n+1, c.n), c.n+1)
+			accept(fmt.Sprintf("%q of %d (max %d)", c.field, c.n, c.n), c.n)
+		case "enum":
+			reject(fmt.Sprintf("%q outside its enumeration (%q)", c.field, "not-"+c.enum[0]), "not-"+c.enum[0])
+			for _, v := range c.enum {
+				accept(fmt.Sprintf("%q %q of its enumeration", c.field, v), v)
+			}
+		}
+	}
+	if !op.CodesShown() && len(rules.constraints) > 0 {
+		c := rules.constraints[0]
+		// D1: the interface does not show this operation's codes; the reference answers a field
+		// violation with 422, as the §Errors table does for every validation error.
+		It("answers a field violation with status 422", Reference(op, AspectValidation), func() {
+			ex := callInvalid(who, op, with(rules.base(), c.field, c.violation()))
+			Expect(ex).To(HaveStatus(422), "D1; interface §Errors: 422 Validation error, shape (c)")
+		})
+	}
+}
+
+// violation is a value just past the constraint (omit for required).
+func (c constraint) violation() any {
+	switch c.kind {
+	case "required":
+		return omit
+	case "type":
+		return wrongValue(c.want)
+	case "maxLength":
+		return strings.Repeat("x", c.n+1)
+	case "min":
+		return c.n - 1
+	case "max":
+		return c.n + 1
+	}
+	return "not-" + c.enum[0]
+}
+
+func aType(t string) string {
+	if t == "integer" {
+		return "an integer"
+	}
+	return "a " + t
+}

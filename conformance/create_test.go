@@ -1,0 +1,135 @@
+package conformance_test
+
+import (
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	. "github.com/opsapi/mocktoolkit/conformance"
+)
+
+// The create operations of the operations area (18, 20, 21). The interface shows their bodies
+// but not their status codes: the contract checks the success envelope and the record, the
+// status 200 is reference (D1).
+
+func describeCardsCreate() {
+	op := OpCardsCreate
+	operation(op, fieldRules{
+		base: func() map[string]any { return map[string]any{"title": "Conformance card"} },
+		constraints: []constraint{
+			required("title"), typed("title", "string"), maxLen("title", 255), typed("description", "string"),
+			typed("group_id", "integer"), typed("status", "string"), maxLen("status", 50),
+			typed("owner_id", "integer"), typed("tag_id", "integer"), typed("due_date", "string"),
+			oneOf("priority", priorities...),
+		},
+	}, func() {
+		// MUST: "Response: data.card (card record)" — interface §Endpoints 18, §Resources Card;
+		// the success body — §Conventions 3.
+		It("creates a card and returns the card record", Contract(op, AspectEnvelope), func() {
+			title := unique("Created card")
+			ex := call(member, op, map[string]any{"title": title, "priority": "high"})
+			expectSuccess(ex)
+			Expect(ex).To(HaveKind("data.card", "an object"), "interface §Endpoints 18")
+			Expect(ex).To(HaveKind("data.card.id", "an integer"), "interface §Resources, Card")
+			Expect(ex).To(HaveJSON("data.card.title", "the title sent", func(v any, _ bool) bool { return v == title }), "interface §Resources, Card")
+			Expect(ex).To(HaveJSON("data.card.priority", `"high"`, func(v any, _ bool) bool { return v == "high" }), "interface §Resources, Card")
+		})
+
+		// D1: success is 200. D20: the new card is in cards/list. D19: status open, priority
+		// normal by default.
+		It("answers 200 and lists the new card in cards/list with the default status and priority", Reference(op, AspectTransition), func() {
+			title := unique("Listed card")
+			ex := call(member, op, map[string]any{"title": title})
+			Expect(ex).To(HaveStatus(200), "D1")
+			id, _ := ex.Int("data.card.id")
+			card, ok := findByID(memberCards(member), id)
+			Expect(ok).To(BeTrue(), "D20: cards/list holds the created card %d", id)
+			Expect(card["title"]).To(Equal(title), "D20")
+			Expect(card["status"]).To(Equal("open"), "D19")
+			Expect(card["priority"]).To(Equal("normal"), "D19")
+		})
+
+		// D28: a group, owner or tag that does not exist in the caller's project is 404.
+		It("answers 404 for a tag that does not exist", Reference(op, AspectNotFound), func() {
+			expectNotFound(call(member, op, map[string]any{"title": "Card", "tag_id": missingID}), "D28")
+		})
+	})
+}
+
+func describeCommentsCreate() {
+	op := OpCommentsCreate
+	operation(op, fieldRules{
+		base: func() map[string]any {
+			return map[string]any{"card_id": manifest.Operations.CardID, "comment": "Conformance comment"}
+		},
+		constraints: []constraint{
+			required("card_id"), typed("card_id", "integer"), required("comment"), typed("comment", "string"),
+			typed("parent_comment_id", "integer"),
+		},
+	}, func() {
+		// MUST: "Response: data.comment (comment record)"; "A comment with parent_comment_id is a
+		// reply to another comment" — interface §Endpoints 20, §Resources Comment.
+		It("creates a comment and a reply to it", Contract(op, AspectEnvelope), func() {
+			ex := call(member, op, map[string]any{"card_id": manifest.Operations.CardID, "comment": unique("Comment")})
+			expectSuccess(ex)
+			Expect(ex).To(HaveKind("data.comment.id", "an integer"), "interface §Resources, Comment")
+			parent, _ := ex.Int("data.comment.id")
+			reply := call(member, op, map[string]any{"card_id": manifest.Operations.CardID, "comment": unique("Reply"), "parent_comment_id": parent})
+			expectSuccess(reply)
+			Expect(reply).To(HaveJSON("data.comment.parent_comment_id", "the parent's id", eqNum(parent)), "interface §Resources, Comment")
+		})
+
+		// D1, D20, D26: 200; the comment is on the last page of comments/list, total one more.
+		It("answers 200 and lists the new comment in comments/list", Reference(op, AspectTransition), func() {
+			text := unique("Listed comment")
+			ex := call(member, op, map[string]any{"card_id": manifest.Operations.CardID, "comment": text})
+			Expect(ex).To(HaveStatus(200), "D1")
+			id, _ := ex.Int("data.comment.id")
+			list := call(member, OpCommentsList, map[string]any{"card_id": manifest.Operations.CardID, "per_page": 100})
+			pages, _ := list.Int("data.pagination.total_pages")
+			if pages > 1 {
+				list = call(member, OpCommentsList, map[string]any{"card_id": manifest.Operations.CardID, "per_page": 100, "page": pages})
+			}
+			c, ok := findByID(list.Objects("data.comments"), id)
+			Expect(ok).To(BeTrue(), "D26: comments are oldest first; the new one is on the last page\n\n%s", list.Describe())
+			Expect(c["comment"]).To(Equal(text), "D20")
+		})
+
+		// D27: a reply to a comment that does not exist is 404.
+		It("answers 404 for a reply to a comment that does not exist", Reference(op, AspectNotFound), func() {
+			expectNotFound(call(member, op, map[string]any{"card_id": manifest.Operations.CardID, "comment": "x", "parent_comment_id": missingID}), "D27")
+		})
+
+		// D12: an outsider cannot comment on the member's card.
+		It("does not let an outsider comment on the member's card", Reference(op, AspectIsolation), func() {
+			expectNotFound(call(outsider, op, map[string]any{"card_id": manifest.Operations.CardID, "comment": "outsider"}), "D12")
+		})
+	})
+}
+
+func describeTagsCreate() {
+	op := OpTagsCreate
+	operation(op, fieldRules{
+		base: func() map[string]any { return map[string]any{"name": "Conformance tag"} },
+		constraints: []constraint{
+			required("name"), typed("name", "string"), maxLen("name", 255),
+			maxLen("color", 50), maxLen("icon", 100), typed("position", "integer"),
+		},
+	}, func() {
+		// MUST: "Response: data.tag (tag record)" — interface §Endpoints 21, §Resources Tag.
+		It("creates a tag and returns the tag record", Contract(op, AspectEnvelope), func() {
+			name := unique("Tag")
+			ex := call(member, op, map[string]any{"name": name, "color": "#336699"})
+			expectSuccess(ex)
+			Expect(ex).To(HaveKind("data.tag.id", "an integer"), "interface §Resources, Tag")
+			Expect(ex).To(HaveJSON("data.tag.name", "the name sent", func(v any, _ bool) bool { return v == name }), "interface §Resources, Tag")
+		})
+
+		// D1, D20: 200, and the tag is in tags/list.
+		It("answers 200 and lists the new tag in tags/list", Reference(op, AspectTransition), func() {
+			ex := call(member, op, map[string]any{"name": unique("Listed tag")})
+			Expect(ex).To(HaveStatus(200), "D1")
+			id, _ := ex.Int("data.tag.id")
+			Expect(idsOf(call(member, OpTagsList, nil).Objects("data.tags"))).To(ContainElement(id), "D20")
+		})
+	})
+}

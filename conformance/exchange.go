@@ -1,0 +1,164 @@
+package conformance
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// Get returns the value at a dotted path of the answer's JSON (e.g. "data.card.status",
+// "data.cart.items.0.id") and whether it is there.
+func (ex *Exchange) Get(path string) (any, bool) {
+	var cur any = ex.JSON
+	if ex.JSON == nil {
+		return nil, false
+	}
+	for _, key := range strings.Split(path, ".") {
+		switch v := cur.(type) {
+		case map[string]any:
+			next, ok := v[key]
+			if !ok {
+				return nil, false
+			}
+			cur = next
+		case []any:
+			i, err := strconv.Atoi(key)
+			if err != nil || i < 0 || i >= len(v) {
+				return nil, false
+			}
+			cur = v[i]
+		default:
+			return nil, false
+		}
+	}
+	return cur, true
+}
+
+// Int returns the integer at path (a JSON number without fraction).
+func (ex *Exchange) Int(path string) (int64, bool) {
+	v, ok := ex.Get(path)
+	if !ok {
+		return 0, false
+	}
+	f, ok := v.(float64)
+	if !ok || f != float64(int64(f)) {
+		return 0, false
+	}
+	return int64(f), true
+}
+
+// String returns the string at path.
+func (ex *Exchange) String(path string) (string, bool) {
+	v, ok := ex.Get(path)
+	s, isString := v.(string)
+	return s, ok && isString
+}
+
+// Objects returns the JSON objects of the array at path (non-objects are left out).
+func (ex *Exchange) Objects(path string) []map[string]any {
+	v, _ := ex.Get(path)
+	arr, _ := v.([]any)
+	out := make([]map[string]any, 0, len(arr))
+	for _, e := range arr {
+		if o, ok := e.(map[string]any); ok {
+			out = append(out, o)
+		}
+	}
+	return out
+}
+
+// HeaderInt returns the integer value of header name.
+func (ex *Exchange) HeaderInt(name string) (int64, bool) {
+	vals := ex.Header.Values(name)
+	if len(vals) != 1 {
+		return 0, false
+	}
+	n, err := strconv.ParseInt(strings.TrimSpace(vals[0]), 10, 64)
+	return n, err == nil
+}
+
+var secretFields = regexp.MustCompile(`("(?:password|token)"\s*:\s*)"(?:[^"\\]|\\.)*"`)
+
+// redactJSON hides passwords and tokens in a JSON text.
+func redactJSON(b []byte) string {
+	return secretFields.ReplaceAllString(string(b), `$1"<redacted>"`)
+}
+
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + fmt.Sprintf("… (%d bytes in all)", len(s))
+}
+
+func prettyJSON(b []byte) string {
+	var v any
+	if json.Unmarshal(b, &v) != nil {
+		return string(b)
+	}
+	out, err := json.MarshalIndent(v, "    ", "  ")
+	if err != nil {
+		return string(b)
+	}
+	return string(out)
+}
+
+func headerLines(h http.Header, redactAuth, as string) string {
+	names := make([]string, 0, len(h))
+	for k := range h {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	var b strings.Builder
+	for _, k := range names {
+		for _, v := range h[k] {
+			if redactAuth != "" && strings.EqualFold(k, "Authorization") {
+				if v == "Bearer "+BadToken {
+					v = "Bearer <an invalid token>"
+				} else {
+					v = "Bearer <the token of " + as + ", redacted>"
+				}
+			}
+			fmt.Fprintf(&b, "    %s: %s\n", k, v)
+		}
+	}
+	return b.String()
+}
+
+// Describe renders the exchange for a failure message: the operation, the request sent
+// (credentials redacted) and the answer received.
+func (ex *Exchange) Describe() string {
+	if ex == nil {
+		return "(no exchange)"
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "operation %d %s\n", ex.Op.N, ex.Op.ID)
+	who := ex.As
+	if who == "" {
+		who = "the caller"
+	}
+	fmt.Fprintf(&b, "  request: POST %s (as %s)\n", ex.URL, who)
+	b.WriteString(headerLines(ex.ReqHeader, "yes", who))
+	fmt.Fprintf(&b, "    %s\n", truncate(redactJSON([]byte(prettyJSON(ex.ReqBody))), 1500))
+	if ex.Retries > 0 {
+		fmt.Fprintf(&b, "  (sent %d more times after waiting out 429 answers)\n", ex.Retries)
+	}
+	if ex.Status == 0 {
+		b.WriteString("  answer: none\n")
+		return b.String()
+	}
+	fmt.Fprintf(&b, "  answer: %d %s\n", ex.Status, http.StatusText(ex.Status))
+	shown := http.Header{}
+	for _, k := range []string{"Content-Type", "X-Ratelimit-Limit", "X-Ratelimit-Remaining", "Retry-After"} {
+		if v, ok := ex.Header[k]; ok {
+			shown[k] = v
+		}
+	}
+	b.WriteString(headerLines(shown, "", ""))
+	fmt.Fprintf(&b, "    %s\n", truncate(redactJSON([]byte(prettyJSON(ex.Body))), 3000))
+	return b.String()
+}

@@ -1,0 +1,231 @@
+package conformance_test
+
+import (
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	. "github.com/opsapi/mocktoolkit/conformance" //nolint:revive // the suite reads as the interface does
+	"github.com/opsapi/mocktoolkit/fixtures"
+)
+
+// Ids no fixture world holds: the suite's "does not exist" records.
+const (
+	missingID    int64 = 2147480001
+	missingToken       = "conformance-no-such-cart-000000000000000" // 40 characters, under the max of 64
+)
+
+// A role is one of the manifest's users.
+type role int
+
+const (
+	anonymous role = iota
+	member
+	superadmin
+	outsider
+)
+
+func (r role) String() string {
+	return [...]string{"nobody", "the member", "the superadmin", "the outsider"}[r]
+}
+
+func (r role) credentials() fixtures.Credentials {
+	switch r {
+	case member:
+		return manifest.Users.Member
+	case superadmin:
+		return manifest.Users.Superadmin
+	case outsider:
+		return manifest.Users.Outsider
+	}
+	return fixtures.Credentials{}
+}
+
+// tokens caches a bearer token per role and operation, so each operation spends its own
+// rate-limit window (D14 counts per token) and a low --rate-limit slows the suite less.
+var tokens = struct {
+	sync.Mutex
+	m map[string]string
+}{m: map[string]string{}}
+
+// login authenticates r and returns the token of the answer. That it is the bearer token of the
+// other operations is D10 (the interface does not show it; it is the only way to get one).
+func login(r role) string {
+	GinkgoHelper()
+	c := r.credentials()
+	ex := send(Request{Op: OpAuthenticate, As: r.String(),
+		Body: map[string]any{"email": c.Email, "password": c.Password}})
+	Expect(ex).To(HaveSuccessStatus(), "logging in as %s with the manifest's credentials: %s", r, RuleAuth5)
+	tok, ok := ex.String("data.token")
+	Expect(ok && tok != "").To(BeTrue(), "%s\n\n%s", RuleAuth5, ex.Describe())
+	return tok
+}
+
+// token returns the cached token of r for op (a login on first use).
+func token(r role, op Operation) string {
+	GinkgoHelper()
+	if r == anonymous {
+		return ""
+	}
+	key := fmt.Sprintf("%d/%s", r, op.ID)
+	tokens.Lock()
+	tok, ok := tokens.m[key]
+	tokens.Unlock()
+	if ok {
+		return tok
+	}
+	tok = login(r)
+	tokens.Lock()
+	tokens.m[key] = tok
+	tokens.Unlock()
+	return tok
+}
+
+// send makes a request, skips the spec when a 429 asks to wait longer than the client's bound,
+// fails it when the request is not what the suite meant (a suite bug), and checks what every
+// answer must satisfy: the OpenAPI document, and both rate-limit headers (not on 422, where the
+// interface lists no headers).
+func send(r Request) *Exchange {
+	GinkgoHelper()
+	ex, err := client.Send(bg, r)
+	Expect(err).NotTo(HaveOccurred(), "%s: the request could not be made\n\n%s", r.Op.ID, ex.Describe())
+	if ex.LongRetry > 0 {
+		Skip(fmt.Sprintf("%s answered 429 asking to wait %s, longer than this suite waits (%s): a rate-limit window is spent; reset the deployment or run again later", r.Op.ID, ex.LongRetry, cfg.RetryMax))
+	}
+	Expect(ex.RequestErr).NotTo(HaveOccurred(), "suite bug: the request is not what the spec meant to send\n\n%s", ex.Describe())
+	Expect(ex).To(ConformToSpec(), RuleSpecDocument)
+	if ex.Status != 422 {
+		Expect(ex).To(HaveRateLimitHeaders(), RuleHeaders)
+	}
+	return ex
+}
+
+// call sends a valid request as r with its cached token for op.
+func call(r role, op Operation, body map[string]any) *Exchange {
+	GinkgoHelper()
+	return send(Request{Op: op, As: r.String(), Token: token(r, op), Body: body})
+}
+
+// callInvalid sends a request that breaks a field constraint on purpose.
+func callInvalid(r role, op Operation, body map[string]any) *Exchange {
+	GinkgoHelper()
+	return send(Request{Op: op, As: r.String(), Token: token(r, op), Body: body, Intent: Invalid})
+}
+
+// caller is who calls op in the specs that are not about permissions: the superadmin for S
+// operations, the member otherwise, nobody for public ones.
+func caller(op Operation) role {
+	switch op.Access {
+	case Superadmin:
+		return superadmin
+	case Bearer:
+		return member
+	}
+	return anonymous
+}
+
+// with returns a copy of body with key set to v (or deleted when v is omit).
+func with(body map[string]any, key string, v any) map[string]any {
+	out := make(map[string]any, len(body)+1)
+	for k, x := range body {
+		out[k] = x
+	}
+	if v == omit {
+		delete(out, key)
+	} else {
+		out[key] = v
+	}
+	return out
+}
+
+type omitted struct{}
+
+var omit any = omitted{}
+
+// unique returns a short text unique to this spec run, for titles the specs look for later.
+func unique(prefix string) string {
+	return fmt.Sprintf("%s %d-%d", prefix, GinkgoParallelProcess(), time.Now().UnixNano())
+}
+
+// findByID returns the object with "id" id among objs.
+func findByID(objs []map[string]any, id int64) (map[string]any, bool) {
+	for _, o := range objs {
+		if f, ok := o["id"].(float64); ok && int64(f) == id {
+			return o, true
+		}
+	}
+	return nil, false
+}
+
+// idsOf lists the "id" values of objs.
+func idsOf(objs []map[string]any) []int64 {
+	out := make([]int64, 0, len(objs))
+	for _, o := range objs {
+		if f, ok := o["id"].(float64); ok {
+			out = append(out, int64(f))
+		}
+	}
+	return out
+}
+
+// num reads an integer field of a JSON object.
+func num(o map[string]any, key string) (int64, bool) {
+	f, ok := o[key].(float64)
+	return int64(f), ok && f == float64(int64(f))
+}
+
+func rule(parts ...string) string { return strings.Join(parts, "; ") }
+
+// expectStatusIfObject checks that the record at path, when the answer carries it as an object
+// with a "status", has status want (records typed as string or mixed are not shown: D21).
+func expectStatusIfObject(ex *Exchange, path, want, rule string) {
+	GinkgoHelper()
+	v, _ := ex.Get(path)
+	if o, ok := v.(map[string]any); ok {
+		if s, has := o["status"]; has {
+			Expect(s).To(Equal(want), "%s\n\n%s", rule, ex.Describe())
+		}
+	}
+}
+
+// memberCards lists the member's cards (cards/list).
+func memberCards(r role) []map[string]any {
+	GinkgoHelper()
+	ex := call(r, OpCardsList, nil)
+	Expect(ex).To(HaveStatus(200), RuleSuccess)
+	return ex.Objects("data.cards")
+}
+
+// copiesOf returns the cards among cards whose master_card_id is master (D23).
+func copiesOf(cards []map[string]any, master int64) []map[string]any {
+	var out []map[string]any
+	for _, c := range cards {
+		if id, ok := num(c, "master_card_id"); ok && id == master {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// expectSuccess checks the operation's stated success status (or any 2xx where the interface
+// does not show it) and the success envelope.
+func expectSuccess(ex *Exchange) {
+	GinkgoHelper()
+	if code := ex.Op.SuccessCode(); code != 0 {
+		Expect(ex).To(HaveStatus(code), RuleListedCodes)
+	} else {
+		Expect(ex).To(HaveSuccessStatus(), RuleSuccess+" (its status is not shown; any success)")
+	}
+	Expect(ex).To(HaveSuccessEnvelope(), RuleConventions3)
+}
+
+// expectNotFound checks a 404 with body shape (a).
+func expectNotFound(ex *Exchange, rule string) {
+	GinkgoHelper()
+	Expect(ex).To(HaveStatus(404), rule)
+	Expect(ex).To(HaveEnvelopeA(), rule)
+}

@@ -1,0 +1,103 @@
+package conformance_test
+
+import (
+	"fmt"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	. "github.com/opsapi/mocktoolkit/conformance"
+)
+
+// operation declares the Context of one operation: the specs every operation shares (auth,
+// rate-limit headers, malformed body, field constraints) and then its own.
+func operation(op Operation, rules fieldRules, own func()) {
+	Context(fmt.Sprintf("%s (%d, POST %s)", op.ID, op.N, op.Path), func() {
+		authSpecs(op, rules)
+		headerSpecs(op, rules)
+		malformedSpec(op)
+		validationSpecs(op, rules)
+		if own != nil {
+			own()
+		}
+	})
+}
+
+// probe is a valid body of op that changes nothing worth keeping when it is (wrongly) carried
+// out: the operation's base body.
+func probe(rules fieldRules) map[string]any {
+	if rules.base == nil {
+		return map[string]any{}
+	}
+	return rules.base()
+}
+
+func authSpecs(op Operation, rules fieldRules) {
+	if op.Access == Public {
+		return
+	}
+	// MUST: "A missing or invalid bearer token yields an unauthenticated response (401)." —
+	// interface §Authentication rules 1-2; 401 is body shape (b) — §Errors.
+	It("answers 401 with body shape (b) to a request without a bearer token", Contract(op, AspectAuth), func() {
+		ex := send(Request{Op: op, As: "nobody (no Authorization header)", Body: probe(rules)})
+		Expect(ex).To(HaveStatus(401), RuleAuth2)
+		Expect(ex).To(HaveEnvelopeB(), RuleAuth2)
+	})
+
+	// MUST: "A missing or invalid bearer token yields an unauthenticated response (401)." —
+	// interface §Authentication rule 2; body shape (b) — §Errors.
+	It("answers 401 with body shape (b) to an invalid bearer token", Contract(op, AspectAuth), func() {
+		ex := send(Request{Op: op, As: "a caller with an invalid token", Token: BadToken, Body: probe(rules)})
+		Expect(ex).To(HaveStatus(401), RuleAuth2)
+		Expect(ex).To(HaveEnvelopeB(), RuleAuth2)
+	})
+
+	if op.Access != Superadmin {
+		return
+	}
+	// MUST: "Operations under /admin/ marked S in the endpoint list require superadmin access";
+	// "Insufficient permissions yield a forbidden response (403)", shape (a) or (b) — interface
+	// §Authentication rules 3-4, §Errors.
+	It("answers 403 with body shape (a) or (b) to a member who is not a superadmin", Contract(op, AspectAuth), func() {
+		ex := call(member, op, probe(rules))
+		Expect(ex).To(HaveStatus(403), RuleAuth3)
+		Expect(ex).To(HaveEnvelopeAOrB(), RuleAuth3)
+	})
+
+	// D4: superadmin refusals answer shape (b).
+	It("answers a non-superadmin's 403 with body shape (b)", Reference(op, AspectAuth), func() {
+		ex := call(member, op, probe(rules))
+		Expect(ex).To(HaveStatus(403), "D4")
+		Expect(ex).To(HaveEnvelopeB(), "D4")
+	})
+}
+
+func headerSpecs(op Operation, rules fieldRules) {
+	// MUST: "Every response carries headers X-RateLimit-Limit (integer) and X-RateLimit-Remaining
+	// (integer)" — interface §Endpoints (preamble). Sent as the operation's usual caller.
+	It("carries integer X-RateLimit-Limit and X-RateLimit-Remaining headers", Contract(op, AspectRateLimit), func() {
+		ex := call(caller(op), op, probe(rules))
+		Expect(ex).To(HaveRateLimitHeaders(), RuleHeaders)
+	})
+
+	if op.Access == Public {
+		return
+	}
+	// MUST: "Every response carries headers X-RateLimit-Limit and X-RateLimit-Remaining" —
+	// interface §Endpoints (preamble), 401 answers included.
+	It("carries the rate-limit headers on its 401 answer", Contract(op, AspectRateLimit), func() {
+		ex := send(Request{Op: op, As: "nobody (no Authorization header)", Body: probe(rules)})
+		Expect(ex).To(HaveStatus(401), RuleAuth2)
+		Expect(ex).To(HaveRateLimitHeaders(), RuleHeaders)
+	})
+}
+
+func malformedSpec(op Operation) {
+	// D2: a body that is not JSON answers 400 shape (a) (checked after auth: the caller has a
+	// valid token).
+	It("answers 400 with body shape (a) to a body that is not JSON", Reference(op, AspectEnvelope), func() {
+		ex := send(Request{Op: op, As: caller(op).String(), Token: token(caller(op), op), RawBody: []byte(`{"oops":`), Intent: Raw})
+		Expect(ex).To(HaveStatus(400), "D2")
+		Expect(ex).To(HaveEnvelopeA(), "D2")
+	})
+}

@@ -1,0 +1,372 @@
+package conformance_test
+
+import (
+	"time"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	. "github.com/opsapi/mocktoolkit/conformance"
+)
+
+var priorities = []string{"low", "normal", "high", "urgent"}
+
+var _ = Describe("Operations area", func() {
+	describeCommentsList()
+	describeCardsUpdate()
+	describeBoardsUpdate()
+	describeWidgetCardsList()
+	describeTourCardsUpdate()
+	describeGroupsDelete()
+	describeBoardsList()
+	describeCardsList()
+	describeTagsList()
+	describeCardsCreate()
+	describeCommentsCreate()
+	describeTagsCreate()
+})
+
+func describeCommentsList() {
+	op := OpCommentsList
+	operation(op, fieldRules{
+		base: func() map[string]any { return map[string]any{"card_id": manifest.Operations.CardID} },
+		constraints: []constraint{
+			required("card_id"), typed("card_id", "integer"),
+			typed("page", "integer"), minimum("page", 1),
+			typed("per_page", "integer"), minimum("per_page", 1), maximum("per_page", 100),
+		},
+	}, func() {
+		// MUST: "Response 200: data.comments object[], data.pagination object" with total,
+		// per_page, current_page, total_pages integers — interface §Endpoints 2, §Resources.
+		It("lists a card's comments with a pagination object", Contract(op, AspectEnvelope), func() {
+			ex := call(member, op, map[string]any{"card_id": manifest.Operations.CardID})
+			expectSuccess(ex)
+			Expect(ex).To(HaveKind("data.comments", "an array"), RuleSuccess)
+			for _, f := range []string{"total", "per_page", "current_page", "total_pages"} {
+				Expect(ex).To(HaveKind("data.pagination."+f, "an integer"), "interface §Resources, Pagination object")
+			}
+		})
+
+		// MUST: "When the requested record does not exist, then 404 is returned on operations that
+		// list 404" — interface §Errors rule 2 (comments/list lists no 404, so that is not asked).
+		// D27/D12: the reference answers 404 for a card that does not exist.
+		It("answers 404 for a card that does not exist", Reference(op, AspectNotFound), func() {
+			expectNotFound(call(member, op, map[string]any{"card_id": missingID}), "D12, D27")
+		})
+
+		// D26: page 1 and per_page 15 by default.
+		It("defaults to page 1 of 15 comments", Reference(op, AspectEnvelope), func() {
+			ex := call(member, op, map[string]any{"card_id": manifest.Operations.CardID})
+			Expect(ex).To(HaveJSON("data.pagination.current_page", "1", eqNum(1)), "D26")
+			Expect(ex).To(HaveJSON("data.pagination.per_page", "15", eqNum(15)), "D26")
+		})
+
+		// D12: records of another project answer 404, never their data.
+		It("does not show the member's card's comments to an outsider", Reference(op, AspectIsolation), func() {
+			expectNotFound(call(outsider, op, map[string]any{"card_id": manifest.Operations.CardID}), "D12")
+		})
+	})
+}
+
+func eqNum(n int64) func(any, bool) bool {
+	return func(v any, ok bool) bool { f, isNum := v.(float64); return ok && isNum && f == float64(n) }
+}
+
+func describeCardsUpdate() {
+	op := OpCardsUpdate
+	operation(op, fieldRules{
+		base: func() map[string]any { return map[string]any{"id": manifest.Operations.CardID} },
+		constraints: []constraint{
+			required("id"), typed("id", "integer"),
+			typed("title", "string"), maxLen("title", 255), typed("description", "string"),
+			typed("group_id", "integer"), typed("status", "string"), maxLen("status", 50),
+			typed("owner_id", "integer"), typed("tag_id", "integer"), typed("due_date", "string"),
+			oneOf("priority", priorities...), typed("snoozed_until", "string"),
+		},
+	}, func() {
+		// MUST: "Response 200: data.card" — interface §Endpoints 5.
+		It("updates a card of the member's project", Contract(op, AspectEnvelope), func() {
+			ex := call(member, op, map[string]any{"id": manifest.Operations.CardID, "description": unique("Updated")})
+			expectSuccess(ex)
+			Expect(ex.Get("data.card")).NotTo(BeNil(), RuleSuccess+"\n\n"+ex.Describe())
+		})
+
+		// MUST: "When the requested record does not exist, then 404 is returned on operations that
+		// list 404" — interface §Errors rule 2.
+		It("answers 404 with body shape (a) for a card that does not exist", Contract(op, AspectNotFound), func() {
+			expectNotFound(call(member, op, map[string]any{"id": missingID}), RuleErrors2)
+		})
+
+		// D20: lists return full records; an update shows in cards/list.
+		It("shows the updated title in cards/list", Reference(op, AspectTransition), func() {
+			title := unique("Card")
+			Expect(call(member, op, map[string]any{"id": manifest.Operations.CardID, "title": title})).To(HaveStatus(200), RuleSuccess)
+			card, ok := findByID(memberCards(member), manifest.Operations.CardID)
+			Expect(ok).To(BeTrue(), "D20: cards/list lists the member's card %d", manifest.Operations.CardID)
+			Expect(card["title"]).To(Equal(title), "D20: cards/list shows the updated title")
+		})
+
+		// D28: a group_id that does not exist in the caller's project is 404.
+		It("answers 404 for a group that does not exist", Reference(op, AspectNotFound), func() {
+			expectNotFound(call(member, op, map[string]any{"id": manifest.Operations.CardID, "group_id": missingID}), "D28")
+		})
+
+		// D12: another project's records answer 404 and are not changed.
+		It("does not let an outsider update the member's card", Reference(op, AspectIsolation), func() {
+			expectNotFound(call(outsider, op, map[string]any{"id": manifest.Operations.CardID, "title": "outsider"}), "D12")
+			card, _ := findByID(memberCards(member), manifest.Operations.CardID)
+			Expect(card["title"]).NotTo(Equal("outsider"), "D12: the card is unchanged")
+		})
+	})
+}
+
+func describeBoardsUpdate() {
+	op := OpBoardsUpdate
+	operation(op, fieldRules{
+		base: func() map[string]any { return map[string]any{"id": manifest.Operations.BoardID} },
+		constraints: []constraint{
+			required("id"), typed("id", "integer"),
+			typed("title", "string"), maxLen("title", 255), typed("description", "string"),
+			maxLen("color", 50), maxLen("icon", 100), typed("position", "integer"),
+		},
+	}, func() {
+		// MUST: "Response 200: data.board" — interface §Endpoints 6.
+		It("updates a board of the member's project", Contract(op, AspectEnvelope), func() {
+			ex := call(member, op, map[string]any{"id": manifest.Operations.BoardID, "description": unique("Board")})
+			expectSuccess(ex)
+			Expect(ex.Get("data.board")).NotTo(BeNil(), RuleSuccess+"\n\n"+ex.Describe())
+		})
+
+		// MUST: 404 for a record that does not exist — interface §Errors rule 2.
+		It("answers 404 with body shape (a) for a board that does not exist", Contract(op, AspectNotFound), func() {
+			expectNotFound(call(member, op, map[string]any{"id": missingID}), RuleErrors2)
+		})
+
+		// D20: an update shows in boards/list.
+		It("shows the updated title in boards/list", Reference(op, AspectTransition), func() {
+			title := unique("Board")
+			Expect(call(member, op, map[string]any{"id": manifest.Operations.BoardID, "title": title})).To(HaveStatus(200), RuleSuccess)
+			ex := call(member, OpBoardsList, nil)
+			board, ok := findByID(ex.Objects("data.boards"), manifest.Operations.BoardID)
+			Expect(ok).To(BeTrue(), "D20: boards/list lists board %d\n\n%s", manifest.Operations.BoardID, ex.Describe())
+			Expect(board["title"]).To(Equal(title), "D20")
+		})
+
+		// D12: another project's records answer 404.
+		It("does not let an outsider update the member's board", Reference(op, AspectIsolation), func() {
+			expectNotFound(call(outsider, op, map[string]any{"id": manifest.Operations.BoardID, "title": "outsider"}), "D12")
+		})
+	})
+}
+
+func describeWidgetCardsList() {
+	op := OpWidgetCardsList
+	operation(op, fieldRules{
+		base: func() map[string]any { return map[string]any{"tool_key": manifest.Operations.ToolKey} },
+		constraints: []constraint{
+			required("tool_key"), typed("tool_key", "string"), maxLen("tool_key", 50),
+			typed("include_snoozed", "boolean"),
+		},
+	}, func() {
+		// MUST: "Response 200: data.cards object[], data.snoozed_count integer" — §Endpoints 8.
+		It("lists the widget cards of a tool with the count of snoozed ones", Contract(op, AspectEnvelope), func() {
+			ex := call(member, op, map[string]any{"tool_key": manifest.Operations.ToolKey})
+			expectSuccess(ex)
+			Expect(ex).To(HaveKind("data.cards", "an array"), RuleSuccess)
+			Expect(ex).To(HaveKind("data.snoozed_count", "an integer"), RuleSuccess)
+		})
+
+		// D13: a tool the caller's project does not subscribe to answers 403 shape (a).
+		It("answers 403 with body shape (a) for a tool the project does not subscribe to", Reference(op, AspectAuth), func() {
+			ex := call(member, op, map[string]any{"tool_key": "conformance-unsubscribed"})
+			Expect(ex).To(HaveStatus(403), "D13")
+			Expect(ex).To(HaveEnvelopeA(), "D13")
+		})
+
+		// D29, D18, D20: a card snoozed into the future leaves the default list, is counted in
+		// snoozed_count, and is listed with include_snoozed; null snoozed_until wakes it.
+		It("hides a snoozed card unless include_snoozed is true", Reference(op, AspectTransition), func() {
+			all := call(member, op, map[string]any{"tool_key": manifest.Operations.ToolKey, "include_snoozed": true})
+			shown := call(member, op, map[string]any{"tool_key": manifest.Operations.ToolKey})
+			visible := idsOf(shown.Objects("data.cards"))
+			Expect(visible).NotTo(BeEmpty(), "the manifest's tool holds widget cards (fixture manifest)\n\n%s", shown.Describe())
+			id := visible[0]
+			before, _ := shown.Int("data.snoozed_count")
+			Expect(idsOf(all.Objects("data.cards"))).To(ContainElement(id), "D29")
+
+			until := time.Now().UTC().Add(2 * time.Hour).Truncate(time.Second).Format(time.RFC3339)
+			Expect(call(member, OpCardsUpdate, map[string]any{"id": id, "snoozed_until": until})).To(HaveStatus(200), RuleSuccess)
+			DeferCleanup(func() {
+				call(member, OpCardsUpdate, map[string]any{"id": id, "snoozed_until": nil})
+			})
+
+			after := call(member, op, map[string]any{"tool_key": manifest.Operations.ToolKey})
+			Expect(idsOf(after.Objects("data.cards"))).NotTo(ContainElement(id), "D29: a snoozed card is hidden by default\n\n%s", after.Describe())
+			Expect(after).To(HaveJSON("data.snoozed_count", "one more than before", func(v any, _ bool) bool {
+				f, _ := v.(float64)
+				return int64(f) >= before+1
+			}), "D29")
+			listed := call(member, op, map[string]any{"tool_key": manifest.Operations.ToolKey, "include_snoozed": true})
+			Expect(idsOf(listed.Objects("data.cards"))).To(ContainElement(id), "D29: include_snoozed lists it\n\n%s", listed.Describe())
+		})
+	})
+}
+
+func describeTourCardsUpdate() {
+	op := OpTourCardsUpdate
+	operation(op, fieldRules{
+		base: func() map[string]any {
+			return map[string]any{"id": manifest.Operations.MasterTourCardID, "status": "open"}
+		},
+		constraints: []constraint{
+			required("id"), typed("id", "integer"), required("status"), oneOf("status", "open", "closed"),
+		},
+	}, func() {
+		// MUST: tour card status "moved by tour/cards/update, status given → the given status" —
+		// interface §States and transitions; "Response 200: data.card" — §Endpoints 9; "needs no
+		// tool subscription" — §Authentication rule 6.
+		It("moves a tour card to the given status", Contract(op, AspectTransition), func() {
+			for _, status := range []string{"closed", "open"} {
+				ex := call(member, op, map[string]any{"id": manifest.Operations.MasterTourCardID, "status": status})
+				expectSuccess(ex)
+				expectStatusIfObject(ex, "data.card", status, RuleStatusMove)
+			}
+		})
+
+		// MUST: 404 for a record that does not exist — interface §Errors rule 2.
+		It("answers 404 with body shape (a) for a card that does not exist", Contract(op, AspectNotFound), func() {
+			expectNotFound(call(member, op, map[string]any{"id": missingID, "status": "open"}), RuleErrors2)
+		})
+
+		// D32: only master tour cards; a project card is 404.
+		It("answers 404 for a card that is not a master tour card", Reference(op, AspectNotFound), func() {
+			expectNotFound(call(member, op, map[string]any{"id": manifest.Operations.CardID, "status": "open"}), "D32")
+		})
+
+		// D32, D21: the card record comes back with the status; any authenticated user may call it.
+		It("returns the card record with the new status, to any authenticated user", Reference(op, AspectTransition), func() {
+			ex := call(outsider, op, map[string]any{"id": manifest.Operations.MasterTourCardID, "status": "open"})
+			Expect(ex).To(HaveStatus(200), "D32")
+			Expect(ex).To(HaveJSON("data.card.status", `"open"`, func(v any, _ bool) bool { return v == "open" }), "D21")
+		})
+	})
+}
+
+func describeGroupsDelete() {
+	op := OpGroupsDelete
+	operation(op, fieldRules{
+		base:        func() map[string]any { return map[string]any{"id": missingID} },
+		constraints: []constraint{required("id"), typed("id", "integer")},
+	}, func() {
+		// MUST: 404 for a record that does not exist — interface §Errors rule 2.
+		It("answers 404 with body shape (a) for a group that does not exist", Contract(op, AspectNotFound), func() {
+			expectNotFound(call(member, op, map[string]any{"id": missingID}), RuleErrors2)
+		})
+
+		// D23, D25 (setup rests on D23: the manifest names no group to spend): a master card
+		// pushed into a new master group gives the member's project a group; deleting it answers
+		// 200 with data [] (§Endpoints 11), its cards leave cards/list, and a second delete is 404.
+		It("deletes a group, its cards leave the lists and a second delete is 404", Reference(op, AspectTransition), func() {
+			g := call(superadmin, OpMasterGroupsCreate, map[string]any{"board_id": manifest.Operations.MasterBoardID, "title": unique("Group to delete")})
+			Expect(g).To(HaveStatus(200), "D1")
+			masterGroup, ok := g.Int("data.group.id")
+			Expect(ok).To(BeTrue(), "interface §Resources, Group\n\n%s", g.Describe())
+			c := call(superadmin, OpMasterCardsCreate, map[string]any{"group_id": masterGroup, "title": unique("Card in group to delete"), "card_type": "widget", "push_to_projects": true})
+			Expect(c).To(HaveStatus(201), RuleListedCodes)
+			masterCard, _ := c.Int("data.card.id")
+			copies := copiesOf(memberCards(member), masterCard)
+			Expect(copies).NotTo(BeEmpty(), "D23: the push reaches the member's project")
+			group, _ := num(copies[0], "group_id")
+
+			ex := call(member, op, map[string]any{"id": group})
+			Expect(ex).To(HaveStatus(200), RuleGroupsDelete)
+			Expect(ex).To(HaveJSON("data", "an empty array", func(v any, _ bool) bool { a, ok := v.([]any); return ok && len(a) == 0 }), RuleGroupsDelete)
+			for _, card := range memberCards(member) {
+				g, _ := num(card, "group_id")
+				Expect(g).NotTo(Equal(group), "D25: the group's cards leave cards/list")
+			}
+			expectNotFound(call(member, op, map[string]any{"id": group}), "D25, interface §Errors rule 2")
+		})
+
+		// D12: another project's records answer 404 and are not deleted.
+		It("does not let an outsider delete the member's group", Reference(op, AspectIsolation), func() {
+			expectNotFound(call(outsider, op, map[string]any{"id": manifest.Operations.GroupID}), "D12")
+		})
+	})
+}
+
+func describeBoardsList() {
+	op := OpBoardsList
+	operation(op, fieldRules{
+		base: func() map[string]any { return map[string]any{} },
+		constraints: []constraint{
+			{field: "tool_key", kind: "type", want: "string", ref: "D30"},
+			{field: "tool_key", kind: "maxLength", n: 100, ref: "D30"},
+		},
+	}, func() {
+		// MUST: "Response 200: data.boards object[]" — interface §Endpoints 14.
+		It("lists the member's boards", Contract(op, AspectEnvelope), func() {
+			ex := call(member, op, nil)
+			expectSuccess(ex)
+			Expect(ex).To(HaveKind("data.boards", "an array"), RuleSuccess)
+		})
+
+		// D20, D30: full board records; tool_key in the body filters by tool.
+		It("lists full board records, filtered by tool_key", Reference(op, AspectTransition), func() {
+			ex := call(member, op, map[string]any{"tool_key": manifest.Operations.ToolKey})
+			boards := ex.Objects("data.boards")
+			Expect(boards).NotTo(BeEmpty(), "the manifest's tool has a board\n\n%s", ex.Describe())
+			for _, b := range boards {
+				Expect(b["tool_key"]).To(Equal(manifest.Operations.ToolKey), "D30\n\n%s", ex.Describe())
+			}
+			all := call(member, op, nil)
+			Expect(idsOf(all.Objects("data.boards"))).To(ContainElement(manifest.Operations.BoardID), "D20\n\n%s", all.Describe())
+		})
+	})
+}
+
+func describeCardsList() {
+	op := OpCardsList
+	operation(op, fieldRules{}, func() {
+		// MUST: "Response 200: data.cards object[]" — interface §Endpoints 16.
+		It("lists the member's cards", Contract(op, AspectEnvelope), func() {
+			ex := call(member, op, nil)
+			expectSuccess(ex)
+			Expect(ex).To(HaveKind("data.cards", "an array"), RuleSuccess)
+		})
+
+		// D20: list records are full records, the manifest's card among them.
+		It("lists full card records, the manifest's card among them", Reference(op, AspectEnvelope), func() {
+			card, ok := findByID(memberCards(member), manifest.Operations.CardID)
+			Expect(ok).To(BeTrue(), "D20")
+			for _, f := range []string{"id", "title", "status", "group_id", "is_overdue", "created_at"} {
+				Expect(card).To(HaveKey(f), "D20: list records have the fields of the created record")
+			}
+		})
+
+		// D12: an outsider's list never holds the member's cards.
+		It("does not list the member's cards to an outsider", Reference(op, AspectIsolation), func() {
+			Expect(idsOf(memberCards(outsider))).NotTo(ContainElement(manifest.Operations.CardID), "D12")
+		})
+	})
+}
+
+func describeTagsList() {
+	op := OpTagsList
+	operation(op, fieldRules{}, func() {
+		// MUST: "Response 200: data.tags object[]" — interface §Endpoints 17.
+		It("lists the member's tags", Contract(op, AspectEnvelope), func() {
+			ex := call(member, op, nil)
+			expectSuccess(ex)
+			Expect(ex).To(HaveKind("data.tags", "an array"), RuleSuccess)
+		})
+
+		// D20, D12: the manifest's tag is listed to the member, not to an outsider.
+		It("lists the manifest's tag to the member only", Reference(op, AspectIsolation), func() {
+			Expect(idsOf(call(member, op, nil).Objects("data.tags"))).To(ContainElement(manifest.Operations.TagID), "D20")
+			Expect(idsOf(call(outsider, op, nil).Objects("data.tags"))).NotTo(ContainElement(manifest.Operations.TagID), "D12")
+		})
+
+		rateLimitSpecs(op)
+	})
+}

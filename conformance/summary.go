@@ -1,0 +1,140 @@
+package conformance
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+
+	"github.com/onsi/ginkgo/v2/types"
+)
+
+// Tally counts the specs of one row of the summary.
+type Tally struct {
+	Passed, Failed, Skipped int
+}
+
+func (t *Tally) add(state types.SpecState) {
+	switch {
+	case state == types.SpecStatePassed:
+		t.Passed++
+	case state.Is(types.SpecStateFailureStates):
+		t.Failed++
+	case state == types.SpecStateSkipped || state == types.SpecStatePending:
+		t.Skipped++
+	}
+}
+
+// Summary is the per-operation and per-aspect outcome of a run; specs the label filter left out
+// are not counted.
+type Summary struct {
+	Profile     map[string]*Tally            // contract, reference
+	ByOperation map[string]map[string]*Tally // op id -> aspect -> tally
+	Failures    []string                     // full names of failed specs
+}
+
+// Summarize tallies the spec reports of a suite run.
+func Summarize(report types.Report) Summary {
+	s := Summary{Profile: map[string]*Tally{}, ByOperation: map[string]map[string]*Tally{}}
+	for _, sr := range report.SpecReports {
+		if sr.LeafNodeType != types.NodeTypeIt || sr.State == types.SpecStateInvalid {
+			continue
+		}
+		if sr.State == types.SpecStateSkipped && sr.Failure.Message == "" && sr.RunTime == 0 {
+			// Left out by the label filter or focus: not part of this run.
+			continue
+		}
+		labels := sr.Labels()
+		op, aspect := LabelValue(labels, "op"), LabelValue(labels, "aspect")
+		if op == "" {
+			op = "(no operation)"
+		}
+		for _, l := range labels {
+			if l == LabelContract || l == LabelReference {
+				if s.Profile[l] == nil {
+					s.Profile[l] = &Tally{}
+				}
+				s.Profile[l].add(sr.State)
+			}
+		}
+		if s.ByOperation[op] == nil {
+			s.ByOperation[op] = map[string]*Tally{}
+		}
+		if s.ByOperation[op][aspect] == nil {
+			s.ByOperation[op][aspect] = &Tally{}
+		}
+		s.ByOperation[op][aspect].add(sr.State)
+		if sr.State.Is(types.SpecStateFailureStates) {
+			s.Failures = append(s.Failures, sr.FullText())
+		}
+	}
+	sort.Strings(s.Failures)
+	return s
+}
+
+func (t Tally) String() string {
+	if t.Passed+t.Failed+t.Skipped == 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%d/%d/%d", t.Passed, t.Failed, t.Skipped)
+}
+
+// Write renders the summary as a plain-text table: one row per operation (interface order), one
+// column per aspect, each cell passed/failed/skipped.
+func (s Summary) Write(w io.Writer) error {
+	var b strings.Builder
+	b.WriteString("Conformance summary (cells: passed/failed/skipped)\n")
+	for _, p := range []string{LabelContract, LabelReference} {
+		if t := s.Profile[p]; t != nil {
+			fmt.Fprintf(&b, "  %-9s %d passed, %d failed, %d skipped\n", p, t.Passed, t.Failed, t.Skipped)
+		}
+	}
+	fmt.Fprintf(&b, "\n%-24s %-9s", "operation", "verdict")
+	for _, a := range Aspects {
+		fmt.Fprintf(&b, " %-10s", a)
+	}
+	b.WriteString("\n")
+	ids := make([]string, 0, len(Operations)+1)
+	for _, op := range Operations {
+		ids = append(ids, op.ID)
+	}
+	if _, ok := s.ByOperation["(no operation)"]; ok {
+		ids = append(ids, "(no operation)")
+	}
+	for _, id := range ids {
+		row := s.ByOperation[id]
+		if row == nil {
+			continue
+		}
+		var total Tally
+		for _, t := range row {
+			total.Passed += t.Passed
+			total.Failed += t.Failed
+			total.Skipped += t.Skipped
+		}
+		verdict := "PASS"
+		switch {
+		case total.Failed > 0:
+			verdict = "FAIL"
+		case total.Passed == 0:
+			verdict = "SKIPPED"
+		}
+		fmt.Fprintf(&b, "%-24s %-9s", id, verdict)
+		for _, a := range Aspects {
+			t := Tally{}
+			if row[a] != nil {
+				t = *row[a]
+			}
+			fmt.Fprintf(&b, " %-10s", t.String())
+		}
+		b.WriteString("\n")
+	}
+	if len(s.Failures) > 0 {
+		b.WriteString("\nFailed specs:\n")
+		for _, f := range s.Failures {
+			fmt.Fprintf(&b, "  - %s\n", f)
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}

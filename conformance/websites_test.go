@@ -1,0 +1,138 @@
+package conformance_test
+
+import (
+	"fmt"
+	"time"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	. "github.com/opsapi/mocktoolkit/conformance"
+)
+
+var _ = Describe("Website builder area", func() {
+	describeThumbnailsRegenerate()
+	describeThemeVersionsDeprecate()
+})
+
+func describeThumbnailsRegenerate() {
+	op := OpThumbnailsRegenerate
+	page := func() map[string]any { return map[string]any{"type": "page", "entity_id": manifest.Websites.PageID} }
+	operation(op, fieldRules{
+		// A page that does not exist: refused with 404, so validation specs do not spend the
+		// thumbnail limit (D15), and enumeration values are accepted without regenerating.
+		base: func() map[string]any { return map[string]any{"type": "page", "entity_id": missingID} },
+		constraints: []constraint{
+			required("type"), typed("type", "string"), oneOf("type", "page", "template", "layout"),
+			required("entity_id"), typed("entity_id", "integer"), minimum("entity_id", 1),
+		},
+	}, func() {
+		// MUST: "Response 200: data.preview_image (string)" — interface §Endpoints 23. Skipped when
+		// the thumbnail window is already spent (a 429 asking to wait longer than the suite does).
+		It("regenerates a page thumbnail and returns its preview image", Contract(op, AspectEnvelope), func() {
+			ex := call(member, op, page())
+			expectSuccess(ex)
+			Expect(ex).To(HaveKind("data.preview_image", "a string"), RuleSuccess)
+		})
+
+		// MUST: 404 for a record that does not exist — interface §Errors rule 2.
+		It("answers 404 with body shape (a) for an entity that does not exist", Contract(op, AspectNotFound), func() {
+			expectNotFound(call(member, op, map[string]any{"type": "layout", "entity_id": missingID}), RuleErrors2)
+		})
+
+		// MUST: "Thumbnail regeneration: 5 requests per project per 10 minutes" — interface
+		// §Limits; "429 Rate limit exceeded, shape (b) with Retry-After" — §Errors. The window may
+		// be partly spent already (other specs, an earlier run): of six requests in a row no more
+		// than five succeed, and a 429 with Retry-After answers by the sixth.
+		It("answers 429 with Retry-After once 5 regenerations are spent", Serial, Contract(op, AspectRateLimit), func() {
+			successes, bodies := 0, []map[string]any{page(),
+				{"type": "template", "entity_id": manifest.Websites.TemplateID},
+				{"type": "layout", "entity_id": manifest.Websites.LayoutID}}
+			var last *Exchange
+			for i := 0; i < 6; i++ {
+				last = send(Request{Op: op, As: "the member", Token: token(member, op), Body: bodies[i%3], NoRetry: true})
+				if last.Status == 429 {
+					break
+				}
+				Expect(last).To(HaveStatus(200), RuleSuccess)
+				successes++
+			}
+			Expect(successes).To(BeNumerically("<=", 5), "%s: %d regenerations in a row succeeded\n\n%s", RuleThumbLimit, successes, last.Describe())
+			Expect(last).To(HaveStatus(429), RuleThumbLimit)
+			Expect(last).To(HaveEnvelopeB(), RuleLimit429)
+			Expect(last).To(HaveRetryAfter(), RuleRetryAfter)
+		})
+
+		// D15: Retry-After is the seconds until the oldest of the five leaves the 10-minute window.
+		It("answers the 6th regeneration with Retry-After of at most 600 seconds", Serial, Reference(op, AspectRateLimit), func() {
+			var last *Exchange
+			for i := 0; i < 6; i++ {
+				last = send(Request{Op: op, As: "the member", Token: token(member, op), Body: page(), NoRetry: true})
+				if last.Status == 429 {
+					break
+				}
+			}
+			Expect(last).To(HaveStatus(429), "D15")
+			wait, _ := RetryAfter(last.Header)
+			Expect(wait).To(And(BeNumerically(">=", time.Second), BeNumerically("<=", 10*time.Minute)), "D15\n\n%s", last.Describe())
+		})
+
+		// D38: an entity of another project is 404 (and does not count, D15).
+		It("does not regenerate the member's page for an outsider", Reference(op, AspectIsolation), func() {
+			expectNotFound(call(outsider, op, page()), "D38")
+		})
+	})
+}
+
+func describeThemeVersionsDeprecate() {
+	op := OpThemeVersionsDeprecate
+	operation(op, fieldRules{
+		base:        func() map[string]any { return map[string]any{"version_id": manifest.Websites.UnapprovedVersionID} },
+		constraints: []constraint{required("version_id"), typed("version_id", "integer")},
+	}, func() {
+		// MUST: "theme version with approval_status approved — themes/versions/deprecate — theme_status
+		// deprecated; response returns version_id and theme_status" — interface §States and
+		// transitions; "data.version_id (string), data.theme_status (string)" — §Endpoints 24.
+		It("deprecates an approved theme version", Contract(op, AspectTransition), func() {
+			ex := call(member, op, map[string]any{"version_id": manifest.Websites.ApprovedVersionIDs[0]})
+			expectSuccess(ex)
+			Expect(ex).To(HaveKind("data.version_id", "a string"), RuleDeprecate)
+			Expect(ex).To(HaveJSON("data.theme_status", `"deprecated"`, func(v any, _ bool) bool { return v == "deprecated" }), RuleDeprecate)
+		})
+
+		// MUST: "only a version with approval_status approved can be deprecated" — interface
+		// §Endpoints 24 (the status is not shown; D36 chooses 400).
+		It("refuses to deprecate a version that is not approved", Contract(op, AspectTransition), func() {
+			ex := call(member, op, map[string]any{"version_id": manifest.Websites.UnapprovedVersionID})
+			Expect(ex).To(HaveErrorStatus(), RuleDeprecate)
+			Expect(ex).NotTo(HaveStatus(422), "the request is valid; the refusal is not a validation error")
+		})
+
+		// D36: the refusal is 400 shape (a).
+		It("answers 400 with body shape (a) for a version that is not approved", Reference(op, AspectTransition), func() {
+			ex := call(member, op, map[string]any{"version_id": manifest.Websites.UnapprovedVersionID})
+			Expect(ex).To(HaveStatus(400), "D36")
+			Expect(ex).To(HaveEnvelopeA(), "D36")
+		})
+
+		// MUST: 404 for a record that does not exist — interface §Errors rule 2.
+		It("answers 404 with body shape (a) for a version that does not exist", Contract(op, AspectNotFound), func() {
+			expectNotFound(call(member, op, map[string]any{"version_id": missingID}), RuleErrors2)
+		})
+
+		// D36, D37: version_id is the id as a string; deprecating again is a no-op 200.
+		It("returns the version id as a string and deprecates again as a no-op", Reference(op, AspectTransition), func() {
+			id := manifest.Websites.ApprovedVersionIDs[len(manifest.Websites.ApprovedVersionIDs)-1]
+			for range 2 {
+				ex := call(member, op, map[string]any{"version_id": id})
+				Expect(ex).To(HaveStatus(200), "D36")
+				Expect(ex).To(HaveJSON("data.version_id", "the id as a string", func(v any, _ bool) bool { return v == fmt.Sprint(id) }), "D37")
+			}
+		})
+
+		// D12: another project's versions answer 404.
+		It("does not let an outsider deprecate the member's version", Reference(op, AspectIsolation), func() {
+			expectNotFound(call(outsider, op, map[string]any{"version_id": manifest.Websites.ApprovedVersionIDs[0]}), "D12")
+		})
+	})
+}
