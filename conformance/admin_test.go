@@ -119,7 +119,7 @@ func describeMasterGroupsUpdate() {
 		It("updates a master group", Contract(op, AspectEnvelope), func() {
 			ex := call(superadmin, op, map[string]any{"id": manifest.Operations.MasterGroupID, "description": unique("Group")})
 			expectSuccess(ex)
-			Expect(ex.Get("data.group")).NotTo(BeNil(), RuleSuccess+"\n\n"+ex.Describe())
+			Expect(ex).To(HavePresent("data.group"), RuleSuccess)
 		})
 
 		// MUST: 404 for a record that does not exist — interface §Errors rule 2.
@@ -191,7 +191,7 @@ func describeMasterBoardsCreate() {
 		It("creates a master board", Contract(op, AspectEnvelope), func() {
 			ex := call(superadmin, op, with(base(), "title", unique("Master board")))
 			expectSuccess(ex)
-			Expect(ex.Get("data.board")).NotTo(BeNil(), RuleSuccess+"\n\n"+ex.Describe())
+			Expect(ex).To(HavePresent("data.board"), RuleSuccess)
 		})
 
 		// D1, D17, D21: 200; a board record, is_master with no project, listed by master-boards/list.

@@ -29,7 +29,7 @@ func required(field string) constraint { return constraint{field: field, kind: "
 func typed(field, want string) constraint {
 	return constraint{field: field, kind: "type", want: want}
 }
-func maxLen(field string, n int) constraint { return constraint{field: field, kind: "maxLength", n: n} }
+func maxLen(field string, n int) constraint  { return constraint{field: field, kind: "maxLength", n: n} }
 func minimum(field string, n int) constraint { return constraint{field: field, kind: "min", n: n} }
 func maximum(field string, n int) constraint { return constraint{field: field, kind: "max", n: n} }
 func oneOf(field string, values ...string) constraint {

@@ -92,11 +92,15 @@ func token(r role, op Operation) string {
 func send(r Request) *Exchange {
 	GinkgoHelper()
 	ex, err := client.Send(bg, r)
-	Expect(err).NotTo(HaveOccurred(), "%s: the request could not be made\n\n%s", r.Op.ID, ex.Describe())
+	if err != nil {
+		Fail(fmt.Sprintf("%s: the request could not be made: %s\n\n%s", r.Op.ID, err, ex.Describe()))
+	}
 	if ex.LongRetry > 0 {
 		Skip(fmt.Sprintf("%s answered 429 asking to wait %s, longer than this suite waits (%s): a rate-limit window is spent; reset the deployment or run again later", r.Op.ID, ex.LongRetry, cfg.RetryMax))
 	}
-	Expect(ex.RequestErr).NotTo(HaveOccurred(), "suite bug: the request is not what the spec meant to send\n\n%s", ex.Describe())
+	if ex.RequestErr != nil {
+		Fail(fmt.Sprintf("suite bug: the request is not what the spec meant to send: %s\n\n%s", ex.RequestErr, ex.Describe()))
+	}
 	Expect(ex).To(ConformToSpec(), RuleSpecDocument)
 	if ex.Status != 422 {
 		Expect(ex).To(HaveRateLimitHeaders(), RuleHeaders)
@@ -107,6 +111,9 @@ func send(r Request) *Exchange {
 // call sends a valid request as r with its cached token for op.
 func call(r role, op Operation, body map[string]any) *Exchange {
 	GinkgoHelper()
+	if body == nil {
+		body = map[string]any{}
+	}
 	return send(Request{Op: op, As: r.String(), Token: token(r, op), Body: body})
 }
 

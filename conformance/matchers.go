@@ -268,3 +268,8 @@ func HaveKind(path, kind string) types.GomegaMatcher {
 		return jsonKind(v) == kind
 	})
 }
+
+// HavePresent matches an answer whose body has a value other than null at path.
+func HavePresent(path string) types.GomegaMatcher {
+	return HaveJSON(path, "present (not null)", func(v any, ok bool) bool { return ok && v != nil })
+}

@@ -47,11 +47,12 @@ func describeCommentsList() {
 			}
 		})
 
-		// MUST: "When the requested record does not exist, then 404 is returned on operations that
-		// list 404" — interface §Errors rule 2 (comments/list lists no 404, so that is not asked).
-		// D27/D12: the reference answers 404 for a card that does not exist.
-		It("answers 404 for a card that does not exist", Reference(op, AspectNotFound), func() {
-			expectNotFound(call(member, op, map[string]any{"card_id": missingID}), "D12, D27")
+		// D43: comments/list lists no 404, so a card that does not exist fails the card_id rule:
+		// 422 keyed by card_id.
+		It("answers 422 keyed by card_id for a card that does not exist", Reference(op, AspectNotFound), func() {
+			ex := call(member, op, map[string]any{"card_id": missingID})
+			Expect(ex).To(HaveStatus(422), "D43")
+			Expect(ex).To(HaveValidationErrorFor("card_id"), "D43")
 		})
 
 		// D26: page 1 and per_page 15 by default.
@@ -61,9 +62,12 @@ func describeCommentsList() {
 			Expect(ex).To(HaveJSON("data.pagination.per_page", "15", eqNum(15)), "D26")
 		})
 
-		// D12: records of another project answer 404, never their data.
+		// D12, D43: another project's card answers as one that does not exist (422 keyed by
+		// card_id), never with its comments.
 		It("does not show the member's card's comments to an outsider", Reference(op, AspectIsolation), func() {
-			expectNotFound(call(outsider, op, map[string]any{"card_id": manifest.Operations.CardID}), "D12")
+			ex := call(outsider, op, map[string]any{"card_id": manifest.Operations.CardID})
+			Expect(ex).To(HaveStatus(422), "D12, D43")
+			Expect(ex).To(HaveValidationErrorFor("card_id"), "D12, D43")
 		})
 	})
 }
@@ -88,7 +92,7 @@ func describeCardsUpdate() {
 		It("updates a card of the member's project", Contract(op, AspectEnvelope), func() {
 			ex := call(member, op, map[string]any{"id": manifest.Operations.CardID, "description": unique("Updated")})
 			expectSuccess(ex)
-			Expect(ex.Get("data.card")).NotTo(BeNil(), RuleSuccess+"\n\n"+ex.Describe())
+			Expect(ex).To(HavePresent("data.card"), RuleSuccess)
 		})
 
 		// MUST: "When the requested record does not exist, then 404 is returned on operations that
@@ -134,7 +138,7 @@ func describeBoardsUpdate() {
 		It("updates a board of the member's project", Contract(op, AspectEnvelope), func() {
 			ex := call(member, op, map[string]any{"id": manifest.Operations.BoardID, "description": unique("Board")})
 			expectSuccess(ex)
-			Expect(ex.Get("data.board")).NotTo(BeNil(), RuleSuccess+"\n\n"+ex.Describe())
+			Expect(ex).To(HavePresent("data.board"), RuleSuccess)
 		})
 
 		// MUST: 404 for a record that does not exist — interface §Errors rule 2.
