@@ -3,6 +3,8 @@ package mockserver
 import (
 	"log/slog"
 	"time"
+
+	"github.com/opsapi/mocktoolkit/reference"
 )
 
 // DefaultRateLimit is the number of requests per minute per caller when Config.RateLimit is
@@ -20,4 +22,16 @@ type Config struct {
 	RateLimit int
 	// Logger receives one line per request (discarded when nil).
 	Logger *slog.Logger
+
+	// Latency delays every operation by a fixed or ranged time (none when zero).
+	Latency Latency
+	// AdminToken, when set, is required by every /__mock/ endpoint in X-Mock-Admin-Token.
+	AdminToken string
+	// CORSOrigins are the origins browsers may call from; empty means any ("*").
+	CORSOrigins []string
+	// JournalSize is how many requests GET /__mock/requests keeps (DefaultJournalSize when zero).
+	JournalSize int
+	// State, when set, is the world to start with instead of the seeded one (a snapshot, as
+	// GET /__mock/state exports it); the manifest stays the seed's.
+	State *reference.State
 }

@@ -11,17 +11,29 @@
 //  1. recover: a panic becomes a logged 500 in shape (a), never a dropped connection;
 //  2. request id: X-Request-Id is echoed or assigned;
 //  3. log: one line per request;
-//  4. route match: an unknown path answers 404 and a known path with another method 405
-//     (with Allow: POST), both in shape (a);
-//  5. rate limit: X-RateLimit-Limit and X-RateLimit-Remaining on every answer of an operation;
+//  4. CORS: every answer to an allowed Origin carries Access-Control-Allow-Origin and
+//     Access-Control-Expose-Headers (the rate-limit headers, Retry-After); a preflight OPTIONS
+//     on a known path answers 204 with the allowed methods and headers, before any auth;
+//  5. journal: requests to the API (not to the mock's own endpoints) and their answers are
+//     kept, credentials redacted, for GET /__mock/requests;
+//  6. route match: an unknown path answers 404 and a known path with another method 405
+//     (with Allow), both in shape (a); the mock's own endpoints under /__mock/ need the admin
+//     token when one is set (401 shape (b));
+//  7. rate limit: X-RateLimit-Limit and X-RateLimit-Remaining on every answer of an operation;
 //     once spent, 429 shape (b) with Retry-After (per token, or per client address on public
 //     operations and without a valid token; D14);
-//  6. auth: 401 shape (b) without a valid bearer token, 403 shape (b) for a non-superadmin on
+//  8. steer: the delay of --latency and of a matching fault rule, then a status forced by
+//     `Prefer: code=NNN` or by the rule, in the interface's shape for it; no state changes;
+//  9. auth: 401 shape (b) without a valid bearer token, 403 shape (b) for a non-superadmin on
 //     an S operation; decided before the body is read;
-//  7. body: at most 1 MiB (413), a JSON object (400 otherwise), empty counts as {} (D2);
-//  8. validation against the OpenAPI document with kin-openapi: 422 shape (c), errors keyed by
-//     field (D5);
-//  9. the operation on the reference store, whose error codes map to status in envelope.go.
+//  10. body: at most 1 MiB (413), a JSON object (400 otherwise), empty counts as {} (D2);
+//  11. validation against the OpenAPI document with kin-openapi: 422 shape (c), errors keyed
+//     by field (D5);
+//  12. the operation on the reference store, whose error codes map to status in envelope.go.
+//
+// The mock's own endpoints (routes.go's controls: reset, clock, faults, journal, snapshots,
+// the dashboard at GET /__mock/, the spec at /openapi.json and /openapi.yaml) are described
+// in the README, "Steering the mock".
 //
 // It must not be imported by reference or fixtures.
 package mockserver

@@ -24,10 +24,10 @@ var validationOptions = &openapi3filter.Options{
 	AuthenticationFunc: openapi3filter.NoopAuthenticationFunc,
 }
 
-// handler is the whole mock: recover → request id → log → route match, then per operation the
-// pipeline below.
+// handler is the whole mock: recover → request id → log → CORS (preflight on a known path) →
+// journal → route match, then per operation the pipeline below.
 func (s *server) handler() http.Handler {
-	return s.recoverPanics(s.requestID(s.logRequests(http.HandlerFunc(s.dispatch))))
+	return s.recoverPanics(s.requestID(s.logRequests(s.cors(s.recordRequests(http.HandlerFunc(s.dispatch))))))
 }
 
 // dispatch matches the route: an operation, a control, or 404/405 in the envelope (D3).
@@ -42,19 +42,29 @@ func (s *server) dispatch(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if h, ok := s.ctrl[r.Method+" "+r.URL.Path]; ok {
-		h(w, r)
+		if s.admitted(w, r) {
+			h(w, r)
+		}
+		return
+	}
+	if allow := s.controlMethods(r.URL.Path); allow != "" {
+		w.Header().Set("Allow", allow)
+		writeShapeA(w, http.StatusMethodNotAllowed, "The "+r.Method+" method is not supported for this route. Supported methods: "+allow+".")
 		return
 	}
 	writeShapeA(w, http.StatusNotFound, "The route "+r.URL.Path+" could not be found.")
 }
 
 // pipeline serves one operation: identify the caller → rate limit (headers on every answer) →
-// authenticate (401, 403 for S) → read the body (413, 400) → validate against the spec (422) →
-// the operation.
+// steer (latency, Prefer, fault rules) → authenticate (401, 403 for S) → read the body (413,
+// 400) → validate against the spec (422) → the operation.
 func (s *server) pipeline(rt *route) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		user, authed := s.identify(r)
 		if !s.rateLimit(w, r, rt, user, authed) {
+			return
+		}
+		if !s.steer(w, r, rt) {
 			return
 		}
 		if !rt.public {

@@ -57,5 +57,20 @@ func (s *server) controls() map[string]http.HandlerFunc {
 	return map[string]http.HandlerFunc{
 		"GET /healthz":         s.handleHealth,
 		"GET /__mock/fixtures": s.handleFixtures,
+
+		// Steering the mock (issue 5; README "Steering the mock").
+		"GET /__mock/":            s.handleDashboard,
+		"POST /__mock/reset":      s.handleReset,
+		"GET /__mock/clock":       s.handleClock,
+		"POST /__mock/clock":      s.handleClockAdvance,
+		"GET /__mock/faults":      s.handleFaultsList,
+		"POST /__mock/faults":     s.handleFaultsAdd,
+		"DELETE /__mock/faults":   s.handleFaultsClear,
+		"GET /__mock/requests":    s.handleRequests,
+		"DELETE /__mock/requests": s.handleRequestsClear,
+		"GET /__mock/state":       s.handleStateGet,
+		"PUT /__mock/state":       s.handleStatePut,
+		"GET /openapi.json":       s.handleOpenAPIJSON,
+		"GET /openapi.yaml":       s.handleOpenAPIYAML,
 	}
 }

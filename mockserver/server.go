@@ -26,6 +26,8 @@ type server struct {
 	ops     map[string]*route
 	ctrl    map[string]http.HandlerFunc
 
+	steering *steering // fault rules, journal, latency, admin token, CORS (steering.go)
+
 	world atomic.Pointer[world]
 }
 
@@ -49,7 +51,7 @@ func New(cfg Config) (http.Handler, error) {
 	if err != nil {
 		return nil, err
 	}
-	return s.handler(), nil
+	return &mockHandler{Handler: s.handler(), s: s}, nil
 }
 
 func newServer(cfg Config) (*server, error) {
@@ -72,6 +74,12 @@ func newServer(cfg Config) (*server, error) {
 	if err := s.reset(cfg.Seed); err != nil {
 		return nil, err
 	}
+	if cfg.State != nil {
+		if err := s.loadState(*cfg.State); err != nil {
+			return nil, fmt.Errorf("new mock server: load state: %w", err)
+		}
+	}
+	s.steering = newSteering(cfg, doc, operations())
 	s.ops = map[string]*route{}
 	for _, op := range operations() {
 		r, ok := spec.Route(doc, op.path)
@@ -83,6 +91,7 @@ func newServer(cfg Config) (*server, error) {
 		s.ops[op.path] = rt
 	}
 	s.ctrl = s.controls()
+	s.steering.ctrlMethods = methodsByPath(s.ctrl)
 	return s, nil
 }
 

@@ -1,0 +1,41 @@
+package mockserver
+
+import (
+	"net/http"
+	"time"
+)
+
+// maxAdvance bounds one move of the clock (ten years), far from time.Duration's limit.
+const maxAdvance = 10 * 365 * 24 * time.Hour
+
+// clockInput is the body of POST /__mock/clock.
+type clockInput struct {
+	AdvanceSeconds *int64 `json:"advance_seconds"`
+}
+
+// handleClock answers the mock's time.
+func (s *server) handleClock(w http.ResponseWriter, _ *http.Request) {
+	writeJSON(w, http.StatusOK, map[string]string{"now": s.clockNow()})
+}
+
+// handleClockAdvance moves the clock forward by advance_seconds (0 to ten years): rate
+// windows, the thumbnail window, snoozes and overdue cards follow, as they all read it (D39).
+func (s *server) handleClockAdvance(w http.ResponseWriter, r *http.Request) {
+	var in clockInput
+	if !decodeControl(w, r, &in) {
+		return
+	}
+	switch {
+	case in.AdvanceSeconds == nil:
+		writeValidation(w, map[string][]string{"advance_seconds": {"The advance seconds field is required."}})
+		return
+	case *in.AdvanceSeconds < 0:
+		writeValidation(w, map[string][]string{"advance_seconds": {"The advance seconds field must not be negative: the clock only moves forward."}})
+		return
+	case *in.AdvanceSeconds > int64(maxAdvance/time.Second):
+		writeValidation(w, map[string][]string{"advance_seconds": {"The advance seconds field must be at most ten years (315360000)."}})
+		return
+	}
+	s.clock.Advance(time.Duration(*in.AdvanceSeconds) * time.Second)
+	s.handleClock(w, r)
+}

@@ -1,0 +1,88 @@
+package mockserver
+
+import (
+	"bytes"
+	"embed"
+	"encoding/json"
+	"html/template"
+	"net/http"
+	"sort"
+	"strconv"
+)
+
+// dashboardPath is the dashboard page.
+const dashboardPath = "/__mock/"
+
+//go:embed dashboard
+var dashboardFiles embed.FS
+
+// dashboardTemplates are the page and the token prompt, with the script and style inlined, so
+// the page needs no other request (and no admin token for assets).
+var dashboardTemplates = template.Must(template.New("").Funcs(template.FuncMap{
+	"asset": func(name string) (string, error) {
+		b, err := dashboardFiles.ReadFile("dashboard/" + name)
+		return string(b), err
+	},
+	"js":  func(s string) template.JS { return template.JS(s) },
+	"css": func(s string) template.CSS { return template.CSS(s) },
+}).ParseFS(dashboardFiles, "dashboard/*.html"))
+
+// dashboardData is what the page shows when it is served; the script refreshes the journal,
+// the clock and the fault rules afterwards.
+type dashboardData struct {
+	Seed          int64
+	Now           string
+	Latency       string
+	AdminRequired bool
+	Manifest      any
+	ManifestJSON  string
+	Operations    []string
+	Faults        []faultRule
+	Requests      []journalEntry
+}
+
+// handleDashboard serves the dashboard: fixture credentials and ids, the journal, and the
+// controls for reset, clock and fault rules.
+func (s *server) handleDashboard(w http.ResponseWriter, _ *http.Request) {
+	wl := s.world.Load()
+	pretty, _ := json.MarshalIndent(wl.manifest, "", "  ")
+	ops := make([]string, 0, len(s.ops))
+	for _, rt := range s.ops {
+		ops = append(ops, rt.id)
+	}
+	sort.Strings(ops)
+	data := dashboardData{
+		Seed:          wl.manifest.Seed,
+		Now:           s.clockNow(),
+		Latency:       s.steering.latency.String(),
+		AdminRequired: s.steering.admin != "",
+		Manifest:      wl.manifest,
+		ManifestJSON:  string(pretty),
+		Operations:    ops,
+		Faults:        s.steering.faults.list(),
+		Requests:      s.steering.journal.list(50),
+	}
+	writeHTML(w, http.StatusOK, "index.html", data)
+}
+
+// writeTokenPrompt answers the dashboard without a valid admin token: 401 and a form that
+// asks for it (wrong says a token was given and refused).
+func (s *server) writeTokenPrompt(w http.ResponseWriter, wrong bool) {
+	writeHTML(w, http.StatusUnauthorized, "token.html", map[string]bool{"Wrong": wrong})
+}
+
+// writeHTML renders a dashboard template; HTML pages are the only answers under /__mock/ that
+// are not JSON.
+func writeHTML(w http.ResponseWriter, status int, name string, data any) {
+	var buf bytes.Buffer
+	if err := dashboardTemplates.ExecuteTemplate(&buf, name, data); err != nil {
+		writeShapeA(w, http.StatusInternalServerError, "The dashboard could not be rendered.")
+		return
+	}
+	h := w.Header()
+	h.Set("Content-Type", "text/html; charset=utf-8")
+	h.Set("Content-Length", strconv.Itoa(buf.Len()))
+	h.Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	_, _ = w.Write(buf.Bytes())
+}

@@ -1,0 +1,169 @@
+package mockserver
+
+import (
+	"bytes"
+	"io"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+)
+
+// DefaultJournalSize is how many requests the journal keeps when Config.JournalSize is zero.
+const DefaultJournalSize = 200
+
+// maxJournalBody is how much of each body an entry keeps.
+const maxJournalBody = 64 << 10
+
+// journalEntry is one request and its answer, with credentials redacted (redact.go).
+type journalEntry struct {
+	ID         int64       `json:"id"`
+	Time       time.Time   `json:"time"`
+	Method     string      `json:"method"`
+	Path       string      `json:"path"`
+	Operation  string      `json:"operation,omitempty"`
+	Status     int         `json:"status"`
+	DurationMS float64     `json:"duration_ms"`
+	Request    journalBody `json:"request"`
+	Response   journalBody `json:"response"`
+}
+
+// journalBody is the headers and body of a request or an answer.
+type journalBody struct {
+	Headers map[string]string `json:"headers"`
+	Body    any               `json:"body"`
+}
+
+// journal is a ring of the last requests to the API (not to the mock's own endpoints).
+type journal struct {
+	mu      sync.Mutex
+	size    int
+	nextID  int64
+	entries []journalEntry // oldest first, at most size
+}
+
+func newJournal(size int) *journal {
+	if size <= 0 {
+		size = DefaultJournalSize
+	}
+	return &journal{size: size}
+}
+
+func (j *journal) add(e journalEntry) {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	j.nextID++
+	e.ID = j.nextID
+	if len(j.entries) == j.size {
+		copy(j.entries, j.entries[1:])
+		j.entries = j.entries[:j.size-1]
+	}
+	j.entries = append(j.entries, e)
+}
+
+// list returns the entries newest first, at most limit of them (all when limit <= 0).
+func (j *journal) list(limit int) []journalEntry {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	n := len(j.entries)
+	if limit > 0 && limit < n {
+		n = limit
+	}
+	out := make([]journalEntry, 0, n)
+	for i := len(j.entries) - 1; i >= 0 && len(out) < n; i-- {
+		out = append(out, j.entries[i])
+	}
+	return out
+}
+
+func (j *journal) clear() {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	j.entries = nil
+}
+
+// journalRecorder keeps the status and the first maxJournalBody bytes of an answer.
+type journalRecorder struct {
+	http.ResponseWriter
+	status int
+	body   bytes.Buffer
+}
+
+func (rec *journalRecorder) WriteHeader(code int) {
+	if rec.status == 0 {
+		rec.status = code
+	}
+	rec.ResponseWriter.WriteHeader(code)
+}
+
+func (rec *journalRecorder) Write(b []byte) (int, error) {
+	if rec.status == 0 {
+		rec.status = http.StatusOK
+	}
+	if room := maxJournalBody - rec.body.Len(); room > 0 {
+		rec.body.Write(b[:min(room, len(b))])
+	}
+	return rec.ResponseWriter.Write(b)
+}
+
+// Unwrap lets http.ResponseController reach the connection.
+func (rec *journalRecorder) Unwrap() http.ResponseWriter { return rec.ResponseWriter }
+
+// recordRequests writes every request outside the mock's own endpoints to the journal.
+func (s *server) recordRequests(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if s.isControlPath(r.URL.Path) {
+			next.ServeHTTP(w, r)
+			return
+		}
+		start := time.Now()
+		at := s.clock.Now()
+		reqBody, _ := io.ReadAll(io.LimitReader(r.Body, maxJournalBody))
+		r.Body = readCloser{io.MultiReader(bytes.NewReader(reqBody), r.Body), r.Body}
+		rec := &journalRecorder{ResponseWriter: w}
+		next.ServeHTTP(rec, r)
+		e := journalEntry{
+			Time: at, Method: r.Method, Path: r.URL.Path, Status: rec.status,
+			DurationMS: float64(time.Since(start).Microseconds()) / 1000,
+			Request:    journalBody{Headers: redactHeaders(r.Header), Body: redactBody(reqBody)},
+			Response:   journalBody{Headers: redactHeaders(rec.Header()), Body: redactBody(rec.body.Bytes())},
+		}
+		if rt, ok := s.ops[r.URL.Path]; ok {
+			e.Operation = rt.id
+		}
+		s.steering.journal.add(e)
+	})
+}
+
+// readCloser reads from one reader and closes another.
+type readCloser struct {
+	io.Reader
+	io.Closer
+}
+
+// isControlPath tells the mock's own endpoints (never journaled, guarded by the admin token
+// when under /__mock/) from the API's paths.
+func (s *server) isControlPath(path string) bool {
+	return path == "/__mock" || strings.HasPrefix(path, "/__mock/") || s.controlMethods(path) != ""
+}
+
+// handleRequests answers the journal, newest first; ?limit=N keeps the newest N.
+func (s *server) handleRequests(w http.ResponseWriter, r *http.Request) {
+	limit := 0
+	if v := r.URL.Query().Get("limit"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 {
+			writeValidation(w, map[string][]string{"limit": {"The limit must be a positive integer."}})
+			return
+		}
+		limit = n
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"requests": s.steering.journal.list(limit)})
+}
+
+// handleRequestsClear empties the journal.
+func (s *server) handleRequestsClear(w http.ResponseWriter, _ *http.Request) {
+	s.steering.journal.clear()
+	writeJSON(w, http.StatusOK, map[string]any{"requests": []journalEntry{}})
+}
