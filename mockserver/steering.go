@@ -3,6 +3,7 @@ package mockserver
 import (
 	"context"
 	"math/rand/v2"
+	"net/http"
 	"sort"
 	"strconv"
 	"sync"
@@ -45,7 +46,8 @@ func newSteering(cfg Config, doc *openapi3.T, ops []operation) *steering {
 }
 
 // specAnswers reads from the spec the statuses an operation lists and the first field of its
-// request body (its first required field, else its first property, else "body").
+// request body (its first required field, else its first property, else "body"). 413 is left
+// out: it is the mock's own answer to an oversized body (D41), not one the interface lists.
 func specAnswers(doc *openapi3.T, path string) ([]int, string) {
 	item := doc.Paths.Value(path)
 	if item == nil || item.Post == nil {
@@ -53,7 +55,7 @@ func specAnswers(doc *openapi3.T, path string) ([]int, string) {
 	}
 	var codes []int
 	for k := range item.Post.Responses.Map() {
-		if c, err := strconv.Atoi(k); err == nil {
+		if c, err := strconv.Atoi(k); err == nil && c != http.StatusRequestEntityTooLarge {
 			codes = append(codes, c)
 		}
 	}

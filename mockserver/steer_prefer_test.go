@@ -1,0 +1,83 @@
+package mockserver_test
+
+import (
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/opsapi/mocktoolkit/mockserver"
+)
+
+// `Prefer: code=NNN` answers that status in the interface's body shape for it, changes no
+// state and still carries the rate-limit headers (issue 5, item 3).
+func TestPreferForcesTheStatusInItsShape(t *testing.T) {
+	m := newMock(t, mockserver.Config{})
+	member := m.login(m.manifest.Users.Member)
+	tags := m.post(pTagsList, member, nil).wantStatus(t, 200).count(t, "tags")
+	tests := []struct {
+		prefer string
+		status int
+		shape  string
+	}{
+		{"code=400", 400, "a"},
+		{"code=401", 401, "b"},
+		{"code=403", 403, "b"},
+		{"code=422", 422, "c"},
+		{"code=429", 429, "b"},
+		{"code=500", 500, "a"},
+		{"code=500, example=anything", 500, "a"},
+		{"dynamic=true; code=403", 403, "b"},
+	}
+	for _, tt := range tests {
+		t.Run("Prefer: "+tt.prefer+" answers "+tt.shape, func(t *testing.T) {
+			a := m.ctl(http.MethodPost, pTagsCreate, map[string]any{"name": "forced"},
+				"Authorization", "Bearer "+member, "Prefer", tt.prefer).wantStatus(t, tt.status)
+			a.wantShape(t, tt.shape)
+			for _, h := range []string{"X-RateLimit-Limit", "X-RateLimit-Remaining"} {
+				if a.header.Get(h) == "" {
+					t.Errorf("no %s header", h)
+				}
+			}
+			if tt.status == 429 && a.header.Get("Retry-After") == "" {
+				t.Error("a forced 429 has no Retry-After")
+			}
+			if tt.status == 422 && !a.fieldErrorOf("name") {
+				t.Errorf("a forced 422 of tags/create does not name its field: %s", a.raw)
+			}
+		})
+	}
+	if after := m.post(pTagsList, member, nil).wantStatus(t, 200).count(t, "tags"); after != tags {
+		t.Errorf("forced answers changed state: %d tags, want %d", after, tags)
+	}
+}
+
+// 404 and 409 are forced on the operations that list them, without a token where the
+// operation is public; a success code runs the operation.
+func TestPreferOnOtherOperations(t *testing.T) {
+	m := newMock(t, mockserver.Config{})
+	cart := m.manifest.Domains.Carts[0]
+	body := map[string]any{"session_token": cart.SessionToken, "cart_item_id": cart.ItemIDs[0]}
+	m.ctl(http.MethodPost, pCartRemove, body, "Prefer", "code=409").wantStatus(t, 409).wantShape(t, "a")
+	m.ctl(http.MethodPost, pCartRemove, body, "Prefer", "code=404").wantStatus(t, 404).wantShape(t, "a")
+	// The cart still holds the item: the forced answers changed nothing, and code=200 runs it.
+	a := m.ctl(http.MethodPost, pCartRemove, body, "Prefer", "code=200").wantStatus(t, 200)
+	if a.header.Get("X-Mock-Forced") != "" {
+		t.Errorf("a success preference was forced: %s", a.raw)
+	}
+}
+
+// A code the operation does not list answers 400 shape (a) naming the codes it lists.
+func TestPreferRefusesCodesTheOperationDoesNotList(t *testing.T) {
+	m := newMock(t, mockserver.Config{})
+	member := m.login(m.manifest.Users.Member)
+	for _, prefer := range []string{"code=409", "code=201", "code=418", "code=abc"} {
+		t.Run(prefer, func(t *testing.T) {
+			a := m.ctl(http.MethodPost, pTagsCreate, map[string]any{"name": "x"},
+				"Authorization", "Bearer "+member, "Prefer", prefer).wantStatus(t, 400)
+			a.wantShape(t, "a")
+			if msg, _ := a.field("message").(string); !strings.Contains(msg, "200, 400, 401, 403, 422, 429, 500") {
+				t.Errorf("message does not name the allowed codes: %q", msg)
+			}
+		})
+	}
+}

@@ -1,0 +1,94 @@
+package mockserver_test
+
+import (
+	"net/http"
+	"testing"
+
+	"github.com/opsapi/mocktoolkit/mockserver"
+)
+
+// POST /__mock/reset puts the seeded world back: records created since are gone, tokens issued
+// in the old world stop working (D10), and the answer carries the new manifest.
+func TestResetRestoresTheSeededWorld(t *testing.T) {
+	m := newMock(t, mockserver.Config{})
+	token := m.login(m.manifest.Users.Member)
+	before := m.post(pTagsList, token, nil).wantStatus(t, 200).count(t, "tags")
+	m.post(pTagsCreate, token, map[string]any{"name": "temporary"}).wantStatus(t, 200)
+
+	a := m.ctl(http.MethodPost, "/__mock/reset", nil).wantStatus(t, 200)
+	if a.field("seed") != float64(m.manifest.Seed) || a.field("now") == nil || a.field("fixtures") == nil {
+		t.Errorf("reset answer lacks seed, now or fixtures: %s", a.raw)
+	}
+	m.post(pTagsList, token, nil).wantStatus(t, http.StatusUnauthorized).wantShape(t, "b")
+	token = m.login(m.manifest.Users.Member)
+	if after := m.post(pTagsList, token, nil).wantStatus(t, 200).count(t, "tags"); after != before {
+		t.Errorf("tags after reset: %d, want the seeded %d", after, before)
+	}
+}
+
+func TestResetToAnotherSeed(t *testing.T) {
+	m := newMock(t, mockserver.Config{})
+	a := m.ctl(http.MethodPost, "/__mock/reset", map[string]any{"seed": 7}).wantStatus(t, 200)
+	if a.field("seed") != float64(7) {
+		t.Fatalf("reset to seed 7 answered %s", a.raw)
+	}
+	fx := m.ctl(http.MethodGet, "/__mock/fixtures", nil).wantStatus(t, 200)
+	if fx.field("seed") != float64(7) {
+		t.Errorf("manifest after reset to seed 7: %s", fx.raw)
+	}
+	// Without a seed, reset goes back to the configured one.
+	m.ctl(http.MethodPost, "/__mock/reset", "").wantStatus(t, 200)
+	if fx := m.ctl(http.MethodGet, "/__mock/fixtures", nil); fx.field("seed") != float64(m.manifest.Seed) {
+		t.Errorf("manifest after a plain reset: seed %v, want %d", fx.field("seed"), m.manifest.Seed)
+	}
+}
+
+func TestResetRejectsBadInput(t *testing.T) {
+	m := newMock(t, mockserver.Config{})
+	tests := []struct {
+		name   string
+		body   string
+		status int
+		field  string
+	}{
+		{"malformed JSON is a bad request", `{"seed":`, 400, ""},
+		{"a body that is not an object is a bad request", `[1]`, 400, ""},
+		{"seed 0 is refused", `{"seed": 0}`, 422, "seed"},
+		{"a seed that is not an integer is refused", `{"seed": "x"}`, 422, "seed"},
+		{"an unknown field is refused", `{"sede": 5}`, 422, "sede"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			a := m.ctl(http.MethodPost, "/__mock/reset", tt.body).wantStatus(t, tt.status)
+			if tt.status == 400 {
+				a.wantShape(t, "a")
+				return
+			}
+			a.wantShape(t, "c")
+			if !a.fieldErrorOf(tt.field) {
+				t.Errorf("no error for %q: %s", tt.field, a.raw)
+			}
+		})
+	}
+}
+
+// Reset also forgets rate-limit windows, fault rules and the journal.
+func TestResetClearsRateWindowsFaultsAndJournal(t *testing.T) {
+	m := newMock(t, mockserver.Config{RateLimit: 2})
+	body := map[string]any{"email": "nobody@example.com", "password": "x"}
+	m.post(pAuthenticate, "", body)
+	m.post(pAuthenticate, "", body)
+	m.post(pAuthenticate, "", body).wantStatus(t, http.StatusTooManyRequests)
+	m.ctl(http.MethodPost, "/__mock/faults", map[string]any{"operation": "tagsList", "status": 500}).wantStatus(t, 201)
+
+	m.ctl(http.MethodPost, "/__mock/reset", nil).wantStatus(t, 200)
+
+	m.post(pAuthenticate, "", body).wantStatus(t, http.StatusUnauthorized)
+	if f := m.ctl(http.MethodGet, "/__mock/faults", nil).list(t, "faults"); len(f) != 0 {
+		t.Errorf("fault rules after reset: %v", f)
+	}
+	// The journal holds only the login made after the reset.
+	if j := m.ctl(http.MethodGet, "/__mock/requests", nil).list(t, "requests"); len(j) != 1 {
+		t.Errorf("journal after reset and one request: %d entries, want 1", len(j))
+	}
+}
