@@ -1,0 +1,166 @@
+package selftest_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/onsi/ginkgo/v2/types"
+
+	"github.com/opsapi/mocktoolkit/mockserver"
+)
+
+var update = flag.Bool("update", false, "rewrite ../testdata/specs.golden and ../testdata/selftest.golden")
+
+// suiteBinary is the conformance suite built once for every test of the package.
+var suiteBinary string
+
+func TestMain(m *testing.M) {
+	flag.Parse()
+	dir, err := os.MkdirTemp("", "conformance-selftest-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "selftest:", err)
+		os.Exit(1)
+	}
+	suiteBinary = filepath.Join(dir, "conformance.test")
+	build := exec.Command("go", "test", "-c", "-o", suiteBinary, "..")
+	build.Stdout, build.Stderr = os.Stderr, os.Stderr
+	if err := build.Run(); err != nil {
+		fmt.Fprintln(os.Stderr, "selftest: build the conformance suite:", err)
+		_ = os.RemoveAll(dir)
+		os.Exit(1)
+	}
+	code := m.Run()
+	_ = os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// specResult is one spec of a suite run.
+type specResult struct {
+	Name    string
+	Labels  []string
+	State   types.SpecState
+	Failure string
+}
+
+// runSuite runs the suite binary with args (and CONFORMANCE_BASE_URL=base when base is not
+// empty) and returns its specs from the JSON report, and whether the run passed.
+func runSuite(t *testing.T, base string, args ...string) ([]specResult, bool, string) {
+	t.Helper()
+	report := filepath.Join(t.TempDir(), "report.json")
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, suiteBinary, append([]string{"-ginkgo.no-color", "-ginkgo.json-report=" + report}, args...)...)
+	cmd.Env = append(os.Environ(), "CONFORMANCE_BASE_URL="+base, "CONFORMANCE_PROFILE=")
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	runErr := cmd.Run()
+	raw, err := os.ReadFile(report)
+	if err != nil {
+		t.Fatalf("run the suite: no JSON report (%v); output:\n%s", err, out.String())
+	}
+	var reports []types.Report
+	if err := json.Unmarshal(raw, &reports); err != nil {
+		t.Fatalf("read the JSON report: %v", err)
+	}
+	var specs []specResult
+	for _, r := range reports {
+		for _, sr := range r.SpecReports {
+			if sr.LeafNodeType != types.NodeTypeIt {
+				continue
+			}
+			specs = append(specs, specResult{Name: sr.FullText(), Labels: sr.Labels(), State: sr.State, Failure: sr.Failure.Message})
+		}
+	}
+	return specs, runErr == nil, out.String()
+}
+
+// TestSpecNames keeps the golden list of full spec names and their labels, and checks that every
+// name is unique and every spec has exactly one of the contract and reference labels.
+func TestSpecNames(t *testing.T) {
+	specs, ok, out := runSuite(t, "http://127.0.0.1:1", "-ginkgo.dry-run")
+	if !ok {
+		t.Fatalf("dry run failed:\n%s", out)
+	}
+	seen := map[string]bool{}
+	lines := make([]string, 0, len(specs))
+	for _, s := range specs {
+		if seen[s.Name] {
+			t.Errorf("two specs are named %q", s.Name)
+		}
+		seen[s.Name] = true
+		profiles := 0
+		for _, l := range s.Labels {
+			if l == "contract" || l == "reference" {
+				profiles++
+			}
+		}
+		if profiles != 1 {
+			t.Errorf("spec %q has labels %v: it needs exactly one of contract and reference", s.Name, s.Labels)
+		}
+		lines = append(lines, fmt.Sprintf("%s [%s]", s.Name, strings.Join(s.Labels, ", ")))
+	}
+	sort.Strings(lines)
+	got := strings.Join(lines, "\n") + "\n"
+	golden := filepath.Join("..", "testdata", "specs.golden")
+	if *update {
+		if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatalf("%v (regenerate with go test ./conformance/selftest -run TestSpecNames -update)", err)
+	}
+	if string(want) != got {
+		t.Errorf("the suite's spec names differ from %s; review and regenerate with go test ./conformance/selftest -run TestSpecNames -update\n%s", golden, diffLines(string(want), got))
+	}
+}
+
+func diffLines(want, got string) string {
+	w, g := map[string]bool{}, map[string]bool{}
+	for _, l := range strings.Split(want, "\n") {
+		w[l] = true
+	}
+	for _, l := range strings.Split(got, "\n") {
+		g[l] = true
+	}
+	var b strings.Builder
+	for l := range w {
+		if !g[l] {
+			fmt.Fprintf(&b, "- %s\n", l)
+		}
+	}
+	for l := range g {
+		if !w[l] {
+			fmt.Fprintf(&b, "+ %s\n", l)
+		}
+	}
+	return b.String()
+}
+
+// startMock serves the reference mock, wrapped by wrap when not nil, for one test.
+func startMock(t *testing.T, wrap func(h httpHandler) httpHandler) string {
+	t.Helper()
+	h, err := mockserver.New(mockserver.Config{})
+	if err != nil {
+		t.Fatalf("mockserver.New: %v", err)
+	}
+	if wrap != nil {
+		h = wrap(h)
+	}
+	srv := httptest.NewServer(h)
+	t.Cleanup(srv.Close)
+	return srv.URL
+}
