@@ -1,6 +1,7 @@
 package mockserver
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"log/slog"
@@ -48,24 +49,59 @@ type validationBody struct {
 // emptyData is the `data` of shape (a) and of operations whose data is an empty array.
 var emptyData = []any{}
 
-// writeJSON writes v as the JSON body with status. Every answer of the mock goes through here.
+// writeJSON writes v as the JSON body with status. Every answer of the mock goes through here
+// or through writeFast.
 func writeJSON(w http.ResponseWriter, status int, v any) {
-	body, err := json.Marshal(v)
-	if err != nil {
+	bp := bufPool.Get().(*[]byte)
+	buf := bytes.NewBuffer((*bp)[:0])
+	if err := json.NewEncoder(buf).Encode(v); err != nil { // Marshal's bytes and a newline
 		slog.Error("encode answer", "err", err)
 		status = http.StatusInternalServerError
-		body = []byte(`{"error":true,"message":"Internal server error.","data":[]}`)
+		buf.Reset()
+		buf.WriteString(`{"error":true,"message":"Internal server error.","data":[]}` + "\n")
 	}
+	writeBody(w, status, buf.Bytes())
+	*bp = buf.Bytes()[:0]
+	putBuf(bp)
+}
+
+// writeBody writes an encoded answer.
+func writeBody(w http.ResponseWriter, status int, body []byte) {
 	h := w.Header()
 	h.Set("Content-Type", "application/json")
-	h.Set("Content-Length", strconv.Itoa(len(body)+1))
+	h.Set("Content-Length", strconv.Itoa(len(body)))
 	w.WriteHeader(status)
-	_, _ = w.Write(append(body, '\n'))
+	_, _ = w.Write(body)
 }
 
 // writeSuccess writes the success envelope.
 func writeSuccess(w http.ResponseWriter, status int, message string, data any) {
+	if fd, ok := data.(fastData); ok {
+		if writeFast(w, status, message, fd) {
+			return
+		}
+		data = fd.plain()
+	}
 	writeJSON(w, status, envelope{Error: false, Message: message, Data: data})
+}
+
+// writeFast writes the success envelope around data's hand-written JSON (encode.go), the
+// same bytes writeJSON would write; false when data cannot be written that way.
+func writeFast(w http.ResponseWriter, status int, message string, data fastData) bool {
+	bp := bufPool.Get().(*[]byte)
+	defer putBuf(bp)
+	b := append((*bp)[:0], `{"error":false,"message":`...)
+	b = appendString(b, message)
+	b = append(b, `,"data":`...)
+	b, ok := data.appendJSON(b)
+	*bp = b[:0]
+	if !ok {
+		return false
+	}
+	b = append(b, "}\n"...)
+	*bp = b[:0]
+	writeBody(w, status, b)
+	return true
 }
 
 // writeShapeA writes error shape (a): error, message, data [].

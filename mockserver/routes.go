@@ -26,7 +26,7 @@ func operations() []operation {
 	type S = reference.Store
 	return []operation{
 		{id: "authenticate", path: "/v1/authenticate", public: true, serve: serveAuthenticate},
-		{id: "commentsList", path: opsV1 + "comments/list", serve: call(ok("Comments retrieved successfully."), (*S).ListComments, asIs[reference.CommentPage])},
+		{id: "commentsList", path: opsV1 + "comments/list", serve: call(ok("Comments retrieved successfully."), (*S).ListComments, func(v reference.CommentPage) any { return commentPage(v) })},
 		{id: "masterCardsCreate", path: adminV1 + "master-cards/create", superadmin: true, serve: call(created("Master card created successfully."), (*S).CreateMasterCard, masterCardCreated)},
 		{id: "masterCardsUpdate", path: adminV1 + "master-cards/update", superadmin: true, serve: call(ok("Master card updated successfully."), (*S).UpdateMasterCard, masterCardUpdated)},
 		{id: "cardsUpdate", path: opsV1 + "cards/update", serve: call(ok("Card updated successfully."), (*S).UpdateCard, under[reference.Card]("card"))},
@@ -40,7 +40,7 @@ func operations() []operation {
 		{id: "masterBoardsCreate", path: adminV1 + "master-boards/create", superadmin: true, serve: call(ok("Master board created successfully."), (*S).CreateMasterBoard, under[reference.Board]("board"))},
 		{id: "boardsList", path: opsV1 + "boards/list", serve: call(ok("Boards retrieved successfully."), (*S).ListBoards, list[reference.Board]("boards"))},
 		{id: "masterBoardsList", path: adminV1 + "master-boards/list", superadmin: true, serve: call(ok("Master boards retrieved successfully."), noInput((*S).ListMasterBoards), list[reference.Board]("boards"))},
-		{id: "cardsList", path: opsV1 + "cards/list", serve: call(ok("Cards retrieved successfully."), noInput((*S).ListCards), list[reference.Card]("cards"))},
+		{id: "cardsList", path: opsV1 + "cards/list", serve: call(ok("Cards retrieved successfully."), noInput((*S).ListCards), func(v []reference.Card) any { return cardList(v) })},
 		{id: "tagsList", path: opsV1 + "tags/list", serve: call(ok("Tags retrieved successfully."), noInput((*S).ListTags), list[reference.Tag]("tags"))},
 		{id: "cardsCreate", path: opsV1 + "cards/create", serve: call(ok("Card created successfully."), (*S).CreateCard, under[reference.Card]("card"))},
 		{id: "masterGroupsCreate", path: adminV1 + "master-groups/create", superadmin: true, serve: call(ok("Master group created successfully."), (*S).CreateMasterGroup, under[reference.Group]("group"))},
