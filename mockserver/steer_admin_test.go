@@ -1,0 +1,119 @@
+package mockserver_test
+
+import (
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/opsapi/mocktoolkit/mockserver"
+	"github.com/opsapi/mocktoolkit/spec"
+)
+
+// controlCalls are the mock's own endpoints under /__mock/ (routes.go, controls()).
+var controlCalls = []struct{ method, path, body string }{
+	{"GET", "/__mock/fixtures", ""},
+	{"GET", "/__mock/", ""},
+	{"POST", "/__mock/reset", "{}"},
+	{"GET", "/__mock/clock", ""},
+	{"POST", "/__mock/clock", `{"advance_seconds": 1}`},
+	{"GET", "/__mock/faults", ""},
+	{"POST", "/__mock/faults", `{"operation": "tagsList", "status": 500, "times": 1}`},
+	{"DELETE", "/__mock/faults", ""},
+	{"GET", "/__mock/requests", ""},
+	{"DELETE", "/__mock/requests", ""},
+	{"GET", "/__mock/state", ""},
+	{"PUT", "/__mock/state", "{}"},
+}
+
+// With --admin-token, every /__mock/ endpoint needs X-Mock-Admin-Token (401 shape (b) without
+// it); /healthz, the spec and the operations stay open (issue 5, item 9).
+func TestAdminTokenGuardsEveryControl(t *testing.T) {
+	m := newMock(t, mockserver.Config{})
+	m.ctl(http.MethodGet, "/__mock/fixtures", nil).wantStatus(t, 200) // no token configured: open
+	m = newMockWithAdmin(t, "s3cret")
+	for _, c := range controlCalls {
+		t.Run(c.method+" "+c.path, func(t *testing.T) {
+			for _, token := range []string{"", "wrong"} {
+				a := m.ctl(c.method, c.path, c.body, "X-Mock-Admin-Token", token)
+				a.wantStatus(t, http.StatusUnauthorized)
+				if c.path != "/__mock/" {
+					a.wantShape(t, "b")
+				}
+			}
+			if c.path == "/__mock/state" && c.method == "PUT" {
+				return // {} is no world: a 422, which proves the token was accepted
+			}
+			if a := m.ctl(c.method, c.path, c.body, "X-Mock-Admin-Token", "s3cret"); a.status >= 400 {
+				t.Errorf("with the token: %d %s", a.status, a.raw)
+			}
+		})
+	}
+	for _, path := range []string{"/healthz", "/openapi.json", "/openapi.yaml"} {
+		m.ctl(http.MethodGet, path, nil).wantStatus(t, 200)
+	}
+	m.post(pAuthenticate, "", map[string]any{"email": "a@b.co", "password": "x"}).wantStatus(t, 401)
+}
+
+// The dashboard takes the admin token as ?token=; without it, it answers a prompt for it.
+func TestAdminTokenOnTheDashboard(t *testing.T) {
+	m := newMockWithAdmin(t, "s3cret")
+	a := m.ctl(http.MethodGet, "/__mock/", nil).wantStatus(t, http.StatusUnauthorized)
+	if !strings.Contains(string(a.raw), `name="token"`) {
+		t.Errorf("no token prompt: %s", a.raw)
+	}
+	m.ctl(http.MethodGet, "/__mock/?token=s3cret", nil).wantStatus(t, 200)
+	m.ctl(http.MethodGet, "/__mock/clock?token=s3cret", nil).wantStatus(t, http.StatusUnauthorized)
+}
+
+// newMockWithAdmin is newMock for a mock with an admin token.
+func newMockWithAdmin(t *testing.T, token string) *mock {
+	t.Helper()
+	h, err := mockserver.New(mockserver.Config{Now: testNow, AdminToken: token})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(h)
+	t.Cleanup(srv.Close)
+	m := &mock{t: t, url: srv.URL}
+	fx := m.ctl(http.MethodGet, "/__mock/fixtures", nil, mockserver.AdminTokenHeader, token).wantStatus(t, 200)
+	if err := json.Unmarshal(fx.raw, &m.manifest); err != nil {
+		t.Fatalf("decode manifest: %v", err)
+	}
+	return m
+}
+
+// A control path with another method answers 405 with Allow, in shape (a).
+func TestControlsAnswerMethodNotAllowed(t *testing.T) {
+	m := newMock(t, mockserver.Config{})
+	a := m.ctl(http.MethodPatch, "/__mock/clock", nil).wantStatus(t, http.StatusMethodNotAllowed)
+	a.wantShape(t, "a")
+	if a.header.Get("Allow") != "GET, POST" {
+		t.Errorf("Allow %q, want GET, POST", a.header.Get("Allow"))
+	}
+}
+
+// The spec is served as YAML, byte for byte, and as JSON that loads into the same operations.
+func TestSpecIsServed(t *testing.T) {
+	m := newMock(t, mockserver.Config{})
+	res, err := http.Get(m.url + "/openapi.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	yaml, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	if string(yaml) != string(spec.Bytes()) {
+		t.Error("/openapi.yaml is not the embedded document")
+	}
+	a := m.ctl(http.MethodGet, "/openapi.json", nil).wantStatus(t, 200)
+	doc, err := openapi3.NewLoader().LoadFromData(a.raw)
+	if err != nil {
+		t.Fatalf("/openapi.json does not load: %v", err)
+	}
+	if got := len(spec.OperationIDs(doc)); got != 24 {
+		t.Errorf("/openapi.json has %d operations, want 24", got)
+	}
+}

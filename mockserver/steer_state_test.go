@@ -1,0 +1,96 @@
+package mockserver_test
+
+import (
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"testing"
+
+	"github.com/opsapi/mocktoolkit/mockserver"
+	"github.com/opsapi/mocktoolkit/reference"
+)
+
+// GET /__mock/state exports the world and PUT imports it: a tag created after the export is
+// gone once the export is put back, and tokens in the snapshot still work (issue 5, item 6).
+func TestStateExportAndImport(t *testing.T) {
+	m := newMock(t, mockserver.Config{})
+	member := m.login(m.manifest.Users.Member)
+	snap := m.ctl(http.MethodGet, "/__mock/state", nil).wantStatus(t, 200)
+	var st reference.State
+	if err := json.Unmarshal(snap.raw, &st); err != nil || len(st.Users) == 0 || len(st.Tokens) == 0 {
+		t.Fatalf("snapshot does not decode into reference.State with users and tokens: %v", err)
+	}
+	tags := m.post(pTagsList, member, nil).wantStatus(t, 200).count(t, "tags")
+	m.post(pTagsCreate, member, map[string]any{"name": "after the snapshot"}).wantStatus(t, 200)
+
+	m.ctl(http.MethodPut, "/__mock/state", string(snap.raw)).wantStatus(t, 200)
+	if got := m.post(pTagsList, member, nil).wantStatus(t, 200).count(t, "tags"); got != tags {
+		t.Errorf("tags after putting the snapshot back: %d, want %d", got, tags)
+	}
+}
+
+// A bad snapshot is refused and the old world stays.
+func TestStateImportRejectsBadSnapshots(t *testing.T) {
+	m := newMock(t, mockserver.Config{})
+	member := m.login(m.manifest.Users.Member)
+	var st reference.State
+	_ = json.Unmarshal(m.ctl(http.MethodGet, "/__mock/state", nil).raw, &st)
+	st.Cards[0].GroupID = ptr(int64(987654321))
+	broken, _ := json.Marshal(st)
+	tests := []struct {
+		name, body string
+		status     int
+	}{
+		{"malformed JSON is a bad request", `{"users": [`, 400},
+		{"a snapshot that is not an object is a bad request", `[]`, 400},
+		{"an unknown field is refused", `{"userz": []}`, 422},
+		{"a field of the wrong type is refused", `{"users": 5}`, 422},
+		{"a card in a group that does not exist is refused", string(broken), 422},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			a := m.ctl(http.MethodPut, "/__mock/state", tt.body).wantStatus(t, tt.status)
+			a.wantShape(t, map[int]string{400: "a", 422: "c"}[tt.status])
+			m.post(pTagsList, member, nil).wantStatus(t, 200)
+		})
+	}
+}
+
+// Config.State starts the mock from a snapshot; Snapshot exports the world of a handler.
+func TestConfigStateAndSnapshot(t *testing.T) {
+	m := newMock(t, mockserver.Config{})
+	member := m.login(m.manifest.Users.Member)
+	m.post(pTagsCreate, member, map[string]any{"name": "carried over"}).wantStatus(t, 200)
+	var st reference.State
+	_ = json.Unmarshal(m.ctl(http.MethodGet, "/__mock/state", nil).raw, &st)
+
+	h, err := mockserver.New(mockserver.Config{Now: testNow, State: &st})
+	if err != nil {
+		t.Fatalf("New with a state: %v", err)
+	}
+	srv := httptest.NewServer(h)
+	t.Cleanup(srv.Close)
+	m2 := &mock{t: t, url: srv.URL, manifest: m.manifest}
+	// The token issued in the first mock is in the snapshot, so it works in the second.
+	found := false
+	for _, tag := range m2.post(pTagsList, member, nil).wantStatus(t, 200).data()["tags"].([]any) {
+		found = found || tag.(map[string]any)["name"] == "carried over"
+	}
+	if !found {
+		t.Error("the tag created before the snapshot is missing")
+	}
+	got, err := mockserver.Snapshot(h)
+	if err != nil || len(got.Tags) != len(st.Tags) {
+		t.Errorf("Snapshot: %d tags, %v; want %d", len(got.Tags), err, len(st.Tags))
+	}
+	if _, err := mockserver.Snapshot(http.NotFoundHandler()); err == nil {
+		t.Error("Snapshot of another handler did not fail")
+	}
+	bad := st
+	bad.Users = nil
+	if _, err := mockserver.New(mockserver.Config{State: &bad}); err == nil {
+		t.Error("New with a broken state did not fail")
+	}
+}
+
+func ptr[T any](v T) *T { return &v }
