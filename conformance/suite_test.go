@@ -35,23 +35,23 @@ func TestConformance(t *testing.T) {
 // The target is chosen once, on the first process; every parallel process gets its base URL.
 var _ = SynchronizedBeforeSuite(func(ctx SpecContext) []byte {
 	c, err := LoadConfig(os.Getenv)
-	Expect(err).NotTo(HaveOccurred())
+	must(err, "read the environment")
 	target, err := StartTarget(ctx, c)
 	DeferCleanup(target.Stop)
-	Expect(err).NotTo(HaveOccurred(), "the deployment under test must answer")
+	must(err, "the deployment under test must answer")
 	_, err = LoadManifest(ctx, c, target.BaseURL)
-	Expect(err).NotTo(HaveOccurred(), "the fixture manifest must name what the suite acts on")
+	must(err, "the fixture manifest must name what the suite acts on")
 	fmt.Fprintf(GinkgoWriter, "conformance target: %s (%s)\n", target.BaseURL, target.Kind)
 	return []byte(target.BaseURL)
 }, func(ctx SpecContext, base []byte) {
 	var err error
 	cfg, err = LoadConfig(os.Getenv)
-	Expect(err).NotTo(HaveOccurred())
+	must(err, "read the environment")
 	client, err = NewClient(ctx, string(base), cfg)
-	Expect(err).NotTo(HaveOccurred())
+	must(err, "make the client")
 	client.Logf = func(format string, args ...any) { fmt.Fprintf(GinkgoWriter, format+"\n", args...) }
 	manifest, err = LoadManifest(ctx, cfg, string(base))
-	Expect(err).NotTo(HaveOccurred())
+	must(err, "load the fixture manifest")
 })
 
 // The per-operation and per-aspect summary, on standard output and in CONFORMANCE_SUMMARY.
@@ -68,3 +68,11 @@ var _ = ReportAfterSuite("conformance summary", func(report Report) {
 
 // bg is the context of requests made outside a spec's own context.
 var bg = context.Background()
+
+// must fails the setup with a plain message when err is not nil.
+func must(err error, what string) {
+	GinkgoHelper()
+	if err != nil {
+		Fail(fmt.Sprintf("%s: %s", what, err))
+	}
+}
