@@ -14,8 +14,13 @@ import (
 	"github.com/opsapi/mocktoolkit/conformance/container"
 )
 
-// EnvMockImage names an already built mock image to test instead of building DefaultImage.
-const EnvMockImage = "MOCK_IMAGE"
+const (
+	// EnvMockImage names an already built mock image to test instead of building DefaultImage.
+	EnvMockImage = "MOCK_IMAGE"
+	// EnvRequireDocker, when set (CI with a Docker engine), turns the skip for a missing engine
+	// into a failure, so a broken engine cannot pass as a skipped test.
+	EnvRequireDocker = "REQUIRE_DOCKER"
+)
 
 func TestMain(m *testing.M) {
 	// No registry here: the reaper image cannot be pulled. Every test terminates its container.
@@ -31,12 +36,16 @@ var (
 	imageErr  error
 )
 
-// mockImage returns the image to test, skipping the test when no Docker engine answers. Unless
+// mockImage returns the image to test, skipping the test when no Docker engine answers (failing
+// instead when REQUIRE_DOCKER is set). Unless
 // MOCK_IMAGE names one, it builds DefaultImage once per run with `make image` at the module root,
 // so `go test ./...` tests the current code from a fresh clone.
 func mockImage(t *testing.T) string {
 	t.Helper()
 	if err := container.Available(context.Background()); err != nil {
+		if os.Getenv(EnvRequireDocker) != "" {
+			t.Fatalf("%s is set but no Docker engine is reachable: %v", EnvRequireDocker, err)
+		}
 		t.Skipf("skipped: no Docker engine is reachable, so the mock image cannot be started: %v", err)
 	}
 	imageOnce.Do(func() { imageRef, imageErr = buildImage() })
