@@ -1,0 +1,138 @@
+package mockserver_test
+
+import (
+	"context"
+	"net/http"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/opsapi/mocktoolkit/mockserver"
+)
+
+// chromiumPath finds a Chromium or Chrome binary: $CHROMIUM, else the usual names on PATH
+// (Debian's package is `chromium`).
+func chromiumPath() string {
+	if p := os.Getenv("CHROMIUM"); p != "" {
+		return p
+	}
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome", "google-chrome-stable", "headless-shell"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	return ""
+}
+
+// newBrowser starts a headless Chromium for the test, or skips it when there is none.
+func newBrowser(t *testing.T) context.Context {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("browser test skipped in -short mode")
+	}
+	path := chromiumPath()
+	if path == "" {
+		t.Skip("no Chromium found (set CHROMIUM or install Debian's chromium: apt-get install -y chromium)")
+	}
+	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(path), chromedp.NoSandbox, chromedp.DisableGPU,
+		chromedp.Flag("disable-dev-shm-usage", true))
+	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	ctx, cancelCtx := chromedp.NewContext(actx)
+	ctx, cancelTimeout := context.WithTimeout(ctx, 90*time.Second)
+	t.Cleanup(func() { cancelTimeout(); cancelCtx(); cancelAlloc() })
+	return ctx
+}
+
+// waitText polls the text of selector until want(text) holds. A read that fails (the page
+// is reloading) is tried again until the deadline.
+func waitText(ctx context.Context, t *testing.T, selector string, want func(string) bool, what string) string {
+	t.Helper()
+	var text string
+	var err error
+	for deadline := time.Now().Add(15 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+		text, err = chromedp.Run(ctx, chromedp.TextContent(chromedp.CSS(selector)))
+		if err == nil && want(text) {
+			return text
+		}
+	}
+	t.Fatalf("%s: %s reads %q (last error: %v)", what, selector, text, err)
+	return ""
+}
+
+// The dashboard, in a real headless Chromium: it shows the fixture credentials, advancing the
+// clock and adding a fault rule take effect in the mock, the journal grows as requests come
+// in, and reset clears them (issue 5, item 8).
+func TestDashboardInABrowser(t *testing.T) {
+	ctx := newBrowser(t)
+	m := newMockWithAdmin(t, "s3cret")
+	admin := []string{mockserver.AdminTokenHeader, "s3cret"}
+
+	err := chromedp.Do(ctx,
+		chromedp.Navigate(m.url+"/__mock/?token=s3cret"),
+		chromedp.WaitVisible(chromedp.CSS("#clock-now")),
+	)
+	if err != nil {
+		t.Fatalf("load the dashboard: %v", err)
+	}
+	before := waitText(ctx, t, "#clock-now", func(s string) bool { return s != "" }, "clock")
+	waitText(ctx, t, "#credentials", func(s string) bool { return strings.Contains(s, m.manifest.Users.Member.Email) }, "credentials")
+	start, err := time.Parse(time.RFC3339, before)
+	if err != nil {
+		t.Fatalf("clock on the page %q: %v", before, err)
+	}
+
+	t.Run("advancing the clock moves the mock's clock", func(t *testing.T) {
+		err := chromedp.Do(ctx,
+			chromedp.SetValue(chromedp.CSS("#advance-seconds"), "7200"),
+			chromedp.Click(chromedp.CSS("#advance")),
+		)
+		if err != nil {
+			t.Fatal(err)
+		}
+		shown := waitText(ctx, t, "#clock-now", func(s string) bool { return s != before }, "clock after advancing")
+		got, _ := time.Parse(time.RFC3339, shown)
+		if d := got.Sub(start) - 2*time.Hour; d < 0 || d > 30*time.Second {
+			t.Errorf("page shows %s after advancing two hours from %s", shown, before)
+		}
+		server := m.ctl(http.MethodGet, "/__mock/clock", nil, admin...).field("now").(string)
+		if server < shown {
+			t.Errorf("the mock's clock reads %s, the page %s", server, shown)
+		}
+	})
+
+	t.Run("a fault rule added on the page fires", func(t *testing.T) {
+		err := chromedp.Do(ctx,
+			chromedp.SetValue(chromedp.CSS("#fault-operation"), "tagsList"),
+			chromedp.SetValue(chromedp.CSS("#fault-status"), "500"),
+			chromedp.SetValue(chromedp.CSS("#fault-times"), "1"),
+			chromedp.Click(chromedp.CSS("#fault-add")),
+		)
+		if err != nil {
+			t.Fatal(err)
+		}
+		waitText(ctx, t, "#faults tbody", func(s string) bool { return strings.Contains(s, "tagsList") }, "fault rules")
+		member := m.login(m.manifest.Users.Member)
+		m.post(pTagsList, member, nil).wantStatus(t, 500)
+	})
+
+	t.Run("the journal shows new requests", func(t *testing.T) {
+		m.post(pAuthenticate, "", map[string]any{"email": "journal@example.com", "password": "x"})
+		waitText(ctx, t, "#journal tbody", func(s string) bool { return strings.Contains(s, "/v1/authenticate") }, "journal")
+	})
+
+	t.Run("reset clears the journal and the fault rules", func(t *testing.T) {
+		m.ctl(http.MethodPost, "/__mock/faults", map[string]any{"operation": "cardsList", "status": 500}, admin...).wantStatus(t, 201)
+		if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS("#reset"))); err != nil {
+			t.Fatal(err)
+		}
+		waitText(ctx, t, "#journal tbody", func(s string) bool { return strings.TrimSpace(s) == "" }, "journal after reset")
+		waitText(ctx, t, "#faults tbody", func(s string) bool { return strings.TrimSpace(s) == "" }, "fault rules after reset")
+		if f := m.ctl(http.MethodGet, "/__mock/faults", nil, admin...).list(t, "faults"); len(f) != 0 {
+			t.Errorf("fault rules after reset from the page: %v", f)
+		}
+	})
+}
