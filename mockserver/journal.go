@@ -29,10 +29,13 @@ type journalEntry struct {
 	Response   journalBody `json:"response"`
 }
 
-// journalBody is the headers and body of a request or an answer.
+// journalBody is the headers and body of a request or an answer. The body is kept as sent
+// (raw) and decoded and redacted only when the journal is read: redacting on every request
+// cost more than the rest of the pipeline (docs/performance.md).
 type journalBody struct {
 	Headers map[string]string `json:"headers"`
 	Body    any               `json:"body"`
+	raw     []byte
 }
 
 // journal is a ring of the last requests to the API (not to the mock's own endpoints).
@@ -72,7 +75,9 @@ func (j *journal) list(limit int) []journalEntry {
 	}
 	out := make([]journalEntry, 0, n)
 	for i := len(j.entries) - 1; i >= 0 && len(out) < n; i-- {
-		out = append(out, j.entries[i])
+		e := j.entries[i]
+		e.Request.Body, e.Response.Body = redactBody(e.Request.raw), redactBody(e.Response.raw)
+		out = append(out, e)
 	}
 	return out
 }
@@ -126,8 +131,8 @@ func (s *server) recordRequests(next http.Handler) http.Handler {
 		e := journalEntry{
 			Time: at, Method: r.Method, Path: r.URL.Path, Status: rec.status,
 			DurationMS: float64(time.Since(start).Microseconds()) / 1000,
-			Request:    journalBody{Headers: redactHeaders(r.Header), Body: redactBody(reqBody)},
-			Response:   journalBody{Headers: redactHeaders(rec.Header()), Body: redactBody(rec.body.Bytes())},
+			Request:    journalBody{Headers: redactHeaders(r.Header), raw: reqBody},
+			Response:   journalBody{Headers: redactHeaders(rec.Header()), raw: rec.body.Bytes()},
 		}
 		if rt, ok := s.ops[r.URL.Path]; ok {
 			e.Operation = rt.id
