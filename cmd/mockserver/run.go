@@ -23,6 +23,7 @@ type options struct {
 	seed      int64
 	rateLimit int
 	now       time.Time
+	steer     steerOptions
 }
 
 // shutdownTimeout bounds how long in-flight requests may take to finish after SIGTERM.
@@ -52,11 +53,15 @@ func parseFlags(args []string, getenv func(string) string, stderr io.Writer) (op
 	seed := fs.String("seed", envOr(getenv, "MOCK_SEED", strconv.FormatInt(fixtures.DefaultSeed, 10)), "seed of the fixture world (MOCK_SEED)")
 	limit := fs.String("rate-limit", envOr(getenv, "MOCK_RATE_LIMIT", strconv.Itoa(mockserver.DefaultRateLimit)), "requests per minute per caller (MOCK_RATE_LIMIT)")
 	now := fs.String("now", envOr(getenv, "MOCK_NOW", ""), "start the mock's clock at this RFC 3339 time (MOCK_NOW); default: the system time")
+	steer := steerFlags(fs, getenv)
 	if err := fs.Parse(args); err != nil {
 		return options{}, err
 	}
 	opts := options{addr: *addr}
 	var err error
+	if opts.steer, err = steer(); err != nil {
+		return options{}, err
+	}
 	if opts.seed, err = strconv.ParseInt(*seed, 10, 64); err != nil || opts.seed == 0 {
 		return options{}, fmt.Errorf("--seed: want a non-zero integer, got %q", *seed)
 	}
@@ -87,7 +92,11 @@ func printManifest(opts options, out io.Writer) error {
 // serve runs the mock until ctx ends, then drains in-flight requests.
 func serve(ctx context.Context, opts options, std stdio) error {
 	logger := slog.New(slog.NewTextHandler(std.err, nil))
-	handler, err := mockserver.New(mockserver.Config{Seed: opts.seed, Now: opts.now, RateLimit: opts.rateLimit, Logger: logger})
+	cfg := mockserver.Config{Seed: opts.seed, Now: opts.now, RateLimit: opts.rateLimit, Logger: logger}
+	if err := opts.steer.apply(&cfg); err != nil {
+		return err
+	}
+	handler, err := mockserver.New(cfg)
 	if err != nil {
 		return err
 	}
@@ -120,6 +129,9 @@ func serve(ctx context.Context, opts options, std stdio) error {
 	}
 	if err := <-errc; err != nil && !errors.Is(err, http.ErrServerClosed) {
 		return fmt.Errorf("serve: %w", err)
+	}
+	if err := opts.steer.save(handler); err != nil {
+		return err
 	}
 	fmt.Fprintln(std.out, "mockserver stopped")
 	return nil

@@ -1,0 +1,101 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io/fs"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/opsapi/mocktoolkit/mockserver"
+	"github.com/opsapi/mocktoolkit/reference"
+)
+
+// steerOptions are the flags of issue 5 (steering the mock).
+type steerOptions struct {
+	latency     mockserver.Latency
+	stateFile   string
+	adminToken  string
+	corsOrigins []string
+}
+
+// steerFlags declares --latency, --state-file, --admin-token and --cors-origins on fs, with
+// their environment fallbacks, and returns the function that checks them after parsing.
+func steerFlags(fs *flag.FlagSet, getenv func(string) string) func() (steerOptions, error) {
+	latency := fs.String("latency", envOr(getenv, "MOCK_LATENCY", ""), "delay every operation: 250ms, or a range such as 100ms-400ms (MOCK_LATENCY)")
+	stateFile := fs.String("state-file", envOr(getenv, "MOCK_STATE_FILE", ""), "load the world from this snapshot at start if it exists, save it there at graceful stop (MOCK_STATE_FILE)")
+	admin := fs.String("admin-token", envOr(getenv, "MOCK_ADMIN_TOKEN", ""), "require this token (X-Mock-Admin-Token) on every /__mock/ endpoint (MOCK_ADMIN_TOKEN)")
+	cors := fs.String("cors-origins", envOr(getenv, "MOCK_CORS_ORIGINS", "*"), "comma-separated origins browsers may call from, * for any (MOCK_CORS_ORIGINS)")
+	return func() (steerOptions, error) {
+		o := steerOptions{stateFile: *stateFile, adminToken: *admin}
+		var err error
+		if o.latency, err = mockserver.ParseLatency(*latency); err != nil {
+			return steerOptions{}, fmt.Errorf("--latency: %w", err)
+		}
+		for _, origin := range strings.Split(*cors, ",") {
+			if origin = strings.TrimSpace(origin); origin != "" {
+				o.corsOrigins = append(o.corsOrigins, origin)
+			}
+		}
+		return o, nil
+	}
+}
+
+// apply sets the steering of cfg and loads the state file, when there is one.
+func (o steerOptions) apply(cfg *mockserver.Config) error {
+	cfg.Latency = o.latency
+	cfg.AdminToken = o.adminToken
+	cfg.CORSOrigins = o.corsOrigins
+	if o.stateFile == "" {
+		return nil
+	}
+	b, err := os.ReadFile(o.stateFile)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("read state file: %w", err)
+	}
+	var st reference.State
+	if err := json.Unmarshal(b, &st); err != nil {
+		return fmt.Errorf("read state file %s: %w", o.stateFile, err)
+	}
+	cfg.State = &st
+	return nil
+}
+
+// save writes the world behind h to the state file, when there is one: to a temporary file
+// first, renamed over the old one, so a crash never leaves half a snapshot.
+func (o steerOptions) save(h http.Handler) error {
+	if o.stateFile == "" {
+		return nil
+	}
+	st, err := mockserver.Snapshot(h)
+	if err != nil {
+		return fmt.Errorf("save state: %w", err)
+	}
+	b, err := json.Marshal(st)
+	if err != nil {
+		return fmt.Errorf("save state: %w", err)
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(o.stateFile), ".mockserver-state-*")
+	if err != nil {
+		return fmt.Errorf("save state: %w", err)
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(b); err != nil {
+		tmp.Close()
+		return fmt.Errorf("save state: %w", err)
+	}
+	if err := tmp.Close(); err != nil {
+		return fmt.Errorf("save state: %w", err)
+	}
+	if err := os.Rename(tmp.Name(), o.stateFile); err != nil {
+		return fmt.Errorf("save state: %w", err)
+	}
+	return nil
+}

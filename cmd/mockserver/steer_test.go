@@ -1,0 +1,132 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// startMock runs the command with args until the returned stop is called; it returns the base
+// URL the mock listens on.
+func startMock(t *testing.T, args ...string) (string, func() error) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	outR, outW := io.Pipe()
+	errc := make(chan error, 1)
+	go func() {
+		errc <- run(ctx, append([]string{"--addr", "127.0.0.1:0"}, args...), func(string) string { return "" }, outW, io.Discard)
+		outW.Close()
+	}()
+	lines := bufio.NewScanner(outR)
+	if !lines.Scan() {
+		cancel()
+		t.Fatalf("the mock printed nothing: %v", <-errc)
+	}
+	_, url, ok := strings.Cut(lines.Text(), "listening on ")
+	if !ok {
+		cancel()
+		t.Fatalf("first line %q names no address", lines.Text())
+	}
+	url, _, _ = strings.Cut(url, " ")
+	go func() { _, _ = io.Copy(io.Discard, outR) }()
+	return url, func() error { cancel(); return <-errc }
+}
+
+func postJSON(t *testing.T, url, token string, body any) map[string]any {
+	t.Helper()
+	b, _ := json.Marshal(body)
+	req, _ := http.NewRequest(http.MethodPost, url, bytes.NewReader(b))
+	req.Header.Set("Content-Type", "application/json")
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	var out map[string]any
+	_ = json.NewDecoder(res.Body).Decode(&out)
+	return out
+}
+
+// --state-file: the world is saved at graceful stop and loaded at the next start, so a tag
+// created before a restart is still there after it (issue 5, item 6).
+func TestStateFileSurvivesARestart(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "world.json")
+	url, stop := startMock(t, "--state-file", file, "--now", "2026-06-01T09:00:00Z")
+	var manifest struct {
+		Users struct{ Member struct{ Email, Password string } }
+	}
+	res, err := http.Get(url + "/__mock/fixtures")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = json.NewDecoder(res.Body).Decode(&manifest)
+	res.Body.Close()
+	login := postJSON(t, url+"/v1/authenticate", "", map[string]any{"email": manifest.Users.Member.Email, "password": manifest.Users.Member.Password})
+	token := login["data"].(map[string]any)["token"].(string)
+	postJSON(t, url+"/services/operations/v1/operations/tags/create", token, map[string]any{"name": "survivor"})
+	if err := stop(); err != nil {
+		t.Fatalf("stop: %v", err)
+	}
+	if _, err := os.Stat(file); err != nil {
+		t.Fatalf("no state file after a graceful stop: %v", err)
+	}
+
+	url, stop = startMock(t, "--state-file", file)
+	defer stop()
+	tags := postJSON(t, url+"/services/operations/v1/operations/tags/list", token, map[string]any{})
+	if !strings.Contains(toJSON(tags), `"survivor"`) {
+		t.Errorf("the tag is gone after a restart: %s", toJSON(tags))
+	}
+}
+
+func toJSON(v any) string { b, _ := json.Marshal(v); return string(b) }
+
+func TestSteerFlags(t *testing.T) {
+	tests := []struct {
+		name string
+		args []string
+		env  map[string]string
+		bad  bool
+	}{
+		{name: "a fixed latency", args: []string{"--latency", "250ms"}},
+		{name: "a ranged latency from the environment", env: map[string]string{"MOCK_LATENCY": "100-400"}},
+		{name: "a latency that is no duration", args: []string{"--latency", "soon"}, bad: true},
+		{name: "origins and an admin token", args: []string{"--cors-origins", "https://a.example, https://b.example", "--admin-token", "t"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			getenv := func(k string) string { return tt.env[k] }
+			_, err := parseFlags(tt.args, getenv, io.Discard)
+			if (err != nil) != tt.bad {
+				t.Errorf("parseFlags(%q): %v, want error %v", tt.args, err, tt.bad)
+			}
+		})
+	}
+	opts, _ := parseFlags([]string{"--cors-origins", "https://a.example, https://b.example", "--latency", "100ms-200ms"}, func(string) string { return "" }, io.Discard)
+	if len(opts.steer.corsOrigins) != 2 || opts.steer.latency.Max != 200*time.Millisecond {
+		t.Errorf("parsed %+v", opts.steer)
+	}
+}
+
+// A state file that does not load stops the start with an error naming it.
+func TestBrokenStateFileFailsTheStart(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "world.json")
+	if err := os.WriteFile(file, []byte(`{"users": [`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	err := run(context.Background(), []string{"--addr", "127.0.0.1:0", "--state-file", file}, func(string) string { return "" }, io.Discard, io.Discard)
+	if err == nil || !strings.Contains(err.Error(), "state file") {
+		t.Errorf("run with a broken state file: %v", err)
+	}
+}
