@@ -64,7 +64,9 @@ func TestStateFileSurvivesARestart(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "world.json")
 	url, stop := startMock(t, "--state-file", file, "--now", "2026-06-01T09:00:00Z")
 	var manifest struct {
-		Users struct{ Member struct{ Email, Password string } }
+		Users struct {
+			Member struct{ Email, Password string }
+		}
 	}
 	res, err := http.Get(url + "/__mock/fixtures")
 	if err != nil {
