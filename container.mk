@@ -23,7 +23,7 @@ export TESTCONTAINERS_RYUK_DISABLED ?= true
 .PHONY: image image-conformance conformance-container conformance-image-run
 
 image: ## Build the mock image FROM scratch (static binary, non-root, 0.0.0.0:4010); prints its reference
-	@mkdir -p $(MOCK_IMAGE_CTX)
+	@mkdir -p $(MOCK_IMAGE_CTX)/tmp $(MOCK_IMAGE_CTX)/data
 	@$(CONTAINER_GO_BUILD) -o $(MOCK_IMAGE_CTX)/mockserver ./cmd/mockserver
 	@docker build --quiet --tag $(MOCK_IMAGE) --file docker/mockserver.Dockerfile $(MOCK_IMAGE_CTX) >/dev/null
 	@size=$$(docker image inspect --format '{{.Size}}' $(MOCK_IMAGE)); \
@@ -33,7 +33,7 @@ image: ## Build the mock image FROM scratch (static binary, non-root, 0.0.0.0:40
 	@echo $(MOCK_IMAGE)
 
 image-conformance: ## Build the suite image FROM scratch (go test -c); prints its reference
-	@mkdir -p $(SUITE_IMAGE_CTX)
+	@mkdir -p $(SUITE_IMAGE_CTX)/tmp $(SUITE_IMAGE_CTX)/reports
 	@CGO_ENABLED=0 go test -c -trimpath -ldflags='-s -w' -o build/conformance.test ./conformance
 	@cp build/conformance.test $(SUITE_IMAGE_CTX)/conformance.test
 	@docker build --quiet --tag $(SUITE_IMAGE) --file docker/conformance.Dockerfile $(SUITE_IMAGE_CTX) >/dev/null

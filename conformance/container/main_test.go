@@ -37,9 +37,9 @@ var (
 )
 
 // mockImage returns the image to test, skipping the test when no Docker engine answers (failing
-// instead when REQUIRE_DOCKER is set). Unless
-// MOCK_IMAGE names one, it builds DefaultImage once per run with `make image` at the module root,
-// so `go test ./...` tests the current code from a fresh clone.
+// instead when REQUIRE_DOCKER is set). Unless MOCK_IMAGE names one, it builds DefaultImage once
+// per run with `make image` at the module root, so `go test ./...` tests the current code from a
+// fresh clone.
 func mockImage(t *testing.T) string {
 	t.Helper()
 	if err := container.Available(context.Background()); err != nil {
