@@ -22,7 +22,7 @@ export TESTCONTAINERS_RYUK_DISABLED ?= true
 
 .PHONY: image image-conformance conformance-container conformance-image-run
 
-image: ## Build the mock image FROM scratch (static binary, non-root, 0.0.0.0:4010); prints its reference
+image: ## build the mock image FROM scratch (static binary, non-root, 0.0.0.0:4010); prints its reference
 	@mkdir -p $(MOCK_IMAGE_CTX)/tmp $(MOCK_IMAGE_CTX)/data
 	@$(CONTAINER_GO_BUILD) -o $(MOCK_IMAGE_CTX)/mockserver ./cmd/mockserver
 	@docker build --quiet --tag $(MOCK_IMAGE) --file docker/mockserver.Dockerfile $(MOCK_IMAGE_CTX) >/dev/null
@@ -32,7 +32,7 @@ image: ## Build the mock image FROM scratch (static binary, non-root, 0.0.0.0:40
 	    echo "image $(MOCK_IMAGE) is $$size bytes, over $(MOCK_IMAGE_MAX_BYTES)" >&2; exit 1; fi
 	@echo $(MOCK_IMAGE)
 
-image-conformance: ## Build the suite image FROM scratch (go test -c); prints its reference
+image-conformance: ## build the suite image FROM scratch (go test -c); prints its reference
 	@mkdir -p $(SUITE_IMAGE_CTX)/tmp $(SUITE_IMAGE_CTX)/reports
 	@CGO_ENABLED=0 go test -c -trimpath -ldflags='-s -w' -o build/conformance.test ./conformance
 	@cp build/conformance.test $(SUITE_IMAGE_CTX)/conformance.test
@@ -40,13 +40,13 @@ image-conformance: ## Build the suite image FROM scratch (go test -c); prints it
 	@echo "image $(SUITE_IMAGE): $$(docker image inspect --format '{{.Size}}' $(SUITE_IMAGE)) bytes" >&2
 	@echo $(SUITE_IMAGE)
 
-conformance-container: image ## Run the suite against the mock image, started with testcontainers-go
+conformance-container: image ## run the suite against the mock image, started with testcontainers-go
 	CONFORMANCE_IMAGE=$(MOCK_IMAGE) go test -count=1 ./conformance $(if $(GINKGO_ARGS),-args $(GINKGO_ARGS))
 
 # A network and two containers named after this make process, removed whatever the outcome.
 CONTAINER_RUN_ID = opsapi-conformance-$(shell echo $$PPID)
 
-conformance-image-run: image image-conformance ## Run the suite image against the mock image, both as plain containers
+conformance-image-run: image image-conformance ## run the suite image against the mock image, both as plain containers
 	@docker network create $(CONTAINER_RUN_ID) >/dev/null
 	@docker run --detach --rm --network $(CONTAINER_RUN_ID) --name $(CONTAINER_RUN_ID)-mock $(MOCK_IMAGE) >/dev/null; \
 	  docker run --rm --network $(CONTAINER_RUN_ID) \
