@@ -30,11 +30,12 @@ type journalEntry struct {
 }
 
 // journalBody is the headers and body of a request or an answer. The body is kept as sent
-// (raw) and decoded and redacted only when the journal is read: redacting on every request
+// (raw), and headers and body are redacted only when the journal is read: redacting on every request
 // cost more than the rest of the pipeline (docs/performance.md).
 type journalBody struct {
 	Headers map[string]string `json:"headers"`
 	Body    any               `json:"body"`
+	header  http.Header
 	raw     []byte
 }
 
@@ -43,7 +44,8 @@ type journal struct {
 	mu      sync.Mutex
 	size    int
 	nextID  int64
-	entries []journalEntry // oldest first, at most size
+	entries []journalEntry // a ring of at most size: entries[start] is the oldest
+	start   int
 }
 
 func newJournal(size int) *journal {
@@ -58,11 +60,12 @@ func (j *journal) add(e journalEntry) {
 	defer j.mu.Unlock()
 	j.nextID++
 	e.ID = j.nextID
-	if len(j.entries) == j.size {
-		copy(j.entries, j.entries[1:])
-		j.entries = j.entries[:j.size-1]
+	if len(j.entries) < j.size {
+		j.entries = append(j.entries, e)
+		return
 	}
-	j.entries = append(j.entries, e)
+	j.entries[j.start] = e // overwrite the oldest, instead of shifting every entry
+	j.start = (j.start + 1) % len(j.entries)
 }
 
 // list returns the entries newest first, at most limit of them (all when limit <= 0).
@@ -75,7 +78,8 @@ func (j *journal) list(limit int) []journalEntry {
 	}
 	out := make([]journalEntry, 0, n)
 	for i := len(j.entries) - 1; i >= 0 && len(out) < n; i-- {
-		e := j.entries[i]
+		e := j.entries[(j.start+i)%len(j.entries)]
+		e.Request.Headers, e.Response.Headers = redactHeaders(e.Request.header), redactHeaders(e.Response.header)
 		e.Request.Body, e.Response.Body = redactBody(e.Request.raw), redactBody(e.Response.raw)
 		out = append(out, e)
 	}
@@ -85,7 +89,7 @@ func (j *journal) list(limit int) []journalEntry {
 func (j *journal) clear() {
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	j.entries = nil
+	j.entries, j.start = nil, 0
 }
 
 // journalRecorder keeps the status and the first maxJournalBody bytes of an answer.
@@ -131,8 +135,8 @@ func (s *server) recordRequests(next http.Handler) http.Handler {
 		e := journalEntry{
 			Time: at, Method: r.Method, Path: r.URL.Path, Status: rec.status,
 			DurationMS: float64(time.Since(start).Microseconds()) / 1000,
-			Request:    journalBody{Headers: redactHeaders(r.Header), raw: reqBody},
-			Response:   journalBody{Headers: redactHeaders(rec.Header()), raw: rec.body.Bytes()},
+			Request:    journalBody{header: r.Header, raw: reqBody},
+			Response:   journalBody{header: rec.Header(), raw: rec.body.Bytes()},
 		}
 		if rt, ok := s.ops[r.URL.Path]; ok {
 			e.Operation = rt.id
