@@ -80,28 +80,9 @@ func TestDashboardInABrowser(t *testing.T) {
 	}
 	before := waitText(ctx, t, "#clock-now", func(s string) bool { return s != "" }, "clock")
 	waitText(ctx, t, "#credentials", func(s string) bool { return strings.Contains(s, m.manifest.Users.Member.Email) }, "credentials")
-	start, err := time.Parse(time.RFC3339, before)
-	if err != nil {
-		t.Fatalf("clock on the page %q: %v", before, err)
-	}
 
 	t.Run("advancing the clock moves the mock's clock", func(t *testing.T) {
-		err := chromedp.Do(ctx,
-			chromedp.SetValue(chromedp.CSS("#advance-seconds"), "7200"),
-			chromedp.Click(chromedp.CSS("#advance")),
-		)
-		if err != nil {
-			t.Fatal(err)
-		}
-		shown := waitText(ctx, t, "#clock-now", func(s string) bool { return s != before }, "clock after advancing")
-		got, _ := time.Parse(time.RFC3339, shown)
-		if d := got.Sub(start) - 2*time.Hour; d < 0 || d > 30*time.Second {
-			t.Errorf("page shows %s after advancing two hours from %s", shown, before)
-		}
-		server := m.ctl(http.MethodGet, "/__mock/clock", nil, admin...).field("now").(string)
-		if server < shown {
-			t.Errorf("the mock's clock reads %s, the page %s", server, shown)
-		}
+		advanceOnThePage(ctx, t, m, before, admin)
 	})
 
 	t.Run("a fault rule added on the page fires", func(t *testing.T) {
@@ -135,4 +116,30 @@ func TestDashboardInABrowser(t *testing.T) {
 			t.Errorf("fault rules after reset from the page: %v", f)
 		}
 	})
+}
+
+// advanceOnThePage advances the clock two hours with the page's control and checks the page
+// and the mock agree; before is the time the page showed.
+func advanceOnThePage(ctx context.Context, t *testing.T, m *mock, before string, admin []string) {
+	t.Helper()
+	start, err := time.Parse(time.RFC3339, before)
+	if err != nil {
+		t.Fatalf("clock on the page %q: %v", before, err)
+	}
+	err = chromedp.Do(ctx,
+		chromedp.SetValue(chromedp.CSS("#advance-seconds"), "7200"),
+		chromedp.Click(chromedp.CSS("#advance")),
+	)
+	if err != nil {
+		t.Fatal(err)
+	}
+	shown := waitText(ctx, t, "#clock-now", func(s string) bool { return s != before }, "clock after advancing")
+	got, _ := time.Parse(time.RFC3339, shown)
+	if d := got.Sub(start) - 2*time.Hour; d < 0 || d > 30*time.Second {
+		t.Errorf("page shows %s after advancing two hours from %s", shown, before)
+	}
+	server := m.ctl(http.MethodGet, "/__mock/clock", nil, admin...).field("now").(string)
+	if server < shown {
+		t.Errorf("the mock's clock reads %s, the page %s", server, shown)
+	}
 }
