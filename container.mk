@@ -20,12 +20,20 @@ SUITE_IMAGE_CTX    = build/image/conformance
 
 export TESTCONTAINERS_RYUK_DISABLED ?= true
 
+# container_build(tag,dockerfile,context) builds tag quietly, then removes the image the tag
+# named before (if no container uses it), so repeated builds (every `go test` of
+# conformance/container runs `make image`) do not pile up dangling images.
+container_build = old=$$(docker image inspect --format '{{.Id}}' $(1) 2>/dev/null); \
+	docker build --quiet --tag $(1) --file $(2) $(3) >/dev/null || exit 1; \
+	new=$$(docker image inspect --format '{{.Id}}' $(1)); \
+	if [ -n "$$old" ] && [ "$$old" != "$$new" ]; then docker image rm "$$old" >/dev/null 2>&1 || true; fi
+
 .PHONY: image image-conformance conformance-container conformance-image-run
 
 image: ## build the mock image FROM scratch (static binary, non-root, 0.0.0.0:4010); prints its reference
 	@mkdir -p $(MOCK_IMAGE_CTX)/tmp $(MOCK_IMAGE_CTX)/data
 	@$(CONTAINER_GO_BUILD) -o $(MOCK_IMAGE_CTX)/mockserver ./cmd/mockserver
-	@docker build --quiet --tag $(MOCK_IMAGE) --file docker/mockserver.Dockerfile $(MOCK_IMAGE_CTX) >/dev/null
+	@$(call container_build,$(MOCK_IMAGE),docker/mockserver.Dockerfile,$(MOCK_IMAGE_CTX))
 	@size=$$(docker image inspect --format '{{.Size}}' $(MOCK_IMAGE)); \
 	  echo "image $(MOCK_IMAGE): $$size bytes" >&2; \
 	  if [ "$$size" -gt $(MOCK_IMAGE_MAX_BYTES) ]; then \
@@ -36,7 +44,7 @@ image-conformance: ## build the suite image FROM scratch (go test -c); prints it
 	@mkdir -p $(SUITE_IMAGE_CTX)/tmp $(SUITE_IMAGE_CTX)/reports
 	@CGO_ENABLED=0 go test -c -trimpath -ldflags='-s -w' -o build/conformance.test ./conformance
 	@cp build/conformance.test $(SUITE_IMAGE_CTX)/conformance.test
-	@docker build --quiet --tag $(SUITE_IMAGE) --file docker/conformance.Dockerfile $(SUITE_IMAGE_CTX) >/dev/null
+	@$(call container_build,$(SUITE_IMAGE),docker/conformance.Dockerfile,$(SUITE_IMAGE_CTX))
 	@echo "image $(SUITE_IMAGE): $$(docker image inspect --format '{{.Size}}' $(SUITE_IMAGE)) bytes" >&2
 	@echo $(SUITE_IMAGE)
 
