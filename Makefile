@@ -4,7 +4,7 @@ GO ?= go
 ADDR ?= 127.0.0.1:4010
 SEED ?= 20261121
 
-.PHONY: help run test build fixtures-golden vet fmt
+.PHONY: help run test build fixtures-golden vet conformance conformance-golden
 
 help: ## print this help
 	@awk 'BEGIN {FS = ":.*## "} /^[a-zA-Z_-]+:.*## / {printf "  %-24s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -24,5 +24,17 @@ fixtures-golden: ## regenerate the golden files of the seeded fixtures
 vet: ## gofmt check and go vet
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || (gofmt -l $$(git ls-files '*.go'); exit 1)
 	$(GO) vet ./...
+
+CONFORMANCE_BASE_URL ?= http://$(ADDR)
+CONFORMANCE_PROFILE ?= contract
+
+conformance: ## build the suite binary and run it against CONFORMANCE_BASE_URL (label filter CONFORMANCE_PROFILE, default contract); JUnit and JSON reports in build/
+	$(GO) test -c -o build/conformance.test ./conformance
+	CONFORMANCE_BASE_URL=$(CONFORMANCE_BASE_URL) ./build/conformance.test \
+	  --ginkgo.label-filter='$(CONFORMANCE_PROFILE)' \
+	  --ginkgo.junit-report=build/conformance-junit.xml --ginkgo.json-report=build/conformance.json
+
+conformance-golden: ## regenerate the suite's golden spec list and self-test table
+	$(GO) test ./conformance/selftest -update
 
 -include container.mk
