@@ -60,6 +60,12 @@ func TestMalformedRequestsGetEnvelopeErrors(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			a := m.do(c.method, c.path, member, c.body).wantStatus(t, c.status)
 			a.wantShape(t, "a")
+			// Every response carries the rate-limit headers (interface §Endpoints).
+			for _, h := range []string{"X-RateLimit-Limit", "X-RateLimit-Remaining"} {
+				if a.header.Get(h) == "" {
+					t.Errorf("%s: no %s header", a.req, h)
+				}
+			}
 		})
 	}
 	a := m.do(http.MethodGet, pCardsList, member, nil)

@@ -34,6 +34,9 @@ func (s *server) handler() http.Handler {
 func (s *server) dispatch(w http.ResponseWriter, r *http.Request) {
 	if rt, ok := s.ops[r.URL.Path]; ok {
 		if r.Method != http.MethodPost {
+			if !s.spend(w, "addr:"+clientAddr(r)) {
+				return
+			}
 			w.Header().Set("Allow", http.MethodPost)
 			writeShapeA(w, http.StatusMethodNotAllowed, "The "+r.Method+" method is not supported for this route. Supported methods: POST.")
 			return
@@ -50,6 +53,10 @@ func (s *server) dispatch(w http.ResponseWriter, r *http.Request) {
 	if allow := s.controlMethods(r.URL.Path); allow != "" {
 		w.Header().Set("Allow", allow)
 		writeShapeA(w, http.StatusMethodNotAllowed, "The "+r.Method+" method is not supported for this route. Supported methods: "+allow+".")
+		return
+	}
+	// Every response carries the rate-limit headers (interface §Endpoints), unknown paths too.
+	if !s.spend(w, "addr:"+clientAddr(r)) {
 		return
 	}
 	writeShapeA(w, http.StatusNotFound, "The route "+r.URL.Path+" could not be found.")
@@ -121,6 +128,12 @@ func (s *server) rateLimit(w http.ResponseWriter, r *http.Request, rt *route, us
 	if authed && !rt.public {
 		key = "user:" + strconv.FormatInt(user.ID, 10) + ":" + r.Header.Get("Authorization")
 	}
+	return s.spend(w, key)
+}
+
+// spend takes one request of key's window, sets the rate-limit headers and answers 429 once the
+// window is spent.
+func (s *server) spend(w http.ResponseWriter, key string) bool {
 	v := s.limiter.take(key)
 	h := w.Header()
 	h.Set("X-RateLimit-Limit", strconv.Itoa(v.limit))
