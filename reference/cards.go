@@ -62,6 +62,9 @@ func (s *Store) CreateCard(userID int64, in CreateCardInput) (Card, error) {
 	if err := s.checkCardRefs(project, in.GroupID, in.OwnerID, in.TagID); err != nil {
 		return Card{}, err
 	}
+	if err := s.checkRecordLimit(project); err != nil {
+		return Card{}, err
+	}
 	now := s.now()
 	group := optPtr(in.GroupID)
 	pos := s.nextCardPosition(ptr(project), group)
@@ -74,7 +77,7 @@ func (s *Store) CreateCard(userID int64, in CreateCardInput) (Card, error) {
 		CreatedBy: ptr(userID), CreatedAt: now, UpdatedAt: now,
 	}
 	s.next.card++
-	s.cards[c.ID] = c
+	s.putCard(c)
 	return cardOut(c, now), nil
 }
 
@@ -115,7 +118,7 @@ func (s *Store) UpdateCard(userID int64, in UpdateCardInput) (Card, error) {
 	setClearableTime(&c.SnoozedUntil, in.SnoozedUntil)
 	now := s.now()
 	c.UpdatedAt = now
-	s.cards[c.ID] = c
+	s.putCard(c)
 	return cardOut(c, now), nil
 }
 
@@ -137,16 +140,4 @@ func (s *Store) checkCardRefs(project int64, group, owner, tag Optional[int64]) 
 		}
 	}
 	return nil
-}
-
-// nextCardPosition is one more than the largest position of the live cards of a group (or of
-// the cards without a group) in a project or among masters.
-func (s *Store) nextCardPosition(project, group *int64) int64 {
-	var top int64
-	for _, c := range s.cards {
-		if c.DeletedAt == nil && samePtr(c.ProjectID, project) && samePtr(c.GroupID, group) {
-			top = max(top, c.Position)
-		}
-	}
-	return top + 1
 }

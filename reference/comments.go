@@ -72,6 +72,9 @@ func (s *Store) CreateComment(userID int64, in CreateCommentInput) (Comment, err
 	if _, err := s.projectCard(project, in.CardID); err != nil {
 		return Comment{}, err
 	}
+	if err := s.checkRecordLimit(project); err != nil {
+		return Comment{}, err
+	}
 	if in.ParentCommentID.Present() {
 		p, ok := s.comments[in.ParentCommentID.Value]
 		if !ok || p.CardID != in.CardID || p.DeletedAt != nil {
@@ -86,6 +89,7 @@ func (s *Store) CreateComment(userID int64, in CreateCommentInput) (Comment, err
 	}
 	s.next.comment++
 	s.comments[c.ID] = c
+	s.countRecord(project)
 	s.indexComment(c)
 	return cloneComment(c), nil
 }

@@ -86,7 +86,7 @@ func (s *Store) copyCard(project int64, mc Card, group, by int64, now time.Time)
 		CreatedBy: ptr(by), CreatedAt: now, UpdatedAt: now,
 	}
 	s.next.card++
-	s.cards[c.ID] = c
+	s.putCard(c)
 	return c
 }
 

@@ -19,10 +19,10 @@ func (s *Store) DeleteGroup(userID int64, in DeleteGroupInput) error {
 	now := s.now()
 	g.DeletedAt, g.UpdatedAt = ptr(now), now
 	s.groups[g.ID] = g
-	for id, c := range s.cards {
+	for _, c := range s.cards {
 		if c.DeletedAt == nil && c.GroupID != nil && *c.GroupID == g.ID {
 			c.DeletedAt, c.UpdatedAt = ptr(now), now
-			s.cards[id] = c
+			s.putCard(c)
 		}
 	}
 	return nil

@@ -32,7 +32,7 @@ func (s *Store) CreateMasterCard(userID int64, in CreateMasterCardInput) (Master
 		SortOrder: pos, Position: pos, CreatedBy: ptr(userID), CreatedAt: now, UpdatedAt: now,
 	}
 	s.next.card++
-	s.cards[c.ID] = c
+	s.putCard(c)
 	var pushed int64
 	if orDefault(in.PushToProjects, false) {
 		pushed = s.pushMasterCard(c, userID, now)
@@ -81,7 +81,7 @@ func (s *Store) UpdateMasterCard(userID int64, in UpdateMasterCardInput) (Master
 	applyMasterFields(&c, in)
 	setClearable(&c.GroupID, in.GroupID)
 	c.UpdatedAt = now
-	s.cards[c.ID] = c
+	s.putCard(c)
 	var synced int64
 	if orDefault(in.SyncToProjects, false) {
 		synced = s.syncCardCopies(c.ID, in, userID)
@@ -122,7 +122,7 @@ func (s *Store) syncCardCopies(id int64, in UpdateMasterCardInput, by int64) int
 			c.GroupID = ptr(g.ID)
 		}
 		c.UpdatedAt = now
-		s.cards[cid] = c
+		s.putCard(c)
 		n++
 	}
 	return n

@@ -20,12 +20,17 @@ func (f ClockFunc) Now() time.Time { return f() }
 type Option func(*config)
 
 type config struct {
-	clock  Clock
-	random io.Reader
+	clock      Clock
+	random     io.Reader
+	maxRecords int
 }
 
 // WithClock sets the clock of the store (default: the system clock).
 func WithClock(c Clock) Option { return func(cfg *config) { cfg.clock = c } }
+
+// WithMaxRecordsPerProject caps the cards, comments and tags a project may hold (D70); n <= 0
+// means no cap (the default). Copies pushed from master cards count but are never refused.
+func WithMaxRecordsPerProject(n int) Option { return func(cfg *config) { cfg.maxRecords = n } }
 
 // WithRandom sets the source of random bytes for tokens (default: crypto/rand).
 func WithRandom(r io.Reader) Option { return func(cfg *config) { cfg.random = r } }

@@ -35,6 +35,7 @@ type Store struct {
 	regenerations map[int64][]Regeneration // project id → accepted regenerations, oldest first (D15)
 
 	next nextIDs
+	idx  storeIndex // position and record-count indexes (index.go)
 }
 
 // nextIDs holds the next id of each kind the store creates: one more than the largest in use.

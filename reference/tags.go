@@ -33,6 +33,9 @@ func (s *Store) CreateTag(userID int64, in CreateTagInput) (Tag, error) {
 	if err := f.err(); err != nil {
 		return Tag{}, err
 	}
+	if err := s.checkRecordLimit(project); err != nil {
+		return Tag{}, err
+	}
 	var top int64
 	for _, t := range s.tags {
 		if t.ProjectID == project && t.DeletedAt == nil {
@@ -47,5 +50,6 @@ func (s *Store) CreateTag(userID int64, in CreateTagInput) (Tag, error) {
 	}
 	s.next.tag++
 	s.tags[t.ID] = t
+	s.countRecord(project)
 	return cloneTag(t), nil
 }

@@ -23,6 +23,6 @@ func (s *Store) UpdateTourCard(userID int64, in UpdateTourCardInput) (Card, erro
 	}
 	now := s.now()
 	c.Status, c.UpdatedAt = in.Status, now
-	s.cards[c.ID] = c
+	s.putCard(c)
 	return cardOut(c, now), nil
 }

@@ -1,0 +1,128 @@
+package reference
+
+// Indexes that keep the hot writes from scanning every card: the next card position of a
+// (project, group) and the number of records of each project (WithMaxRecordsPerProject). Both
+// are built on first use from the maps, then kept up to date by putCard and countRecord, so a
+// write costs the same with 0 or 100k cards (docs/performance.md).
+
+// posKey is where a card's position counts: its project (none for masters) and group (none).
+type posKey struct {
+	hasProject, hasGroup bool
+	project, group       int64
+}
+
+func keyOf(c Card) posKey {
+	k := posKey{hasProject: c.ProjectID != nil, hasGroup: c.GroupID != nil}
+	if k.hasProject {
+		k.project = *c.ProjectID
+	}
+	if k.hasGroup {
+		k.group = *c.GroupID
+	}
+	return k
+}
+
+// storeIndex holds the indexes; a nil map is not built yet.
+type storeIndex struct {
+	positions map[posKey]map[int64]int // live cards per position, per key
+	tops      map[posKey]int64         // largest live position per key, when known
+	records   map[int64]int            // cards, comments and tags per project
+}
+
+// putCard stores c, keeping the position index in step.
+func (s *Store) putCard(c Card) {
+	old, existed := s.cards[c.ID]
+	s.cards[c.ID] = c
+	if !existed && c.ProjectID != nil && s.idx.records != nil {
+		s.idx.records[*c.ProjectID]++
+	}
+	if s.idx.positions == nil {
+		return
+	}
+	if existed && old.DeletedAt == nil {
+		s.unplace(keyOf(old), old.Position)
+	}
+	if c.DeletedAt == nil {
+		s.place(keyOf(c), c.Position)
+	}
+}
+
+func (s *Store) place(k posKey, pos int64) {
+	m := s.idx.positions[k]
+	if m == nil {
+		m = map[int64]int{}
+		s.idx.positions[k] = m
+	}
+	m[pos]++
+	if top, ok := s.idx.tops[k]; ok && pos > top {
+		s.idx.tops[k] = pos
+	}
+}
+
+func (s *Store) unplace(k posKey, pos int64) {
+	m := s.idx.positions[k]
+	if m[pos]--; m[pos] <= 0 {
+		delete(m, pos)
+		if top, ok := s.idx.tops[k]; ok && top == pos {
+			delete(s.idx.tops, k) // recomputed from this key's positions when next asked
+		}
+	}
+}
+
+// nextCardPosition is one more than the largest position of the live cards of a group (or of
+// the cards without a group) in a project or among masters.
+func (s *Store) nextCardPosition(project, group *int64) int64 {
+	if s.idx.positions == nil {
+		s.idx.positions, s.idx.tops = map[posKey]map[int64]int{}, map[posKey]int64{}
+		for _, c := range s.cards {
+			if c.DeletedAt == nil {
+				s.place(keyOf(c), c.Position)
+			}
+		}
+	}
+	k := keyOf(Card{ProjectID: project, GroupID: group})
+	top, ok := s.idx.tops[k]
+	if !ok {
+		for pos := range s.idx.positions[k] {
+			top = max(top, pos)
+		}
+		s.idx.tops[k] = top
+	}
+	return max(top, 0) + 1
+}
+
+// projectRecords is the number of cards, comments and tags of project.
+func (s *Store) projectRecords(project int64) int {
+	if s.idx.records == nil {
+		s.idx.records = map[int64]int{}
+		for _, c := range s.cards {
+			if c.ProjectID != nil {
+				s.idx.records[*c.ProjectID]++
+			}
+		}
+		for _, c := range s.comments {
+			s.idx.records[c.ProjectID]++
+		}
+		for _, t := range s.tags {
+			s.idx.records[t.ProjectID]++
+		}
+	}
+	return s.idx.records[project]
+}
+
+// countRecord counts a new comment or tag of project.
+func (s *Store) countRecord(project int64) {
+	if s.idx.records != nil {
+		s.idx.records[project]++
+	}
+}
+
+// checkRecordLimit refuses a new record in a project that holds the maximum set by
+// WithMaxRecordsPerProject (D70): EINVALID, which the HTTP layer answers 400 shape (a).
+func (s *Store) checkRecordLimit(project int64) error {
+	limit := s.cfg.maxRecords
+	if limit <= 0 || s.projectRecords(project) < limit {
+		return nil
+	}
+	return Errorf(EINVALID, "The project has reached its maximum of %d records (cards, comments and tags); reset the mock or start it with a higher --max-records.", limit)
+}

@@ -1,0 +1,81 @@
+package reference_test
+
+import (
+	"testing"
+
+	"github.com/opsapi/mocktoolkit/reference"
+)
+
+// A project holds at most WithMaxRecordsPerProject cards, comments and tags (D70): the next
+// create of any of them is EINVALID, and other projects are not affected.
+func TestMaxRecordsPerProjectRefusesTheNextRecord(t *testing.T) {
+	probe, _ := newStore(t)
+	var held int
+	for _, c := range probe.State().Cards {
+		if c.ProjectID != nil && *c.ProjectID == projAcme {
+			held++
+		}
+	}
+	for _, c := range probe.State().Comments {
+		if c.ProjectID == projAcme {
+			held++
+		}
+	}
+	for _, tg := range probe.State().Tags {
+		if tg.ProjectID == projAcme {
+			held++
+		}
+	}
+	s, _ := newStore(t, reference.WithMaxRecordsPerProject(held+2))
+	card, err := s.CreateCard(member, reference.CreateCardInput{Title: "one more"})
+	if err != nil {
+		t.Fatalf("card under the limit: %v", err)
+	}
+	if _, err := s.CreateComment(member, reference.CreateCommentInput{CardID: card.ID, Comment: "last one"}); err != nil {
+		t.Fatalf("comment at the limit: %v", err)
+	}
+	_, err = s.CreateTag(member, reference.CreateTagInput{Name: "too many"})
+	wantCode(t, err, reference.EINVALID)
+	_, err = s.CreateCard(member, reference.CreateCardInput{Title: "too many"})
+	wantCode(t, err, reference.EINVALID)
+	_, err = s.CreateComment(member, reference.CreateCommentInput{CardID: card.ID, Comment: "too many"})
+	wantCode(t, err, reference.EINVALID)
+	if _, err := s.CreateCard(outsider, reference.CreateCardInput{Title: "another project"}); err != nil {
+		t.Errorf("another project is refused too: %v", err)
+	}
+}
+
+// A new card goes one past the largest live position of its group, also after cards moved
+// out of the group or were deleted with it, as when positions were found by a scan.
+func TestCardPositionsFollowMovesAndDeletes(t *testing.T) {
+	s, _ := newStore(t)
+	a, err := s.CreateCard(member, reference.CreateCardInput{Title: "a"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := s.CreateCard(member, reference.CreateCardInput{Title: "b"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b.Position != a.Position+1 {
+		t.Fatalf("positions %d then %d, want consecutive", a.Position, b.Position)
+	}
+	groups := s.State().Groups
+	var group int64
+	for _, g := range groups {
+		if g.ProjectID != nil && *g.ProjectID == projAcme && g.DeletedAt == nil && !g.IsMaster {
+			group = g.ID
+			break
+		}
+	}
+	if _, err := s.UpdateCard(member, reference.UpdateCardInput{ID: b.ID, GroupID: reference.Some(group)}); err != nil {
+		t.Fatalf("move b: %v", err)
+	}
+	c, err := s.CreateCard(member, reference.CreateCardInput{Title: "c"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Position != b.Position {
+		t.Errorf("after b moved out, c has position %d, want %d (b's old place)", c.Position, b.Position)
+	}
+}
