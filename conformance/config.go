@@ -15,6 +15,9 @@ const (
 	EnvImage = "CONFORMANCE_IMAGE"
 	// EnvManifest names a file holding the fixture manifest; unset: GET <base>/__mock/fixtures.
 	EnvManifest = "CONFORMANCE_MANIFEST"
+	// EnvAdminToken is the mock's --admin-token, sent as X-Mock-Admin-Token when the manifest is
+	// read from GET <base>/__mock/fixtures of a guarded mock.
+	EnvAdminToken = "CONFORMANCE_ADMIN_TOKEN"
 	// EnvSummary names a file the per-operation summary is also written to.
 	EnvSummary = "CONFORMANCE_SUMMARY"
 	// EnvRateLimitMax bounds the requests a rate-limit spec may send to spend a window
@@ -31,6 +34,7 @@ type Config struct {
 	BaseURL      string
 	Image        string
 	ManifestFile string
+	AdminToken   string
 	SummaryFile  string
 	RateLimitMax int
 	RetryMax     time.Duration
@@ -43,6 +47,7 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 		BaseURL:      getenv(EnvBaseURL),
 		Image:        getenv(EnvImage),
 		ManifestFile: getenv(EnvManifest),
+		AdminToken:   getenv(EnvAdminToken),
 		SummaryFile:  getenv(EnvSummary),
 		RateLimitMax: 2000,
 		RetryMax:     65 * time.Second,

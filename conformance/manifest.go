@@ -29,7 +29,7 @@ func LoadManifest(ctx context.Context, cfg Config, base string) (fixtures.Manife
 		}
 	} else {
 		source = base + "/__mock/fixtures"
-		raw, err = fetch(ctx, source)
+		raw, err = fetch(ctx, source, cfg.AdminToken)
 		if err != nil {
 			return m, fmt.Errorf("load manifest from %s (a deployment that is not the mock needs %s): %w", source, EnvManifest, err)
 		}
@@ -44,12 +44,15 @@ func LoadManifest(ctx context.Context, cfg Config, base string) (fixtures.Manife
 	return m, nil
 }
 
-func fetch(ctx context.Context, url string) ([]byte, error) {
+func fetch(ctx context.Context, url, adminToken string) ([]byte, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
 	if err != nil {
 		return nil, err
 	}
 	req.Header.Set("Accept", "application/json")
+	if adminToken != "" {
+		req.Header.Set("X-Mock-Admin-Token", adminToken) // the mock's --admin-token (D66)
+	}
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		return nil, err
