@@ -11,3 +11,14 @@ func (s *server) handleHealth(w http.ResponseWriter, _ *http.Request) {
 func (s *server) handleFixtures(w http.ResponseWriter, _ *http.Request) {
 	writeJSON(w, http.StatusOK, s.world.Load().manifest)
 }
+
+// handleDashboardRedirect sends GET /__mock to the dashboard at /__mock/, keeping the query (the
+// dashboard takes ?token=).
+func (s *server) handleDashboardRedirect(w http.ResponseWriter, r *http.Request) {
+	target := "/__mock/"
+	if r.URL.RawQuery != "" {
+		target += "?" + r.URL.RawQuery
+	}
+	w.Header().Set("Location", target)
+	writeJSON(w, http.StatusMovedPermanently, map[string]string{"location": target})
+}

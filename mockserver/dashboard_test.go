@@ -34,3 +34,17 @@ func TestDashboardShowsTheFixtures(t *testing.T) {
 		t.Error("the dashboard does not escape what it shows")
 	}
 }
+
+// GET /__mock (no trailing slash) redirects to the dashboard, keeping ?token=.
+func TestDashboardRedirect(t *testing.T) {
+	m := newMock(t, mockserver.Config{})
+	client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	res, err := client.Get(m.url + "/__mock?token=abc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != http.StatusMovedPermanently || res.Header.Get("Location") != "/__mock/?token=abc" {
+		t.Errorf("GET /__mock: %d Location %q, want 301 to /__mock/?token=abc", res.StatusCode, res.Header.Get("Location"))
+	}
+}

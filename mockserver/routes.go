@@ -59,6 +59,7 @@ func (s *server) controls() map[string]http.HandlerFunc {
 		"GET /__mock/fixtures": s.handleFixtures,
 
 		// Steering the mock (issue 5; README "Steering the mock").
+		"GET /__mock":             s.handleDashboardRedirect,
 		"GET /__mock/":            s.handleDashboard,
 		"POST /__mock/reset":      s.handleReset,
 		"GET /__mock/clock":       s.handleClock,
