@@ -34,4 +34,6 @@ type Config struct {
 	// State, when set, is the world to start with instead of the seeded one (a snapshot, as
 	// GET /__mock/state exports it); the manifest stays the seed's.
 	State *reference.State
+	// MaxRecords caps the cards, comments and tags of each project (D70); zero means no cap.
+	MaxRecords int
 }

@@ -23,6 +23,7 @@ type server struct {
 	clock   *Clock
 	doc     *openapi3.T
 	limiter *rateLimiter
+	logins  *loginThrottle // failed logins per e-mail and client (D71, throttle.go)
 	ops     map[string]*route
 	ctrl    map[string]http.HandlerFunc
 
@@ -71,6 +72,7 @@ func newServer(cfg Config) (*server, error) {
 	}
 	s := &server{cfg: cfg, logger: logger, clock: NewClock(cfg.Now), doc: doc}
 	s.limiter = newRateLimiter(cfg.RateLimit, s.clock.Now)
+	s.logins = newLoginThrottle(s.clock.Now)
 	if err := s.reset(cfg.Seed); err != nil {
 		return nil, err
 	}
@@ -98,7 +100,7 @@ func newServer(cfg Config) (*server, error) {
 // reset replaces the world with the one seeded by seed, built at the clock's current time.
 func (s *server) reset(seed int64) error {
 	w := fixtures.Build(seed, s.clock.Now())
-	st, err := reference.New(w.State, reference.WithClock(s.clock))
+	st, err := reference.New(w.State, s.storeOptions()...)
 	if err != nil {
 		return fmt.Errorf("load seeded world %d: %w", seed, err)
 	}

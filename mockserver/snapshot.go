@@ -49,7 +49,7 @@ func (s *server) handleStatePut(w http.ResponseWriter, r *http.Request) {
 
 // loadState swaps in a world made of st, keeping the current manifest.
 func (s *server) loadState(st reference.State) error {
-	store, err := reference.New(st, reference.WithClock(s.clock))
+	store, err := reference.New(st, s.storeOptions()...)
 	if err != nil {
 		return err
 	}
