@@ -92,32 +92,19 @@ func (j *journal) clear() {
 	j.entries, j.start = nil, 0
 }
 
-// journalRecorder keeps the status and the first maxJournalBody bytes of an answer.
+// journalRecorder is a statusRecorder that also keeps the first maxJournalBody bytes of an
+// answer.
 type journalRecorder struct {
-	http.ResponseWriter
-	status int
-	body   bytes.Buffer
-}
-
-func (rec *journalRecorder) WriteHeader(code int) {
-	if rec.status == 0 {
-		rec.status = code
-	}
-	rec.ResponseWriter.WriteHeader(code)
+	statusRecorder
+	body bytes.Buffer
 }
 
 func (rec *journalRecorder) Write(b []byte) (int, error) {
-	if rec.status == 0 {
-		rec.status = http.StatusOK
-	}
 	if room := maxJournalBody - rec.body.Len(); room > 0 {
 		rec.body.Write(b[:min(room, len(b))])
 	}
-	return rec.ResponseWriter.Write(b)
+	return rec.statusRecorder.Write(b)
 }
-
-// Unwrap lets http.ResponseController reach the connection.
-func (rec *journalRecorder) Unwrap() http.ResponseWriter { return rec.ResponseWriter }
 
 // recordRequests writes every request outside the mock's own endpoints to the journal.
 func (s *server) recordRequests(next http.Handler) http.Handler {
@@ -130,7 +117,7 @@ func (s *server) recordRequests(next http.Handler) http.Handler {
 		at := s.clock.Now()
 		reqBody, _ := io.ReadAll(io.LimitReader(r.Body, maxJournalBody))
 		r.Body = readCloser{io.MultiReader(bytes.NewReader(reqBody), r.Body), r.Body}
-		rec := &journalRecorder{ResponseWriter: w}
+		rec := &journalRecorder{statusRecorder: statusRecorder{ResponseWriter: w}}
 		next.ServeHTTP(rec, r)
 		e := journalEntry{
 			Time: at, Method: r.Method, Path: r.URL.Path, Status: rec.status,
