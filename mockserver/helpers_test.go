@@ -68,43 +68,13 @@ func (m *mock) post(path, token string, body any) answer {
 
 func (m *mock) do(method, path, token string, body any) answer {
 	m.t.Helper()
-	var raw []byte
-	switch b := body.(type) {
-	case string:
-		raw = []byte(b)
-	case nil:
-	default:
-		var err error
-		if raw, err = json.Marshal(b); err != nil {
-			m.t.Fatalf("encode body: %v", err)
-		}
-	}
-	req, err := http.NewRequest(method, m.url+path, bytes.NewReader(raw))
-	if err != nil {
-		m.t.Fatalf("new request: %v", err)
-	}
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json")
+	headers := []string{"Accept", "application/json"}
 	if token != "" {
-		req.Header.Set("Authorization", "Bearer "+token)
+		headers = append(headers, "Authorization", "Bearer "+token)
 	}
-	res, err := http.DefaultClient.Do(req)
-	if err != nil {
-		m.t.Fatalf("%s %s: %v", method, path, err)
-	}
-	defer res.Body.Close()
-	a := answer{status: res.StatusCode, header: res.Header, req: method + " " + path + " " + truncate(string(raw))}
-	if a.raw, err = io.ReadAll(res.Body); err != nil {
-		m.t.Fatalf("read answer: %v", err)
-	}
-	if ct := res.Header.Get("Content-Type"); ct != "application/json" {
-		m.t.Errorf("%s: Content-Type %q, want application/json", a.req, ct)
-	}
-	if err := json.Unmarshal(a.raw, &a.body); err != nil {
-		m.t.Fatalf("%s: answer is not a JSON object: %v\n%s", a.req, err, a.raw)
-	}
-	if method == http.MethodPost {
-		m.checkAgainstSpec(req, path, a)
+	a := m.ctl(method, path, body, headers...)
+	if ct := a.header.Get("Content-Type"); ct != "application/json" {
+		m.t.Fatalf("%s: Content-Type %q, want application/json\n%s", a.req, ct, a.raw)
 	}
 	return a
 }
