@@ -86,6 +86,16 @@ func (m *benchMock) serve(tb testing.TB, r *http.Request, want int) {
 	}
 }
 
+// answer is the body the mock answers to r, which must be a success.
+func (m *benchMock) answer(tb testing.TB, r *http.Request) []byte {
+	rec := httptest.NewRecorder()
+	m.h.ServeHTTP(rec, r)
+	if rec.Code != http.StatusOK {
+		tb.Fatalf("%s: status %d: %s", r.URL.Path, rec.Code, rec.Body.Bytes())
+	}
+	return rec.Body.Bytes()
+}
+
 // mustJSON encodes v or fails.
 func mustJSON(tb testing.TB, v any) []byte {
 	tb.Helper()
