@@ -22,6 +22,7 @@ type options struct {
 	addr      string
 	seed      int64
 	rateLimit int
+	maxRecs   int
 	now       time.Time
 	steer     steerOptions
 }
@@ -52,6 +53,7 @@ func parseFlags(args []string, getenv func(string) string, stderr io.Writer) (op
 	addr := fs.String("addr", envOr(getenv, "MOCK_ADDR", "127.0.0.1:4010"), "address to listen on (MOCK_ADDR)")
 	seed := fs.String("seed", envOr(getenv, "MOCK_SEED", strconv.FormatInt(fixtures.DefaultSeed, 10)), "seed of the fixture world (MOCK_SEED)")
 	limit := fs.String("rate-limit", envOr(getenv, "MOCK_RATE_LIMIT", strconv.Itoa(mockserver.DefaultRateLimit)), "requests per minute per caller (MOCK_RATE_LIMIT)")
+	maxRecs := fs.String("max-records", envOr(getenv, "MOCK_MAX_RECORDS", "0"), "most cards, comments and tags per project, 0 for no cap (MOCK_MAX_RECORDS; D70)")
 	now := fs.String("now", envOr(getenv, "MOCK_NOW", ""), "start the mock's clock at this RFC 3339 time (MOCK_NOW); default: the system time")
 	steer := steerFlags(fs, getenv)
 	if err := fs.Parse(args); err != nil {
@@ -67,6 +69,9 @@ func parseFlags(args []string, getenv func(string) string, stderr io.Writer) (op
 	}
 	if opts.rateLimit, err = strconv.Atoi(*limit); err != nil || opts.rateLimit < 1 {
 		return options{}, fmt.Errorf("--rate-limit: want a positive integer, got %q", *limit)
+	}
+	if opts.maxRecs, err = strconv.Atoi(*maxRecs); err != nil || opts.maxRecs < 0 {
+		return options{}, fmt.Errorf("--max-records: want a whole number, 0 for no cap, got %q", *maxRecs)
 	}
 	if *now != "" {
 		if opts.now, err = time.Parse(time.RFC3339, *now); err != nil {
@@ -92,7 +97,7 @@ func printManifest(opts options, out io.Writer) error {
 // serve runs the mock until ctx ends, then drains in-flight requests.
 func serve(ctx context.Context, opts options, std stdio) error {
 	logger := slog.New(slog.NewTextHandler(std.err, nil))
-	cfg := mockserver.Config{Seed: opts.seed, Now: opts.now, RateLimit: opts.rateLimit, Logger: logger}
+	cfg := mockserver.Config{Seed: opts.seed, Now: opts.now, RateLimit: opts.rateLimit, MaxRecords: opts.maxRecs, Logger: logger}
 	if err := opts.steer.apply(&cfg); err != nil {
 		return err
 	}
