@@ -37,4 +37,21 @@ conformance: ## build the suite binary and run it against CONFORMANCE_BASE_URL (
 conformance-golden: ## regenerate the suite's golden spec list and self-test table
 	$(GO) test ./conformance/selftest -update
 
+.PHONY: bench soak fuzz
+BENCHTIME ?= 1s
+FUZZTIME ?= 10s
+SOAK ?= 60s
+
+bench: ## benchmarks of the pipeline, the bare handler, load at 32 connections, scale, start-up and idle RSS (docs/performance.md)
+	$(GO) test -run '^$$' -bench 'BenchmarkPipeline|BenchmarkLoad|BenchmarkCardsCreateAt|BenchmarkCommentsListAt|BenchmarkStartInProcess' -benchtime $(BENCHTIME) ./mockserver
+	$(GO) test -run '^$$' -bench 'BenchmarkBinary' -benchtime 10x ./mockserver
+	$(GO) test -run '^$$' -bench 'BenchmarkMemoryPerRecord' -benchtime 1x ./mockserver
+
+soak: ## the soak test for $(SOAK): 64 clients mixing reads and writes, race detector on
+	$(GO) test -race -count=1 -run '^TestSoak$$' -soak $(SOAK) -v ./mockserver
+
+fuzz: ## run each fuzz target for $(FUZZTIME) (the seeds alone run in `make test`)
+	$(GO) test -run '^$$' -fuzz '^FuzzHandler$$' -fuzztime $(FUZZTIME) ./mockserver
+	$(GO) test -run '^$$' -fuzz '^FuzzEnvelope$$' -fuzztime $(FUZZTIME) ./mockserver
+
 -include container.mk
