@@ -45,6 +45,7 @@ func (s *server) resetAll(seed int64) error {
 		return err
 	}
 	s.limiter.clear()
+	s.logins.clear()
 	s.steering.faults.clear()
 	s.steering.journal.clear()
 	s.steering.rand.reseed(seed)

@@ -42,6 +42,20 @@ func TestAuthenticateThrottlesFailuresPerClient(t *testing.T) {
 		wantStatus(t, http.StatusTooManyRequests).wantShape(t, "b")
 }
 
+// A reset clears the login throttle with the other rate-limit windows (D62, D71).
+func TestResetClearsTheLoginThrottle(t *testing.T) {
+	m := newMock(t, mockserver.Config{})
+	member := m.manifest.Users.Member
+	for i := range 6 {
+		m.post(pAuthenticate, "", map[string]any{"email": member.Email, "password": fmt.Sprint("wrong", i)})
+	}
+	m.post(pAuthenticate, "", map[string]any{"email": member.Email, "password": member.Password}).
+		wantStatus(t, http.StatusTooManyRequests)
+	m.ctl(http.MethodPost, "/__mock/reset", map[string]any{}).wantStatus(t, http.StatusOK)
+	m.post(pAuthenticate, "", map[string]any{"email": member.Email, "password": member.Password}).
+		wantStatus(t, http.StatusOK)
+}
+
 // A project holds at most Config.MaxRecords cards, comments and tags (D70): the create past it
 // answers 400 shape (a) with a message that names the limit.
 func TestMaxRecordsPerProject(t *testing.T) {

@@ -3,7 +3,6 @@ package mockserver
 import (
 	"context"
 	"fmt"
-	"io"
 	"log/slog"
 	"net/http"
 	"sync/atomic"
@@ -64,7 +63,7 @@ func newServer(cfg Config) (*server, error) {
 	}
 	logger := cfg.Logger
 	if logger == nil {
-		logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+		logger = slog.New(slog.DiscardHandler)
 	}
 	doc, err := spec.Load(context.Background())
 	if err != nil {

@@ -31,6 +31,13 @@ func newLoginThrottle(now func() time.Time) *loginThrottle {
 	return &loginThrottle{now: now, failures: map[string]window{}}
 }
 
+// clear forgets every failure (reset).
+func (t *loginThrottle) clear() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.failures = map[string]window{}
+}
+
 // blocked returns how long until the first spent key's window ends, or 0.
 func (t *loginThrottle) blocked(email, addr string) time.Duration {
 	now := t.now()
