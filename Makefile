@@ -12,8 +12,15 @@ help: ## print this help
 run: ## run the mock with its seeded fixtures on $(ADDR)
 	$(GO) run ./cmd/mockserver --addr $(ADDR) --seed $(SEED)
 
-test: ## run every test (race detector on), the conformance suite against the in-process mock included
+test: ## run every test (race detector on): the suite against the in-process mock, then against the mock image
 	TESTCONTAINERS_RYUK_DISABLED=true $(GO) test -race -count=1 ./...
+	@if docker info >/dev/null 2>&1; then \
+	  $(MAKE) --no-print-directory conformance-container; \
+	elif [ "$${REQUIRE_DOCKER:-}" = 1 ]; then \
+	  echo "test: no Docker engine reachable, and REQUIRE_DOCKER=1" >&2; exit 1; \
+	else \
+	  echo "SKIPPED: the suite against the mock image (no Docker engine reachable)"; \
+	fi
 
 build: ## build the mock binary into build/mockserver
 	CGO_ENABLED=0 $(GO) build -trimpath -o build/mockserver ./cmd/mockserver
