@@ -117,8 +117,9 @@ func serve(ctx context.Context, opts options, std stdio) error {
 		IdleTimeout:       120 * time.Second,
 	}
 	member := fixtures.Build(opts.seed, time.Now()).Manifest.Users.Member
-	fmt.Fprintf(std.out, "mockserver listening on http://%s (seed %d)\n", ln.Addr(), opts.seed)
-	fmt.Fprintf(std.out, "member login: %s / %s — manifest at http://%s/__mock/fixtures\n", member.Email, member.Password, ln.Addr())
+	base := baseURL(ln.Addr())
+	fmt.Fprintf(std.out, "mockserver listening on %s (%s, seed %d)\n", base, ln.Addr(), opts.seed)
+	fmt.Fprintf(std.out, "member login: %s / %s — manifest at %s/__mock/fixtures\n", member.Email, member.Password, base)
 
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
@@ -140,4 +141,17 @@ func serve(ctx context.Context, opts options, std stdio) error {
 	}
 	fmt.Fprintln(std.out, "mockserver stopped")
 	return nil
+}
+
+// baseURL is a URL a client on this machine can use: a listener on every interface (0.0.0.0,
+// [::]) is reached at the loopback address.
+func baseURL(addr net.Addr) string {
+	tcp, ok := addr.(*net.TCPAddr)
+	if !ok {
+		return "http://" + addr.String()
+	}
+	if tcp.IP == nil || tcp.IP.IsUnspecified() {
+		return fmt.Sprintf("http://127.0.0.1:%d", tcp.Port)
+	}
+	return "http://" + tcp.String()
 }
