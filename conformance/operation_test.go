@@ -93,6 +93,16 @@ func headerSpecs(op Operation, rules fieldRules) {
 }
 
 func malformedSpec(op Operation) {
+	if op.CodesShown() && !op.Listed(400) {
+		// D2: where the interface lists no 400 for the operation, a body that is not JSON answers
+		// 422 shape (c) keyed by "body" (checked after auth: the caller has a valid token).
+		It("answers 422 with body shape (c) keyed by \"body\" to a body that is not JSON", Reference(op, AspectEnvelope), func() {
+			ex := send(Request{Op: op, As: caller(op).String(), Token: token(caller(op), op), RawBody: []byte(`{"oops":`), Intent: Raw})
+			Expect(ex).To(HaveStatus(422), "D2")
+			Expect(ex).To(HaveValidationErrorFor("body"), "D2")
+		})
+		return
+	}
 	// D2: a body that is not JSON answers 400 shape (a) (checked after auth: the caller has a
 	// valid token).
 	It("answers 400 with body shape (a) to a body that is not JSON", Reference(op, AspectEnvelope), func() {

@@ -303,11 +303,15 @@ func describeBoardsList() {
 	op := OpBoardsList
 	operation(op, fieldRules{
 		base: func() map[string]any { return map[string]any{} },
-		constraints: []constraint{
-			{field: "tool_key", kind: "type", want: "string", ref: "D30"},
-			{field: "tool_key", kind: "maxLength", n: 100, ref: "D30"},
-		},
 	}, func() {
+		// D30: the tool_key filter is a body field; the operation lists no 422, so a filter that
+		// is not a string answers 400 shape (a).
+		It("answers 400 with body shape (a) to a tool_key filter that is not a string", Reference(op, AspectValidation), func() {
+			ex := callInvalid(member, op, map[string]any{"tool_key": 12345})
+			Expect(ex).To(HaveStatus(400), "D30")
+			Expect(ex).To(HaveEnvelopeA(), "D30")
+		})
+
 		// MUST: "Response 200: data.boards object[]" — interface §Endpoints 14.
 		It("lists the member's boards", Contract(op, AspectEnvelope), func() {
 			ex := call(member, op, nil)

@@ -185,3 +185,27 @@ func TestDeprecationNeedsApproval(t *testing.T) {
 		t.Errorf("theme_status %v, want deprecated", ok.data()["theme_status"])
 	}
 }
+
+// A failure answers a status the operation lists: where the interface lists no 400, an
+// unreadable body is 422 keyed by "body" (D2); where it lists no 422, a failed field is 400
+// shape (a) (boards/list's tool_key filter, D30).
+func TestFailuresAnswerListedStatuses(t *testing.T) {
+	m := newMock(t, mockserver.Config{})
+	member := m.login(m.manifest.Users.Member)
+	for _, path := range []string{pConvRestore, pCartRemove, pThumbnails} {
+		t.Run("unreadable body on "+path, func(t *testing.T) {
+			m.post(path, member, `{"oops":`).wantFieldError(t, "body")
+			m.post(path, member, `[1]`).wantFieldError(t, "body")
+		})
+	}
+	t.Run("boards list filter not a string", func(t *testing.T) {
+		a := m.post(pBoardsList, member, map[string]any{"tool_key": 5}).wantStatus(t, http.StatusBadRequest)
+		a.wantShape(t, "a")
+	})
+	t.Run("boards list filter of any length", func(t *testing.T) {
+		a := m.post(pBoardsList, member, map[string]any{"tool_key": repeat(300)}).wantStatus(t, http.StatusOK)
+		if n := len(a.data()["boards"].([]any)); n != 0 {
+			t.Errorf("%d boards for an unknown tool", n)
+		}
+	})
+}

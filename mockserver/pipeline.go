@@ -64,7 +64,8 @@ func (s *server) dispatch(w http.ResponseWriter, r *http.Request) {
 
 // pipeline serves one operation: identify the caller → rate limit (headers on every answer) →
 // steer (latency, Prefer, fault rules) → authenticate (401, 403 for S) → read the body (413,
-// 400) → validate against the spec (422) → the operation.
+// 400) → validate against the spec (422) → the operation. A failure answers a status the
+// operation lists: 400 and 422 stand in for each other where only one is listed (D2, D30).
 func (s *server) pipeline(rt *route) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		user, authed := s.identify(r)
@@ -84,12 +85,12 @@ func (s *server) pipeline(rt *route) http.Handler {
 				return
 			}
 		}
-		body, ok := readBody(w, r)
+		body, ok := readBody(w, r, rt)
 		if !ok {
 			return
 		}
 		if fields := s.validate(r, rt, body); len(fields) > 0 {
-			writeValidation(w, fields)
+			writeInvalid(w, rt, fields)
 			return
 		}
 		var userID int64
@@ -159,7 +160,7 @@ func clientAddr(r *http.Request) string {
 
 // readBody reads at most maxBody bytes and checks that they are a JSON object; an empty body
 // counts as {} (D2).
-func readBody(w http.ResponseWriter, r *http.Request) ([]byte, bool) {
+func readBody(w http.ResponseWriter, r *http.Request, rt *route) ([]byte, bool) {
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxBody))
 	var tooLarge *http.MaxBytesError
 	switch {
@@ -167,7 +168,7 @@ func readBody(w http.ResponseWriter, r *http.Request) ([]byte, bool) {
 		writeShapeA(w, http.StatusRequestEntityTooLarge, "The request body must not be larger than 1 MiB.")
 		return nil, false
 	case err != nil:
-		writeShapeA(w, http.StatusBadRequest, "The request body could not be read.")
+		writeUnreadable(w, rt, "The request body could not be read.")
 		return nil, false
 	}
 	body = bytes.TrimSpace(body)
@@ -175,14 +176,34 @@ func readBody(w http.ResponseWriter, r *http.Request) ([]byte, bool) {
 		return []byte("{}"), true
 	}
 	if !json.Valid(body) {
-		writeShapeA(w, http.StatusBadRequest, "The request body is not valid JSON.")
+		writeUnreadable(w, rt, "The request body is not valid JSON.")
 		return nil, false
 	}
 	if body[0] != '{' {
-		writeShapeA(w, http.StatusBadRequest, "The request body must be a JSON object.")
+		writeUnreadable(w, rt, "The request body must be a JSON object.")
 		return nil, false
 	}
 	return body, true
+}
+
+// writeUnreadable answers a body that cannot be read as the operation's fields: 400 shape (a),
+// or, on an operation whose listed codes have no 400, 422 shape (c) keyed by "body" (D2).
+func writeUnreadable(w http.ResponseWriter, rt *route, message string) {
+	if rt.lists[http.StatusBadRequest] {
+		writeShapeA(w, http.StatusBadRequest, message)
+		return
+	}
+	writeValidation(w, map[string][]string{"body": {message}})
+}
+
+// writeInvalid answers fields that fail validation: 422 shape (c), or, on an operation whose
+// listed codes have no 422, 400 shape (a) with the first failure as message (D30).
+func writeInvalid(w http.ResponseWriter, rt *route, fields map[string][]string) {
+	if rt.lists[http.StatusUnprocessableEntity] {
+		writeValidation(w, fields)
+		return
+	}
+	writeShapeA(w, http.StatusBadRequest, summary(fields))
 }
 
 // validate checks the body against the operation's request schema and returns the failures

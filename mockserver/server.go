@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"strconv"
 	"sync/atomic"
 
 	"github.com/getkin/kin-openapi/openapi3"
@@ -42,6 +43,7 @@ type route struct {
 	operation
 	spec    *routers.Route
 	handler http.Handler
+	lists   map[int]bool // the statuses the spec lists for the operation
 }
 
 // New returns the mock server for cfg as an http.Handler: the seeded world of cfg.Seed behind
@@ -87,7 +89,7 @@ func newServer(cfg Config) (*server, error) {
 		if !ok {
 			return nil, fmt.Errorf("new mock server: operation %s: no route %s in the spec", op.id, op.path)
 		}
-		rt := &route{operation: op, spec: r}
+		rt := &route{operation: op, spec: r, lists: listedStatuses(r)}
 		rt.handler = s.pipeline(rt)
 		s.ops[op.path] = rt
 	}
@@ -109,3 +111,14 @@ func (s *server) reset(seed int64) error {
 
 // store is the current world's store.
 func (s *server) store() *reference.Store { return s.world.Load().store }
+
+// listedStatuses are the response statuses the spec lists for a route's operation.
+func listedStatuses(r *routers.Route) map[int]bool {
+	lists := map[int]bool{}
+	for code := range r.Operation.Responses.Map() {
+		if n, err := strconv.Atoi(code); err == nil {
+			lists[n] = true
+		}
+	}
+	return lists
+}

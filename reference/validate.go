@@ -14,7 +14,7 @@ const (
 	maxColor      = 50
 	maxIcon       = 100
 	maxStatus     = 50
-	maxToolKey    = 100 // master board create, boards list (D30)
+	maxToolKey    = 100 // master board create
 	maxWidgetTool = 50  // widget cards list
 	maxMasterKey  = 100 // unique_identifier, evaluation_check, tour_key
 	maxSession    = 64
