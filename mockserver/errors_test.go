@@ -209,3 +209,10 @@ func TestFailuresAnswerListedStatuses(t *testing.T) {
 		}
 	})
 }
+
+// A blank required string is a missing one (D44), on authenticate and cart removal too.
+func TestBlankRequiredStringsAreMissing(t *testing.T) {
+	m := newMock(t, mockserver.Config{})
+	m.post(pAuthenticate, "", map[string]any{"email": m.manifest.Users.Member.Email, "password": ""}).wantFieldError(t, "password")
+	m.post(pCartRemove, "", map[string]any{"session_token": "  ", "cart_item_id": 1}).wantFieldError(t, "session_token")
+}

@@ -20,6 +20,12 @@ func credentialsError() error {
 // compared in constant time, also when the e-mail is unknown. token, code and is_recovery are
 // accepted and ignored (D11).
 func (s *Store) Authenticate(in AuthenticateInput) (LoginResult, error) {
+	var f fieldErrors
+	f.notBlank("email", in.Email)
+	f.notBlank("password", in.Password) // blank is missing (D44)
+	if err := f.err(); err != nil {
+		return LoginResult{}, err
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	id, known := s.emails[normalizeEmail(in.Email)]

@@ -58,13 +58,18 @@ func TestAuthenticate(t *testing.T) {
 		s, _ := newStore(t)
 		_, wrongEmail := s.Authenticate(reference.AuthenticateInput{Email: "nobody@acme.test", Password: memberPassword})
 		_, wrongPassword := s.Authenticate(reference.AuthenticateInput{Email: memberEmail, Password: "wrong"})
-		_, empty := s.Authenticate(reference.AuthenticateInput{})
-		for _, err := range []error{wrongEmail, wrongPassword, empty} {
+		for _, err := range []error{wrongEmail, wrongPassword} {
 			wantCode(t, err, reference.EUNAUTHENTICATED)
 			if err.Error() != wrongEmail.Error() {
 				t.Fatalf("%q differs from %q", err, wrongEmail)
 			}
 		}
+	})
+	t.Run("treats a blank e-mail or password as missing (D44)", func(t *testing.T) {
+		s, _ := newStore(t)
+		_, err := s.Authenticate(reference.AuthenticateInput{Email: " ", Password: ""})
+		wantField(t, err, "email")
+		wantField(t, err, "password")
 	})
 	t.Run("reports a failing random source as internal", func(t *testing.T) {
 		s, _ := newStore(t, reference.WithRandom(io.LimitReader(nil, 0)))

@@ -10,12 +10,12 @@ func (s *Store) RemoveCartItem(in RemoveCartItemInput) (Cart, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	var f fieldErrors
-	f.maxLen("session_token", in.SessionToken, maxSession)
+	f.required("session_token", in.SessionToken, maxSession) // blank is missing (D44)
 	if err := f.err(); err != nil {
 		return Cart{}, err
 	}
 	c, ok := s.carts[in.SessionToken]
-	if !ok || in.SessionToken == "" {
+	if !ok {
 		return Cart{}, Errorf(ENOTFOUND, "Cart not found.")
 	}
 	if c.Status == CartLocked {

@@ -37,7 +37,7 @@ func TestRemoveCartItem(t *testing.T) {
 		code string
 	}{
 		{"rejects an unknown session token (D35)", reference.RemoveCartItemInput{SessionToken: "nope", CartItemID: 1}, reference.ENOTFOUND},
-		{"rejects an empty session token", reference.RemoveCartItemInput{CartItemID: 1}, reference.ENOTFOUND},
+		{"treats an empty session token as missing (D44)", reference.RemoveCartItemInput{CartItemID: 1}, reference.EVALIDATION},
 		{"refuses any removal from a locked cart (D35)", reference.RemoveCartItemInput{SessionToken: "cart-locked", CartItemID: 5}, reference.ECONFLICT},
 		{"refuses a locked cart before looking at the item (D35)", reference.RemoveCartItemInput{SessionToken: "cart-locked", CartItemID: 999}, reference.ECONFLICT},
 		{"rejects an item of another cart and changes neither (D35)", reference.RemoveCartItemInput{SessionToken: "cart-b", CartItemID: 1}, reference.ENOTFOUND},

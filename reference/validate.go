@@ -49,10 +49,18 @@ func (f *fieldErrors) add(field, format string, args ...any) {
 // required checks a required string that must not be blank.
 func (f *fieldErrors) required(field, v string, limit int) {
 	if strings.TrimSpace(v) == "" {
-		f.add(field, "The %s field is required.", field)
+		f.notBlank(field, v)
 		return
 	}
 	f.maxLen(field, v, limit)
+}
+
+// notBlank checks a required string that has no length bound: empty or white space is missing
+// (D44).
+func (f *fieldErrors) notBlank(field, v string) {
+	if strings.TrimSpace(v) == "" {
+		f.add(field, "The %s field is required.", field)
+	}
 }
 
 // maxLen checks a length in characters, as the interface's max does.
