@@ -1,6 +1,7 @@
 package mockserver_test
 
 import (
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
@@ -215,4 +216,18 @@ func TestBlankRequiredStringsAreMissing(t *testing.T) {
 	m := newMock(t, mockserver.Config{})
 	m.post(pAuthenticate, "", map[string]any{"email": m.manifest.Users.Member.Email, "password": ""}).wantFieldError(t, "password")
 	m.post(pCartRemove, "", map[string]any{"session_token": "  ", "cart_item_id": 1}).wantFieldError(t, "session_token")
+}
+
+// JSON does not tell 5 from 5.0: an integral number is an integer (the spec accepts it, so the
+// operation does too); the last of duplicate keys wins, as in validation.
+func TestIntegralNumbersAndDuplicateKeys(t *testing.T) {
+	m := newMock(t, mockserver.Config{})
+	member := m.login(m.manifest.Users.Member)
+	card := m.manifest.Operations.CardID
+	a := m.post(pCardsUpdate, member, fmt.Sprintf(`{"id": %d.0, "title": 5, "title": "second"}`, card)).wantStatus(t, http.StatusOK)
+	got := a.data()["card"].(map[string]any)
+	if got["title"] != "second" || int64(got["id"].(float64)) != card {
+		t.Errorf("card %v, want id %d titled second", got, card)
+	}
+	m.post(pCardsUpdate, member, fmt.Sprintf(`{"id": %d, "group_id": 1e30}`, card)).wantFieldError(t, "group_id")
 }

@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"math"
 	"net/http"
 	"strconv"
+	"strings"
 
 	"github.com/opsapi/mocktoolkit/reference"
 )
@@ -44,18 +46,49 @@ func call[In, Out any](r reply, op func(*reference.Store, int64, In) (Out, error
 // decode reads a validated body into in. Anything the spec let through but Go cannot hold
 // still answers a validation error keyed by the field.
 func decode(body []byte, in any) error {
-	dec := json.NewDecoder(bytes.NewReader(body))
-	err := dec.Decode(in)
+	err := json.Unmarshal(body, in)
 	if err == nil {
 		return nil
 	}
-	field := "body"
+	// The spec validated the body as a JSON object whose last duplicate key wins and in which
+	// 5.0 is an integer (JSON does not tell them apart); Go's decoder sees neither so. Decode
+	// again from that object, integral numbers written as integers.
+	if canon, ok := canonicalBody(body); ok {
+		if err = json.Unmarshal(canon, in); err == nil {
+			return nil
+		}
+	}
+	field, sentence := "body", "The request body is invalid."
 	var te *json.UnmarshalTypeError
 	if errors.As(err, &te) && te.Field != "" {
 		field = te.Field
+		sentence = "The " + strings.ReplaceAll(field, "_", " ") + " field is invalid."
+		if strings.HasPrefix(te.Value, "number") {
+			sentence = "The " + strings.ReplaceAll(field, "_", " ") + " field must be an integer between -2^63 and 2^63-1."
+		}
 	}
-	return &reference.Error{Code: reference.EVALIDATION, Message: "The given data was invalid.",
-		Fields: map[string][]string{field: {"The " + field + " field is invalid."}}, Err: err}
+	return &reference.Error{Code: reference.EVALIDATION, Message: sentence,
+		Fields: map[string][]string{field: {sentence}}, Err: err}
+}
+
+// canonicalBody re-encodes a JSON object with its last duplicate keys only and integral
+// numbers (5.0, 1e1) as integers.
+func canonicalBody(body []byte) ([]byte, bool) {
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.UseNumber()
+	var obj map[string]any
+	if dec.Decode(&obj) != nil {
+		return nil, false
+	}
+	for k, v := range obj {
+		if n, ok := v.(json.Number); ok {
+			if f, err := n.Float64(); err == nil && f == math.Trunc(f) && math.Abs(f) < 1<<63 {
+				obj[k] = int64(f)
+			}
+		}
+	}
+	canon, err := json.Marshal(obj)
+	return canon, err == nil
 }
 
 // noInput adapts an operation without body fields.
