@@ -121,7 +121,8 @@ conformance-image-run: image image-conformance ## run the suite image against th
 	@docker network create $(CONTAINER_RUN_ID) >/dev/null
 	@docker run --detach --rm --network $(CONTAINER_RUN_ID) --name $(CONTAINER_RUN_ID)-mock $(MOCK_IMAGE) >/dev/null; \
 	  docker run --rm --network $(CONTAINER_RUN_ID) \
-	    -e CONFORMANCE_BASE_URL=http://$(CONTAINER_RUN_ID)-mock:4010 $(SUITE_IMAGE) $(GINKGO_ARGS); \
+	    -e CONFORMANCE_BASE_URL=http://$(CONTAINER_RUN_ID)-mock:4010 $(SUITE_IMAGE) \
+	    $$([ -t 1 ] || echo -ginkgo.no-color) $(GINKGO_ARGS); \
 	  status=$$?; \
 	  docker rm --force $(CONTAINER_RUN_ID)-mock >/dev/null 2>&1; \
 	  docker network rm $(CONTAINER_RUN_ID) >/dev/null 2>&1; \
