@@ -13,6 +13,9 @@ const (
 	EnvBaseURL = "CONFORMANCE_BASE_URL"
 	// EnvImage names a container image of the mock to start and test (see startContainerTarget).
 	EnvImage = "CONFORMANCE_IMAGE"
+	// EnvImageArgs holds flags for the mock started from EnvImage, separated by spaces (e.g.
+	// "--seed 7 --rate-limit 60").
+	EnvImageArgs = "CONFORMANCE_IMAGE_ARGS"
 	// EnvManifest names a file holding the fixture manifest; unset: GET <base>/__mock/fixtures.
 	EnvManifest = "CONFORMANCE_MANIFEST"
 	// EnvAdminToken is the mock's --admin-token, sent as X-Mock-Admin-Token when the manifest is

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"strings"
 
 	"github.com/testcontainers/testcontainers-go"
 
@@ -30,7 +31,7 @@ func startContainerTarget(ctx context.Context, image string) (baseURL string, st
 	if err := container.Available(ctx); err != nil {
 		return "", nil, fmt.Errorf("start container %s: %w", image, err)
 	}
-	ctr, err := container.Run(ctx, image)
+	ctr, err := container.Run(ctx, image, imageArgs())
 	stop = func() {
 		if err := testcontainers.TerminateContainer(ctr); err != nil {
 			fmt.Fprintf(os.Stderr, "conformance: stop container %s: %v\n", image, err)
@@ -44,4 +45,9 @@ func startContainerTarget(ctx context.Context, image string) (baseURL string, st
 		return "", stop, fmt.Errorf("start container %s: %w", image, err)
 	}
 	return baseURL, stop, nil
+}
+
+// imageArgs appends the flags of CONFORMANCE_IMAGE_ARGS to the mock's command.
+func imageArgs() testcontainers.CustomizeRequestOption {
+	return testcontainers.WithCmdArgs(strings.Fields(os.Getenv(conformance.EnvImageArgs))...)
 }
