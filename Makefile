@@ -55,7 +55,7 @@ bench: ## benchmarks of the pipeline, the bare handler, load at 32 connections, 
 	$(GO) test -run '^$$' -bench 'BenchmarkMemoryPerRecord' -benchtime 1x ./mockserver
 
 soak: ## the soak test for $(SOAK): 64 clients mixing reads and writes, race detector on
-	$(GO) test -race -count=1 -run '^TestSoak$$' -soak $(SOAK) -v ./mockserver
+	$(GO) test -race -count=1 -run '^TestSoak$$' -v ./mockserver -args -soak $(SOAK)
 
 fuzz: ## run each fuzz target for $(FUZZTIME) (the seeds alone run in `make test`)
 	$(GO) test -run '^$$' -fuzz '^FuzzHandler$$' -fuzztime $(FUZZTIME) ./mockserver
