@@ -17,8 +17,9 @@
 //  5. journal: requests to the API (not to the mock's own endpoints) and their answers are
 //     kept, credentials redacted, for GET /__mock/requests;
 //  6. route match: an unknown path answers 404 and a known path with another method 405
-//     (with Allow), both in shape (a); the mock's own endpoints under /__mock/ need the admin
-//     token when one is set (401 shape (b));
+//     (with Allow), both in shape (a) and with the rate-limit headers of the client address;
+//     the mock's own endpoints under /__mock/ need the admin token when one is set (401
+//     shape (b));
 //  7. rate limit: X-RateLimit-Limit and X-RateLimit-Remaining on every answer of an operation;
 //     once spent, 429 shape (b) with Retry-After (per token, or per client address on public
 //     operations and without a valid token; D14);
@@ -29,7 +30,12 @@
 //  10. body: at most 1 MiB (413), a JSON object (400 otherwise), empty counts as {} (D2);
 //  11. validation against the OpenAPI document with kin-openapi: 422 shape (c), errors keyed
 //     by field (D5);
+
 //  12. the operation on the reference store, whose error codes map to status in envelope.go.
+//
+// Steps 10 and 11 answer only statuses the operation lists: where its codes have no 400, an
+// unreadable body is 422 keyed by "body" (D2); where they have no 422, failed fields are 400
+// shape (a) (D30).
 //
 // The mock's own endpoints (routes.go's controls: reset, clock, faults, journal, snapshots,
 // the dashboard at GET /__mock/, the spec at /openapi.json and /openapi.yaml) are described
