@@ -49,8 +49,9 @@ func (r role) credentials() fixtures.Credentials {
 // rate-limit window (D14 counts per token) and a low --rate-limit slows the suite less.
 var tokens = struct {
 	sync.Mutex
-	m map[string]string
-}{m: map[string]string{}}
+	m     map[string]string
+	owner map[string]role // token -> the role it was cached for
+}{m: map[string]string{}, owner: map[string]role{}}
 
 // login authenticates r and returns the token of the answer. That it is the bearer token of the
 // other operations is D10 (the interface does not show it; it is the only way to get one).
@@ -81,8 +82,34 @@ func token(r role, op Operation) string {
 	tok = login(r)
 	tokens.Lock()
 	tokens.m[key] = tok
+	tokens.owner[tok] = r
 	tokens.Unlock()
 	return tok
+}
+
+// renewed replaces the cached token tok, which a deployment refused with 401, by a new login of
+// its role, and returns it ("" when tok is not a cached token). The interface does not show the
+// lifetime of tokens, so a deployment may end a token early (say, when its user logs in again);
+// only D10 keeps every token valid.
+func renewed(tok string) string {
+	GinkgoHelper()
+	tokens.Lock()
+	r, ok := tokens.owner[tok]
+	tokens.Unlock()
+	if !ok {
+		return ""
+	}
+	fresh := login(r)
+	tokens.Lock()
+	delete(tokens.owner, tok)
+	tokens.owner[fresh] = r
+	for k, v := range tokens.m {
+		if v == tok {
+			tokens.m[k] = fresh
+		}
+	}
+	tokens.Unlock()
+	return fresh
 }
 
 // send makes a request, skips the spec when a 429 asks to wait longer than the client's bound,
@@ -92,6 +119,14 @@ func token(r role, op Operation) string {
 func send(r Request) *Exchange {
 	GinkgoHelper()
 	ex, err := client.Send(bg, r)
+	if err == nil && ex.Status == 401 && r.Token != "" {
+		// A cached token the deployment no longer accepts: log in again and send once more
+		// (the lifetime of tokens is not shown; the auth specs send no cached token).
+		if fresh := renewed(r.Token); fresh != "" {
+			r.Token = fresh
+			ex, err = client.Send(bg, r)
+		}
+	}
 	if err != nil {
 		Fail(fmt.Sprintf("%s: the request could not be made: %s\n\n%s", r.Op.ID, err, ex.Describe()))
 	}
