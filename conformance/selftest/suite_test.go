@@ -20,7 +20,7 @@ import (
 	"github.com/opsapi/mocktoolkit/mockserver"
 )
 
-var update = flag.Bool("update", false, "rewrite ../testdata/specs.golden and ../testdata/selftest.golden")
+var update = flag.Bool("update", false, "rewrite ../testdata/specs.golden, ../testdata/selftest.golden and ../testdata/selftest-correct.golden")
 
 // suiteBinary is the conformance suite built once for every test of the package.
 var suiteBinary string
