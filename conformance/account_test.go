@@ -35,6 +35,17 @@ var _ = Describe("Account area", func() {
 			}
 		})
 
+		// MUST: "a public operation that authenticates a user by e-mail and password" — interface
+		// §What the service does: a wrong password is refused (an error status; its code is not
+		// shown) and yields no token.
+		It("refuses a wrong password and returns no token", Contract(op, AspectAuth), func() {
+			outsider := manifest.Users.Outsider
+			ex := send(Request{Op: op, As: "the outsider with a wrong password",
+				Body: map[string]any{"email": outsider.Email, "password": "wrong-" + outsider.Password}})
+			Expect(ex).To(HaveErrorStatus(), RuleLogin)
+			Expect(ex).To(HaveJSON("data.token", "absent or empty", func(v any, present bool) bool { return !present || v == "" || v == nil }), RuleLogin)
+		})
+
 		// D1: success is 200.
 		It("answers a successful login with status 200", Reference(op, AspectEnvelope), func() {
 			ex := send(Request{Op: op, As: "the member", Body: creds()})

@@ -16,6 +16,7 @@ const (
 	RuleAuth1        = "interface §Authentication rule 1: every operation except /v1/authenticate and domain-cart/remove requires an `Authorization: Bearer <ACCESS_TOKEN>` header"
 	RuleAuth2        = "interface §Authentication rule 2: a missing or invalid bearer token yields an unauthenticated response (401), shape (b)"
 	RuleAuth3        = "interface §Authentication rules 3-4: operations under /admin/ marked S require superadmin access; insufficient permissions yield 403, shape (a) or (b)"
+	RuleLogin        = "interface §What the service does: authenticate authenticates a user by e-mail and password (a wrong password authenticates no one)"
 	RuleAuth5        = "interface §Authentication rule 5: the authenticate operation returns a `token` in its data"
 	RuleErrors1      = "interface §Errors rule 1: when a body field violates its type, required flag, enumeration or maximum length, the response is a validation error (422, shape (c)) with `errors` keyed by field"
 	RuleErrors1Body  = "interface §Errors rule 1 and §Endpoints (codes of this operation not shown): a field violation answers a validation error body, shape (c), with `errors` keyed by field"

@@ -102,9 +102,19 @@ func describeThemeVersionsDeprecate() {
 
 		// MUST: "only a version with approval_status approved can be deprecated" — interface
 		// §Endpoints 24 (the status is not shown; D36 chooses 400).
+		// The status is not shown; it must be one op 24 lists that fits a refusal (400, 403, 422;
+		// not 409, which §Errors reserves to carts), in that status's body shape.
 		It("refuses to deprecate a version that is not approved", Contract(op, AspectTransition), func() {
 			ex := call(member, op, map[string]any{"version_id": manifest.Websites.UnapprovedVersionID})
-			Expect(ex).To(HaveErrorStatus(), RuleDeprecate)
+			Expect(ex).To(HaveStatus(400, 403, 422), RuleDeprecate)
+			switch ex.Status {
+			case 400:
+				Expect(ex).To(HaveEnvelopeA(), RuleDeprecate)
+			case 403:
+				Expect(ex).To(HaveEnvelopeAOrB(), RuleDeprecate)
+			case 422:
+				Expect(ex).To(HaveJSON("errors", "an object", func(v any, _ bool) bool { _, ok := v.(map[string]any); return ok }), RuleDeprecate)
+			}
 		})
 
 		// D36: the refusal is 400 shape (a).

@@ -239,6 +239,19 @@ var variants = []variant{
 				a.body["data"] = map[string]any{}
 			}
 		})},
+	{"answers 409 to a version that is not approved", "§Errors: 409 is domain cart removal only",
+		rewrite(op(conformance.OpThemeVersionsDeprecate), func(_ *http.Request, _ map[string]any, a *answer) {
+			if a.status == 400 {
+				a.status = 409
+			}
+		})},
+	{"logs in with a wrong password", "§What the service does: authenticates by e-mail and password",
+		rewrite(op(conformance.OpAuthenticate), func(_ *http.Request, _ map[string]any, a *answer) {
+			if a.status == 401 {
+				a.status, a.body = 200, success(map[string]any{"token": "forged", "id": 1, "name": "x", "email": "x@example.invalid",
+					"language": nil, "needs_code__regeneration": false, "warn_message": ""})
+			}
+		})},
 	{"types sync counters as strings", "§Endpoints 10: counters are integers",
 		rewrite(op(conformance.OpMasterBoardsSync), func(_ *http.Request, _ map[string]any, a *answer) {
 			for k, v := range a.data() {
