@@ -2,7 +2,6 @@ package conformance_test
 
 import (
 	"fmt"
-	"strings"
 	"sync"
 	"time"
 
@@ -219,8 +218,6 @@ func num(o map[string]any, key string) (int64, bool) {
 	f, ok := o[key].(float64)
 	return int64(f), ok && f == float64(int64(f))
 }
-
-func rule(parts ...string) string { return strings.Join(parts, "; ") }
 
 // expectStatusIfObject checks that the record at path, when the answer carries it as an object
 // with a "status", has status want (records typed as string or mixed are not shown: D21).

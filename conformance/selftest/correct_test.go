@@ -71,14 +71,10 @@ func opByPath(path string) conformance.Operation {
 	return conformance.Operation{}
 }
 
-// wrap builds the variant's middleware around the mock's handler. It remembers which user each
-// token of an authenticate answer belongs to, and reads the fixture manifest once.
-func (c correct) wrap(h httpHandler) httpHandler {
-	return c.wrapCounting(h, new(atomic.Int64))
-}
-
-// wrapCounting is wrap, counting in changed the requests and answers the variant changed (a
-// variant that changes nothing proves nothing).
+// wrapCounting builds the variant's middleware around the mock's handler, counting in changed
+// the requests and answers the variant changed (a variant that changes nothing proves nothing).
+// It remembers which user each token of an authenticate answer belongs to, and reads the
+// fixture manifest once.
 func (c correct) wrapCounting(h httpHandler, changed *atomic.Int64) httpHandler {
 	var (
 		mu  sync.Mutex

@@ -89,8 +89,6 @@ func copyAnswer(w http.ResponseWriter, status int, h http.Header, body []byte) {
 	_, _ = w.Write(body)
 }
 
-func always(*http.Request, map[string]any) bool { return true }
-
 func success(data any) map[string]any {
 	return map[string]any{"error": false, "message": "OK", "data": data}
 }
