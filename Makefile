@@ -28,9 +28,10 @@ build: ## build the mock binary into build/mockserver
 fixtures-golden: ## regenerate the golden files of the seeded fixtures
 	$(GO) test ./fixtures -update
 
-vet: ## gofmt check and go vet
+vet: ## gofmt check, go vet and staticcheck (pinned in go.mod as a tool)
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || (gofmt -l $$(git ls-files '*.go'); exit 1)
 	$(GO) vet ./...
+	$(GO) tool staticcheck ./...
 
 CONFORMANCE_BASE_URL ?= http://$(ADDR)
 CONFORMANCE_PROFILE ?= contract
