@@ -19,7 +19,7 @@ test: ## run every test (race detector on): the suite against the in-process moc
 	elif [ "$${REQUIRE_DOCKER:-}" = 1 ]; then \
 	  echo "test: no Docker engine reachable, and REQUIRE_DOCKER=1" >&2; exit 1; \
 	else \
-	  echo "SKIPPED: the suite against the mock image (no Docker engine reachable)"; \
+	  echo "SKIPPED: the container tests of conformance/container and the suite against the mock image (no Docker engine reachable)"; \
 	fi
 
 build: ## build the mock binary into build/mockserver
