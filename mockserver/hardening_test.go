@@ -29,11 +29,11 @@ func TestAuthenticateThrottlesFailuresPerEmail(t *testing.T) {
 		wantStatus(t, http.StatusOK)
 }
 
-// Authenticate throttles repeated failures per client address (D71): twenty failures from one
+// Authenticate throttles repeated failures per client address (D71): fifty failures from one
 // address over any e-mails block every login from it for the rest of the minute.
 func TestAuthenticateThrottlesFailuresPerClient(t *testing.T) {
 	m := newMock(t, mockserver.Config{})
-	for i := range 20 {
+	for i := range 50 {
 		m.post(pAuthenticate, "", map[string]any{"email": fmt.Sprintf("nobody%d@example.com", i), "password": "x"}).
 			wantStatus(t, http.StatusUnauthorized)
 	}

@@ -15,7 +15,7 @@ import (
 // answers 429 shape (b) with Retry-After before looking at the password.
 const (
 	loginFailuresPerEmail  = 5
-	loginFailuresPerClient = 20
+	loginFailuresPerClient = 50
 	loginWindow            = time.Minute
 )
 
