@@ -34,8 +34,8 @@
 //  12. the operation on the reference store, whose error codes map to status in envelope.go.
 //
 // Steps 10 and 11 answer only statuses the operation lists: where its codes have no 400, an
-// unreadable body is 422 keyed by "body" (D2); where they have no 422, failed fields are 400
-// shape (a) (D30).
+// unreadable body is 422 keyed by the fields the operation requires (D2); where they have no
+// 422, failed fields are 400 shape (a) (D30).
 //
 // The mock's own endpoints (routes.go's controls: reset, clock, faults, journal, snapshots,
 // the dashboard at GET /__mock/, the spec at /openapi.json and /openapi.yaml) are described

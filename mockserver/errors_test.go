@@ -188,15 +188,15 @@ func TestDeprecationNeedsApproval(t *testing.T) {
 }
 
 // A failure answers a status the operation lists: where the interface lists no 400, an
-// unreadable body is 422 keyed by "body" (D2); where it lists no 422, a failed field is 400
+// unreadable body is 422 keyed by the fields the operation requires (D2); where it lists no 422, a failed field is 400
 // shape (a) (boards/list's tool_key filter, D30).
 func TestFailuresAnswerListedStatuses(t *testing.T) {
 	m := newMock(t, mockserver.Config{})
 	member := m.login(m.manifest.Users.Member)
-	for _, path := range []string{pConvRestore, pCartRemove, pThumbnails} {
+	for path, field := range map[string]string{pConvRestore: "conversation_id", pCartRemove: "session_token", pThumbnails: "entity_id"} {
 		t.Run("unreadable body on "+path, func(t *testing.T) {
-			m.post(path, member, `{"oops":`).wantFieldError(t, "body")
-			m.post(path, member, `[1]`).wantFieldError(t, "body")
+			m.post(path, member, `{"oops":`).wantFieldError(t, field)
+			m.post(path, member, `[1]`).wantFieldError(t, field)
 		})
 	}
 	t.Run("boards list filter not a string", func(t *testing.T) {

@@ -85,7 +85,7 @@ func (s *server) pipeline(rt *route) http.Handler {
 				return
 			}
 		}
-		body, ok := readBody(w, r, rt)
+		body, ok := s.readBody(w, r, rt)
 		if !ok {
 			return
 		}
@@ -160,7 +160,7 @@ func clientAddr(r *http.Request) string {
 
 // readBody reads at most maxBody bytes and checks that they are a JSON object; an empty body
 // counts as {} (D2).
-func readBody(w http.ResponseWriter, r *http.Request, rt *route) ([]byte, bool) {
+func (s *server) readBody(w http.ResponseWriter, r *http.Request, rt *route) ([]byte, bool) {
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxBody))
 	var tooLarge *http.MaxBytesError
 	switch {
@@ -168,7 +168,7 @@ func readBody(w http.ResponseWriter, r *http.Request, rt *route) ([]byte, bool) 
 		writeShapeA(w, http.StatusRequestEntityTooLarge, "The request body must not be larger than 1 MiB.")
 		return nil, false
 	case err != nil:
-		writeUnreadable(w, rt, "The request body could not be read.")
+		s.writeUnreadable(w, r, rt, "The request body could not be read.")
 		return nil, false
 	}
 	body = bytes.TrimSpace(body)
@@ -176,24 +176,29 @@ func readBody(w http.ResponseWriter, r *http.Request, rt *route) ([]byte, bool) 
 		return []byte("{}"), true
 	}
 	if !json.Valid(body) {
-		writeUnreadable(w, rt, "The request body is not valid JSON.")
+		s.writeUnreadable(w, r, rt, "The request body is not valid JSON.")
 		return nil, false
 	}
 	if body[0] != '{' {
-		writeUnreadable(w, rt, "The request body must be a JSON object.")
+		s.writeUnreadable(w, r, rt, "The request body must be a JSON object.")
 		return nil, false
 	}
 	return body, true
 }
 
 // writeUnreadable answers a body that cannot be read as the operation's fields: 400 shape (a),
-// or, on an operation whose listed codes have no 400, 422 shape (c) keyed by "body" (D2).
-func writeUnreadable(w http.ResponseWriter, rt *route, message string) {
+// or, on an operation whose listed codes have no 400, 422 shape (c) keyed by the fields the
+// operation requires, as if the body were empty (D2).
+func (s *server) writeUnreadable(w http.ResponseWriter, r *http.Request, rt *route, message string) {
 	if rt.lists[http.StatusBadRequest] {
 		writeShapeA(w, http.StatusBadRequest, message)
 		return
 	}
-	writeValidation(w, map[string][]string{"body": {message}})
+	fields := s.validate(r, rt, []byte("{}"))
+	if len(fields) == 0 {
+		fields = map[string][]string{"body": {message}}
+	}
+	writeValidation(w, fields)
 }
 
 // writeInvalid answers fields that fail validation: 422 shape (c), or, on an operation whose

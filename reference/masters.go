@@ -79,7 +79,9 @@ func (s *Store) UpdateMasterCard(userID int64, in UpdateMasterCardInput) (Master
 	}
 	now := s.now()
 	applyMasterFields(&c, in)
-	setClearable(&c.GroupID, in.GroupID)
+	if in.GroupID.Present() { // null leaves it: a master card always has a group (D18)
+		c.GroupID = ptr(in.GroupID.Value)
+	}
 	c.UpdatedAt = now
 	s.putCard(c)
 	var synced int64
@@ -114,10 +116,7 @@ func (s *Store) syncCardCopies(id int64, in UpdateMasterCardInput, by int64) int
 			continue
 		}
 		applyMasterFields(&c, in)
-		switch {
-		case in.GroupID.Null:
-			c.GroupID = nil
-		case in.GroupID.Present():
+		if in.GroupID.Present() {
 			g, _ := s.ensureGroupCopy(*c.ProjectID, s.groups[in.GroupID.Value], by, now)
 			c.GroupID = ptr(g.ID)
 		}

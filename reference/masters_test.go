@@ -170,12 +170,21 @@ func TestUpdateMasterCard(t *testing.T) {
 			t.Fatalf("copy's group = %+v", group)
 		}
 	})
-	t.Run("clears group_id sent as null (D18)", func(t *testing.T) {
+	t.Run("keeps group_id sent as null, clears description (D18: a master card always has a group)", func(t *testing.T) {
 		s, _ := newStore(t)
-		res, err := s.UpdateMasterCard(admin, reference.UpdateMasterCardInput{ID: masterCard, GroupID: reference.Null[int64](), Description: reference.Null[string]()})
+		before, _ := s.UpdateMasterCard(admin, reference.UpdateMasterCardInput{ID: masterCard})
+		res, err := s.UpdateMasterCard(admin, reference.UpdateMasterCardInput{ID: masterCard, GroupID: reference.Null[int64](), Description: reference.Null[string](), SyncToProjects: reference.Some(true)})
 		wantCode(t, err, "")
-		if res.Card.GroupID != nil {
-			t.Fatalf("group_id = %v", *res.Card.GroupID)
+		if res.Card.GroupID == nil || *res.Card.GroupID != *before.Card.GroupID {
+			t.Fatalf("group_id = %v, want %d", res.Card.GroupID, *before.Card.GroupID)
+		}
+		if res.Card.Description != nil {
+			t.Fatalf("description = %q, want null", *res.Card.Description)
+		}
+		for _, c := range s.State().Cards {
+			if c.MasterCardID != nil && *c.MasterCardID == masterCard && c.GroupID == nil {
+				t.Fatalf("copy %d lost its group", c.ID)
+			}
 		}
 	})
 	for _, tt := range []struct {

@@ -1,7 +1,8 @@
 package reference
 
-// tourCardType is the card_type of the master cards tour/cards/update acts on (D32).
-const tourCardType = "tour"
+// isTourCard reports whether a master card is one tour/cards/update acts on: card_type tour or
+// widget_tour (D32).
+func isTourCard(c Card) bool { return c.CardType == "tour" || c.CardType == "widget_tour" }
 
 // UpdateTourCard sets the status (open or closed) of a master tour card (D32). Any
 // authenticated user may call it and no tool subscription is needed (D13); an id that is not a
@@ -18,7 +19,7 @@ func (s *Store) UpdateTourCard(userID int64, in UpdateTourCardInput) (Card, erro
 		return Card{}, err
 	}
 	c, err := s.masterCard(in.ID)
-	if err != nil || c.CardType != tourCardType {
+	if err != nil || !isTourCard(c) {
 		return Card{}, Errorf(ENOTFOUND, "Tour card %d not found.", in.ID)
 	}
 	now := s.now()

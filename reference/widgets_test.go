@@ -89,6 +89,16 @@ func TestUpdateTourCard(t *testing.T) {
 			t.Fatal("status not stored")
 		}
 	})
+	t.Run("sets the status of a master widget_tour card too (D32)", func(t *testing.T) {
+		s, _ := newStore(t)
+		res, err := s.CreateMasterCard(admin, reference.CreateMasterCardInput{GroupID: masterGroup, Title: "Widget tour", CardType: reference.Some("widget_tour")})
+		wantCode(t, err, "")
+		c, err := s.UpdateTourCard(member, reference.UpdateTourCardInput{ID: res.Card.ID, Status: "closed"})
+		wantCode(t, err, "")
+		if c.Status != "closed" || c.CardType != "widget_tour" {
+			t.Fatalf("card = %+v", c)
+		}
+	})
 	for _, tt := range []struct {
 		name, code, field string
 		in                reference.UpdateTourCardInput
