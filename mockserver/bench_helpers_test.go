@@ -86,6 +86,17 @@ func (m *benchMock) serve(tb testing.TB, r *http.Request, want int) {
 	}
 }
 
+// loop benchmarks path with body through the whole handler: one checked request (it must
+// answer 200), then b.N timed ones.
+func (m *benchMock) loop(b *testing.B, path string, body []byte, authed bool) {
+	m.serve(b, m.request(path, body, authed), http.StatusOK)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for range b.N {
+		m.h.ServeHTTP(newDiscard(), m.request(path, body, authed))
+	}
+}
+
 // answer is the body the mock answers to r, which must be a success.
 func (m *benchMock) answer(tb testing.TB, r *http.Request) []byte {
 	rec := httptest.NewRecorder()

@@ -73,12 +73,7 @@ func benchBare(b *testing.B) {
 func benchCommentsList(b *testing.B) {
 	m := newBenchMock(b, nil)
 	body := mustJSON(b, map[string]any{"card_id": m.manifest.Operations.CardID, "per_page": 15})
-	m.serve(b, m.request(opsV1+"comments/list", body, true), http.StatusOK)
-	b.ReportAllocs()
-	b.ResetTimer()
-	for range b.N {
-		m.h.ServeHTTP(newDiscard(), m.request(opsV1+"comments/list", body, true))
-	}
+	m.loop(b, opsV1+"comments/list", body, true)
 	ns := float64(b.Elapsed().Nanoseconds()) / float64(b.N)
 	if bareNsPerOp > 0 && b.N >= 1000 { // the small first rounds are too noisy to judge
 		ratio := bareNsPerOp / ns
@@ -91,33 +86,18 @@ func benchAuthenticate(b *testing.B) {
 	m := newBenchMock(b, nil)
 	creds := m.manifest.Users.Member
 	body := mustJSON(b, map[string]any{"email": creds.Email, "password": creds.Password})
-	m.serve(b, m.request("/v1/authenticate", body, false), http.StatusOK)
-	b.ReportAllocs()
-	b.ResetTimer()
-	for range b.N {
-		m.h.ServeHTTP(newDiscard(), m.request("/v1/authenticate", body, false))
-	}
+	m.loop(b, "/v1/authenticate", body, false)
 }
 
 func benchCardsCreate(b *testing.B) {
 	m := newBenchMock(b, nil)
 	body := mustJSON(b, map[string]any{"title": "Bench card", "priority": "high", "description": "made by a benchmark"})
-	m.serve(b, m.request(opsV1+"cards/create", body, true), http.StatusOK)
-	b.ReportAllocs()
-	b.ResetTimer()
-	for range b.N {
-		m.h.ServeHTTP(newDiscard(), m.request(opsV1+"cards/create", body, true))
-	}
+	m.loop(b, opsV1+"cards/create", body, true)
 }
 
 func benchCardsList10k(b *testing.B) {
 	m := newBenchMock(b, func(st *reference.State, mf fixtures.Manifest) { addCards(st, mf, 10_000) })
-	m.serve(b, m.request(opsV1+"cards/list", nil, true), http.StatusOK)
-	b.ReportAllocs()
-	b.ResetTimer()
-	for range b.N {
-		m.h.ServeHTTP(newDiscard(), m.request(opsV1+"cards/list", nil, true))
-	}
+	m.loop(b, opsV1+"cards/list", nil, true)
 }
 
 // benchCartRemove removes one item per request from a world of cartBatch carts, reloaded (off

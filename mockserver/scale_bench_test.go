@@ -2,7 +2,6 @@ package mockserver
 
 import (
 	"fmt"
-	"net/http"
 	"runtime"
 	"testing"
 
@@ -17,12 +16,7 @@ func BenchmarkCardsCreateAt(b *testing.B) {
 		b.Run(fmt.Sprintf("cards=%d", n), func(b *testing.B) {
 			m := newBenchMock(b, func(st *reference.State, mf fixtures.Manifest) { addCards(st, mf, n) })
 			body := mustJSON(b, map[string]any{"title": "Bench card", "group_id": m.manifest.Operations.GroupID})
-			m.serve(b, m.request(opsV1+"cards/create", body, true), http.StatusOK)
-			b.ReportAllocs()
-			b.ResetTimer()
-			for range b.N {
-				m.h.ServeHTTP(newDiscard(), m.request(opsV1+"cards/create", body, true))
-			}
+			m.loop(b, opsV1+"cards/create", body, true)
 		})
 	}
 }
@@ -35,12 +29,7 @@ func BenchmarkCommentsListAt(b *testing.B) {
 		b.Run(fmt.Sprintf("comments=%d", n), func(b *testing.B) {
 			m := newBenchMock(b, func(st *reference.State, mf fixtures.Manifest) { addComments(st, mf, n) })
 			body := mustJSON(b, map[string]any{"card_id": m.manifest.Operations.CardID, "per_page": 15, "page": n / 15})
-			m.serve(b, m.request(opsV1+"comments/list", body, true), http.StatusOK)
-			b.ReportAllocs()
-			b.ResetTimer()
-			for range b.N {
-				m.h.ServeHTTP(newDiscard(), m.request(opsV1+"comments/list", body, true))
-			}
+			m.loop(b, opsV1+"comments/list", body, true)
 		})
 	}
 }
