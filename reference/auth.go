@@ -28,15 +28,25 @@ func (s *Store) Authenticate(in AuthenticateInput) (LoginResult, error) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	id, known := s.emails[normalizeEmail(in.Email)]
+	email, now := normalizeEmail(in.Email), s.now()
+	failures := s.loginFailures[email]
+	if failures.Spent(now, LoginWindow, LoginFailuresPerEmail) {
+		return LoginResult{}, &Error{Code: ERATELIMITED, Message: LoginThrottledMessage, RetryAfter: failures.Until(now, LoginWindow)}
+	}
+	id, known := s.emails[email]
 	password := "\x00no such user\x00"
 	if known {
 		password = s.users[id].Password
 	}
 	match := subtle.ConstantTimeCompare([]byte(in.Password), []byte(password)) == 1
 	if !known || !match || in.Password == "" {
+		s.loginFailures[email] = failures.Add(now, LoginWindow)
+		if len(s.loginFailures) > maxTrackedLogins {
+			SweepWindows(s.loginFailures, now, LoginWindow)
+		}
 		return LoginResult{}, credentialsError()
 	}
+	delete(s.loginFailures, email)
 	token, err := s.newToken()
 	if err != nil {
 		return LoginResult{}, err

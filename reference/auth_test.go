@@ -147,3 +147,38 @@ func TestUnknownCallerIsUnauthenticated(t *testing.T) {
 		})
 	}
 }
+
+// Failed logins are counted per e-mail (D71): after five failures in a minute the e-mail is
+// refused whatever the password, until the window ends; a success forgets the failures.
+func TestAuthenticateThrottlesFailuresPerEmail(t *testing.T) {
+	s, clock := newStore(t)
+	wrong := reference.AuthenticateInput{Email: memberEmail, Password: "wrong"}
+	right := reference.AuthenticateInput{Email: " Member@Acme.test", Password: memberPassword}
+	for range reference.LoginFailuresPerEmail {
+		_, err := s.Authenticate(wrong)
+		wantCode(t, err, reference.EUNAUTHENTICATED)
+	}
+	_, err := s.Authenticate(right)
+	var e *reference.Error
+	if !asError(err, &e) || e.Code != reference.ERATELIMITED || e.RetryAfter != reference.LoginWindow {
+		t.Fatalf("sixth attempt: err = %v, want rate limited for a minute", err)
+	}
+	_, err = s.Authenticate(reference.AuthenticateInput{Email: "tom@acme.test", Password: "tom-pass"})
+	wantCode(t, err, "") // another e-mail is not throttled
+
+	clock.Advance(reference.LoginWindow)
+	_, err = s.Authenticate(right)
+	wantCode(t, err, "")
+	for range reference.LoginFailuresPerEmail - 1 {
+		_, err := s.Authenticate(wrong)
+		wantCode(t, err, reference.EUNAUTHENTICATED)
+	}
+	_, err = s.Authenticate(right) // the success forgets the four failures before it
+	wantCode(t, err, "")
+	for range reference.LoginFailuresPerEmail - 1 {
+		_, err := s.Authenticate(wrong)
+		wantCode(t, err, reference.EUNAUTHENTICATED)
+	}
+	_, err = s.Authenticate(right) // 4 failures since the success, not 8
+	wantCode(t, err, "")
+}

@@ -34,11 +34,7 @@ func (s *Store) UpdateBoard(userID int64, in UpdateBoardInput) (Board, error) {
 		return Board{}, err
 	}
 	var f fieldErrors
-	if in.Title.Present() {
-		f.required("title", in.Title.Value, maxTitle)
-	}
-	f.optMaxLen("color", in.Color, maxColor)
-	f.optMaxLen("icon", in.Icon, maxIcon)
+	f.optNotBlank("title", in.Title)
 	if err := f.err(); err != nil {
 		return Board{}, err
 	}
@@ -81,10 +77,8 @@ func (s *Store) CreateMasterBoard(userID int64, in CreateMasterBoardInput) (Boar
 		return Board{}, err
 	}
 	var f fieldErrors
-	f.required("title", in.Title, maxTitle)
-	f.required("tool_key", in.ToolKey, maxToolKey)
-	f.optMaxLen("color", in.Color, maxColor)
-	f.optMaxLen("icon", in.Icon, maxIcon)
+	f.notBlank("title", in.Title)
+	f.notBlank("tool_key", in.ToolKey)
 	if err := f.err(); err != nil {
 		return Board{}, err
 	}

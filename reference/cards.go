@@ -53,9 +53,7 @@ func (s *Store) CreateCard(userID int64, in CreateCardInput) (Card, error) {
 		return Card{}, err
 	}
 	var f fieldErrors
-	f.required("title", in.Title, maxTitle)
-	f.optMaxLen("status", in.Status, maxStatus)
-	f.optOneOf("priority", in.Priority, priorities)
+	f.notBlank("title", in.Title)
 	if err := f.err(); err != nil {
 		return Card{}, err
 	}
@@ -92,11 +90,7 @@ func (s *Store) UpdateCard(userID int64, in UpdateCardInput) (Card, error) {
 		return Card{}, err
 	}
 	var f fieldErrors
-	if in.Title.Present() {
-		f.required("title", in.Title.Value, maxTitle)
-	}
-	f.optMaxLen("status", in.Status, maxStatus)
-	f.optOneOf("priority", in.Priority, priorities)
+	f.optNotBlank("title", in.Title)
 	if err := f.err(); err != nil {
 		return Card{}, err
 	}

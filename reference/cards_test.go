@@ -67,11 +67,8 @@ func TestCreateCard(t *testing.T) {
 		{"rejects an owner of another project (D28)", reference.CreateCardInput{Title: "x", OwnerID: reference.Some[int64](outsider)}, reference.ENOTFOUND, ""},
 		{"rejects a tag of another project (D28)", reference.CreateCardInput{Title: "x", TagID: reference.Some[int64](globexTag)}, reference.ENOTFOUND, ""},
 		{"rejects a blank title", reference.CreateCardInput{Title: "  "}, reference.EVALIDATION, "title"},
-		{"rejects a title of 256 characters", reference.CreateCardInput{Title: long256}, reference.EVALIDATION, "title"},
 		{"accepts a title of 255 multi-byte characters", reference.CreateCardInput{Title: strings.Repeat("é", 255)}, "", ""},
-		{"rejects a status of 51 characters", reference.CreateCardInput{Title: "x", Status: reference.Some(strings.Repeat("s", 51))}, reference.EVALIDATION, "status"},
 		{"accepts any status of at most 50 characters (D19)", reference.CreateCardInput{Title: "x", Status: reference.Some("waiting_for_review")}, "", ""},
-		{"rejects an unknown priority", reference.CreateCardInput{Title: "x", Priority: reference.Some("asap")}, reference.EVALIDATION, "priority"},
 		{"treats null fields as omitted", reference.CreateCardInput{Title: "x", Status: reference.Null[string](), Priority: reference.Null[string](), GroupID: reference.Null[int64]()}, "", ""},
 	}
 	for _, tt := range tests {
@@ -155,7 +152,6 @@ func TestUpdateCard(t *testing.T) {
 		{"rejects a group of another project (D28)", reference.ENOTFOUND, "", reference.UpdateCardInput{ID: acmeOverdueCard, GroupID: reference.Some[int64](globexGroup)}},
 		{"rejects an owner of another project (D28)", reference.ENOTFOUND, "", reference.UpdateCardInput{ID: acmeOverdueCard, OwnerID: reference.Some[int64](outsider)}},
 		{"rejects an empty title", "", "title", reference.UpdateCardInput{ID: acmeOverdueCard, Title: reference.Some("")}},
-		{"rejects an unknown priority", "", "priority", reference.UpdateCardInput{ID: acmeOverdueCard, Priority: reference.Some("meh")}},
 	}
 	for _, tt := range errs {
 		t.Run(tt.name, func(t *testing.T) {

@@ -10,7 +10,7 @@ func (s *Store) RemoveCartItem(in RemoveCartItemInput) (Cart, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	var f fieldErrors
-	f.required("session_token", in.SessionToken, maxSession) // blank is missing (D44)
+	f.notBlank("session_token", in.SessionToken) // blank is missing (D44)
 	if err := f.err(); err != nil {
 		return Cart{}, err
 	}

@@ -2,7 +2,7 @@ package reference
 
 import (
 	"slices"
-	"strings"
+	"strconv"
 )
 
 // Comment list defaults (D26).
@@ -22,19 +22,24 @@ func (s *Store) ListComments(userID int64, in ListCommentsInput) (CommentPage, e
 		return CommentPage{}, err
 	}
 	page, perPage := orDefault(in.Page, defaultPage), orDefault(in.PerPage, defaultPerPage)
+	// The page arithmetic below needs these bounds, so the store keeps them even though the
+	// request schema checks them first.
 	var f fieldErrors
-	f.min("page", page, 1)
-	f.min("per_page", perPage, 1)
-	if perPage > maxPerPage {
-		f.add("per_page", "The per_page field must not be greater than %d.", maxPerPage)
+	if page < 1 {
+		f.add("page", MsgMin("page", "1"))
+	}
+	switch {
+	case perPage < 1:
+		f.add("per_page", MsgMin("per_page", "1"))
+	case perPage > maxPerPage:
+		f.add("per_page", MsgMax("per_page", strconv.Itoa(maxPerPage)))
 	}
 	if err := f.err(); err != nil {
 		return CommentPage{}, err
 	}
 	// comments/list lists no 404: a card that is not the caller's fails the card_id rule (D43).
 	if _, err := s.projectCard(project, in.CardID); err != nil {
-		f.add("card_id", "The selected card id is invalid.")
-		return CommentPage{}, f.err()
+		return CommentPage{}, InvalidField("card_id", MsgSelected("card_id"))
 	}
 	ids := s.cardComments[in.CardID]
 	total := int64(len(ids))
@@ -63,9 +68,7 @@ func (s *Store) CreateComment(userID int64, in CreateCommentInput) (Comment, err
 		return Comment{}, err
 	}
 	var f fieldErrors
-	if strings.TrimSpace(in.Comment) == "" {
-		f.add("comment", "The comment field is required.")
-	}
+	f.notBlank("comment", in.Comment)
 	if err := f.err(); err != nil {
 		return Comment{}, err
 	}

@@ -9,11 +9,6 @@ func (s *Store) RestoreConversation(userID int64, in RestoreConversationInput) e
 	if _, err := s.caller(userID); err != nil {
 		return err
 	}
-	var f fieldErrors
-	f.min("conversation_id", in.ConversationID, 1)
-	if err := f.err(); err != nil {
-		return err
-	}
 	c, ok := s.conversations[in.ConversationID]
 	if !ok || c.UserID != userID {
 		return Errorf(ENOTFOUND, "Conversation %d not found.", in.ConversationID)

@@ -37,7 +37,7 @@ func (s *Store) CreateMasterGroup(userID int64, in CreateMasterGroupInput) (Grou
 		return Group{}, err
 	}
 	var f fieldErrors
-	f.required("title", in.Title, maxTitle)
+	f.notBlank("title", in.Title)
 	if err := f.err(); err != nil {
 		return Group{}, err
 	}
@@ -70,9 +70,7 @@ func (s *Store) UpdateMasterGroup(userID int64, in UpdateMasterGroupInput) (Grou
 		return Group{}, err
 	}
 	var f fieldErrors
-	if in.Title.Present() {
-		f.required("title", in.Title.Value, maxTitle)
-	}
+	f.optNotBlank("title", in.Title)
 	if err := f.err(); err != nil {
 		return Group{}, err
 	}

@@ -11,8 +11,7 @@ func (s *Store) CreateMasterCard(userID int64, in CreateMasterCardInput) (Master
 		return MasterCardResult{}, err
 	}
 	var f fieldErrors
-	f.required("title", in.Title, maxTitle)
-	checkMasterFields(&f, in.UniqueIdentifier, in.EvaluationCheck, in.TourKey, in.CardType, in.Status, in.Priority)
+	f.notBlank("title", in.Title)
 	if err := f.err(); err != nil {
 		return MasterCardResult{}, err
 	}
@@ -40,16 +39,6 @@ func (s *Store) CreateMasterCard(userID int64, in CreateMasterCardInput) (Master
 	return MasterCardResult{Card: cardOut(c, now), ProjectsUpdated: pushed}, nil
 }
 
-// checkMasterFields checks the lengths and enumerations of master card fields.
-func checkMasterFields(f *fieldErrors, uid, eval, tour, cardType, status, priority Optional[string]) {
-	f.optMaxLen("unique_identifier", uid, maxMasterKey)
-	f.optMaxLen("evaluation_check", eval, maxMasterKey)
-	f.optMaxLen("tour_key", tour, maxMasterKey)
-	f.optOneOf("card_type", cardType, cardTypes)
-	f.optOneOf("status", status, masterCardStatuses)
-	f.optOneOf("priority", priority, priorities)
-}
-
 // UpdateMasterCard changes a master card (superadmin only) following D18. With
 // sync_to_projects the same changes are made to every live project copy and ProjectsUpdated
 // counts the copies changed (D22); a new group_id moves each copy to its project's copy of
@@ -61,10 +50,7 @@ func (s *Store) UpdateMasterCard(userID int64, in UpdateMasterCardInput) (Master
 		return MasterCardResult{}, err
 	}
 	var f fieldErrors
-	if in.Title.Present() {
-		f.required("title", in.Title.Value, maxTitle)
-	}
-	checkMasterFields(&f, in.UniqueIdentifier, in.EvaluationCheck, in.TourKey, in.CardType, in.Status, in.Priority)
+	f.optNotBlank("title", in.Title)
 	if err := f.err(); err != nil {
 		return MasterCardResult{}, err
 	}

@@ -33,6 +33,7 @@ type Store struct {
 	entities      map[entityKey]WebsiteEntity
 	themes        map[int64]ThemeVersion
 	regenerations map[int64][]Regeneration // project id → accepted regenerations, oldest first (D15)
+	loginFailures map[string]Window        // normalised e-mail → failed logins in the window (D71)
 
 	next nextIDs
 	idx  storeIndex // position and record-count indexes (index.go)
@@ -83,15 +84,13 @@ func New(state State, opts ...Option) (*Store, error) {
 		entities:      map[entityKey]WebsiteEntity{},
 		themes:        map[int64]ThemeVersion{},
 		regenerations: map[int64][]Regeneration{},
+		loginFailures: map[string]Window{},
 	}
 	if err := s.load(state); err != nil {
 		return nil, fmt.Errorf("load state: %w", err)
 	}
 	return s, nil
 }
-
-// Now is the store's clock, in UTC truncated to the second (D9).
-func (s *Store) Now() time.Time { return utc(s.cfg.clock.Now()) }
 
 // State exports a deep copy of the whole state, each kind ordered by id. New(s.State()) gives
 // a store with the same content.

@@ -27,9 +27,7 @@ func (s *Store) CreateTag(userID int64, in CreateTagInput) (Tag, error) {
 		return Tag{}, err
 	}
 	var f fieldErrors
-	f.required("name", in.Name, maxTitle)
-	f.optMaxLen("color", in.Color, maxColor)
-	f.optMaxLen("icon", in.Icon, maxIcon)
+	f.notBlank("name", in.Name)
 	if err := f.err(); err != nil {
 		return Tag{}, err
 	}

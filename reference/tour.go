@@ -13,11 +13,6 @@ func (s *Store) UpdateTourCard(userID int64, in UpdateTourCardInput) (Card, erro
 	if _, err := s.caller(userID); err != nil {
 		return Card{}, err
 	}
-	var f fieldErrors
-	f.oneOf("status", in.Status, tourCardStatuses)
-	if err := f.err(); err != nil {
-		return Card{}, err
-	}
 	c, err := s.masterCard(in.ID)
 	if err != nil || !isTourCard(c) {
 		return Card{}, Errorf(ENOTFOUND, "Tour card %d not found.", in.ID)

@@ -25,12 +25,6 @@ func (s *Store) RegenerateThumbnail(userID int64, in RegenerateThumbnailInput) (
 	if err != nil {
 		return Thumbnail{}, err
 	}
-	var f fieldErrors
-	f.oneOf("type", in.Type, entityTypes)
-	f.min("entity_id", in.EntityID, 1)
-	if err := f.err(); err != nil {
-		return Thumbnail{}, err
-	}
 	key := entityKey{Type: in.Type, ID: in.EntityID}
 	e, ok := s.entities[key]
 	if !ok || e.ProjectID != project {

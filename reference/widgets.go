@@ -14,7 +14,7 @@ func (s *Store) ListWidgetCards(userID int64, in ListWidgetCardsInput) (WidgetCa
 		return WidgetCards{}, err
 	}
 	var f fieldErrors
-	f.required("tool_key", in.ToolKey, maxWidgetTool)
+	f.notBlank("tool_key", in.ToolKey)
 	if err := f.err(); err != nil {
 		return WidgetCards{}, err
 	}

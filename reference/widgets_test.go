@@ -65,7 +65,7 @@ func TestListWidgetCards(t *testing.T) {
 			t.Fatalf("widget list = %+v", w)
 		}
 	})
-	for _, tt := range []struct{ name, tool string }{{"rejects an empty tool_key", ""}, {"rejects a tool_key of 51 characters", long256[:51]}} {
+	for _, tt := range []struct{ name, tool string }{{"rejects an empty tool_key", ""}, {"rejects a blank tool_key", "   "}} {
 		t.Run(tt.name, func(t *testing.T) {
 			s, _ := newStore(t)
 			_, err := s.ListWidgetCards(member, reference.ListWidgetCardsInput{ToolKey: tt.tool})
@@ -106,7 +106,6 @@ func TestUpdateTourCard(t *testing.T) {
 		{"rejects a master card that is not a tour card (D32)", reference.ENOTFOUND, "", reference.UpdateTourCardInput{ID: masterCard, Status: "closed"}},
 		{"rejects a project card (D32)", reference.ENOTFOUND, "", reference.UpdateTourCardInput{ID: acmeCopyCard, Status: "closed"}},
 		{"rejects an unknown card", reference.ENOTFOUND, "", reference.UpdateTourCardInput{ID: 999, Status: "closed"}},
-		{"rejects a status other than open or closed", "", "status", reference.UpdateTourCardInput{ID: masterTourCard, Status: "in_progress"}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			s, _ := newStore(t)
