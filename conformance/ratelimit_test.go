@@ -63,14 +63,17 @@ func rateLimitSpecs(op Operation) {
 		Expect(remaining).To(BeZero(), "%s: none is left once a 429 answers\n\n%s", RuleRemaining, ex.Describe())
 	})
 
-	// D14: one window per token; Retry-After is whole seconds until the reset (1..60); a 429 does
-	// not spend more; another token is not affected.
-	It("keeps one window per token with Retry-After of at most 60 seconds", Serial, Reference(op, AspectRateLimit), func() {
+	// D14: one window per user, so logging in again does not start a new one; Retry-After is
+	// whole seconds until the reset (1..60); a 429 does not spend more; another user is not
+	// affected.
+	It("keeps one window per user with Retry-After of at most 60 seconds", Serial, Reference(op, AspectRateLimit), func() {
 		ex, _ := exhaust(op, login(member))
 		Expect(ex).To(HaveStatus(429), "D14")
 		wait, _ := RetryAfter(ex.Header)
 		Expect(wait).To(And(BeNumerically(">=", time.Second), BeNumerically("<=", time.Minute)), "D14: Retry-After\n\n%s", ex.Describe())
-		other := send(Request{Op: op, As: "a member with another token just issued", Token: login(member), NoRetry: true})
-		Expect(other).To(HaveStatus(200), "D14: the window is per token")
+		again := send(Request{Op: op, As: "the same member with a token just issued", Token: login(member), NoRetry: true})
+		Expect(again).To(HaveStatus(429), "D14: the window is per user, not per token")
+		other := send(Request{Op: op, As: "another user", Token: login(outsider), NoRetry: true})
+		Expect(other).To(HaveStatus(200), "D14: another user has a window of its own")
 	})
 }

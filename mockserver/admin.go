@@ -12,7 +12,7 @@ const AdminTokenHeader = "X-Mock-Admin-Token"
 // admitted guards the /__mock/ endpoints with the admin token, when one is set: the token
 // comes in X-Mock-Admin-Token, or for the dashboard page (GET /__mock/) also as ?token=.
 // Without it, 401 shape (b); the dashboard page answers its token prompt instead.
-func (s *server) admitted(w http.ResponseWriter, r *http.Request) bool {
+func (s *Server) admitted(w http.ResponseWriter, r *http.Request) bool {
 	want := s.steering.admin
 	if want == "" || !strings.HasPrefix(r.URL.Path, "/__mock/") {
 		return true

@@ -13,6 +13,9 @@ import (
 	"github.com/opsapi/mocktoolkit/reference"
 )
 
+// opsV1 is the path prefix of the operations area (the interface's path convention).
+const opsV1 = "/services/operations/v1/operations/"
+
 // Helpers of the benchmarks (*_bench_test.go). They sit inside the package so that a benchmark
 // can load a world larger than the seeded one (10k cards, thousands of carts) without sending
 // thousands of requests first.
@@ -25,7 +28,7 @@ const benchLimit = 1 << 30
 
 // benchMock is a mock whose world a benchmark may replace, and the member's bearer token.
 type benchMock struct {
-	s        *server
+	s        *Server
 	h        http.Handler
 	manifest fixtures.Manifest
 	token    string
@@ -36,11 +39,11 @@ type benchMock struct {
 // changed by grow (nil: unchanged), and logs the member in.
 func newBenchMock(tb testing.TB, grow func(*reference.State, fixtures.Manifest)) *benchMock {
 	tb.Helper()
-	s, err := newServer(Config{Now: benchNow, RateLimit: benchLimit})
+	s, err := New(Config{Now: benchNow, RateLimit: benchLimit})
 	if err != nil {
 		tb.Fatalf("new server: %v", err)
 	}
-	m := &benchMock{s: s, h: s.handler()}
+	m := &benchMock{s: s, h: s}
 	m.load(tb, grow)
 	return m
 }

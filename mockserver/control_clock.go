@@ -2,7 +2,10 @@ package mockserver
 
 import (
 	"net/http"
+	"strconv"
 	"time"
+
+	"github.com/opsapi/mocktoolkit/reference"
 )
 
 // maxAdvance bounds one move of the clock (ten years), far from time.Duration's limit.
@@ -14,26 +17,26 @@ type clockInput struct {
 }
 
 // handleClock answers the mock's time.
-func (s *server) handleClock(w http.ResponseWriter, _ *http.Request) {
+func (s *Server) handleClock(w http.ResponseWriter, _ *http.Request) {
 	writeJSON(w, http.StatusOK, map[string]string{"now": s.clockNow()})
 }
 
 // handleClockAdvance moves the clock forward by advance_seconds (0 to ten years): rate
 // windows, the thumbnail window, snoozes and overdue cards follow, as they all read it (D39).
-func (s *server) handleClockAdvance(w http.ResponseWriter, r *http.Request) {
+func (s *Server) handleClockAdvance(w http.ResponseWriter, r *http.Request) {
 	var in clockInput
-	if !decodeControl(w, r, &in) {
+	if !decodeControl(w, r, &in, maxBody) {
 		return
 	}
 	switch {
 	case in.AdvanceSeconds == nil:
-		writeValidation(w, map[string][]string{"advance_seconds": {"The advance seconds field is required."}})
+		writeValidation(w, map[string][]string{"advance_seconds": {reference.MsgRequired("advance_seconds")}})
 		return
 	case *in.AdvanceSeconds < 0:
-		writeValidation(w, map[string][]string{"advance_seconds": {"The advance seconds field must not be negative: the clock only moves forward."}})
+		writeValidation(w, map[string][]string{"advance_seconds": {reference.MsgMin("advance_seconds", "0") + " The clock only moves forward."}})
 		return
 	case *in.AdvanceSeconds > int64(maxAdvance/time.Second):
-		writeValidation(w, map[string][]string{"advance_seconds": {"The advance seconds field must be at most ten years (315360000)."}})
+		writeValidation(w, map[string][]string{"advance_seconds": {reference.MsgMax("advance_seconds", strconv.FormatInt(int64(maxAdvance/time.Second), 10)) + " (ten years)"}})
 		return
 	}
 	s.clock.Advance(time.Duration(*in.AdvanceSeconds) * time.Second)

@@ -1,6 +1,7 @@
 package mockserver
 
 import (
+	"github.com/opsapi/mocktoolkit/reference"
 	"net/http"
 	"time"
 )
@@ -12,20 +13,20 @@ type resetInput struct {
 
 // handleReset puts back the seeded world (Config.Seed, or the body's seed) and forgets rate
 // windows, fault rules and the journal. Tokens issued in the old world vanish with it (D10).
-func (s *server) handleReset(w http.ResponseWriter, r *http.Request) {
+func (s *Server) handleReset(w http.ResponseWriter, r *http.Request) {
 	var in resetInput
-	if !decodeControl(w, r, &in) {
+	if !decodeControl(w, r, &in, maxBody) {
 		return
 	}
 	seed := s.cfg.Seed
 	if in.Seed != nil {
 		if *in.Seed == 0 {
-			writeValidation(w, map[string][]string{"seed": {"The seed must not be 0."}})
+			writeValidation(w, map[string][]string{"seed": {reference.MsgNot("seed", "0")}})
 			return
 		}
 		seed = *in.Seed
 	}
-	if err := s.resetAll(seed); err != nil {
+	if err := s.Reset(seed); err != nil {
 		s.logger.Error("reset", "seed", seed, "err", err)
 		writeShapeA(w, http.StatusInternalServerError, "The world could not be reset.")
 		return
@@ -38,28 +39,7 @@ func (s *server) handleReset(w http.ResponseWriter, r *http.Request) {
 	})
 }
 
-// resetAll swaps in the world of seed and clears everything steered in the old one; the
-// clock is kept (the new world is built at the clock's now).
-func (s *server) resetAll(seed int64) error {
-	if err := s.reset(seed); err != nil {
-		return err
-	}
-	s.limiter.clear()
-	s.logins.clear()
-	s.steering.faults.clear()
-	s.steering.journal.clear()
-	s.steering.rand.reseed(seed)
-	return nil
-}
-
-// clear forgets every rate-limit window.
-func (l *rateLimiter) clear() {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	l.windows = map[string]window{}
-}
-
 // clockNow is the mock's time as the controls show it: RFC 3339, UTC, whole seconds (D9).
-func (s *server) clockNow() string {
+func (s *Server) clockNow() string {
 	return s.clock.Now().Truncate(time.Second).Format(time.RFC3339)
 }

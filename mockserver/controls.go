@@ -3,18 +3,18 @@ package mockserver
 import "net/http"
 
 // handleHealth answers the readiness probe.
-func (s *server) handleHealth(w http.ResponseWriter, _ *http.Request) {
+func (s *Server) handleHealth(w http.ResponseWriter, _ *http.Request) {
 	writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
 }
 
 // handleFixtures answers the fixture manifest of the current world.
-func (s *server) handleFixtures(w http.ResponseWriter, _ *http.Request) {
+func (s *Server) handleFixtures(w http.ResponseWriter, _ *http.Request) {
 	writeJSON(w, http.StatusOK, s.world.Load().manifest)
 }
 
 // handleDashboardRedirect sends GET /__mock to the dashboard at /__mock/, keeping the query (the
 // dashboard takes ?token=).
-func (s *server) handleDashboardRedirect(w http.ResponseWriter, r *http.Request) {
+func (s *Server) handleDashboardRedirect(w http.ResponseWriter, r *http.Request) {
 	target := "/__mock/"
 	if r.URL.RawQuery != "" {
 		target += "?" + r.URL.RawQuery

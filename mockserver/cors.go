@@ -51,7 +51,7 @@ func (p corsPolicy) allowOrigin(origin string) string {
 // cors sets the CORS headers on every answer to an allowed Origin and answers a preflight
 // (OPTIONS with Access-Control-Request-Method) on a known path with 204, before any auth:
 // browsers send preflights without credentials. Other paths go on to route match (404).
-func (s *server) cors(next http.Handler) http.Handler {
+func (s *Server) cors(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		h := w.Header()
 		if !s.steering.cors.any {
@@ -81,7 +81,7 @@ func (s *server) cors(next http.Handler) http.Handler {
 }
 
 // pathMethods lists the methods a known path answers ("" for an unknown path).
-func (s *server) pathMethods(path string) string {
+func (s *Server) pathMethods(path string) string {
 	if _, ok := s.ops[path]; ok {
 		return http.MethodPost
 	}
@@ -89,7 +89,7 @@ func (s *server) pathMethods(path string) string {
 }
 
 // controlMethods lists the methods of a control path, comma separated ("" if none).
-func (s *server) controlMethods(path string) string { return s.steering.ctrlMethods[path] }
+func (s *Server) controlMethods(path string) string { return s.steering.ctrlMethods[path] }
 
 // methodsByPath groups the "METHOD path" keys of the controls table by path.
 func methodsByPath(ctrl map[string]http.HandlerFunc) map[string]string {

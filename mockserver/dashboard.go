@@ -43,7 +43,7 @@ type dashboardData struct {
 
 // handleDashboard serves the dashboard: fixture credentials and ids, the journal, and the
 // controls for reset, clock and fault rules.
-func (s *server) handleDashboard(w http.ResponseWriter, _ *http.Request) {
+func (s *Server) handleDashboard(w http.ResponseWriter, _ *http.Request) {
 	wl := s.world.Load()
 	pretty, _ := json.MarshalIndent(wl.manifest, "", "  ")
 	ops := make([]string, 0, len(s.ops))
@@ -67,7 +67,7 @@ func (s *server) handleDashboard(w http.ResponseWriter, _ *http.Request) {
 
 // writeTokenPrompt answers the dashboard without a valid admin token: 401 and a form that
 // asks for it (wrong says a token was given and refused).
-func (s *server) writeTokenPrompt(w http.ResponseWriter, wrong bool) {
+func (s *Server) writeTokenPrompt(w http.ResponseWriter, wrong bool) {
 	writeHTML(w, http.StatusUnauthorized, "token.html", map[string]bool{"Wrong": wrong})
 }
 

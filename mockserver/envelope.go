@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"log/slog"
 	"net/http"
 	"strconv"
 	"time"
@@ -50,19 +49,21 @@ type validationBody struct {
 var emptyData = []any{}
 
 // writeJSON writes v as the JSON body with status. Every answer of the mock goes through here
-// or through writeFast.
-func writeJSON(w http.ResponseWriter, status int, v any) {
+// or through writeFast. A value that cannot be encoded answers 500 shape (a) instead, and its
+// error is returned for the caller to log.
+func writeJSON(w http.ResponseWriter, status int, v any) error {
 	bp := bufPool.Get().(*[]byte)
+	defer putBuf(bp)
 	buf := bytes.NewBuffer((*bp)[:0])
-	if err := json.NewEncoder(buf).Encode(v); err != nil { // Marshal's bytes and a newline
-		slog.Error("encode answer", "err", err)
+	err := json.NewEncoder(buf).Encode(v) // Marshal's bytes and a newline
+	if err != nil {
 		status = http.StatusInternalServerError
 		buf.Reset()
 		buf.WriteString(`{"error":true,"message":"Internal server error.","data":[]}` + "\n")
 	}
 	writeBody(w, status, buf.Bytes())
 	*bp = buf.Bytes()[:0]
-	putBuf(bp)
+	return err
 }
 
 // writeBody writes an encoded answer.
@@ -74,15 +75,30 @@ func writeBody(w http.ResponseWriter, status int, body []byte) {
 	_, _ = w.Write(body)
 }
 
+// writeAnswer writes an operation's success: its envelope, or its whole body when it has one.
+// An answer that cannot be encoded is a bug: logged, and answered 500 shape (a).
+func (s *Server) writeAnswer(w http.ResponseWriter, rt *route, a answer) {
+	var err error
+	switch {
+	case a.body != nil:
+		err = writeJSON(w, a.status, a.body)
+	default:
+		err = writeSuccess(w, a.status, a.message, a.data)
+	}
+	if err != nil {
+		s.logger.Error("encode answer", "operation", rt.id, "err", err)
+	}
+}
+
 // writeSuccess writes the success envelope.
-func writeSuccess(w http.ResponseWriter, status int, message string, data any) {
+func writeSuccess(w http.ResponseWriter, status int, message string, data any) error {
 	if fd, ok := data.(fastData); ok {
 		if writeFast(w, status, message, fd) {
-			return
+			return nil
 		}
 		data = fd.plain()
 	}
-	writeJSON(w, status, envelope{Error: false, Message: message, Data: data})
+	return writeJSON(w, status, envelope{Error: false, Message: message, Data: data})
 }
 
 // writeFast writes the success envelope around data's hand-written JSON (encode.go), the
@@ -106,17 +122,17 @@ func writeFast(w http.ResponseWriter, status int, message string, data fastData)
 
 // writeShapeA writes error shape (a): error, message, data [].
 func writeShapeA(w http.ResponseWriter, status int, message string) {
-	writeJSON(w, status, envelope{Error: true, Message: message, Data: emptyData})
+	_ = writeJSON(w, status, envelope{Error: true, Message: message, Data: emptyData}) // strings always encode
 }
 
 // writeShapeB writes error shape (b): error and message only.
 func writeShapeB(w http.ResponseWriter, status int, message string) {
-	writeJSON(w, status, envelope{Error: true, Message: message})
+	_ = writeJSON(w, status, envelope{Error: true, Message: message})
 }
 
 // writeValidation writes error shape (c) with errors keyed by field (D5).
 func writeValidation(w http.ResponseWriter, fields map[string][]string) {
-	writeJSON(w, http.StatusUnprocessableEntity, validationBody{Message: summary(fields), Errors: fields})
+	_ = writeJSON(w, http.StatusUnprocessableEntity, validationBody{Message: reference.Summary(fields), Errors: fields})
 }
 
 // writeRateLimited writes a 429 in shape (b) with Retry-After in whole seconds (at least 1).
@@ -129,10 +145,11 @@ func writeRateLimited(w http.ResponseWriter, message string, retryAfter time.Dur
 	writeShapeB(w, http.StatusTooManyRequests, message)
 }
 
-// writeError writes err, a reference error or any other, in the shape its status takes.
-func writeError(w http.ResponseWriter, err error) {
-	code := reference.ErrorCode(err)
-	status, ok := statusOf[code]
+// writeError writes an operation's error, a reference error or any other, in the shape its
+// status takes; a validation error takes the operation's listed status for it (D30). Internal
+// errors are logged.
+func (s *Server) writeError(w http.ResponseWriter, rt *route, err error) {
+	status, ok := statusOf[reference.ErrorCode(err)]
 	if !ok {
 		status = http.StatusInternalServerError
 	}
@@ -144,7 +161,7 @@ func writeError(w http.ResponseWriter, err error) {
 		if e != nil && len(e.Fields) > 0 {
 			fields = e.Fields
 		}
-		writeValidation(w, fields)
+		writeInvalid(w, rt, fields)
 	case http.StatusTooManyRequests:
 		var after time.Duration
 		if e != nil {
@@ -155,7 +172,7 @@ func writeError(w http.ResponseWriter, err error) {
 		writeShapeB(w, status, reference.ErrorMessage(err))
 	default:
 		if status == http.StatusInternalServerError {
-			slog.Error("internal error", "err", err)
+			s.logger.Error("internal error", "operation", rt.id, "err", err)
 		}
 		writeShapeA(w, status, reference.ErrorMessage(err))
 	}

@@ -80,20 +80,20 @@ func (f *faultRules) fire(opID string, d *draws) (faultRule, bool) {
 }
 
 // handleFaultsList answers the fault rules.
-func (s *server) handleFaultsList(w http.ResponseWriter, _ *http.Request) {
+func (s *Server) handleFaultsList(w http.ResponseWriter, _ *http.Request) {
 	writeJSON(w, http.StatusOK, map[string]any{"faults": s.steering.faults.list()})
 }
 
 // handleFaultsClear removes every fault rule.
-func (s *server) handleFaultsClear(w http.ResponseWriter, _ *http.Request) {
+func (s *Server) handleFaultsClear(w http.ResponseWriter, _ *http.Request) {
 	s.steering.faults.clear()
 	writeJSON(w, http.StatusOK, map[string]any{"faults": []faultRule{}})
 }
 
 // handleFaultsAdd adds a fault rule: 201 with the rule, 422 naming each wrong field.
-func (s *server) handleFaultsAdd(w http.ResponseWriter, r *http.Request) {
+func (s *Server) handleFaultsAdd(w http.ResponseWriter, r *http.Request) {
 	var in faultInput
-	if !decodeControl(w, r, &in) {
+	if !decodeControl(w, r, &in, maxBody) {
 		return
 	}
 	rule, fields := s.checkFault(in)

@@ -5,10 +5,11 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
-	"log/slog"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -59,8 +60,8 @@ func FuzzHandler(f *testing.F) {
 		m, tokens := fuzzTarget(t)
 		path := rawPath
 		if path == "" {
-			ops := operations()
-			path = ops[int(op)%len(ops)].path
+			paths := slices.Sorted(maps.Keys(m.s.ops))
+			path = paths[int(op)%len(paths)]
 		}
 		r := &http.Request{Method: method, URL: &url.URL{Path: path}, Header: http.Header{},
 			Body: io.NopCloser(bytes.NewReader(body)), ContentLength: int64(len(body)),
@@ -109,16 +110,18 @@ func FuzzEnvelope(f *testing.F) {
 	f.Add("Comments retrieved successfully.", "title", "plain text", int64(1))
 	f.Add("<script>&\u2028\u2029", "per_page", "\x00\x1f\"\\\b\f\n\r\t", int64(-1))
 	f.Add("\xff\xfe invalid", "\xc3(", "émoji 🎉 \xed\xa0\x80", int64(1<<62))
-	quiet := slog.Default() // writeError logs unknown codes as internal errors: not news here
-	slog.SetDefault(slog.New(slog.DiscardHandler))
-	f.Cleanup(func() { slog.SetDefault(quiet) })
+	s, err := New(Config{}) // its logger discards: writeError logs unknown codes as internal errors
+	if err != nil {
+		f.Fatal(err)
+	}
+	rt := s.ops["/services/operations/v1/operations/comments/list"]
 	f.Fuzz(func(t *testing.T, message, field, text string, n int64) {
 		for _, write := range []func(http.ResponseWriter){
 			func(w http.ResponseWriter) { writeShapeA(w, http.StatusNotFound, message) },
 			func(w http.ResponseWriter) { writeShapeB(w, http.StatusUnauthorized, message) },
 			func(w http.ResponseWriter) { writeValidation(w, map[string][]string{field: {message, text}}) },
 			func(w http.ResponseWriter) { writeRateLimited(w, message, time.Duration(n)) },
-			func(w http.ResponseWriter) { writeError(w, &reference.Error{Code: field, Message: message}) },
+			func(w http.ResponseWriter) { s.writeError(w, rt, &reference.Error{Code: field, Message: message}) },
 		} {
 			rec := httptest.NewRecorder()
 			write(rec)

@@ -1,20 +1,24 @@
 package mockserver
 
 import (
-	"bytes"
-	"encoding/json"
-	"errors"
-	"math"
 	"net/http"
 	"strconv"
-	"strings"
 
 	"github.com/opsapi/mocktoolkit/reference"
 )
 
-// serveFunc carries out an operation for the caller (user id 0 on public operations) with a body
-// that has passed validation, and writes the answer.
-type serveFunc func(w http.ResponseWriter, st *reference.Store, userID int64, body []byte)
+// serveFunc carries out an operation for a request that passed the pipeline and gives back
+// the answer to write, or a reference error (envelope.go maps its code to a status).
+type serveFunc func(rq *request) (answer, error)
+
+// answer is a success to write: the envelope {error: false, message, data} with status, or,
+// where the interface adds to the envelope (authenticate's `errors`), a whole body.
+type answer struct {
+	status  int
+	message string
+	data    any
+	body    any // written as it is, in place of the envelope, when set
+}
 
 // reply is the status and message of an operation's success envelope.
 type reply struct {
@@ -25,70 +29,20 @@ type reply struct {
 func ok(message string) reply      { return reply{http.StatusOK, message} }
 func created(message string) reply { return reply{http.StatusCreated, message} }
 
-// call makes the serveFunc of an operation: decode the body into In, run op, shape its result
-// into the envelope's data.
+// call makes the serveFunc of an operation: decode the body into In, run op on the request's
+// world for its caller, shape the result into the envelope's data.
 func call[In, Out any](r reply, op func(*reference.Store, int64, In) (Out, error), data func(Out) any) serveFunc {
-	return func(w http.ResponseWriter, st *reference.Store, userID int64, body []byte) {
+	return func(rq *request) (answer, error) {
 		var in In
-		if err := decode(body, &in); err != nil {
-			writeError(w, err)
-			return
+		if err := decode(rq.body, &in); err != nil {
+			return answer{}, err
 		}
-		out, err := op(st, userID, in)
+		out, err := op(rq.world.store, rq.caller.ID, in)
 		if err != nil {
-			writeError(w, err)
-			return
+			return answer{}, err
 		}
-		writeSuccess(w, r.status, r.message, data(out))
+		return answer{status: r.status, message: r.message, data: data(out)}, nil
 	}
-}
-
-// decode reads a validated body into in. Anything the spec let through but Go cannot hold
-// still answers a validation error keyed by the field.
-func decode(body []byte, in any) error {
-	err := json.Unmarshal(body, in)
-	if err == nil {
-		return nil
-	}
-	// The spec validated the body as a JSON object whose last duplicate key wins and in which
-	// 5.0 is an integer (JSON does not tell them apart); Go's decoder sees neither so. Decode
-	// again from that object, integral numbers written as integers.
-	if canon, ok := canonicalBody(body); ok {
-		if err = json.Unmarshal(canon, in); err == nil {
-			return nil
-		}
-	}
-	field, sentence := "body", "The request body is invalid."
-	var te *json.UnmarshalTypeError
-	if errors.As(err, &te) && te.Field != "" {
-		field = te.Field
-		sentence = "The " + strings.ReplaceAll(field, "_", " ") + " field is invalid."
-		if strings.HasPrefix(te.Value, "number") {
-			sentence = "The " + strings.ReplaceAll(field, "_", " ") + " field must be an integer between -2^63 and 2^63-1."
-		}
-	}
-	return &reference.Error{Code: reference.EVALIDATION, Message: sentence,
-		Fields: map[string][]string{field: {sentence}}, Err: err}
-}
-
-// canonicalBody re-encodes a JSON object with its last duplicate keys only and integral
-// numbers (5.0, 1e1) as integers.
-func canonicalBody(body []byte) ([]byte, bool) {
-	dec := json.NewDecoder(bytes.NewReader(body))
-	dec.UseNumber()
-	var obj map[string]any
-	if dec.Decode(&obj) != nil {
-		return nil, false
-	}
-	for k, v := range obj {
-		if n, ok := v.(json.Number); ok {
-			if f, err := n.Float64(); err == nil && f == math.Trunc(f) && math.Abs(f) < 1<<63 {
-				obj[k] = int64(f)
-			}
-		}
-	}
-	canon, err := json.Marshal(obj)
-	return canon, err == nil
 }
 
 // noInput adapts an operation without body fields.
@@ -134,22 +88,22 @@ func widgetCards(v reference.WidgetCards) any {
 	return v
 }
 
-// masterCardCreated: projects_updated is a string on create (interface §3, D22).
+// masterCardCreated: projects_updated is a string on create (D22).
 func masterCardCreated(v reference.MasterCardResult) any {
 	return map[string]any{"card": v.Card, "projects_updated": strconv.FormatInt(v.ProjectsUpdated, 10)}
 }
 
-// masterCardUpdated: projects_updated is an integer on update (interface §4, D22).
+// masterCardUpdated: projects_updated is an integer on update (D22).
 func masterCardUpdated(v reference.MasterCardResult) any {
 	return map[string]any{"card": v.Card, "projects_updated": v.ProjectsUpdated}
 }
 
-// versionDeprecated: version_id is a string (interface §24).
+// versionDeprecated: version_id is a string in the deprecation's answer.
 func versionDeprecated(v reference.ThemeVersion) any {
 	return map[string]any{"version_id": strconv.FormatInt(v.VersionID, 10), "theme_status": v.ThemeStatus}
 }
 
-// authenticateBody is the answer of /v1/authenticate (interface §1): the envelope plus errors.
+// authenticateBody is the answer of /v1/authenticate: the envelope plus `errors`.
 type authenticateBody struct {
 	Error   bool                   `json:"error"`
 	Message string                 `json:"message"`
@@ -157,22 +111,29 @@ type authenticateBody struct {
 	Errors  []string               `json:"errors"`
 }
 
-// serveAuthenticate answers 200 with a token, or 401 with the same answer for a wrong e-mail and
-// a wrong password (D1).
-func serveAuthenticate(w http.ResponseWriter, st *reference.Store, _ int64, body []byte) {
-	var in reference.AuthenticateInput
-	if err := decode(body, &in); err != nil {
-		writeError(w, err)
-		return
+// authenticate is the row of /v1/authenticate: 429 while the client address has spent its
+// failures (the store throttles per e-mail, D71); 200 with a token; 401 with the same answer for
+// a wrong e-mail and a wrong password (D1), counted against the address.
+func (s *Server) authenticate(rq *request) (answer, error) {
+	if after := s.logins.blocked(rq.addr); after > 0 {
+		return answer{}, &reference.Error{Code: reference.ERATELIMITED, Message: reference.LoginThrottledMessage, RetryAfter: after}
 	}
-	res, err := st.Authenticate(in)
+	var in reference.AuthenticateInput
+	if err := decode(rq.body, &in); err != nil {
+		return answer{}, err
+	}
+	res, err := rq.world.store.Authenticate(in)
 	switch {
 	case err == nil:
-		writeJSON(w, http.StatusOK, authenticateBody{Message: "Login successful.", Data: &res, Errors: []string{}})
+		return answer{status: http.StatusOK, body: authenticateBody{Message: "Login successful.", Data: &res, Errors: []string{}}}, nil
 	case reference.ErrorCode(err) == reference.EUNAUTHENTICATED:
+		s.logins.failed(rq.addr)
 		msg := reference.ErrorMessage(err)
-		writeJSON(w, http.StatusUnauthorized, authenticateBody{Error: true, Message: msg, Errors: []string{msg}})
-	default:
-		writeError(w, err)
+		return answer{status: http.StatusUnauthorized, body: authenticateBody{Error: true, Message: msg, Errors: []string{msg}}}, nil
 	}
+	return answer{}, err
 }
+
+// commentsData and cardsData shape the two answers encode.go writes by hand.
+func commentsData(v reference.CommentPage) any { return commentPage(v) }
+func cardsData(v []reference.Card) any         { return cardList(v) }

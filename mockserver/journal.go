@@ -2,6 +2,7 @@ package mockserver
 
 import (
 	"bytes"
+	"github.com/opsapi/mocktoolkit/reference"
 	"io"
 	"net/http"
 	"strconv"
@@ -107,7 +108,7 @@ func (rec *journalRecorder) Write(b []byte) (int, error) {
 }
 
 // recordRequests writes every request outside the mock's own endpoints to the journal.
-func (s *server) recordRequests(next http.Handler) http.Handler {
+func (s *Server) recordRequests(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if s.isControlPath(r.URL.Path) {
 			next.ServeHTTP(w, r)
@@ -140,17 +141,17 @@ type readCloser struct {
 
 // isControlPath tells the mock's own endpoints (never journaled, guarded by the admin token
 // when under /__mock/) from the API's paths.
-func (s *server) isControlPath(path string) bool {
+func (s *Server) isControlPath(path string) bool {
 	return path == "/__mock" || strings.HasPrefix(path, "/__mock/") || s.controlMethods(path) != ""
 }
 
 // handleRequests answers the journal, newest first; ?limit=N keeps the newest N.
-func (s *server) handleRequests(w http.ResponseWriter, r *http.Request) {
+func (s *Server) handleRequests(w http.ResponseWriter, r *http.Request) {
 	limit := 0
 	if v := r.URL.Query().Get("limit"); v != "" {
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 1 {
-			writeValidation(w, map[string][]string{"limit": {"The limit must be a positive integer."}})
+			writeValidation(w, map[string][]string{"limit": {reference.MsgType("limit", "an integer of at least 1")}})
 			return
 		}
 		limit = n
@@ -159,7 +160,7 @@ func (s *server) handleRequests(w http.ResponseWriter, r *http.Request) {
 }
 
 // handleRequestsClear empties the journal.
-func (s *server) handleRequestsClear(w http.ResponseWriter, _ *http.Request) {
+func (s *Server) handleRequestsClear(w http.ResponseWriter, _ *http.Request) {
 	s.steering.journal.clear()
 	writeJSON(w, http.StatusOK, map[string]any{"requests": []journalEntry{}})
 }

@@ -2,70 +2,36 @@ package mockserver
 
 import (
 	"fmt"
-	"sort"
-	"strings"
 
 	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/opsapi/mocktoolkit/reference"
 )
 
-// Sentences of the validation answer (D5), in the manner of the framework the envelope comes
-// from: "The per page field must not be greater than 100."
-
-// summary is the `message` of a validation answer: the first sentence, and how many follow.
-func summary(fields map[string][]string) string {
-	keys := make([]string, 0, len(fields))
-	for k := range fields {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	total := 0
-	first := "The given data was invalid."
-	for i, k := range keys {
-		if i == 0 && len(fields[k]) > 0 {
-			first = fields[k][0]
-		}
-		total += len(fields[k])
-	}
-	switch {
-	case total <= 1:
-		return first
-	case total == 2:
-		return first + " (and 1 more error)"
-	default:
-		return fmt.Sprintf("%s (and %d more errors)", first, total-1)
-	}
-}
-
-// sentence words one kin-openapi schema error about field.
+// sentence words one kin-openapi schema error about field with the one sentence writer
+// (reference/messages.go, D5): this maps kin-openapi's keywords to it and words nothing itself.
 func sentence(field string, e *openapi3.SchemaError) string {
-	name := "The " + strings.ReplaceAll(field, "_", " ") + " field"
 	s := e.Schema
 	switch e.SchemaField {
 	case "required":
-		return name + " is required."
+		return reference.MsgRequired(field)
 	case "nullable":
-		return name + " must not be null."
+		return reference.MsgNotNull(field)
 	case "type":
-		return name + " must be " + article(s) + "."
+		return reference.MsgType(field, article(s))
 	case "maxLength":
-		return fmt.Sprintf("%s must not be greater than %d characters.", name, derefU(s.MaxLength))
+		return reference.MsgMaxLength(field, derefU(s.MaxLength))
 	case "minLength":
-		return fmt.Sprintf("%s must be at least %d characters.", name, s.MinLength)
+		return reference.MsgMinLength(field, s.MinLength)
 	case "minimum":
-		return fmt.Sprintf("%s must be at least %s.", name, number(s.Min))
+		return reference.MsgMin(field, number(s.Min))
 	case "maximum":
-		return fmt.Sprintf("%s must not be greater than %s.", name, number(s.Max))
+		return reference.MsgMax(field, number(s.Max))
 	case "enum":
-		return fmt.Sprintf("The selected %s is invalid (allowed: %s).", strings.ReplaceAll(field, "_", " "), enumList(s.Enum))
+		return reference.MsgOneOf(field, enumList(s.Enum))
 	case "format":
-		switch s.Format {
-		case "email":
-			return name + " must be a valid email address."
-		case "date-time":
-			return name + " must be a valid RFC 3339 date-time."
-		}
+		return reference.MsgFormat(field, s.Format)
 	}
-	return name + " is invalid."
+	return reference.MsgInvalid(field)
 }
 
 func article(s *openapi3.Schema) string {
@@ -98,10 +64,14 @@ func number(p *float64) string {
 	return fmt.Sprintf("%g", *p)
 }
 
-func enumList(values []any) string {
-	parts := make([]string, len(values))
-	for i, v := range values {
-		parts[i] = fmt.Sprint(v)
+// enumList is the allowed values of an enumeration; null, which a nullable enumeration lists,
+// is not a value a client chooses and is left out.
+func enumList(values []any) []string {
+	out := make([]string, 0, len(values))
+	for _, v := range values {
+		if v != nil {
+			out = append(out, fmt.Sprint(v))
+		}
 	}
-	return strings.Join(parts, ", ")
+	return out
 }

@@ -8,7 +8,7 @@ import (
 )
 
 // recoverPanics turns a panic into a logged 500 in shape (a), never a dropped connection.
-func (s *server) recoverPanics(next http.Handler) http.Handler {
+func (s *Server) recoverPanics(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		defer func() {
 			if v := recover(); v != nil {
@@ -24,7 +24,7 @@ func (s *server) recoverPanics(next http.Handler) http.Handler {
 }
 
 // requestID echoes X-Request-Id or gives the request a new one.
-func (s *server) requestID(next http.Handler) http.Handler {
+func (s *Server) requestID(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		id := r.Header.Get("X-Request-Id")
 		if id == "" || len(id) > 128 {
@@ -62,7 +62,7 @@ func (rec *statusRecorder) Write(b []byte) (int, error) {
 func (rec *statusRecorder) Unwrap() http.ResponseWriter { return rec.ResponseWriter }
 
 // logRequests logs one line per request.
-func (s *server) logRequests(next http.Handler) http.Handler {
+func (s *Server) logRequests(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
 		rec := &statusRecorder{ResponseWriter: w}

@@ -8,12 +8,12 @@ import (
 )
 
 // handleOpenAPIJSON serves the spec as JSON (the loaded document, marshalled).
-func (s *server) handleOpenAPIJSON(w http.ResponseWriter, _ *http.Request) {
+func (s *Server) handleOpenAPIJSON(w http.ResponseWriter, _ *http.Request) {
 	writeJSON(w, http.StatusOK, s.doc)
 }
 
 // handleOpenAPIYAML serves the spec as embedded, YAML.
-func (s *server) handleOpenAPIYAML(w http.ResponseWriter, _ *http.Request) {
+func (s *Server) handleOpenAPIYAML(w http.ResponseWriter, _ *http.Request) {
 	b := spec.Bytes()
 	h := w.Header()
 	h.Set("Content-Type", "application/yaml")

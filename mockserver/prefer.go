@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/opsapi/mocktoolkit/reference"
 )
 
 // forcedRetryAfter is the Retry-After of a forced 429.
@@ -13,9 +15,9 @@ const forcedRetryAfter = 60 * time.Second
 // steer applies the steering of an operation after its rate limit and before its auth:
 // the delay of --latency and of a matching fault rule, then a status forced by the Prefer
 // header or by the rule. It reports whether the operation should go on.
-func (s *server) steer(w http.ResponseWriter, r *http.Request, rt *route) bool {
+func (s *Server) steer(w http.ResponseWriter, r *http.Request, rt *route) bool {
 	st := s.steering
-	code, msg := st.preferred(r.Header, rt.id)
+	code, msg := preferred(r.Header, rt)
 	if msg != "" {
 		writeShapeA(w, http.StatusBadRequest, msg)
 		return false
@@ -31,11 +33,11 @@ func (s *server) steer(w http.ResponseWriter, r *http.Request, rt *route) bool {
 	switch {
 	case code != 0:
 		w.Header().Set("X-Mock-Forced", "prefer")
-		st.force(w, rt.id, code)
+		force(w, rt, code)
 		return false
 	case fired && rule.Status != 0:
 		w.Header().Set("X-Mock-Forced", "fault "+strconv.FormatInt(rule.ID, 10))
-		st.force(w, rt.id, rule.Status)
+		force(w, rt, rule.Status)
 		return false
 	}
 	return true
@@ -44,15 +46,17 @@ func (s *server) steer(w http.ResponseWriter, r *http.Request, rt *route) bool {
 // preferred reads `Prefer: code=NNN` (Prism's form; other preferences such as example=... are
 // ignored). It returns the error status to force, 0 to run the operation (no code, or a success
 // code the operation lists), or a message when the code is not one the operation lists.
-func (st *steering) preferred(h http.Header, opID string) (int, string) {
+func preferred(h http.Header, rt *route) (int, string) {
+	if len(h["Prefer"]) == 0 {
+		return 0, ""
+	}
 	raw, ok := preferCode(h)
 	if !ok {
 		return 0, ""
 	}
-	allowed := st.codes[opID]
 	code, err := strconv.Atoi(raw)
-	if err != nil || !contains(allowed, code) {
-		return 0, "Prefer: code=" + raw + " is not an answer of " + opID + "; it answers " + joinInts(allowed) + "."
+	if err != nil || !contains(rt.codes, code) {
+		return 0, "Prefer: code=" + raw + " is not an answer of " + rt.id + "; it answers " + joinInts(rt.codes) + "."
 	}
 	if code < 300 {
 		return 0, ""
@@ -76,7 +80,7 @@ func preferCode(h http.Header) (string, bool) {
 
 // force answers status in the interface's body shape for it: (a) for 400, 404, 409 and 500;
 // (b) for 401, 403 and 429 (with Retry-After); (c) for 422, naming the operation's first field.
-func (st *steering) force(w http.ResponseWriter, opID string, status int) {
+func force(w http.ResponseWriter, rt *route, status int) {
 	switch status {
 	case http.StatusUnauthorized:
 		writeShapeB(w, status, "Unauthenticated.")
@@ -85,8 +89,7 @@ func (st *steering) force(w http.ResponseWriter, opID string, status int) {
 	case http.StatusTooManyRequests:
 		writeRateLimited(w, "Too many requests.", forcedRetryAfter)
 	case http.StatusUnprocessableEntity:
-		f := st.field[opID]
-		writeValidation(w, map[string][]string{f: {"The " + strings.ReplaceAll(f, "_", " ") + " field is invalid."}})
+		writeValidation(w, map[string][]string{rt.firstField: {reference.MsgInvalid(rt.firstField)}})
 	case http.StatusNotFound:
 		writeShapeA(w, status, "The requested record could not be found.")
 	case http.StatusConflict:
@@ -109,10 +112,12 @@ func contains(list []int, v int) bool {
 	return false
 }
 
-func joinInts(list []int) string {
+func codeStrings(list []int) []string {
 	s := make([]string, len(list))
 	for i, v := range list {
 		s[i] = strconv.Itoa(v)
 	}
-	return strings.Join(s, ", ")
+	return s
 }
+
+func joinInts(list []int) string { return strings.Join(codeStrings(list), ", ") }

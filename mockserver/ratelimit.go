@@ -3,10 +3,15 @@ package mockserver
 import (
 	"sync"
 	"time"
+
+	"github.com/opsapi/mocktoolkit/reference"
 )
 
 // rateWindow is the length of a rate-limit window: the interface's limit is per minute.
 const rateWindow = time.Minute
+
+// maxWindows is how many callers' windows a limiter keeps before it sweeps the ended ones.
+const maxWindows = 10000
 
 // rateLimiter counts requests per caller in fixed one-minute windows (D14).
 type rateLimiter struct {
@@ -14,12 +19,7 @@ type rateLimiter struct {
 	now   func() time.Time
 
 	mu      sync.Mutex
-	windows map[string]window
-}
-
-type window struct {
-	start time.Time
-	count int
+	windows map[string]reference.Window
 }
 
 // verdict is the outcome of one request against the limiter.
@@ -31,34 +31,29 @@ type verdict struct {
 }
 
 func newRateLimiter(limit int, now func() time.Time) *rateLimiter {
-	return &rateLimiter{limit: limit, now: now, windows: map[string]window{}}
+	return &rateLimiter{limit: limit, now: now, windows: map[string]reference.Window{}}
 }
 
-// take spends one request of key's window, unless it is spent already.
+// take spends one request of key's window, unless it is spent already (a 429 spends nothing).
 func (l *rateLimiter) take(key string) verdict {
 	now := l.now()
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	w, ok := l.windows[key]
-	if !ok || now.Sub(w.start) >= rateWindow || now.Before(w.start) {
-		if len(l.windows) > 10000 {
-			l.sweep(now)
-		}
-		w = window{start: now}
+	w := l.windows[key]
+	if w.Spent(now, rateWindow, l.limit) {
+		return verdict{limit: l.limit, remaining: 0, retryAfter: w.Until(now, rateWindow)}
 	}
-	if w.count >= l.limit {
-		return verdict{limit: l.limit, remaining: 0, retryAfter: w.start.Add(rateWindow).Sub(now)}
-	}
-	w.count++
+	w = w.Add(now, rateWindow)
 	l.windows[key] = w
-	return verdict{limit: l.limit, remaining: l.limit - w.count, allowed: true}
+	if w.Count == 1 && len(l.windows) > maxWindows {
+		reference.SweepWindows(l.windows, now, rateWindow)
+	}
+	return verdict{limit: l.limit, remaining: l.limit - w.Count, allowed: true}
 }
 
-// sweep forgets windows that have ended; called with mu held.
-func (l *rateLimiter) sweep(now time.Time) {
-	for k, w := range l.windows {
-		if now.Sub(w.start) >= rateWindow {
-			delete(l.windows, k)
-		}
-	}
+// clear forgets every window (reset).
+func (l *rateLimiter) clear() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.windows = map[string]reference.Window{}
 }

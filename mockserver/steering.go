@@ -3,13 +3,8 @@ package mockserver
 import (
 	"context"
 	"math/rand/v2"
-	"net/http"
-	"sort"
-	"strconv"
 	"sync"
 	"time"
-
-	"github.com/getkin/kin-openapi/openapi3"
 )
 
 // steering holds what the mock's controls change besides the world: fault rules, the journal,
@@ -22,66 +17,19 @@ type steering struct {
 	journal *journal
 	faults  *faultRules
 	rand    *draws
-	codes   map[string][]int  // by operation id: the statuses the spec lists, ascending
-	field   map[string]string // by operation id: the field a forced 422 names
 
 	ctrlMethods map[string]string // by control path: its methods, comma separated
 }
 
-func newSteering(cfg Config, doc *openapi3.T, ops []operation) *steering {
-	st := &steering{
+func newSteering(cfg Config) *steering {
+	return &steering{
 		latency: cfg.Latency,
 		admin:   cfg.AdminToken,
 		cors:    newCORSPolicy(cfg.CORSOrigins),
 		journal: newJournal(cfg.JournalSize),
 		faults:  &faultRules{},
 		rand:    newDraws(cfg.Seed),
-		codes:   map[string][]int{},
-		field:   map[string]string{},
 	}
-	for _, op := range ops {
-		st.codes[op.id], st.field[op.id] = specAnswers(doc, op.path)
-	}
-	return st
-}
-
-// specAnswers reads from the spec the statuses an operation lists and the first field of its
-// request body (its first required field, else its first property, else "body"). 413 is left
-// out: it is the mock's own answer to an oversized body (D41), not one the interface lists.
-func specAnswers(doc *openapi3.T, path string) ([]int, string) {
-	item := doc.Paths.Value(path)
-	if item == nil || item.Post == nil {
-		return nil, "body"
-	}
-	var codes []int
-	for k := range item.Post.Responses.Map() {
-		if c, err := strconv.Atoi(k); err == nil && c != http.StatusRequestEntityTooLarge {
-			codes = append(codes, c)
-		}
-	}
-	sort.Ints(codes)
-	field := "body"
-	if rb := item.Post.RequestBody; rb != nil && rb.Value != nil {
-		if mt := rb.Value.Content.Get("application/json"); mt != nil && mt.Schema != nil && mt.Schema.Value != nil {
-			field = firstField(mt.Schema.Value)
-		}
-	}
-	return codes, field
-}
-
-func firstField(s *openapi3.Schema) string {
-	if len(s.Required) > 0 {
-		return s.Required[0]
-	}
-	names := make([]string, 0, len(s.Properties))
-	for k := range s.Properties {
-		names = append(names, k)
-	}
-	sort.Strings(names)
-	if len(names) > 0 {
-		return names[0]
-	}
-	return "body"
 }
 
 // draws is the mock's seeded random source for latency ranges and fault probabilities, so a

@@ -49,6 +49,31 @@ func MsgMax(field, limit string) string {
 	return "The " + FieldName(field) + " field must not be greater than " + limit + "."
 }
 
+// MsgBetween: a number outside lo..hi (both included).
+func MsgBetween(field, lo, hi string) string {
+	return "The " + FieldName(field) + " field must be between " + lo + " and " + hi + "."
+}
+
+// MsgGreaterThan: a number at or below an excluded lower bound.
+func MsgGreaterThan(field, limit string) string {
+	return "The " + FieldName(field) + " field must be greater than " + limit + "."
+}
+
+// MsgNot: a value the field may not take.
+func MsgNot(field, value string) string {
+	return "The " + FieldName(field) + " field must not be " + value + "."
+}
+
+// MsgRequiredWithout: neither of two fields was sent, and one of them is needed.
+func MsgRequiredWithout(field, other string) string {
+	return "The " + FieldName(field) + " field is required when " + FieldName(other) + " is not present."
+}
+
+// MsgProhibits: two fields that exclude each other were both sent.
+func MsgProhibits(field, other string) string {
+	return "The " + FieldName(field) + " field prohibits " + FieldName(other) + " from being present."
+}
+
 // MsgOneOf: a value outside its enumeration.
 func MsgOneOf(field string, allowed []string) string {
 	return "The selected " + FieldName(field) + " is invalid (allowed: " + strings.Join(allowed, ", ") + ")."

@@ -101,7 +101,7 @@ func serve(ctx context.Context, opts options, std stdio) error {
 	if err := opts.steer.apply(&cfg); err != nil {
 		return err
 	}
-	handler, err := mockserver.New(cfg)
+	mock, err := mockserver.New(cfg)
 	if err != nil {
 		return err
 	}
@@ -110,7 +110,7 @@ func serve(ctx context.Context, opts options, std stdio) error {
 		return fmt.Errorf("listen: %w", err)
 	}
 	srv := &http.Server{
-		Handler:           handler,
+		Handler:           mock,
 		ReadHeaderTimeout: 5 * time.Second,
 		ReadTimeout:       30 * time.Second,
 		WriteTimeout:      30 * time.Second,
@@ -136,7 +136,7 @@ func serve(ctx context.Context, opts options, std stdio) error {
 	if err := <-errc; err != nil && !errors.Is(err, http.ErrServerClosed) {
 		return fmt.Errorf("serve: %w", err)
 	}
-	if err := opts.steer.save(handler); err != nil {
+	if err := opts.steer.save(mock); err != nil {
 		return err
 	}
 	fmt.Fprintln(std.out, "mockserver stopped")

@@ -6,7 +6,6 @@ import (
 	"flag"
 	"fmt"
 	"io/fs"
-	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -68,17 +67,13 @@ func (o steerOptions) apply(cfg *mockserver.Config) error {
 	return nil
 }
 
-// save writes the world behind h to the state file, when there is one: to a temporary file
+// save writes the world of m to the state file, when there is one: to a temporary file
 // first, renamed over the old one, so a crash never leaves half a snapshot.
-func (o steerOptions) save(h http.Handler) error {
+func (o steerOptions) save(m *mockserver.Server) error {
 	if o.stateFile == "" {
 		return nil
 	}
-	st, err := mockserver.Snapshot(h)
-	if err != nil {
-		return fmt.Errorf("save state: %w", err)
-	}
-	b, err := json.Marshal(st)
+	b, err := json.Marshal(m.Snapshot())
 	if err != nil {
 		return fmt.Errorf("save state: %w", err)
 	}

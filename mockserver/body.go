@@ -1,0 +1,184 @@
+package mockserver
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"net/http"
+	"strings"
+
+	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/opsapi/mocktoolkit/reference"
+	"github.com/opsapi/mocktoolkit/spec"
+)
+
+// maxBody is the largest request body an operation accepts (D41).
+const maxBody = 1 << 20
+
+// bodyProblem is why a request body cannot be read as a JSON object: 413 past the size limit,
+// 400 otherwise (the operation may answer the 400 as 422, D2).
+type bodyProblem struct {
+	status  int
+	message string
+}
+
+// readBody reads at most limit bytes of the request body as one JSON object, decoded once with
+// its numbers kept exact; an empty body counts as {} (D2). Of duplicate keys the last wins (D8).
+// It is the one body reader of the operations and of the mock's controls.
+func readBody(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, map[string]any, *bodyProblem) {
+	raw, err := io.ReadAll(http.MaxBytesReader(w, r.Body, limit))
+	var tooLarge *http.MaxBytesError
+	switch {
+	case errors.As(err, &tooLarge):
+		return nil, nil, &bodyProblem{http.StatusRequestEntityTooLarge, "The request body must not be larger than " + byteSize(limit) + "."}
+	case err != nil:
+		return nil, nil, &bodyProblem{http.StatusBadRequest, "The request body could not be read."}
+	}
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 {
+		return []byte("{}"), map[string]any{}, nil
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var value any
+	if err := dec.Decode(&value); err != nil || dec.InputOffset() != int64(len(raw)) {
+		return nil, nil, &bodyProblem{http.StatusBadRequest, "The request body is not valid JSON."}
+	}
+	obj, ok := value.(map[string]any)
+	if !ok {
+		return nil, nil, &bodyProblem{http.StatusBadRequest, "The request body must be a JSON object."}
+	}
+	return raw, obj, nil
+}
+
+// byteSize words a size limit: "1 MiB".
+func byteSize(n int64) string {
+	if n >= 1<<20 && n%(1<<20) == 0 {
+		return fmt.Sprintf("%d MiB", n>>20)
+	}
+	return fmt.Sprintf("%d bytes", n)
+}
+
+// bodyVisitOptions are those openapi3filter.ValidateRequestBody uses for a request body with
+// every error collected (the spec sets no defaults, so none are written back).
+var bodyVisitOptions = []openapi3.SchemaValidationOption{openapi3.VisitAsRequest(), openapi3.MultiErrors()}
+
+// validate checks a decoded body against the operation's request schema with kin-openapi — the
+// one field validator of the HTTP path — and returns the failures keyed by field (D5), worded
+// by the one sentence writer (reference/messages.go), or nil.
+func validate(schema *openapi3.Schema, value map[string]any) map[string][]string {
+	err := schema.VisitJSON(value, bodyVisitOptions...)
+	if err == nil {
+		return nil
+	}
+	fields := map[string][]string{}
+	for _, e := range spec.SchemaErrors(err) {
+		field := spec.Field(e)
+		if field == "" {
+			field = "body"
+		}
+		fields[field] = append(fields[field], sentence(field, e))
+	}
+	if len(fields) == 0 {
+		fields["body"] = []string{"The request body is invalid."}
+	}
+	return fields
+}
+
+// decode reads a body that passed validation into the operation's input. Validation leaves one
+// thing for Go to refuse: an integer past the 64-bit range; it is worded as the schema's
+// failures are. JSON does not tell 5 from 5.0, so integral numbers are integers (D8).
+func decode(body []byte, in any) error {
+	err := json.Unmarshal(body, in)
+	if err == nil {
+		return nil
+	}
+	if canon, ok := canonicalBody(body); ok {
+		if err = json.Unmarshal(canon, in); err == nil {
+			return nil
+		}
+	}
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) && te.Field != "" {
+		field := te.Field
+		msg := reference.MsgInvalid(field)
+		if strings.HasPrefix(te.Value, "number") {
+			msg = reference.MsgType(field, "an integer between -2^63 and 2^63-1")
+		}
+		return &reference.Error{Code: reference.EVALIDATION, Message: msg, Fields: map[string][]string{field: {msg}}, Err: err}
+	}
+	return &reference.Error{Code: reference.EVALIDATION, Message: "The request body is invalid.",
+		Fields: map[string][]string{"body": {"The request body is invalid."}}, Err: err}
+}
+
+// canonicalBody re-encodes a JSON object with its last duplicate keys only and integral
+// numbers (5.0, 1e1) as integers.
+func canonicalBody(body []byte) ([]byte, bool) {
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.UseNumber()
+	var obj map[string]any
+	if dec.Decode(&obj) != nil {
+		return nil, false
+	}
+	for k, v := range obj {
+		if n, ok := v.(json.Number); ok {
+			if f, err := n.Float64(); err == nil && f == math.Trunc(f) && math.Abs(f) < 1<<63 {
+				obj[k] = int64(f)
+			}
+		}
+	}
+	canon, err := json.Marshal(obj)
+	return canon, err == nil
+}
+
+// decodeControl reads the JSON body of a control (at most limit bytes) into v: empty counts as
+// {}; a body that is not a JSON object answers 400 shape (a) (413 past the limit); an unknown
+// field or a value of the wrong type answers 422 shape (c).
+func decodeControl(w http.ResponseWriter, r *http.Request, v any, limit int64) bool {
+	body, _, problem := readBody(w, r, limit)
+	if problem != nil {
+		writeShapeA(w, problem.status, problem.message)
+		return false
+	}
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		field, msg := controlFieldError(err)
+		writeValidation(w, map[string][]string{field: {msg}})
+		return false
+	}
+	return true
+}
+
+// controlFieldError words a decoding error of a control's JSON object under its field.
+func controlFieldError(err error) (string, string) {
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) && te.Field != "" {
+		return te.Field, reference.MsgType(te.Field, kindPhrase(te.Type.Kind().String()))
+	}
+	if name, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
+		name = strings.Trim(name, `"`)
+		return name, reference.MsgUnknown(name)
+	}
+	return "body", "The request body is invalid: " + err.Error() + "."
+}
+
+func kindPhrase(kind string) string {
+	switch kind {
+	case "int", "int64", "int32":
+		return "an integer"
+	case "float64", "float32":
+		return "a number"
+	case "string":
+		return "a string"
+	case "bool":
+		return "a boolean"
+	case "slice":
+		return "an array"
+	default:
+		return "a " + kind
+	}
+}
