@@ -8,6 +8,7 @@ import (
 	"io"
 	"math"
 	"net/http"
+	"slices"
 	"strings"
 
 	"github.com/getkin/kin-openapi/openapi3"
@@ -80,12 +81,24 @@ func validate(schema *openapi3.Schema, value map[string]any) map[string][]string
 		if field == "" {
 			field = "body"
 		}
-		fields[field] = append(fields[field], sentence(field, e))
+		msg := sentence(field, e)
+		if slices.Contains(schema.Required, field) && missing(e.Value) {
+			msg = reference.MsgRequired(field) // null and blank are missing, however the schema failed them (D44)
+		}
+		if !slices.Contains(fields[field], msg) {
+			fields[field] = append(fields[field], msg)
+		}
 	}
 	if len(fields) == 0 {
 		fields["body"] = []string{"The request body is invalid."}
 	}
 	return fields
+}
+
+// missing tells a value that stands for no value: null, or a string of white space only (D44).
+func missing(v any) bool {
+	s, isString := v.(string)
+	return v == nil || isString && strings.TrimSpace(s) == ""
 }
 
 // decode reads a body that passed validation into the operation's input. Validation leaves one
