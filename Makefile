@@ -4,7 +4,7 @@ GO ?= go
 ADDR ?= 127.0.0.1:4010
 SEED ?= 20261121
 
-.PHONY: help run test build fixtures-golden vet conformance conformance-golden
+.PHONY: help run test test-quick build fixtures-golden vet conformance conformance-golden
 
 help: ## print this help
 	@awk 'BEGIN {FS = ":.*## "} /^[a-zA-Z_-]+:.*## / {printf "  %-24s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -12,8 +12,8 @@ help: ## print this help
 run: ## run the mock with its seeded fixtures on $(ADDR)
 	$(GO) run ./cmd/mockserver --addr $(ADDR) --seed $(SEED)
 
-test: ## run every test (race detector on): the suite against the in-process mock, then against the mock image
-	TESTCONTAINERS_RYUK_DISABLED=true $(GO) test -race -count=1 ./...
+test: ## the full loop: every test (race detector on, container tests, the whole self-test), then the suite against the mock image
+	OPSAPI_FULL_TESTS=1 TESTCONTAINERS_RYUK_DISABLED=true $(GO) test -race -count=1 ./...
 	@if docker info >/dev/null 2>&1; then \
 	  $(MAKE) --no-print-directory conformance-container; \
 	elif [ "$${REQUIRE_DOCKER:-}" = 1 ]; then \
@@ -21,6 +21,9 @@ test: ## run every test (race detector on): the suite against the in-process moc
 	else \
 	  echo "SKIPPED: the container tests of conformance/container and the suite against the mock image (no Docker engine reachable)"; \
 	fi
+
+test-quick: ## the quick loop: go test ./... (no race detector, no containers, a sample of the self-test)
+	$(GO) test ./...
 
 build: ## build the mock binary into build/mockserver
 	CGO_ENABLED=0 $(GO) build -trimpath -o build/mockserver ./cmd/mockserver
@@ -62,7 +65,7 @@ fuzz: ## run each fuzz target for $(FUZZTIME) (the seeds alone run in `make test
 	$(GO) test -run '^$$' -fuzz '^FuzzHandler$$' -fuzztime $(FUZZTIME) ./mockserver
 	$(GO) test -run '^$$' -fuzz '^FuzzEnvelope$$' -fuzztime $(FUZZTIME) ./mockserver
 
-# Container targets (issue 4).
+# Container targets (README, "Containers").
 #
 #   make image                  the mock as an image FROM scratch; prints the reference it built
 #   make image-conformance      the suite binary as an image FROM scratch

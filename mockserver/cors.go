@@ -6,7 +6,7 @@ import (
 	"strings"
 )
 
-// CORS headers of the mock (issue 5, item 7).
+// CORS headers of the mock (README, "Steering the mock": CORS).
 const (
 	corsAllowHeaders  = "Authorization, Content-Type, Accept, Prefer, X-Request-Id, X-Mock-Admin-Token"
 	corsExposeHeaders = "X-RateLimit-Limit, X-RateLimit-Remaining, Retry-After, X-Request-Id, X-Mock-Forced"

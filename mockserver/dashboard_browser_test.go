@@ -65,7 +65,7 @@ func waitText(ctx context.Context, t *testing.T, selector string, want func(stri
 
 // The dashboard, in a real headless Chromium: it shows the fixture credentials, advancing the
 // clock and adding a fault rule take effect in the mock, the journal grows as requests come
-// in, and reset clears them (issue 5, item 8).
+// in, and reset clears them (README, "Steering the mock": dashboard).
 func TestDashboardInABrowser(t *testing.T) {
 	ctx := newBrowser(t)
 	m := newMockWithAdmin(t, "s3cret")

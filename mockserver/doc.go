@@ -2,15 +2,19 @@
 // their paths, in the interface's envelopes, with its authentication, rate limits and
 // validation, over a seeded world from package fixtures.
 //
-// It is the HTTP adapter only: the rules live in reference. New returns an http.Handler;
-// routes.go lists the whole API surface; envelope.go is the one place that encodes JSON and the
-// one table from reference error codes to HTTP status.
+// It is the HTTP adapter only: the rules live in reference. New returns a *Server, an
+// http.Handler that embedding tests hold to steer the mock from Go (Snapshot, LoadState, Reset,
+// Manifest, Advance). routes.go is the one table of the API surface: a row per operationId with
+// its handler; the operation's path, access (public, bearer, superadmin), listed statuses and
+// request schema are read from the spec (route.go). envelope.go is the one place that encodes
+// JSON and the one table from reference error codes to HTTP status; reference/messages.go is
+// the one writer of field failures.
 //
 // Every request passes, in this order:
 //
 //  1. recover: a panic becomes a logged 500 in shape (a), never a dropped connection;
 //  2. request id: X-Request-Id is echoed or assigned;
-//  3. log: one line per request;
+//  3. log: one line per request, through the configured logger;
 //  4. CORS: every answer to an allowed Origin carries Access-Control-Allow-Origin and
 //     Access-Control-Expose-Headers (the rate-limit headers, Retry-After); a preflight OPTIONS
 //     on a known path answers 204 with the allowed methods and headers, before any auth;
@@ -20,20 +24,23 @@
 //     (with Allow), both in shape (a) and with the rate-limit headers of the client address;
 //     the mock's own endpoints under /__mock/ need the admin token when one is set (401
 //     shape (b));
-//  7. rate limit: X-RateLimit-Limit and X-RateLimit-Remaining on every answer of an operation;
-//     once spent, 429 shape (b) with Retry-After (per token, or per client address on public
+//  7. world: the current world is bound once, for the whole request;
+//  8. rate limit: X-RateLimit-Limit and X-RateLimit-Remaining on every answer of an operation;
+//     once spent, 429 shape (b) with Retry-After (per user, or per client address on public
 //     operations and without a valid token; D14);
-//  8. steer: the delay of --latency and of a matching fault rule, then a status forced by
+//  9. steer: the delay of --latency and of a matching fault rule, then a status forced by
 //     `Prefer: code=NNN` or by the rule, in the interface's shape for it; no state changes;
-//  9. auth: 401 shape (b) without a valid bearer token, 403 shape (b) for a non-superadmin on
-//     an S operation; decided before the body is read;
-//  10. body: at most 1 MiB (413), a JSON object (400 otherwise), empty counts as {} (D2);
-//  11. validation against the OpenAPI document with kin-openapi: 422 shape (c), errors keyed
-//     by field (D5);
-
-//  12. the operation on the reference store, whose error codes map to status in envelope.go.
+//  10. auth: 401 shape (b) without a valid bearer token, 403 shape (b) for a non-superadmin on
+//     a superadmin operation; decided before the body is read;
+//  11. body: at most 1 MiB (413), one JSON object (400 otherwise), decoded once; empty counts
+//     as {} (D2);
+//  12. validation against the OpenAPI document with kin-openapi, the one field validator:
+//     422 shape (c), errors keyed by field (D5), null and blank required fields worded as
+//     missing (D44);
+//  13. the operation's row on the reference store, whose error codes map to status in
+//     envelope.go.
 //
-// Steps 10 and 11 answer only statuses the operation lists: where its codes have no 400, an
+// Steps 11 and 12 answer only statuses the operation lists: where its codes have no 400, an
 // unreadable body is 422 keyed by the fields the operation requires (D2); where they have no
 // 422, failed fields are 400 shape (a) (D30).
 //

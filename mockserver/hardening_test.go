@@ -8,7 +8,7 @@ import (
 	"github.com/opsapi/mocktoolkit/mockserver"
 )
 
-// Authenticate throttles repeated failures per e-mail (issue 6 item 7, D71): the sixth attempt
+// Authenticate throttles repeated failures per e-mail (D71): the sixth attempt
 // within a minute answers 429 shape (b) with Retry-After, even with the right password, and
 // the e-mail may log in again once the window has passed.
 func TestAuthenticateThrottlesFailuresPerEmail(t *testing.T) {

@@ -35,7 +35,7 @@ type soaker struct {
 
 // TestSoak: 64 clients mix reads and writes against one mock over loopback for -soak. No
 // answer is a 5xx, no request fails in transport, every acknowledged write is visible
-// afterwards, and the heap grows by a bounded amount per write (issue 6, item 3).
+// afterwards, and the heap grows by a bounded amount per write (docs/performance.md, soak).
 func TestSoak(t *testing.T) {
 	m := newMock(t, mockserver.Config{RateLimit: 1 << 30})
 	token := m.login(m.manifest.Users.Member)

@@ -30,7 +30,7 @@ var controlCalls = []struct{ method, path, body string }{
 }
 
 // With --admin-token, every /__mock/ endpoint needs X-Mock-Admin-Token (401 shape (b) without
-// it); /healthz, the spec and the operations stay open (issue 5, item 9).
+// it); /healthz, the spec and the operations stay open (D66).
 func TestAdminTokenGuardsEveryControl(t *testing.T) {
 	m := newMock(t, mockserver.Config{})
 	m.ctl(http.MethodGet, "/__mock/fixtures", nil).wantStatus(t, 200) // no token configured: open

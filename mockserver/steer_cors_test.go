@@ -9,7 +9,7 @@ import (
 )
 
 // A preflight OPTIONS on an operation answers 204 with the CORS headers, before auth; answers
-// to an allowed Origin expose the rate-limit headers (issue 5, item 7).
+// to an allowed Origin expose the rate-limit headers (README, "Steering the mock": CORS).
 func TestCORSPreflightAndExposedHeaders(t *testing.T) {
 	m := newMock(t, mockserver.Config{AdminToken: "s3cret"})
 	preflight := func(path string) answer {

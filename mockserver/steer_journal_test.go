@@ -10,7 +10,7 @@ import (
 )
 
 // GET /__mock/requests lists the requests to the API, newest first, with method, path, status,
-// duration and both bodies; the mock's own endpoints are not listed (issue 5, item 5).
+// duration and both bodies; the mock's own endpoints are not listed (D64).
 func TestJournalListsRequestsNewestFirst(t *testing.T) {
 	m := newMock(t, mockserver.Config{})
 	member := m.login(m.manifest.Users.Member)

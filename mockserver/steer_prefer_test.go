@@ -9,7 +9,7 @@ import (
 )
 
 // `Prefer: code=NNN` answers that status in the interface's body shape for it, changes no
-// state and still carries the rate-limit headers (issue 5, item 3).
+// state and still carries the rate-limit headers (D60).
 func TestPreferForcesTheStatusInItsShape(t *testing.T) {
 	m := newMock(t, mockserver.Config{})
 	member := m.login(m.manifest.Users.Member)

@@ -11,7 +11,7 @@ import (
 )
 
 // GET /__mock/state exports the world and PUT imports it: a tag created after the export is
-// gone once the export is put back, and tokens in the snapshot still work (issue 5, item 6).
+// gone once the export is put back, and tokens in the snapshot still work (D65).
 func TestStateExportAndImport(t *testing.T) {
 	m := newMock(t, mockserver.Config{})
 	member := m.login(m.manifest.Users.Member)

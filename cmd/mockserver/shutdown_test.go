@@ -9,7 +9,7 @@ import (
 )
 
 // On SIGTERM (the context main cancels) the mock stops accepting connections, finishes the
-// requests in flight and returns nil, so the process exits 0 (issue 2, item 8).
+// requests in flight and returns nil, so the process exits 0 (README, "The mock").
 func TestShutdownFinishesInFlightRequests(t *testing.T) {
 	const latency = 400 * time.Millisecond
 	url, stop := startMock(t, "--latency", latency.String())

@@ -14,7 +14,7 @@ import (
 	"github.com/opsapi/mocktoolkit/reference"
 )
 
-// steerOptions are the flags of issue 5 (steering the mock).
+// steerOptions are the flags that steer the mock (README, "Steering the mock").
 type steerOptions struct {
 	latency     mockserver.Latency
 	stateFile   string

@@ -59,7 +59,7 @@ func postJSON(t *testing.T, url, token string, body any) map[string]any {
 }
 
 // --state-file: the world is saved at graceful stop and loaded at the next start, so a tag
-// created before a restart is still there after it (issue 5, item 6).
+// created before a restart is still there after it (D65).
 func TestStateFileSurvivesARestart(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "world.json")
 	url, stop := startMock(t, "--state-file", file, "--now", "2026-06-01T09:00:00Z")

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/opsapi/mocktoolkit/conformance/container"
+	"github.com/opsapi/mocktoolkit/internal/fulltest"
 )
 
 const (
@@ -36,12 +37,13 @@ var (
 	imageErr  error
 )
 
-// mockImage returns the image to test, skipping the test when no Docker engine answers (failing
+// mockImage returns the image to test, skipping the test outside the full loop (fulltest) and when no Docker engine answers (failing
 // instead when REQUIRE_DOCKER is set). Unless MOCK_IMAGE names one, it builds DefaultImage once
 // per run with `make image` at the module root, so `go test ./...` tests the current code from a
 // fresh clone.
 func mockImage(t *testing.T) string {
 	t.Helper()
+	fulltest.Require(t, "this container test")
 	if err := container.Available(context.Background()); err != nil {
 		if os.Getenv(EnvRequireDocker) != "" {
 			t.Fatalf("%s is set but no Docker engine is reachable: %v", EnvRequireDocker, err)
