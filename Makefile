@@ -48,15 +48,18 @@ conformance: ## build the suite binary and run it against CONFORMANCE_BASE_URL (
 conformance-golden: ## regenerate the suite's golden spec list and self-test table
 	$(GO) test ./conformance/selftest -update
 
-.PHONY: bench soak fuzz
+.PHONY: bench bench-load soak fuzz
 BENCHTIME ?= 1s
 FUZZTIME ?= 10s
 SOAK ?= 60s
 
-bench: ## benchmarks of the pipeline, the bare handler, load at 32 connections, scale, start-up and idle RSS (docs/performance.md)
+bench: ## in-process benchmarks of the pipeline, the bare handler, load at 32 connections, scale, start-up and idle RSS (docs/performance.md)
 	$(GO) test -run '^$$' -bench 'BenchmarkPipeline|BenchmarkLoad|BenchmarkCardsCreateAt|BenchmarkCommentsListAt|BenchmarkStartInProcess' -benchtime $(BENCHTIME) ./mockserver
 	$(GO) test -run '^$$' -bench 'BenchmarkBinary' -benchtime 10x ./mockserver
 	$(GO) test -run '^$$' -bench 'BenchmarkMemoryPerRecord' -benchtime 1x ./mockserver
+
+bench-load: ## the mock from outside: wrk against the built binary and a bare net/http handler, median ratio (docs/performance.md)
+	bash internal/benchload/bench-load.sh
 
 soak: ## the soak test for $(SOAK): 64 clients mixing reads and writes, race detector on
 	$(GO) test -race -count=1 -run '^TestSoak$$' -v ./mockserver -args -soak $(SOAK)

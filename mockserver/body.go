@@ -30,7 +30,13 @@ type bodyProblem struct {
 // its numbers kept exact; an empty body counts as {} (D2). Of duplicate keys the last wins (D8).
 // It is the one body reader of the operations and of the mock's controls.
 func readBody(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, map[string]any, *bodyProblem) {
-	raw, err := io.ReadAll(http.MaxBytesReader(w, r.Body, limit))
+	var raw []byte
+	var err error
+	if ra, ok := r.Body.(*readAhead); ok && int64(len(ra.data)) <= limit {
+		raw = ra.data // read whole by the journal; never written to
+	} else {
+		raw, err = io.ReadAll(http.MaxBytesReader(w, r.Body, limit))
+	}
 	var tooLarge *http.MaxBytesError
 	switch {
 	case errors.As(err, &tooLarge):

@@ -45,6 +45,10 @@ type validationBody struct {
 	Errors  map[string][]string `json:"errors"`
 }
 
+// jsonContentType is the Content-Type of every answer (shared: header values are never changed
+// in place).
+var jsonContentType = []string{"application/json"}
+
 // emptyData is the `data` of shape (a) and of operations whose data is an empty array.
 var emptyData = []any{}
 
@@ -69,8 +73,8 @@ func writeJSON(w http.ResponseWriter, status int, v any) error {
 // writeBody writes an encoded answer.
 func writeBody(w http.ResponseWriter, status int, body []byte) {
 	h := w.Header()
-	h.Set("Content-Type", "application/json")
-	h.Set("Content-Length", strconv.Itoa(len(body)))
+	h["Content-Type"] = jsonContentType
+	h["Content-Length"] = []string{strconv.Itoa(len(body))}
 	w.WriteHeader(status)
 	_, _ = w.Write(body)
 }

@@ -97,12 +97,16 @@ func (j *journal) clear() {
 // answer.
 type journalRecorder struct {
 	statusRecorder
-	body bytes.Buffer
+	body []byte
 }
 
 func (rec *journalRecorder) Write(b []byte) (int, error) {
-	if room := maxJournalBody - rec.body.Len(); room > 0 {
-		rec.body.Write(b[:min(room, len(b))])
+	if room := maxJournalBody - len(rec.body); room > 0 {
+		keep := b[:min(room, len(b))]
+		if rec.body == nil { // answers are written whole: one allocation of their size
+			rec.body = make([]byte, 0, len(keep))
+		}
+		rec.body = append(rec.body, keep...)
 	}
 	return rec.statusRecorder.Write(b)
 }
@@ -116,21 +120,34 @@ func (s *Server) recordRequests(next http.Handler) http.Handler {
 		}
 		start := time.Now()
 		at := s.clock.Now()
-		reqBody, _ := io.ReadAll(io.LimitReader(r.Body, maxJournalBody))
-		r.Body = readCloser{io.MultiReader(bytes.NewReader(reqBody), r.Body), r.Body}
+		reqBody, _ := io.ReadAll(io.LimitReader(r.Body, maxJournalBody+1))
+		if len(reqBody) <= maxJournalBody {
+			r.Body = &readAhead{Reader: bytes.NewReader(reqBody), data: reqBody, Closer: r.Body}
+		} else {
+			r.Body = readCloser{io.MultiReader(bytes.NewReader(reqBody), r.Body), r.Body}
+			reqBody = reqBody[:maxJournalBody]
+		}
 		rec := &journalRecorder{statusRecorder: statusRecorder{ResponseWriter: w}}
 		next.ServeHTTP(rec, r)
 		e := journalEntry{
 			Time: at, Method: r.Method, Path: r.URL.Path, Status: rec.status,
 			DurationMS: float64(time.Since(start).Microseconds()) / 1000,
 			Request:    journalBody{header: r.Header, raw: reqBody},
-			Response:   journalBody{header: rec.Header(), raw: rec.body.Bytes()},
+			Response:   journalBody{header: rec.Header(), raw: rec.body},
 		}
 		if rt, ok := s.ops[r.URL.Path]; ok {
 			e.Operation = rt.id
 		}
 		s.steering.journal.add(e)
 	})
+}
+
+// readAhead is a request body the journal has read whole: the pipeline takes data as it is
+// instead of reading and copying it again (readBody).
+type readAhead struct {
+	*bytes.Reader
+	data []byte
+	io.Closer
 }
 
 // readCloser reads from one reader and closes another.

@@ -3,7 +3,9 @@ package mockserver
 import (
 	"crypto/rand"
 	"encoding/hex"
+	"log/slog"
 	"net/http"
+	"sync/atomic"
 	"time"
 )
 
@@ -23,17 +25,26 @@ func (s *Server) recoverPanics(next http.Handler) http.Handler {
 	})
 }
 
-// requestID echoes X-Request-Id or gives the request a new one.
+// requestID echoes X-Request-Id or gives the request a new one: the process's random prefix
+// and a counter, unique without a call to the random source per request.
 func (s *Server) requestID(next http.Handler) http.Handler {
+	var prefix [4]byte
+	_, _ = rand.Read(prefix[:])
+	var seq atomic.Uint64
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		id := r.Header.Get("X-Request-Id")
 		if id == "" || len(id) > 128 {
-			var b [8]byte
-			_, _ = rand.Read(b[:])
-			id = hex.EncodeToString(b[:])
-			r.Header.Set("X-Request-Id", id)
+			b := make([]byte, 0, 25)
+			b = hex.AppendEncode(b, prefix[:])
+			b = append(b, '-')
+			n := seq.Add(1)
+			for shift := 60; shift >= 0; shift -= 4 { // 16 hex digits, fixed width
+				b = append(b, "0123456789abcdef"[n>>uint(shift)&0xf])
+			}
+			id = string(b)
+			r.Header["X-Request-Id"] = []string{id}
 		}
-		w.Header().Set("X-Request-Id", id)
+		w.Header()["X-Request-Id"] = []string{id}
 		next.ServeHTTP(w, r)
 	})
 }
@@ -64,10 +75,16 @@ func (rec *statusRecorder) Unwrap() http.ResponseWriter { return rec.ResponseWri
 // logRequests logs one line per request.
 func (s *Server) logRequests(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !s.logger.Enabled(r.Context(), slog.LevelInfo) {
+			next.ServeHTTP(w, r)
+			return
+		}
 		start := time.Now()
 		rec := &statusRecorder{ResponseWriter: w}
 		next.ServeHTTP(rec, r)
-		s.logger.Info("request", "id", r.Header.Get("X-Request-Id"), "method", r.Method,
-			"path", r.URL.Path, "status", rec.status, "duration", time.Since(start))
+		s.logger.LogAttrs(r.Context(), slog.LevelInfo, "request",
+			slog.String("id", r.Header.Get("X-Request-Id")), slog.String("method", r.Method),
+			slog.String("path", r.URL.Path), slog.Int("status", rec.status),
+			slog.Duration("duration", time.Since(start)))
 	})
 }
