@@ -98,10 +98,16 @@ func number(p *float64) string {
 	return fmt.Sprintf("%g", *p)
 }
 
+// enumList words the allowed values of an enumeration. A nullable enumeration lists null among
+// its values (OpenAPI 3.0 needs it there for null to be allowed by the enum keyword too); null is
+// left out of the sentence, which names the values a client may choose.
 func enumList(values []any) string {
-	parts := make([]string, len(values))
-	for i, v := range values {
-		parts[i] = fmt.Sprint(v)
+	parts := make([]string, 0, len(values))
+	for _, v := range values {
+		if v == nil {
+			continue
+		}
+		parts = append(parts, fmt.Sprint(v))
 	}
 	return strings.Join(parts, ", ")
 }
