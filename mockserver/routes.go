@@ -39,7 +39,7 @@ func operations() []operation {
 		{id: "conversationsRestore", path: "/services/ai/v1/conversations/restore", serve: call(ok("Conversation restored successfully."), noResult((*S).RestoreConversation), empty)},
 		{id: "masterBoardsCreate", path: adminV1 + "master-boards/create", superadmin: true, serve: call(ok("Master board created successfully."), (*S).CreateMasterBoard, under[reference.Board]("board"))},
 		{id: "boardsList", path: opsV1 + "boards/list", serve: call(ok("Boards retrieved successfully."), (*S).ListBoards, list[reference.Board]("boards"))},
-		{id: "masterBoardsList", path: adminV1 + "master-boards/list", superadmin: true, serve: call(ok("Master boards retrieved successfully."), noInput((*S).ListMasterBoards), list[reference.Board]("boards"))},
+		{id: "masterBoardsList", path: adminV1 + "master-boards/list", superadmin: true, serve: call(ok("Master boards retrieved successfully."), noInput((*S).ListMasterBoards), masterBoardTitles)},
 		{id: "cardsList", path: opsV1 + "cards/list", serve: call(ok("Cards retrieved successfully."), noInput((*S).ListCards), func(v []reference.Card) any { return cardList(v) })},
 		{id: "tagsList", path: opsV1 + "tags/list", serve: call(ok("Tags retrieved successfully."), noInput((*S).ListTags), list[reference.Tag]("tags"))},
 		{id: "cardsCreate", path: opsV1 + "cards/create", serve: call(ok("Card created successfully."), (*S).CreateCard, under[reference.Card]("card"))},
