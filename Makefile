@@ -4,7 +4,7 @@ GO ?= go
 ADDR ?= 127.0.0.1:4010
 SEED ?= 20261121
 
-.PHONY: help run test build fixtures-golden vet conformance conformance-golden
+.PHONY: help run test test-codegen codegen build fixtures-golden vet conformance conformance-golden
 
 help: ## print this help
 	@awk 'BEGIN {FS = ":.*## "} /^[a-zA-Z_-]+:.*## / {printf "  %-24s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -14,6 +14,7 @@ run: ## run the mock with its seeded fixtures on $(ADDR)
 
 test: ## run every test (race detector on): the suite against the in-process mock, then against the mock image
 	TESTCONTAINERS_RYUK_DISABLED=true $(GO) test -race -count=1 ./...
+	@$(MAKE) --no-print-directory test-codegen
 	@if docker info >/dev/null 2>&1; then \
 	  $(MAKE) --no-print-directory conformance-container; \
 	elif [ "$${REQUIRE_DOCKER:-}" = 1 ]; then \
@@ -21,6 +22,12 @@ test: ## run every test (race detector on): the suite against the in-process moc
 	else \
 	  echo "SKIPPED: the container tests of conformance/container and the suite against the mock image (no Docker engine reachable)"; \
 	fi
+
+test-codegen: ## the Go client oapi-codegen generates from spec/openapi.yaml: no drift, and it drives the in-process mock (module spec/codegen)
+	cd spec/codegen && $(GO) test -race -count=1 ./...
+
+codegen: ## regenerate spec/codegen/client from spec/openapi.yaml (oapi-codegen, pinned in spec/codegen/go.mod)
+	cd spec/codegen && $(GO) generate ./...
 
 build: ## build the mock binary into build/mockserver
 	CGO_ENABLED=0 $(GO) build -trimpath -o build/mockserver ./cmd/mockserver
