@@ -62,6 +62,7 @@ func lint(doc *openapi3.T, raw []byte) []string {
 	}
 	lintNames(doc, report)
 	lintSchemas(doc, report)
+	lintRecordExamples(doc, report)
 	lintUnused(doc, raw, report)
 	for _, s := range doc.Servers {
 		if u, err := url.Parse(s.URL); err != nil || u.IsAbs() || u.Host != "" || !strings.HasPrefix(s.URL, "/") {
@@ -221,6 +222,45 @@ func lintSchemas(doc *openapi3.T, report func(string, ...any)) {
 	}
 }
 
+// lintRecordExamples checks that every object schema of the components that another schema
+// refers to (a record: Card, Cart, Pagination, ...) carries an example of its own, so that a
+// reader of the record alone sees real values.
+func lintRecordExamples(doc *openapi3.T, report func(string, ...any)) {
+	const prefix = "#/components/schemas/"
+	referred := map[string]bool{}
+	var collect func(ref *openapi3.SchemaRef, depth int)
+	collect = func(ref *openapi3.SchemaRef, depth int) {
+		if ref == nil {
+			return
+		}
+		if strings.HasPrefix(ref.Ref, prefix) {
+			referred[strings.TrimPrefix(ref.Ref, prefix)] = true
+			if depth > 0 {
+				return // walked where it is defined
+			}
+		}
+		if ref.Value == nil {
+			return
+		}
+		for _, p := range ref.Value.Properties {
+			collect(p, depth+1)
+		}
+		collect(ref.Value.Items, depth+1)
+	}
+	for _, ref := range doc.Components.Schemas {
+		collect(ref, 0)
+	}
+	for _, name := range sortedKeys(referred) {
+		ref := doc.Components.Schemas[name]
+		if ref == nil || ref.Value == nil || !ref.Value.Type.Is("object") {
+			continue
+		}
+		if ref.Value.Example == nil {
+			report("schema %s: a record other schemas refer to, with no example", name)
+		}
+	}
+}
+
 // lintUnused reports components that nothing refers to. The document has no external
 // references, so a component is used when its reference appears in the text.
 func lintUnused(doc *openapi3.T, raw []byte, report func(string, ...any)) {
@@ -318,6 +358,9 @@ func TestLintCatchesEachBrokenRule(t *testing.T) {
 				return strings.Replace(s, "        card_id: {type: integer, description: \"Card commented on.\"}", "        cardId: {type: integer, description: \"Card commented on.\"}", 1)
 			},
 			wants: `schema CommentsCreateBody: property "cardId" is not snake_case`},
+		{name: "a record without an example",
+			doc:   func(d *openapi3.T) { d.Components.Schemas["Card"].Value.Example = nil },
+			wants: "schema Card: a record other schemas refer to, with no example"},
 		{name: "an unused schema",
 			doc: func(d *openapi3.T) {
 				d.Components.Schemas["Orphan"] = openapi3.NewSchemaRef("", openapi3.NewObjectSchema())
