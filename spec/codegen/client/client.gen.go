@@ -294,6 +294,8 @@ type AuthenticateBody struct {
 // AuthenticateSuccess Success body of /v1/authenticate (interface, Endpoints 1).
 type AuthenticateSuccess struct {
 	// Data Data of the authenticate response (interface, Resources, Login result). The interface types every field and names only language as nullable.
+	//
+	// Example: {"email":"adelbert.hart@propellerhealth.example.com","id":1,"language":"en","name":"Adelbert Hart","needs_code__regeneration":false,"token":"d0c66d3c901723b99adf27911f42253e296ef85d0b8e8962c8b98e8ccadd8ae1","warn_message":""}
 	Data LoginResult `json:"data"`
 
 	// Error Envelope `error` flag; false on success, true on errors (interface, Conventions 3).
@@ -364,6 +366,8 @@ type BoardsUpdateSuccess struct {
 }
 
 // Card Card record (interface, Resources, Card).
+//
+// Example: {"card_type":"widget","created_at":"2026-11-21T09:30:00Z","created_by":1,"deleted_at":null,"description":"Two paragraphs for the blog and a short version for the newsletter.","due_date":"2026-11-30T12:00:00Z","evaluation_check":null,"group_id":11,"id":50,"is_active":true,"is_master":false,"is_overdue":false,"master_card_id":null,"owner_id":null,"platform_id":1,"position":4,"priority":"high","project_id":1,"short_description":null,"snoozed_until":null,"sort_order":4,"status":"open","tag_id":1,"title":"Write the launch announcement","tour_key":null,"unique_identifier":null,"updated_at":"2026-11-21T09:30:00Z"}
 type Card struct {
 	// CardType Card type (interface, States: widget, widget_tour, tour).
 	CardType *string `json:"card_type"`
@@ -482,6 +486,8 @@ type CardsCreateSuccess struct {
 	// Data The new card.
 	Data struct {
 		// Card Card record (interface, Resources, Card).
+		//
+		// Example: {"card_type":"widget","created_at":"2026-11-21T09:30:00Z","created_by":1,"deleted_at":null,"description":"Two paragraphs for the blog and a short version for the newsletter.","due_date":"2026-11-30T12:00:00Z","evaluation_check":null,"group_id":11,"id":50,"is_active":true,"is_master":false,"is_overdue":false,"master_card_id":null,"owner_id":null,"platform_id":1,"position":4,"priority":"high","project_id":1,"short_description":null,"snoozed_until":null,"sort_order":4,"status":"open","tag_id":1,"title":"Write the launch announcement","tour_key":null,"unique_identifier":null,"updated_at":"2026-11-21T09:30:00Z"}
 		Card Card `json:"card"`
 	} `json:"data"`
 
@@ -559,6 +565,8 @@ type CardsUpdateSuccess struct {
 }
 
 // Cart Anonymous domain cart (interface, Resources, Cart; D34).
+//
+// Example: {"currency":"USD","is_claimed":false,"item_count":3,"items":[{"action":"renew","currency":"USD","domain_name":"strategice-commerce.org","id":2,"price":89.97,"tld":"org","years":3},{"action":"register","currency":"USD","domain_name":"productiterate.info","id":3,"price":63.98,"tld":"info","years":2},{"action":"renew","currency":"USD","domain_name":"staffmatrix.biz","id":4,"price":30.99,"tld":"biz","years":1}],"session_token":"62c5390b9c80ee4df77d086890b96321e5d6a3c5d4a5d043","status":"open","total_price":184.94}
 type Cart struct {
 	// Currency Currency.
 	Currency *string `json:"currency"`
@@ -583,9 +591,13 @@ type Cart struct {
 }
 
 // CartItem A cart item; its shape is not shown beyond its id (interface, Resources, Cart, Gaps).
+//
+// Example: {"action":"renew","currency":"USD","domain_name":"strategice-commerce.org","id":2,"price":89.97,"tld":"org","years":3}
 type CartItem = map[string]interface{}
 
 // Comment Comment record (interface, Resources, Comment); a reply has parent_comment_id.
+//
+// Example: {"card_id":17,"comment":"Draft is in the shared folder; ready for review.","created_at":"2026-11-21T09:30:00Z","deleted_at":null,"id":79,"is_read":false,"parent_comment_id":null,"project_id":1,"read_at":null,"updated_at":"2026-11-21T09:30:00Z","user_id":1}
 type Comment struct {
 	// CardId Card commented on.
 	CardId *int `json:"card_id"`
@@ -638,6 +650,8 @@ type CommentsCreateSuccess struct {
 	// Data The new comment.
 	Data struct {
 		// Comment Comment record (interface, Resources, Comment); a reply has parent_comment_id.
+		//
+		// Example: {"card_id":17,"comment":"Draft is in the shared folder; ready for review.","created_at":"2026-11-21T09:30:00Z","deleted_at":null,"id":79,"is_read":false,"parent_comment_id":null,"project_id":1,"read_at":null,"updated_at":"2026-11-21T09:30:00Z","user_id":1}
 		Comment Comment `json:"comment"`
 	} `json:"data"`
 
@@ -668,6 +682,8 @@ type CommentsListSuccess struct {
 		Comments []ListItem `json:"comments"`
 
 		// Pagination Pagination object of the comment list (interface, Resources, Pagination object).
+		//
+		// Example: {"current_page":1,"per_page":2,"total":42,"total_pages":21}
 		Pagination Pagination `json:"pagination"`
 	} `json:"data"`
 
@@ -698,6 +714,8 @@ type DomainCartRemoveSuccess struct {
 	// Data The cart after removal.
 	Data struct {
 		// Cart Anonymous domain cart (interface, Resources, Cart; D34).
+		//
+		// Example: {"currency":"USD","is_claimed":false,"item_count":3,"items":[{"action":"renew","currency":"USD","domain_name":"strategice-commerce.org","id":2,"price":89.97,"tld":"org","years":3},{"action":"register","currency":"USD","domain_name":"productiterate.info","id":3,"price":63.98,"tld":"info","years":2},{"action":"renew","currency":"USD","domain_name":"staffmatrix.biz","id":4,"price":30.99,"tld":"biz","years":1}],"session_token":"62c5390b9c80ee4df77d086890b96321e5d6a3c5d4a5d043","status":"open","total_price":184.94}
 		Cart Cart `json:"cart"`
 	} `json:"data"`
 
@@ -763,6 +781,8 @@ type ErrorForbidden struct {
 }
 
 // Group Group record (interface, Resources, Group).
+//
+// Example: {"board_id":1,"color":null,"created_at":"2026-11-21T09:30:00Z","created_by":3,"deleted_at":null,"description":"Cards about taking payments.","icon":null,"id":17,"is_active":true,"is_collapsed":false,"is_master":true,"master_group_id":null,"platform_id":1,"position":4,"project_id":null,"title":"Payments","type":"default","updated_at":"2026-11-21T09:30:00Z"}
 type Group struct {
 	// BoardId Board holding the group.
 	BoardId *int `json:"board_id"`
@@ -826,9 +846,13 @@ type GroupsDeleteBody struct {
 }
 
 // ListItem A record inside a list response; its fields are not shown by the interface (Resources, Gaps). The reference returns full records (D20).
+//
+// Example: {"color":"#a18939","created_at":"2026-06-08T13:04:00Z","created_by":1,"deleted_at":null,"icon":"chart-line","id":1,"is_active":true,"name":"Organized","position":1,"project_id":1,"updated_at":"2026-06-08T13:04:00Z"}
 type ListItem = map[string]interface{}
 
 // LoginResult Data of the authenticate response (interface, Resources, Login result). The interface types every field and names only language as nullable.
+//
+// Example: {"email":"adelbert.hart@propellerhealth.example.com","id":1,"language":"en","name":"Adelbert Hart","needs_code__regeneration":false,"token":"d0c66d3c901723b99adf27911f42253e296ef85d0b8e8962c8b98e8ccadd8ae1","warn_message":""}
 type LoginResult struct {
 	// Email User e-mail.
 	Email string `json:"email"`
@@ -980,6 +1004,8 @@ type MasterCardsCreateSuccess struct {
 	// Data The new master card and the push count.
 	Data struct {
 		// Card Card record (interface, Resources, Card).
+		//
+		// Example: {"card_type":"widget","created_at":"2026-11-21T09:30:00Z","created_by":1,"deleted_at":null,"description":"Two paragraphs for the blog and a short version for the newsletter.","due_date":"2026-11-30T12:00:00Z","evaluation_check":null,"group_id":11,"id":50,"is_active":true,"is_master":false,"is_overdue":false,"master_card_id":null,"owner_id":null,"platform_id":1,"position":4,"priority":"high","project_id":1,"short_description":null,"snoozed_until":null,"sort_order":4,"status":"open","tag_id":1,"title":"Write the launch announcement","tour_key":null,"unique_identifier":null,"updated_at":"2026-11-21T09:30:00Z"}
 		Card Card `json:"card"`
 
 		// ProjectsUpdated Number of projects pushed to, as a string (interface, Endpoints 3; D22).
@@ -1079,6 +1105,8 @@ type MasterGroupsCreateSuccess struct {
 	// Data The new master group.
 	Data struct {
 		// Group Group record (interface, Resources, Group).
+		//
+		// Example: {"board_id":1,"color":null,"created_at":"2026-11-21T09:30:00Z","created_by":3,"deleted_at":null,"description":"Cards about taking payments.","icon":null,"id":17,"is_active":true,"is_collapsed":false,"is_master":true,"master_group_id":null,"platform_id":1,"position":4,"project_id":null,"title":"Payments","type":"default","updated_at":"2026-11-21T09:30:00Z"}
 		Group Group `json:"group"`
 	} `json:"data"`
 
@@ -1120,6 +1148,8 @@ type MasterGroupsUpdateSuccess struct {
 type Message = string
 
 // Pagination Pagination object of the comment list (interface, Resources, Pagination object).
+//
+// Example: {"current_page":1,"per_page":2,"total":42,"total_pages":21}
 type Pagination struct {
 	// CurrentPage Page returned.
 	CurrentPage *int `json:"current_page"`
@@ -1135,6 +1165,8 @@ type Pagination struct {
 }
 
 // Tag Tag record (interface, Resources, Tag).
+//
+// Example: {"color":"#f59e0b","created_at":"2026-11-21T09:30:00Z","created_by":1,"deleted_at":null,"icon":"megaphone","id":10,"is_active":true,"name":"Marketing","position":4,"project_id":1,"updated_at":"2026-11-21T09:30:00Z"}
 type Tag struct {
 	// Color Color.
 	Color *string `json:"color"`
@@ -1190,6 +1222,8 @@ type TagsCreateSuccess struct {
 	// Data The new tag.
 	Data struct {
 		// Tag Tag record (interface, Resources, Tag).
+		//
+		// Example: {"color":"#f59e0b","created_at":"2026-11-21T09:30:00Z","created_by":1,"deleted_at":null,"icon":"megaphone","id":10,"is_active":true,"name":"Marketing","position":4,"project_id":1,"updated_at":"2026-11-21T09:30:00Z"}
 		Tag Tag `json:"tag"`
 	} `json:"data"`
 
@@ -1216,6 +1250,8 @@ type TagsListSuccess struct {
 }
 
 // ThemeVersionDeprecated Data of the deprecate response (interface, Endpoints 24; Resources, Other records).
+//
+// Example: {"theme_status":"deprecated","version_id":"1"}
 type ThemeVersionDeprecated struct {
 	// ThemeStatus Theme status, deprecated after success (interface, States).
 	ThemeStatus *string `json:"theme_status"`
@@ -1233,6 +1269,8 @@ type ThemeVersionsDeprecateBody struct {
 // ThemeVersionsDeprecateSuccess Success body of themes/versions/deprecate (interface, Endpoints 24).
 type ThemeVersionsDeprecateSuccess struct {
 	// Data Data of the deprecate response (interface, Endpoints 24; Resources, Other records).
+	//
+	// Example: {"theme_status":"deprecated","version_id":"1"}
 	Data ThemeVersionDeprecated `json:"data"`
 
 	// Error Envelope `error` flag; false on success, true on errors (interface, Conventions 3).
@@ -1243,6 +1281,8 @@ type ThemeVersionsDeprecateSuccess struct {
 }
 
 // Thumbnail Thumbnail result (interface, Resources, Other records).
+//
+// Example: {"preview_image":"https://thumbnails.mock.invalid/projects/1/pages/1/preview-r2.png"}
 type Thumbnail struct {
 	// PreviewImage URL of the regenerated preview (D38).
 	PreviewImage *string `json:"preview_image"`
@@ -1263,6 +1303,8 @@ type ThumbnailsRegenerateBodyType string
 // ThumbnailsRegenerateSuccess Success body of thumbnails/regenerate (interface, Endpoints 23).
 type ThumbnailsRegenerateSuccess struct {
 	// Data Thumbnail result (interface, Resources, Other records).
+	//
+	// Example: {"preview_image":"https://thumbnails.mock.invalid/projects/1/pages/1/preview-r2.png"}
 	Data Thumbnail `json:"data"`
 
 	// Error Envelope `error` flag; false on success, true on errors (interface, Conventions 3).
