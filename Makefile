@@ -4,7 +4,7 @@ GO ?= go
 ADDR ?= 127.0.0.1:4010
 SEED ?= 20261121
 
-.PHONY: help run test test-quick build fixtures-golden vet conformance conformance-golden
+.PHONY: help run test test-quick test-codegen codegen build fixtures-golden vet conformance conformance-golden
 
 help: ## print this help
 	@awk 'BEGIN {FS = ":.*## "} /^[a-zA-Z_-]+:.*## / {printf "  %-24s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -12,8 +12,9 @@ help: ## print this help
 run: ## run the mock with its seeded fixtures on $(ADDR)
 	$(GO) run ./cmd/mockserver --addr $(ADDR) --seed $(SEED)
 
-test: ## the full loop: every test (race detector on, container tests, the whole self-test), then the suite against the mock image
+test: ## the full loop: every test (race detector on, container tests, the whole self-test, the generated client), then the suite against the mock image
 	OPSAPI_FULL_TESTS=1 TESTCONTAINERS_RYUK_DISABLED=true $(GO) test -race -count=1 ./...
+	@$(MAKE) --no-print-directory test-codegen
 	@if docker info >/dev/null 2>&1; then \
 	  $(MAKE) --no-print-directory conformance-container; \
 	elif [ "$${REQUIRE_DOCKER:-}" = 1 ]; then \
@@ -24,6 +25,12 @@ test: ## the full loop: every test (race detector on, container tests, the whole
 
 test-quick: ## the quick loop: go test ./... (no race detector, no containers, a sample of the self-test)
 	$(GO) test ./...
+
+test-codegen: ## the Go client oapi-codegen generates from spec/openapi.yaml: no drift, and it drives the in-process mock (module spec/codegen)
+	cd spec/codegen && $(GO) test -race -count=1 ./...
+
+codegen: ## regenerate spec/codegen/client from spec/openapi.yaml (oapi-codegen, pinned in spec/codegen/go.mod)
+	cd spec/codegen && $(GO) generate ./...
 
 build: ## build the mock binary into build/mockserver
 	CGO_ENABLED=0 $(GO) build -trimpath -o build/mockserver ./cmd/mockserver

@@ -81,6 +81,16 @@ func list[T any](key string) func([]T) any {
 	}
 }
 
+// masterBoardTitles: the interface types master-boards/list's data.boards as string[]; each
+// entry is a master board's title, in the order of the list (D21).
+func masterBoardTitles(v []reference.Board) any {
+	titles := make([]string, len(v))
+	for i, b := range v {
+		titles[i] = b.Title
+	}
+	return map[string]any{"boards": titles}
+}
+
 func widgetCards(v reference.WidgetCards) any {
 	if v.Cards == nil {
 		v.Cards = []reference.Card{}

@@ -76,7 +76,7 @@ func (s *Server) operations() []operation {
 		},
 		{
 			id:    "masterBoardsList",
-			serve: call(ok("Master boards retrieved successfully."), noInput((*S).ListMasterBoards), list[reference.Board]("boards")),
+			serve: call(ok("Master boards retrieved successfully."), noInput((*S).ListMasterBoards), masterBoardTitles),
 		},
 		{
 			id:    "cardsList",
