@@ -18,7 +18,7 @@ func (s *Store) ListTags(userID int64) ([]Tag, error) {
 }
 
 // CreateTag creates a tag in the caller's project. position defaults to one more than the
-// largest position of the project's tags.
+// largest position of the project's tags (D45); a position sent must be in range (D75).
 func (s *Store) CreateTag(userID int64, in CreateTagInput) (Tag, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -30,6 +30,7 @@ func (s *Store) CreateTag(userID int64, in CreateTagInput) (Tag, error) {
 	f.required("name", in.Name, maxTitle)
 	f.optMaxLen("color", in.Color, maxColor)
 	f.optMaxLen("icon", in.Icon, maxIcon)
+	f.optPosition("position", in.Position)
 	if err := f.err(); err != nil {
 		return Tag{}, err
 	}
@@ -45,7 +46,7 @@ func (s *Store) CreateTag(userID int64, in CreateTagInput) (Tag, error) {
 	now := s.now()
 	t := Tag{
 		ID: s.next.tag, ProjectID: project, Name: in.Name, Color: optPtr(in.Color),
-		Icon: optPtr(in.Icon), Position: orDefault(in.Position, top+1), IsActive: true,
+		Icon: optPtr(in.Icon), Position: orDefault(in.Position, nextPosition(top)), IsActive: true,
 		CreatedBy: ptr(userID), CreatedAt: now, UpdatedAt: now,
 	}
 	s.next.tag++
