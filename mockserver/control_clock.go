@@ -18,8 +18,9 @@ func (s *server) handleClock(w http.ResponseWriter, _ *http.Request) {
 	writeJSON(w, http.StatusOK, map[string]string{"now": s.clockNow()})
 }
 
-// handleClockAdvance moves the clock forward by advance_seconds (0 to ten years): rate
-// windows, the thumbnail window, snoozes and overdue cards follow, as they all read it (D39).
+// handleClockAdvance moves the clock forward by advance_seconds (0 to ten years, and never past
+// LatestClock, D63): rate windows, the thumbnail window, snoozes and overdue cards follow, as
+// they all read it (D39).
 func (s *server) handleClockAdvance(w http.ResponseWriter, r *http.Request) {
 	var in clockInput
 	if !decodeControl(w, r, &in) {
@@ -36,6 +37,9 @@ func (s *server) handleClockAdvance(w http.ResponseWriter, r *http.Request) {
 		writeValidation(w, map[string][]string{"advance_seconds": {"The advance seconds field must be at most ten years (315360000)."}})
 		return
 	}
-	s.clock.Advance(time.Duration(*in.AdvanceSeconds) * time.Second)
+	if err := s.clock.Advance(time.Duration(*in.AdvanceSeconds) * time.Second); err != nil {
+		writeValidation(w, map[string][]string{"advance_seconds": {"The advance seconds field is too large: " + err.Error() + "."}})
+		return
+	}
 	s.handleClock(w, r)
 }

@@ -77,6 +77,9 @@ func parseFlags(args []string, getenv func(string) string, stderr io.Writer) (op
 		if opts.now, err = time.Parse(time.RFC3339, *now); err != nil {
 			return options{}, fmt.Errorf("--now: want an RFC 3339 time such as 2026-06-01T09:00:00Z, got %q", *now)
 		}
+		if err := mockserver.CheckClockStart(opts.now); err != nil {
+			return options{}, fmt.Errorf("--now %s: %w", *now, err)
+		}
 	}
 	return opts, nil
 }
@@ -137,6 +140,7 @@ func serve(ctx context.Context, opts options, std stdio) error {
 		return fmt.Errorf("serve: %w", err)
 	}
 	if err := opts.steer.save(handler); err != nil {
+		logger.Error("the world was not saved", "state_file", opts.steer.stateFile, "err", err)
 		return err
 	}
 	fmt.Fprintln(std.out, "mockserver stopped")

@@ -68,8 +68,10 @@ func (o steerOptions) apply(cfg *mockserver.Config) error {
 	return nil
 }
 
-// save writes the world behind h to the state file, when there is one: to a temporary file
-// first, renamed over the old one, so a crash never leaves half a snapshot.
+// save writes the world behind h to the state file, when there is one (D65): to a temporary
+// file in the same directory, synced to disk, then renamed over the old one, so a crash or a
+// failure never leaves half a snapshot and never loses the previous one. Any failure is
+// returned (the command then exits non-zero) and the temporary file is removed.
 func (o steerOptions) save(h http.Handler) error {
 	if o.stateFile == "" {
 		return nil
@@ -82,20 +84,33 @@ func (o steerOptions) save(h http.Handler) error {
 	if err != nil {
 		return fmt.Errorf("save state: %w", err)
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(o.stateFile), ".mockserver-state-*")
+	return writeFileAtomic(o.stateFile, b)
+}
+
+// writeFileAtomic replaces path with b through a synced temporary file and a rename.
+func writeFileAtomic(path string, b []byte) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".mockserver-state-*")
 	if err != nil {
 		return fmt.Errorf("save state: %w", err)
 	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(b); err != nil {
-		tmp.Close()
-		return fmt.Errorf("save state: %w", err)
+	defer os.Remove(tmp.Name()) // fails harmlessly once renamed
+	_, err = tmp.Write(b)
+	if err == nil {
+		err = tmp.Sync()
 	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("save state: %w", err)
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
 	}
-	if err := os.Rename(tmp.Name(), o.stateFile); err != nil {
-		return fmt.Errorf("save state: %w", err)
+	if err == nil {
+		err = os.Rename(tmp.Name(), path)
+	}
+	if err != nil {
+		return fmt.Errorf("save state %s: %w", path, err)
+	}
+	// Sync the directory so the rename itself survives a crash; not every system allows it.
+	if dir, err := os.Open(filepath.Dir(path)); err == nil {
+		_ = dir.Sync()
+		dir.Close()
 	}
 	return nil
 }
