@@ -224,10 +224,13 @@ func (s *server) validate(r *http.Request, rt *route, body []byte) map[string][]
 	} else {
 		err = validateRequest(r, rt, body)
 	}
+	fields := textErrors(body) // text that is not UTF-8, invisible once decoded (D74, text.go)
 	if err == nil {
-		return nil
+		return fields
 	}
-	fields := map[string][]string{}
+	if fields == nil {
+		fields = map[string][]string{}
+	}
 	collectFieldErrors(err, fields)
 	return fields
 }

@@ -12,7 +12,6 @@ import (
 	"strings"
 
 	"github.com/opsapi/mocktoolkit/mockserver"
-	"github.com/opsapi/mocktoolkit/reference"
 )
 
 // steerOptions are the flags of issue 5 (steering the mock).
@@ -60,8 +59,8 @@ func (o steerOptions) apply(cfg *mockserver.Config) error {
 	if err != nil {
 		return fmt.Errorf("read state file: %w", err)
 	}
-	var st reference.State
-	if err := json.Unmarshal(b, &st); err != nil {
+	st, err := mockserver.DecodeState(b)
+	if err != nil {
 		return fmt.Errorf("read state file %s: %w", o.stateFile, err)
 	}
 	cfg.State = &st
