@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"io"
 	"net"
 	"net/http"
 	"os"
@@ -105,5 +106,20 @@ func TestFailedSaveKeepsThePreviousFile(t *testing.T) {
 	}
 	if left, _ := filepath.Glob(filepath.Join(filepath.Dir(dir), ".mockserver-state-*")); len(left) != 0 {
 		t.Errorf("temporary files left behind: %v", left)
+	}
+}
+
+// --now must leave the clock inside the range the mock can write (D63, D73).
+func TestNowFlagRange(t *testing.T) {
+	for now, bad := range map[string]bool{
+		"2026-06-01T09:00:00Z": false,
+		"9998-12-31T23:59:59Z": false,
+		"9999-06-01T00:00:00Z": true,
+		"0000-06-01T00:00:00Z": true,
+	} {
+		_, err := parseFlags([]string{"--now", now}, func(string) string { return "" }, io.Discard)
+		if (err != nil) != bad {
+			t.Errorf("--now %s: %v, want error %v", now, err, bad)
+		}
 	}
 }
