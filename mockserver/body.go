@@ -73,15 +73,19 @@ func byteSize(n int64) string {
 // every error collected (the spec sets no defaults, so none are written back).
 var bodyVisitOptions = []openapi3.SchemaValidationOption{openapi3.VisitAsRequest(), openapi3.MultiErrors()}
 
-// validate checks a decoded body against the operation's request schema with kin-openapi — the
-// one field validator of the HTTP path — and returns the failures keyed by field (D5), worded
-// by the one sentence writer (reference/messages.go), or nil.
-func validate(schema *openapi3.Schema, value map[string]any) map[string][]string {
+// validate checks a body against the operation's request schema with kin-openapi — the one
+// field validator of the HTTP path — and returns the failures keyed by field (D5), worded by
+// the one sentence writer (reference/messages.go), or nil. Text that is not UTF-8 is checked on
+// the raw bytes: decoding would silently turn it into U+FFFD (D74).
+func validate(schema *openapi3.Schema, raw []byte, value map[string]any) map[string][]string {
+	fields := textErrors(raw)
 	err := schema.VisitJSON(value, bodyVisitOptions...)
 	if err == nil {
-		return nil
+		return fields
 	}
-	fields := map[string][]string{}
+	if fields == nil {
+		fields = map[string][]string{}
+	}
 	for _, e := range spec.SchemaErrors(err) {
 		field := spec.Field(e)
 		if field == "" {
@@ -97,6 +101,25 @@ func validate(schema *openapi3.Schema, value map[string]any) map[string][]string
 	}
 	if len(fields) == 0 {
 		fields["body"] = []string{"The request body is invalid."}
+	}
+	return fields
+}
+
+// textErrors words each top-level field of a request body whose text is not valid UTF-8: raw
+// bytes that are not UTF-8, or an escaped lone surrogate such as "\ud800" (D74). It returns nil
+// when every string is valid text.
+func textErrors(raw []byte) map[string][]string {
+	bad := spec.InvalidText(raw)
+	if len(bad) == 0 {
+		return nil
+	}
+	fields := map[string][]string{}
+	for _, path := range bad {
+		field := path
+		if i := strings.IndexAny(field, ".["); i > 0 {
+			field = field[:i] // errors are keyed by the top-level field (D5)
+		}
+		fields[field] = append(fields[field], reference.MsgText(field, path))
 	}
 	return fields
 }
@@ -160,6 +183,10 @@ func decodeControl(w http.ResponseWriter, r *http.Request, v any, limit int64) b
 	body, _, problem := readBody(w, r, limit)
 	if problem != nil {
 		writeShapeA(w, problem.status, problem.message)
+		return false
+	}
+	if fields := textErrors(body); fields != nil { // text that is not UTF-8 (D74)
+		writeValidation(w, fields)
 		return false
 	}
 	dec := json.NewDecoder(bytes.NewReader(body))

@@ -1,40 +1,87 @@
 package mockserver
 
 import (
+	"fmt"
 	"sync"
 	"time"
+
+	"github.com/opsapi/mocktoolkit/spec"
 )
 
-// Clock is the mock's one clock (D39): the system clock shifted by an offset. It starts at a
-// given instant (or now) and runs forward in real time; Advance moves it further. Rate-limit
-// windows, the thumbnail window, snoozes and overdue cards all read it.
+// The mock's clock stays between EarliestClock and LatestClock (D63, D73): a year inside the
+// instants the mock can answer and save (spec.EarliestTime, spec.LatestTime), because the
+// seeded world and the records a client writes lie up to a year either side of the clock.
+var (
+	EarliestClock = spec.EarliestTime.AddDate(1, 0, 0)
+	LatestClock   = spec.LatestTime.AddDate(-1, 0, 0).Truncate(time.Second)
+)
+
+// Clock is the mock's one clock (D39): a starting instant that runs forward in real time
+// (measured on the monotonic clock) and that Advance moves further. Rate-limit windows, the
+// thumbnail window, snoozes and overdue cards all read it. It never reads past LatestClock:
+// there it stops (saturates) rather than wrap or leave the range the mock can write.
 type Clock struct {
-	mu     sync.RWMutex
-	offset time.Duration
+	mu    sync.RWMutex
+	base  time.Time // the clock's reading at since
+	since time.Time // the system time (with its monotonic reading) when base was set
 }
 
-// NewClock returns a clock that reads start now (the system time when start is zero).
+// NewClock returns a clock that reads start now (the system time when start is zero). A start
+// outside EarliestClock..LatestClock is brought to the nearer bound; callers that take it from
+// a user check it first with CheckClockStart.
 func NewClock(start time.Time) *Clock {
-	c := &Clock{}
-	if !start.IsZero() {
-		c.offset = time.Until(start)
+	now := time.Now()
+	if start.IsZero() {
+		start = now
 	}
-	return c
+	return &Clock{base: clampClock(start.UTC()), since: now}
+}
+
+// CheckClockStart reports why t cannot be the clock's starting instant, or nil.
+func CheckClockStart(t time.Time) error {
+	if t.Before(EarliestClock) || t.After(LatestClock) {
+		return fmt.Errorf("want an instant from %s to %s", EarliestClock.Format(time.RFC3339), LatestClock.Format(time.RFC3339))
+	}
+	return nil
 }
 
 // Now returns the mock's current time in UTC.
 func (c *Clock) Now() time.Time {
 	c.mu.RLock()
 	defer c.mu.RUnlock()
-	return time.Now().Add(c.offset).UTC()
+	return c.now()
 }
 
-// Advance moves the clock forward by d (d must not be negative).
-func (c *Clock) Advance(d time.Duration) {
+func (c *Clock) now() time.Time {
+	elapsed := time.Since(c.since) // monotonic: never negative, far from overflowing
+	if elapsed < 0 || c.base.Add(elapsed).After(LatestClock) {
+		return LatestClock
+	}
+	return c.base.Add(elapsed)
+}
+
+// Advance moves the clock forward by d. It refuses a negative d, and a d that would carry the
+// clock past LatestClock (the clock is left as it was), with the error to show the caller.
+func (c *Clock) Advance(d time.Duration) error {
 	if d < 0 {
-		return
+		return fmt.Errorf("the clock only moves forward")
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.offset += d
+	now := c.now()
+	if LatestClock.Sub(now) < d {
+		return fmt.Errorf("the clock would pass %s, the latest time the mock keeps", LatestClock.Format(time.RFC3339))
+	}
+	c.base, c.since = now.Add(d), time.Now()
+	return nil
+}
+
+func clampClock(t time.Time) time.Time {
+	switch {
+	case t.Before(EarliestClock):
+		return EarliestClock
+	case t.After(LatestClock):
+		return LatestClock
+	}
+	return t
 }

@@ -21,8 +21,9 @@ func (s *Server) handleClock(w http.ResponseWriter, _ *http.Request) {
 	writeJSON(w, http.StatusOK, map[string]string{"now": s.clockNow()})
 }
 
-// handleClockAdvance moves the clock forward by advance_seconds (0 to ten years): rate
-// windows, the thumbnail window, snoozes and overdue cards follow, as they all read it (D39).
+// handleClockAdvance moves the clock forward by advance_seconds (0 to ten years, and never past
+// LatestClock, D63): rate windows, the thumbnail window, snoozes and overdue cards follow, as
+// they all read it (D39).
 func (s *Server) handleClockAdvance(w http.ResponseWriter, r *http.Request) {
 	var in clockInput
 	if !decodeControl(w, r, &in, maxBody) {
@@ -39,6 +40,9 @@ func (s *Server) handleClockAdvance(w http.ResponseWriter, r *http.Request) {
 		writeValidation(w, map[string][]string{"advance_seconds": {reference.MsgMax("advance_seconds", strconv.FormatInt(int64(maxAdvance/time.Second), 10)) + " (ten years)"}})
 		return
 	}
-	s.clock.Advance(time.Duration(*in.AdvanceSeconds) * time.Second)
+	if err := s.Advance(time.Duration(*in.AdvanceSeconds) * time.Second); err != nil {
+		writeValidation(w, map[string][]string{"advance_seconds": {reference.MsgInvalid("advance_seconds") + " " + err.Error() + "."}})
+		return
+	}
 	s.handleClock(w, r)
 }

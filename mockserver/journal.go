@@ -2,9 +2,10 @@ package mockserver
 
 import (
 	"bytes"
-	"github.com/opsapi/mocktoolkit/reference"
+	"fmt"
 	"io"
 	"net/http"
+	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -14,8 +15,20 @@ import (
 // DefaultJournalSize is how many requests the journal keeps when Config.JournalSize is zero.
 const DefaultJournalSize = 200
 
-// maxJournalBody is how much of each body an entry keeps.
-const maxJournalBody = 64 << 10
+// Bounds of the journal (D64): it holds at most journalBytes in all (methods, paths, headers
+// and bodies counted), each body at most maxJournalBody (cut with a marker), each header value
+// at most maxJournalHeader and each request's headers at most maxJournalHeaders. The oldest
+// entries go first when a new one would pass the total, so one client sending large requests
+// cannot make the mock hold more, and the dashboard's polling reads a bounded amount.
+const (
+	journalBytes      = 8 << 20
+	maxJournalBody    = 16 << 10
+	maxJournalHeader  = 1 << 10
+	maxJournalHeaders = 8 << 10
+	maxJournalPath    = 2 << 10
+	// journalEntryCost is what an entry costs besides its strings: the fixed fields and maps.
+	journalEntryCost = 256
+)
 
 // journalEntry is one request and its answer, with credentials redacted (redact.go).
 type journalEntry struct {
@@ -30,22 +43,56 @@ type journalEntry struct {
 	Response   journalBody `json:"response"`
 }
 
-// journalBody is the headers and body of a request or an answer. The body is kept as sent
-// (raw), and headers and body are redacted only when the journal is read: redacting on every request
-// cost more than the rest of the pipeline (docs/performance.md).
+// journalBody is the headers and body of a request or an answer. What is kept is a bounded
+// copy (raw, header); it is redacted the first time the journal is read and the redacted form
+// is kept instead (redacting on every request cost more than the rest of the pipeline,
+// docs/performance.md).
 type journalBody struct {
 	Headers map[string]string `json:"headers"`
 	Body    any               `json:"body"`
 	header  http.Header
 	raw     []byte
+	size    int // the body's whole length as far as it was read; > len(raw) when cut
 }
 
-// journal is a ring of the last requests to the API (not to the mock's own endpoints).
+// view returns the body as listed: headers and body redacted, a cut body as text with a marker.
+func (b *journalBody) view() {
+	if b.header == nil && b.raw == nil {
+		return // already redacted
+	}
+	b.Headers = redactHeaders(b.header)
+	b.Body = redactBody(b.raw)
+	if b.size > len(b.raw) {
+		text, ok := b.Body.(string)
+		if !ok {
+			text = redactText(string(b.raw))
+		}
+		b.Body = text + fmt.Sprintf(" …[cut: the first %d bytes of %d or more]", len(b.raw), b.size)
+	}
+	b.header, b.raw = nil, nil
+}
+
+// cost is what the body holds, for the journal's byte bound.
+func (b *journalBody) cost() int {
+	n := len(b.raw)
+	for k, vs := range b.header {
+		n += len(k)
+		for _, v := range vs {
+			n += len(v)
+		}
+	}
+	return n
+}
+
+// journal is a ring of the last requests to the API (not to the mock's own endpoints),
+// bounded by count and by bytes.
 type journal struct {
 	mu      sync.Mutex
 	size    int
+	bytes   int // what the entries hold (cost)
 	nextID  int64
-	entries []journalEntry // a ring of at most size: entries[start] is the oldest
+	entries []*journalEntry // a queue: entries[start] is the oldest, new ones are appended
+	costs   []int           // cost of entries[i]
 	start   int
 }
 
@@ -57,32 +104,45 @@ func newJournal(size int) *journal {
 }
 
 func (j *journal) add(e journalEntry) {
+	cost := journalEntryCost + len(e.Method) + len(e.Path) + len(e.Operation) + e.Request.cost() + e.Response.cost()
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	j.nextID++
 	e.ID = j.nextID
-	if len(j.entries) < j.size {
-		j.entries = append(j.entries, e)
-		return
+	for len(j.entries) > 0 && (len(j.entries) >= j.size || j.bytes+cost > journalBytes) {
+		j.dropOldest()
 	}
-	j.entries[j.start] = e // overwrite the oldest, instead of shifting every entry
-	j.start = (j.start + 1) % len(j.entries)
+	j.entries = append(j.entries, &e)
+	j.costs = append(j.costs, cost)
+	j.bytes += cost
+}
+
+// dropOldest removes the oldest entry.
+func (j *journal) dropOldest() {
+	j.bytes -= j.costs[j.start]
+	j.entries[j.start] = nil
+	j.start++
+	if j.start == len(j.entries) || j.start > len(j.entries)/2 {
+		j.entries = append([]*journalEntry(nil), j.entries[j.start:]...)
+		j.costs = append([]int(nil), j.costs[j.start:]...)
+		j.start = 0
+	}
 }
 
 // list returns the entries newest first, at most limit of them (all when limit <= 0).
 func (j *journal) list(limit int) []journalEntry {
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	n := len(j.entries)
+	n := len(j.entries) - j.start
 	if limit > 0 && limit < n {
 		n = limit
 	}
 	out := make([]journalEntry, 0, n)
-	for i := len(j.entries) - 1; i >= 0 && len(out) < n; i-- {
-		e := j.entries[(j.start+i)%len(j.entries)]
-		e.Request.Headers, e.Response.Headers = redactHeaders(e.Request.header), redactHeaders(e.Response.header)
-		e.Request.Body, e.Response.Body = redactBody(e.Request.raw), redactBody(e.Response.raw)
-		out = append(out, e)
+	for i := len(j.entries) - 1; i >= j.start && len(out) < n; i-- {
+		e := j.entries[i]
+		e.Request.view()
+		e.Response.view()
+		out = append(out, *e)
 	}
 	return out
 }
@@ -90,7 +150,54 @@ func (j *journal) list(limit int) []journalEntry {
 func (j *journal) clear() {
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	j.entries, j.start = nil, 0
+	j.entries, j.costs, j.start, j.bytes = nil, nil, 0, 0
+}
+
+// withinJournalBounds tells headers the journal can keep as they are.
+func withinJournalBounds(h http.Header) bool {
+	n := 0
+	for k, vs := range h {
+		for _, v := range vs {
+			if len(v) > maxJournalHeader {
+				return false
+			}
+			n += len(k) + len(v)
+		}
+	}
+	return n <= maxJournalHeaders
+}
+
+// journalHeader copies h for the journal within its bounds: each value cut at
+// maxJournalHeader, and the headers past maxJournalHeaders in all left out (the header
+// X-Mock-Journal-Cut then says how many).
+func journalHeader(h http.Header) http.Header {
+	if withinJournalBounds(h) {
+		return h // kept as it is: nothing changes a request's or an answer's headers after it is served
+	}
+	out := make(http.Header, len(h))
+	keys := make([]string, 0, len(h))
+	for k := range h {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	room, left := maxJournalHeaders, 0
+	for _, k := range keys {
+		for _, v := range h[k] {
+			if len(v) > maxJournalHeader {
+				v = v[:maxJournalHeader] + "…[cut]"
+			}
+			if room < len(k)+len(v) {
+				left++
+				continue
+			}
+			room -= len(k) + len(v)
+			out[k] = append(out[k], v)
+		}
+	}
+	if left > 0 {
+		out.Set("X-Mock-Journal-Cut", strconv.Itoa(left)+" header values left out")
+	}
+	return out
 }
 
 // journalRecorder is a statusRecorder that also keeps the first maxJournalBody bytes of an
@@ -98,6 +205,7 @@ func (j *journal) clear() {
 type journalRecorder struct {
 	statusRecorder
 	body []byte
+	size int
 }
 
 func (rec *journalRecorder) Write(b []byte) (int, error) {
@@ -108,6 +216,7 @@ func (rec *journalRecorder) Write(b []byte) (int, error) {
 		}
 		rec.body = append(rec.body, keep...)
 	}
+	rec.size += len(b)
 	return rec.statusRecorder.Write(b)
 }
 
@@ -120,8 +229,9 @@ func (s *Server) recordRequests(next http.Handler) http.Handler {
 		}
 		start := time.Now()
 		at := s.clock.Now()
-		reqBody, _ := io.ReadAll(io.LimitReader(r.Body, maxJournalBody+1))
-		if len(reqBody) <= maxJournalBody {
+		reqBody, _ := io.ReadAll(io.LimitReader(r.Body, maxJournalBody+1)) // one more: was it cut?
+		reqSize := len(reqBody)
+		if reqSize <= maxJournalBody {
 			r.Body = &readAhead{Reader: bytes.NewReader(reqBody), data: reqBody, Closer: r.Body}
 		} else {
 			r.Body = readCloser{io.MultiReader(bytes.NewReader(reqBody), r.Body), r.Body}
@@ -129,11 +239,15 @@ func (s *Server) recordRequests(next http.Handler) http.Handler {
 		}
 		rec := &journalRecorder{statusRecorder: statusRecorder{ResponseWriter: w}}
 		next.ServeHTTP(rec, r)
+		path := r.URL.Path // never the query: it may carry credentials
+		if len(path) > maxJournalPath {
+			path = path[:maxJournalPath] + "…[cut]"
+		}
 		e := journalEntry{
-			Time: at, Method: r.Method, Path: r.URL.Path, Status: rec.status,
+			Time: at, Method: r.Method, Path: path, Status: rec.status,
 			DurationMS: float64(time.Since(start).Microseconds()) / 1000,
-			Request:    journalBody{header: r.Header, raw: reqBody},
-			Response:   journalBody{header: rec.Header(), raw: rec.body},
+			Request:    journalBody{header: journalHeader(r.Header), raw: reqBody, size: reqSize},
+			Response:   journalBody{header: journalHeader(rec.Header()), raw: rec.body, size: rec.size},
 		}
 		if rt, ok := s.ops[r.URL.Path]; ok {
 			e.Operation = rt.id
@@ -143,7 +257,7 @@ func (s *Server) recordRequests(next http.Handler) http.Handler {
 }
 
 // readAhead is a request body the journal has read whole: the pipeline takes data as it is
-// instead of reading and copying it again (readBody).
+// instead of reading and copying it again (readBody). Nobody writes to data.
 type readAhead struct {
 	*bytes.Reader
 	data []byte
@@ -168,7 +282,7 @@ func (s *Server) handleRequests(w http.ResponseWriter, r *http.Request) {
 	if v := r.URL.Query().Get("limit"); v != "" {
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 1 {
-			writeValidation(w, map[string][]string{"limit": {reference.MsgType("limit", "an integer of at least 1")}})
+			writeValidation(w, map[string][]string{"limit": {"The limit must be a positive integer."}})
 			return
 		}
 		limit = n

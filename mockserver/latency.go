@@ -7,9 +7,15 @@ import (
 	"time"
 )
 
-// MaxLatency is the longest delay the mock adds to an answer: longer ones would outlast the
-// binary's write timeout.
+// MaxLatency is the longest delay --latency (Config.Latency) may add to an answer, and the
+// longest latency_ms of a fault rule (D61).
 const MaxLatency = 30 * time.Second
+
+// MaxDelay is the longest the mock holds an answer on purpose: --latency and a fault rule's
+// latency_ms add up, each at most MaxLatency. A server running the mock must let a request
+// live at least this long beyond its own read and write time (D78); cmd/mockserver derives
+// its timeouts from it.
+const MaxDelay = 2 * MaxLatency
 
 // Latency is a delay added to every operation: Min when Max is not larger, otherwise a draw
 // in [Min, Max] from the mock's seeded random source.

@@ -91,7 +91,7 @@ func (s *Server) pipeline(rt *route) http.Handler {
 			s.writeUnreadable(w, rt, problem)
 			return
 		}
-		if fields := validate(rt.schema, value); len(fields) > 0 {
+		if fields := validate(rt.schema, body, value); len(fields) > 0 {
 			writeInvalid(w, rt, fields)
 			return
 		}
@@ -164,7 +164,7 @@ func (s *Server) writeUnreadable(w http.ResponseWriter, rt *route, p *bodyProble
 		writeShapeA(w, p.status, p.message)
 		return
 	}
-	fields := validate(rt.schema, map[string]any{})
+	fields := validate(rt.schema, nil, map[string]any{})
 	if len(fields) == 0 {
 		fields = map[string][]string{"body": {p.message}}
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"net/http"
+	"net/url"
 	"regexp"
 	"strings"
 )
@@ -11,26 +12,44 @@ import (
 // redacted replaces a credential in the journal.
 const redacted = "[redacted]"
 
-// secretFields are body fields that are credentials or capabilities: authenticate's password
-// and token, the bearer token in its answer (data.token), and a cart's session_token.
-var secretFields = map[string]bool{"password": true, "token": true, "session_token": true}
+// secretNames are the names of credentials and capabilities, as body fields, form fields,
+// multipart parts, query parameters, cookies or headers (D64): compared in lower case with
+// "-" read as "_". isSecretName also catches the usual variants (new_password, csrf_token,
+// client_secret, X-Api-Key …).
+var secretNames = map[string]bool{
+	"password": true, "passwd": true, "pwd": true, "token": true, "access_token": true,
+	"refresh_token": true, "id_token": true, "session_token": true, "code": true, "otp": true,
+	"secret": true, "client_secret": true, "api_key": true, "apikey": true, "private_key": true,
+	"authorization": true, "proxy_authorization": true, "cookie": true, "set_cookie": true,
+	"x_api_key": true, "x_auth_token": true, "x_mock_admin_token": true, "credentials": true,
+}
 
-// secretHeaders are headers that carry credentials.
-var secretHeaders = map[string]bool{"Authorization": true, "Cookie": true, "Set-Cookie": true, "X-Mock-Admin-Token": true}
+// isSecretName reports whether a field or header of that name holds a credential.
+func isSecretName(name string) bool {
+	n := strings.ReplaceAll(strings.ToLower(strings.TrimSpace(name)), "-", "_")
+	if secretNames[n] {
+		return true
+	}
+	for _, part := range []string{"password", "passwd", "secret", "apikey", "api_key"} {
+		if strings.Contains(n, part) {
+			return true
+		}
+	}
+	return strings.HasSuffix(n, "_token")
+}
 
-// secretText finds credentials in a body that is not valid JSON.
-var secretText = regexp.MustCompile(`("(?:password|token|session_token)"\s*:\s*)"(?:[^"\\]|\\.)*"?`)
+// schemeHeaders keep their scheme when redacted ("Bearer [redacted]").
+var schemeHeaders = map[string]bool{"Authorization": true, "Proxy-Authorization": true}
 
-// redactHeaders flattens h for the journal, credentials replaced (the scheme of Authorization
-// is kept: "Bearer [redacted]").
+// redactHeaders flattens h for the journal, the values of credential headers replaced.
 func redactHeaders(h http.Header) map[string]string {
 	out := make(map[string]string, len(h))
 	for k, v := range h {
 		val := strings.Join(v, ", ")
-		if secretHeaders[http.CanonicalHeaderKey(k)] {
+		if isSecretName(k) {
 			scheme, _, found := strings.Cut(val, " ")
 			val = redacted
-			if found && http.CanonicalHeaderKey(k) == "Authorization" {
+			if found && schemeHeaders[http.CanonicalHeaderKey(k)] {
 				val = scheme + " " + redacted
 			}
 		}
@@ -39,8 +58,10 @@ func redactHeaders(h http.Header) map[string]string {
 	return out
 }
 
-// redactBody decodes a JSON body for the journal with every secret field, at any depth,
-// replaced; a body that is not JSON is kept as text with secret-looking values replaced.
+// redactBody decodes a JSON body for the journal with the values of credential fields
+// replaced at any depth, keeping its shape (redactValue). A body that is not JSON (a form,
+// multipart, plain text, or JSON cut short) is kept as text with credential values replaced
+// by pattern (redactText).
 func redactBody(b []byte) any {
 	b = bytes.TrimSpace(b)
 	if len(b) == 0 {
@@ -50,25 +71,169 @@ func redactBody(b []byte) any {
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.UseNumber()
 	if err := dec.Decode(&v); err != nil || dec.More() {
-		return secretText.ReplaceAllString(string(b), `$1"`+redacted+`"`)
+		return redactText(string(b))
 	}
-	return redactValue(v)
+	return redactValue(v, false)
 }
 
-func redactValue(v any) any {
+// redactValue replaces, under a credential name at any depth, every leaf that is a string or a
+// number with "[redacted]"; arrays and objects keep their shape, and null and booleans stay
+// (they carry no secret). Other strings are redacted as text (redactPairs), for a form or a
+// query string copied into a field.
+func redactValue(v any, secret bool) any {
 	switch t := v.(type) {
 	case map[string]any:
 		for k, x := range t {
-			if secretFields[strings.ToLower(k)] && x != nil {
-				t[k] = redacted
-				continue
-			}
-			t[k] = redactValue(x)
+			t[k] = redactValue(x, secret || isSecretName(k))
 		}
 	case []any:
 		for i, x := range t {
-			t[i] = redactValue(x)
+			t[i] = redactValue(x, secret)
+		}
+	case string:
+		if secret {
+			return redacted
+		}
+		return redactPairs(t)
+	case json.Number:
+		if secret {
+			return redacted
 		}
 	}
 	return v
+}
+
+// multipartPart is a part of a multipart body: its name, then its content up to the next
+// boundary or the end of what was kept.
+var multipartPart = regexp.MustCompile(`(?s)(name="([^"]{1,100})"[^\r\n]*\r?\n(?:[^\r\n]+\r?\n)*\r?\n)(.*?)(\r?\n--|\z)`)
+
+// redactText replaces the values of credentials in a body that is not JSON: the parts of a
+// multipart body named after a credential, then every name/value pair redactPairs finds.
+func redactText(s string) string {
+	s = multipartPart.ReplaceAllStringFunc(s, func(match string) string {
+		m := multipartPart.FindStringSubmatch(match)
+		if isSecretName(m[2]) {
+			return m[1] + redacted + m[4]
+		}
+		return match
+	})
+	return redactPairs(s)
+}
+
+// redactPairs replaces the value after every credential name in text followed by ':' or '='
+// (spaces and a closing quote allowed between): "password": "x" in JSON cut short,
+// password=x in a form, a query string or a cookie list, "password: x" in plain text. A quoted
+// value is replaced up to its closing quote (or the end), keeping the quotes; an array or object
+// up to where it closes (or the end); any other up to the next '&', ';', ',', '}', ']' or line
+// end. Names are read as runs of letters,
+// digits and "_-.%[]", percent-decoded, and judged by isSecretName; a name inside another
+// value may redact more than needed, never less.
+func redactPairs(s string) string {
+	var out strings.Builder
+	last := 0
+	for i := 0; i < len(s); {
+		if !isNameByte(s[i]) {
+			i++
+			continue
+		}
+		j := i
+		for j < len(s) && isNameByte(s[j]) {
+			j++
+		}
+		name := s[i:j]
+		i = j
+		if unescaped, err := url.QueryUnescape(name); err == nil {
+			name = unescaped
+		}
+		if !isSecretName(name) && !isSecretName(strings.Trim(name, "[].")) {
+			continue
+		}
+		k := j
+		if k < len(s) && (s[k] == '"' || s[k] == '\'') {
+			k++
+		}
+		k = skipBlank(s, k)
+		if k >= len(s) || (s[k] != ':' && s[k] != '=') {
+			continue
+		}
+		k = skipBlank(s, k+1)
+		start, end, quote := valueSpan(s, k)
+		if end == start {
+			continue
+		}
+		if last == 0 {
+			out.Grow(len(s))
+		}
+		out.WriteString(s[last:start])
+		out.WriteString(quote + redacted + quote)
+		last, i = end, end
+	}
+	if last == 0 {
+		return s
+	}
+	out.WriteString(s[last:])
+	return out.String()
+}
+
+func isNameByte(b byte) bool {
+	return b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= '0' && b <= '9' ||
+		b == '_' || b == '-' || b == '.' || b == '%' || b == '[' || b == ']'
+}
+
+func skipBlank(s string, k int) int {
+	for k < len(s) && (s[k] == ' ' || s[k] == '\t') {
+		k++
+	}
+	return k
+}
+
+// valueSpan finds the value starting at k: a quoted string (to its closing quote, escapes
+// skipped, or to the end) or a bare run up to a delimiter. It returns the span and the quote
+// to keep around the replacement.
+func valueSpan(s string, k int) (start, end int, quote string) {
+	if k >= len(s) {
+		return k, k, ""
+	}
+	if q := s[k]; q == '"' || q == '\'' {
+		for e := k + 1; e < len(s); e++ {
+			switch s[e] {
+			case '\\':
+				e++
+			case q:
+				return k, e + 1, string(q)
+			}
+		}
+		return k, len(s), string(q)
+	}
+	if s[k] == '[' || s[k] == '{' {
+		return k, bracketEnd(s, k), ""
+	}
+	e := k
+	for e < len(s) && !strings.ContainsRune("&;,}]\r\n", rune(s[e])) {
+		e++
+	}
+	return k, e, ""
+}
+
+// bracketEnd is the end of the array or object that opens at k (strings skipped), or the end
+// of s when it does not close: everything under a credential's name goes.
+func bracketEnd(s string, k int) int {
+	depth := 0
+	for e := k; e < len(s); e++ {
+		switch s[e] {
+		case '[', '{':
+			depth++
+		case ']', '}':
+			if depth--; depth == 0 {
+				return e + 1
+			}
+		case '"':
+			for e++; e < len(s) && s[e] != '"'; e++ {
+				if s[e] == '\\' {
+					e++
+				}
+			}
+		}
+	}
+	return len(s)
 }

@@ -124,8 +124,9 @@ func (s *Server) Manifest() fixtures.Manifest { return s.world.Load().manifest }
 // Now is the mock's clock.
 func (s *Server) Now() time.Time { return s.clock.Now() }
 
-// Advance moves the mock's clock forward by d (rate windows, snoozes, overdue cards follow).
-func (s *Server) Advance(d time.Duration) { s.clock.Advance(d) }
+// Advance moves the mock's clock forward by d (rate windows, snoozes, overdue cards follow);
+// it refuses to move past LatestClock (D63).
+func (s *Server) Advance(d time.Duration) error { return s.clock.Advance(d) }
 
 // reset replaces the world with the one seeded by seed, built at the clock's current time.
 func (s *Server) reset(seed int64) error {

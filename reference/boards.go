@@ -35,6 +35,7 @@ func (s *Store) UpdateBoard(userID int64, in UpdateBoardInput) (Board, error) {
 	}
 	var f fieldErrors
 	f.optNotBlank("title", in.Title)
+	f.optPosition("position", in.Position)
 	if err := f.err(); err != nil {
 		return Board{}, err
 	}
@@ -92,7 +93,7 @@ func (s *Store) CreateMasterBoard(userID int64, in CreateMasterBoardInput) (Boar
 	b := Board{
 		ID: s.next.board, PlatformID: PlatformID, IsMaster: true, ToolKey: ptr(in.ToolKey),
 		Title: in.Title, Description: optPtr(in.Description), Color: optPtr(in.Color),
-		Icon: optPtr(in.Icon), Position: top + 1, IsActive: true, CreatedBy: ptr(userID),
+		Icon: optPtr(in.Icon), Position: nextPosition(top), IsActive: true, CreatedBy: ptr(userID),
 		CreatedAt: now, UpdatedAt: now,
 	}
 	s.next.board++

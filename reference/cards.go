@@ -54,6 +54,7 @@ func (s *Store) CreateCard(userID int64, in CreateCardInput) (Card, error) {
 	}
 	var f fieldErrors
 	f.notBlank("title", in.Title)
+	f.optDateTime("due_date", in.DueDate)
 	if err := f.err(); err != nil {
 		return Card{}, err
 	}
@@ -81,7 +82,8 @@ func (s *Store) CreateCard(userID int64, in CreateCardInput) (Card, error) {
 
 // UpdateCard changes a card of the caller's project following D18: omitted fields stay, null
 // clears description, group_id, owner_id, tag_id, due_date and snoozed_until, and leaves
-// title, status and priority unchanged. New references must exist in the project (D28).
+// title, status and priority unchanged. New references must exist in the project (D28). A card
+// moved to another group goes last in it (D45).
 func (s *Store) UpdateCard(userID int64, in UpdateCardInput) (Card, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -91,6 +93,8 @@ func (s *Store) UpdateCard(userID int64, in UpdateCardInput) (Card, error) {
 	}
 	var f fieldErrors
 	f.optNotBlank("title", in.Title)
+	f.optDateTime("due_date", in.DueDate)
+	f.optDateTime("snoozed_until", in.SnoozedUntil)
 	if err := f.err(); err != nil {
 		return Card{}, err
 	}
@@ -101,9 +105,11 @@ func (s *Store) UpdateCard(userID int64, in UpdateCardInput) (Card, error) {
 	if err := s.checkCardRefs(project, in.GroupID, in.OwnerID, in.TagID); err != nil {
 		return Card{}, err
 	}
+	group := c.GroupID
+	setClearable(&group, in.GroupID)
+	s.moveCard(&c, group)
 	setRequired(&c.Title, in.Title)
 	setClearable(&c.Description, in.Description)
-	setClearable(&c.GroupID, in.GroupID)
 	setRequired(&c.Status, in.Status)
 	setClearable(&c.OwnerID, in.OwnerID)
 	setClearable(&c.TagID, in.TagID)
@@ -114,6 +120,25 @@ func (s *Store) UpdateCard(userID int64, in UpdateCardInput) (Card, error) {
 	c.UpdatedAt = now
 	s.putCard(c)
 	return cardOut(c, now), nil
+}
+
+// moveCard puts c in group (nil: in no group). A card that changes group goes last in the new
+// one, position and sort_order alike (D45); the cards it leaves keep their positions.
+func (s *Store) moveCard(c *Card, group *int64) {
+	if sameGroup(c.GroupID, group) {
+		return
+	}
+	c.GroupID = group
+	pos := s.nextCardPosition(c.ProjectID, group)
+	c.Position, c.SortOrder = pos, pos
+}
+
+// sameGroup reports whether two group links name the same group (or both none).
+func sameGroup(a, b *int64) bool {
+	if a == nil || b == nil {
+		return a == nil && b == nil
+	}
+	return *a == *b
 }
 
 // checkCardRefs checks that the group, owner and tag sent exist in project (D28).

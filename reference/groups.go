@@ -54,7 +54,7 @@ func (s *Store) CreateMasterGroup(userID int64, in CreateMasterGroupInput) (Grou
 	g := Group{
 		ID: s.next.group, PlatformID: PlatformID, IsMaster: true, BoardID: in.BoardID,
 		Title: in.Title, Description: optPtr(in.Description), Type: defaultGroupType,
-		Position: top + 1, IsActive: true, CreatedBy: ptr(userID), CreatedAt: now, UpdatedAt: now,
+		Position: nextPosition(top), IsActive: true, CreatedBy: ptr(userID), CreatedAt: now, UpdatedAt: now,
 	}
 	s.next.group++
 	s.groups[g.ID] = g

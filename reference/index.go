@@ -88,7 +88,7 @@ func (s *Store) nextCardPosition(project, group *int64) int64 {
 		}
 		s.idx.tops[k] = top
 	}
-	return max(top, 0) + 1
+	return nextPosition(top)
 }
 
 // projectRecords is the number of cards, comments and tags of project.

@@ -7,9 +7,13 @@ import (
 	"strings"
 )
 
-// load fills an empty store from a deep copy of st, kind by kind in dependency order, and
-// checks every reference. The first broken record is named in the error.
+// load fills an empty store from a deep copy of st, kind by kind in dependency order, after
+// checking the rules of every field (load_rules.go), and checks every reference. The first
+// broken record is named in the error.
 func (s *Store) load(st State) error {
+	if err := checkRecords(st); err != nil {
+		return err
+	}
 	steps := []func(State) error{
 		s.loadProjects, s.loadUsers, s.loadTokens, s.loadBoards, s.loadGroups, s.loadTags,
 		s.loadCards, s.loadComments, s.loadConversations, s.loadCarts, s.loadEntities,

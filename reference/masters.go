@@ -66,7 +66,7 @@ func (s *Store) UpdateMasterCard(userID int64, in UpdateMasterCardInput) (Master
 	now := s.now()
 	applyMasterFields(&c, in)
 	if in.GroupID.Present() { // null leaves it: a master card always has a group (D18)
-		c.GroupID = ptr(in.GroupID.Value)
+		s.moveCard(&c, ptr(in.GroupID.Value))
 	}
 	c.UpdatedAt = now
 	s.putCard(c)
@@ -104,7 +104,7 @@ func (s *Store) syncCardCopies(id int64, in UpdateMasterCardInput, by int64) int
 		applyMasterFields(&c, in)
 		if in.GroupID.Present() {
 			g, _ := s.ensureGroupCopy(*c.ProjectID, s.groups[in.GroupID.Value], by, now)
-			c.GroupID = ptr(g.ID)
+			s.moveCard(&c, ptr(g.ID))
 		}
 		c.UpdatedAt = now
 		s.putCard(c)

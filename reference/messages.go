@@ -94,6 +94,19 @@ func MsgFormat(field, format string) string {
 	return MsgInvalid(field)
 }
 
+// MsgText: a string that is not valid UTF-8 text, as sent (D74); path says where inside the
+// field when it is deeper than the field itself ("boards[0].title").
+func MsgText(field, path string) string {
+	where := ""
+	if path != "" && path != field {
+		where = " at " + path
+	}
+	if field == "body" {
+		return "The request body must be valid UTF-8 text" + where + "."
+	}
+	return "The " + FieldName(field) + " field must be valid UTF-8 text" + where + "."
+}
+
 // MsgUnknown: a field the body may not carry (the mock's controls refuse unknown fields).
 func MsgUnknown(field string) string { return "The " + FieldName(field) + " field is not known." }
 

@@ -18,7 +18,7 @@ func (s *Store) ListTags(userID int64) ([]Tag, error) {
 }
 
 // CreateTag creates a tag in the caller's project. position defaults to one more than the
-// largest position of the project's tags.
+// largest position of the project's tags (D45); a position sent must be in range (D75).
 func (s *Store) CreateTag(userID int64, in CreateTagInput) (Tag, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -28,6 +28,7 @@ func (s *Store) CreateTag(userID int64, in CreateTagInput) (Tag, error) {
 	}
 	var f fieldErrors
 	f.notBlank("name", in.Name)
+	f.optPosition("position", in.Position)
 	if err := f.err(); err != nil {
 		return Tag{}, err
 	}
@@ -43,7 +44,7 @@ func (s *Store) CreateTag(userID int64, in CreateTagInput) (Tag, error) {
 	now := s.now()
 	t := Tag{
 		ID: s.next.tag, ProjectID: project, Name: in.Name, Color: optPtr(in.Color),
-		Icon: optPtr(in.Icon), Position: orDefault(in.Position, top+1), IsActive: true,
+		Icon: optPtr(in.Icon), Position: orDefault(in.Position, nextPosition(top)), IsActive: true,
 		CreatedBy: ptr(userID), CreatedAt: now, UpdatedAt: now,
 	}
 	s.next.tag++

@@ -1,6 +1,11 @@
 package reference
 
-import "strings"
+import (
+	"math"
+	"strconv"
+	"strings"
+	"time"
+)
 
 // Field limits and enumerations of the interface (its Limits and States tables). On the HTTP
 // path the OpenAPI document is the one validator of a request's fields; the store checks only
@@ -57,4 +62,45 @@ func (f fieldErrors) err() error {
 		return nil
 	}
 	return Invalid(f)
+}
+
+// optDateTime checks a date-time sent for a field: the store keeps it in UTC and answers and
+// saves it as RFC 3339, whose year has four digits, so an instant outside years 0000–9999 in
+// UTC is refused (D73). On the HTTP path the spec's date-time format refuses it first.
+func (f *fieldErrors) optDateTime(field string, o Optional[time.Time]) {
+	if o.Present() && !writableTime(o.Value) {
+		f.add(field, MsgFormat(field, "date-time"))
+	}
+}
+
+// writableTime reports whether t, in UTC, can be written as RFC 3339 (D73).
+func writableTime(t time.Time) bool {
+	y := t.UTC().Year()
+	return y >= 0 && y <= 9999
+}
+
+// Positions (and the sort_order of cards) are whole numbers of a signed 32-bit column, the
+// type a real schema gives them (D75). A position a client sends outside the range is refused;
+// a position the store assigns saturates at maxPosition, so it never wraps to a negative one.
+const (
+	minPosition = math.MinInt32
+	maxPosition = math.MaxInt32
+)
+
+// optPosition checks a position sent for field.
+func (f *fieldErrors) optPosition(field string, o Optional[int64]) {
+	if o.Present() && !validPosition(o.Value) {
+		f.add(field, MsgBetween(field, strconv.Itoa(minPosition), strconv.Itoa(maxPosition)))
+	}
+}
+
+func validPosition(p int64) bool { return p >= minPosition && p <= maxPosition }
+
+// nextPosition is the position after top (and after 0 when top is negative): new records go
+// last (D45), and at maxPosition they share the last place (D75).
+func nextPosition(top int64) int64 {
+	if top >= maxPosition {
+		return maxPosition
+	}
+	return max(top, 0) + 1
 }

@@ -2,8 +2,9 @@ package reference
 
 import "slices"
 
-// ListWidgetCards lists the caller's project's live cards on live boards of a tool (card →
-// group → board, D29). The project must subscribe to the tool, else EFORBIDDEN (D13). Cards
+// ListWidgetCards lists the caller's project's live, active cards on live boards of a tool
+// (card → group → board, D29); deactivated cards (is_active false) are left out and not
+// counted (D77). The project must subscribe to the tool, else EFORBIDDEN (D13). Cards
 // snoozed into the future are left out unless include_snoozed is true (default false) and
 // always counted in snoozed_count (D29).
 func (s *Store) ListWidgetCards(userID int64, in ListWidgetCardsInput) (WidgetCards, error) {
@@ -40,10 +41,10 @@ func (s *Store) ListWidgetCards(userID int64, in ListWidgetCardsInput) (WidgetCa
 	return out, nil
 }
 
-// onToolBoard reports whether c is a live card of project in a live group on a live board of
+// onToolBoard reports whether c is a live, active card of project in a live group on a live board of
 // tool.
 func (s *Store) onToolBoard(c Card, project int64, tool string) bool {
-	if c.IsMaster || !inProject(c.ProjectID, project) || c.DeletedAt != nil || c.GroupID == nil {
+	if c.IsMaster || !c.IsActive || !inProject(c.ProjectID, project) || c.DeletedAt != nil || c.GroupID == nil {
 		return false
 	}
 	g, ok := s.groups[*c.GroupID]

@@ -8,9 +8,13 @@
 // without a router. Operations lists the operations with their path, id and access class.
 //
 // Importing the package registers the string formats the document uses with kin-openapi's
-// global registry (see formats.go): "email" and a strict RFC 3339 "date-time". Request
-// validation therefore rejects a malformed e-mail or a date-time such as "tomorrow" with any
-// openapi3filter.Options.
+// global registry (see formats.go): "email" (surrounding white space allowed, as authenticate
+// trims it: D49) and a strict RFC 3339 "date-time" limited to instants the mock can write
+// back (D73). Request validation therefore rejects a malformed e-mail or a date-time such as
+// "tomorrow" or "9999-12-31T23:59:59-23:59" with any openapi3filter.Options.
+//
+// InvalidText finds the strings of a JSON document that are not valid UTF-8 text (D74), which
+// a schema cannot see: decoding has already replaced them with U+FFFD.
 //
 // Request validation: the document declares a bearerAuth security scheme, so pass
 // openapi3filter.NoopAuthenticationFunc (authentication is the HTTP layer's job) and MultiError

@@ -27,8 +27,44 @@ type options struct {
 	steer     steerOptions
 }
 
-// shutdownTimeout bounds how long in-flight requests may take to finish after SIGTERM.
+// shutdownTimeout bounds how long in-flight requests may take to finish after SIGTERM; those
+// still running then are cut off, and the world is saved all the same.
 const shutdownTimeout = 10 * time.Second
+
+// serverLimits are what the http.Server's timeouts are made of (D78). The mock holds an answer
+// up to MaxDelay before it reads the body (steering comes first in the pipeline), so the read
+// and write timeouts both make room for it: every delay the mock accepts ends in an answer.
+type serverLimits struct {
+	ReadHeader time.Duration // to read the request line and headers
+	Body       time.Duration // to read the body, beyond the delay
+	MaxDelay   time.Duration // the longest delay the mock accepts (mockserver.MaxDelay)
+	Margin     time.Duration // to do the work and write the answer, beyond reading
+	Idle       time.Duration // a kept-alive connection between requests
+}
+
+// defaultLimits are the limits of the binary.
+var defaultLimits = serverLimits{
+	ReadHeader: 5 * time.Second, Body: 30 * time.Second, MaxDelay: mockserver.MaxDelay,
+	Margin: 10 * time.Second, Idle: 120 * time.Second,
+}
+
+// readTimeout covers the headers, the longest delay, then the body.
+func (l serverLimits) readTimeout() time.Duration { return l.ReadHeader + l.MaxDelay + l.Body }
+
+// writeTimeout runs from the end of the headers; it covers all the rest of readTimeout, then
+// the work and the write.
+func (l serverLimits) writeTimeout() time.Duration { return l.MaxDelay + l.Body + l.Margin }
+
+// newHTTPServer returns the server of the binary for handler, with timeouts from l.
+func newHTTPServer(handler http.Handler, l serverLimits) *http.Server {
+	return &http.Server{
+		Handler:           handler,
+		ReadHeaderTimeout: l.ReadHeader,
+		ReadTimeout:       l.readTimeout(),
+		WriteTimeout:      l.writeTimeout(),
+		IdleTimeout:       l.Idle,
+	}
+}
 
 // run is the whole program; main only wires the process to it.
 func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
@@ -77,6 +113,9 @@ func parseFlags(args []string, getenv func(string) string, stderr io.Writer) (op
 		if opts.now, err = time.Parse(time.RFC3339, *now); err != nil {
 			return options{}, fmt.Errorf("--now: want an RFC 3339 time such as 2026-06-01T09:00:00Z, got %q", *now)
 		}
+		if err := mockserver.CheckClockStart(opts.now); err != nil {
+			return options{}, fmt.Errorf("--now %s: %w", *now, err)
+		}
 	}
 	return opts, nil
 }
@@ -109,13 +148,7 @@ func serve(ctx context.Context, opts options, std stdio) error {
 	if err != nil {
 		return fmt.Errorf("listen: %w", err)
 	}
-	srv := &http.Server{
-		Handler:           mock,
-		ReadHeaderTimeout: 5 * time.Second,
-		ReadTimeout:       30 * time.Second,
-		WriteTimeout:      30 * time.Second,
-		IdleTimeout:       120 * time.Second,
-	}
+	srv := newHTTPServer(mock, defaultLimits)
 	member := fixtures.Build(opts.seed, time.Now()).Manifest.Users.Member
 	base := baseURL(ln.Addr())
 	fmt.Fprintf(std.out, "mockserver listening on %s (%s, seed %d)\n", base, ln.Addr(), opts.seed)
@@ -130,14 +163,21 @@ func serve(ctx context.Context, opts options, std stdio) error {
 	}
 	shutdownCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), shutdownTimeout)
 	defer cancel()
+	var errs []error
 	if err := srv.Shutdown(shutdownCtx); err != nil {
-		return fmt.Errorf("shutdown: %w", err)
+		// Requests still in flight are cut off; the world is saved all the same.
+		errs = append(errs, fmt.Errorf("shutdown: %w", err))
+		srv.Close()
 	}
 	if err := <-errc; err != nil && !errors.Is(err, http.ErrServerClosed) {
-		return fmt.Errorf("serve: %w", err)
+		errs = append(errs, fmt.Errorf("serve: %w", err))
 	}
 	if err := opts.steer.save(mock); err != nil {
-		return err
+		logger.Error("the world was not saved", "state_file", opts.steer.stateFile, "err", err)
+		errs = append(errs, err)
+	}
+	if len(errs) > 0 {
+		return errors.Join(errs...)
 	}
 	fmt.Fprintln(std.out, "mockserver stopped")
 	return nil

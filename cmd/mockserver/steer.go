@@ -11,7 +11,6 @@ import (
 	"strings"
 
 	"github.com/opsapi/mocktoolkit/mockserver"
-	"github.com/opsapi/mocktoolkit/reference"
 )
 
 // steerOptions are the flags that steer the mock (README, "Steering the mock").
@@ -59,16 +58,18 @@ func (o steerOptions) apply(cfg *mockserver.Config) error {
 	if err != nil {
 		return fmt.Errorf("read state file: %w", err)
 	}
-	var st reference.State
-	if err := json.Unmarshal(b, &st); err != nil {
+	st, err := mockserver.DecodeState(b)
+	if err != nil {
 		return fmt.Errorf("read state file %s: %w", o.stateFile, err)
 	}
 	cfg.State = &st
 	return nil
 }
 
-// save writes the world of m to the state file, when there is one: to a temporary file
-// first, renamed over the old one, so a crash never leaves half a snapshot.
+// save writes the world of m to the state file, when there is one (D65): to a temporary
+// file in the same directory, synced to disk, then renamed over the old one, so a crash or a
+// failure never leaves half a snapshot and never loses the previous one. Any failure is
+// returned (the command then exits non-zero) and the temporary file is removed.
 func (o steerOptions) save(m *mockserver.Server) error {
 	if o.stateFile == "" {
 		return nil
@@ -77,20 +78,33 @@ func (o steerOptions) save(m *mockserver.Server) error {
 	if err != nil {
 		return fmt.Errorf("save state: %w", err)
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(o.stateFile), ".mockserver-state-*")
+	return writeFileAtomic(o.stateFile, b)
+}
+
+// writeFileAtomic replaces path with b through a synced temporary file and a rename.
+func writeFileAtomic(path string, b []byte) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".mockserver-state-*")
 	if err != nil {
 		return fmt.Errorf("save state: %w", err)
 	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(b); err != nil {
-		tmp.Close()
-		return fmt.Errorf("save state: %w", err)
+	defer os.Remove(tmp.Name()) // fails harmlessly once renamed
+	_, err = tmp.Write(b)
+	if err == nil {
+		err = tmp.Sync()
 	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("save state: %w", err)
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
 	}
-	if err := os.Rename(tmp.Name(), o.stateFile); err != nil {
-		return fmt.Errorf("save state: %w", err)
+	if err == nil {
+		err = os.Rename(tmp.Name(), path)
+	}
+	if err != nil {
+		return fmt.Errorf("save state %s: %w", path, err)
+	}
+	// Sync the directory so the rename itself survives a crash; not every system allows it.
+	if dir, err := os.Open(filepath.Dir(path)); err == nil {
+		_ = dir.Sync()
+		dir.Close()
 	}
 	return nil
 }

@@ -1,0 +1,150 @@
+package mockserver
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strings"
+	"testing"
+)
+
+// Credentials are redacted whatever the body's format, and JSON keeps its shape (D64).
+func TestRedactBody(t *testing.T) {
+	tests := []struct {
+		name, body string
+		want       string // the redacted body, as JSON
+	}{
+		{"JSON at any depth", `{"user":{"password":"p1","name":"n"},"code":"123456","client_secret":"s"}`,
+			`{"client_secret":"[redacted]","code":"[redacted]","user":{"name":"n","password":"[redacted]"}}`},
+		{"arrays and objects keep their shape", `{"errors":{"password":["too short","too weak"]},"tokens":{"refresh_token":{"v":"r","n":1,"ok":true,"x":null}}}`,
+			`{"errors":{"password":["[redacted]","[redacted]"]},"tokens":{"refresh_token":{"n":"[redacted]","ok":true,"v":"[redacted]","x":null}}}`},
+		{"a form copied into a field", `{"note":"a=1&password=hunter2"}`, `{"note":"a=1\u0026password=[redacted]"}`},
+		{"form-encoded", `email=a%40b.co&password=hunter2&session_token=abc&code=99`,
+			`"email=a%40b.co\u0026password=[redacted]\u0026session_token=[redacted]\u0026code=[redacted]"`},
+		{"percent-encoded name", `pass%77ord=hunter2&x=1`, `"pass%77ord=[redacted]\u0026x=1"`},
+		{"multipart", "--b\r\nContent-Disposition: form-data; name=\"password\"\r\n\r\nhunter2\r\n--b\r\nContent-Disposition: form-data; name=\"title\"\r\n\r\nkept\r\n--b--",
+			`"--b\r\nContent-Disposition: form-data; name=\"password\"\r\n\r\n[redacted]\r\n--b\r\nContent-Disposition: form-data; name=\"title\"\r\n\r\nkept\r\n--b--"`},
+		{"text lines", "user: ada\nPassword: correct horse\napi_key = k-1", `"user: ada\nPassword: [redacted]\napi_key = [redacted]"`},
+		{"JSON cut short", `{"email": "a@b.co", "password": "half-sent`, `"{\"email\": \"a@b.co\", \"password\": \"[redacted]\""`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := json.Marshal(redactBody([]byte(tt.body)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(got) != tt.want {
+				t.Errorf("redactBody(%q)\n got %s\nwant %s", tt.body, got, tt.want)
+			}
+		})
+	}
+}
+
+// Credential headers are redacted, Authorization-like ones keeping their scheme (D64).
+func TestRedactHeaders(t *testing.T) {
+	h := http.Header{}
+	for _, k := range []string{"Proxy-Authorization", "Authorization"} {
+		h.Set(k, "Basic c2VjcmV0")
+	}
+	for _, k := range []string{"X-Api-Key", "X-Auth-Token", "Cookie", "Set-Cookie", "X-Mock-Admin-Token", "X-Csrf-Token"} {
+		h.Set(k, "s3cr3t")
+	}
+	h.Set("Accept", "application/json")
+	got := redactHeaders(h)
+	for k, v := range got {
+		if strings.Contains(v, "s3cr3t") || strings.Contains(v, "c2VjcmV0") {
+			t.Errorf("%s: %q keeps its secret", k, v)
+		}
+	}
+	if got["Proxy-Authorization"] != "Basic [redacted]" || got["Accept"] != "application/json" {
+		t.Errorf("redacted headers: %v", got)
+	}
+}
+
+// FuzzRedact: whatever surrounds it, a credential sent in JSON, a form, multipart or text
+// never survives redaction; any body gets an answer; JSON keeps its shape.
+func FuzzRedact(f *testing.F) {
+	f.Add([]byte(`{"a":[1,{"b":"c"}]}`), []byte(`x`), uint8(0), uint8(0), "abcd")
+	f.Add([]byte(`"x": "`), []byte(`&`), uint8(1), uint8(3), "v4lue")
+	f.Add([]byte("--b\r\n"), []byte("\r\n--b--"), uint8(2), uint8(5), "zz")
+	f.Fuzz(func(t *testing.T, prefix, suffix []byte, format, nameIndex uint8, value string) {
+		_ = redactBody(append(append([]byte{}, prefix...), suffix...)) // never panics
+		checkShape(t, prefix)
+
+		names := []string{"password", "token", "access_token", "session_token", "code", "client_secret", "api_key", "X-Api-Key", "new_password", "refresh_token"}
+		name := names[int(nameIndex)%len(names)]
+		secret := "Qz7" + fmt.Sprintf("%x", value) // letters and digits only, never empty
+		var pair string
+		switch format % 5 {
+		case 0:
+			pair = fmt.Sprintf(`{"%s": "%s"}`, name, secret)
+		case 1:
+			pair = fmt.Sprintf(`&%s=%s&`, name, secret)
+		case 2:
+			pair = fmt.Sprintf("\r\n--b\r\nContent-Disposition: form-data; name=%q\r\n\r\n%s\r\n--b", name, secret)
+		case 3:
+			pair = fmt.Sprintf("\n%s: %s\n", name, secret)
+		default:
+			pair = fmt.Sprintf(`{"outer":{"%s":[%q,{"x":%q}]}}`, name, secret, secret)
+		}
+		body := string(prefix) + " " + pair + " " + string(suffix)
+		out, err := json.Marshal(redactBody([]byte(body)))
+		if err != nil {
+			t.Fatalf("redacted body does not encode: %v", err)
+		}
+		if strings.Contains(string(out), secret) {
+			t.Errorf("secret survives in %s", out)
+		}
+	})
+}
+
+// checkShape: a JSON body and its redaction have the same arrays, objects and keys.
+func checkShape(t *testing.T, body []byte) {
+	var before any
+	if json.Unmarshal(body, &before) != nil {
+		return
+	}
+	var after any
+	b, _ := json.Marshal(redactBody(body))
+	if err := json.Unmarshal(b, &after); err != nil {
+		t.Fatalf("redacted JSON does not decode: %v", err)
+	}
+	if !sameShape(before, after) {
+		t.Errorf("shape changed: %s → %s", body, b)
+	}
+}
+
+func sameShape(a, b any) bool {
+	switch x := a.(type) {
+	case map[string]any:
+		y, ok := b.(map[string]any)
+		if !ok || len(x) != len(y) {
+			return false
+		}
+		for k, v := range x {
+			if w, ok := y[k]; !ok || !sameShape(v, w) {
+				return false
+			}
+		}
+		return true
+	case []any:
+		y, ok := b.([]any)
+		if !ok || len(x) != len(y) {
+			return false
+		}
+		for i := range x {
+			if !sameShape(x[i], y[i]) {
+				return false
+			}
+		}
+		return true
+	case nil, bool:
+		return a == b
+	default: // strings and numbers are leaves: a redacted one becomes a string
+		switch b.(type) {
+		case string, float64:
+			return true
+		}
+		return false
+	}
+}

@@ -1,0 +1,250 @@
+package reference
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+	"time"
+	"unicode/utf8"
+)
+
+// maxID is the largest id a snapshot may hold (D76): the largest integer a JavaScript client
+// reads exactly (2^53 − 1), far enough from int64's end that the next id never wraps.
+const maxID = 1<<53 - 1
+
+// maxPrice bounds a cart item's price in a snapshot (D76), so that totals stay finite.
+const maxPrice = 1e9
+
+// checkRecords checks every record of st against the rules the API's writes follow (D65,
+// D76): enumerations, maximum lengths, required text that is not blank, valid UTF-8, positions
+// and ids in range, and times the store can answer and save (D73). A snapshot that breaks one
+// could not have been produced by the API. The error names the first broken record by kind,
+// index and id, and the field: "cards[3] (id 17): priority must be one of low, normal, high,
+// urgent".
+func checkRecords(st State) error {
+	var r ruleCheck
+	for i, p := range st.Projects {
+		r.at("projects", i, p.ID)
+		r.id("id", p.ID)
+		r.text("name", p.Name, 0, false)
+		for _, tool := range p.Tools {
+			r.text("tools", tool, maxToolKey, true)
+		}
+	}
+	for i, u := range st.Users {
+		r.at("users", i, u.ID)
+		r.id("id", u.ID)
+		r.text("name", u.Name, 0, false)
+		r.text("email", u.Email, 0, true)
+		r.text("password", u.Password, 0, true)
+		r.optText("language", u.Language, 0)
+	}
+	for i, t := range st.Tokens {
+		r.at("tokens", i, t.UserID)
+		r.text("token", t.Token, 0, true)
+		r.time("issued_at", &t.IssuedAt)
+	}
+	for i, b := range st.Boards {
+		r.at("boards", i, b.ID)
+		r.id("id", b.ID)
+		r.platform(b.PlatformID)
+		r.text("title", b.Title, maxTitle, true)
+		r.optText("tool_key", b.ToolKey, maxToolKey)
+		r.optText("description", b.Description, 0)
+		r.optText("color", b.Color, maxColor)
+		r.optText("icon", b.Icon, maxIcon)
+		r.position("position", b.Position)
+		r.times(b.CreatedAt, b.UpdatedAt, b.DeletedAt)
+	}
+	for i, g := range st.Groups {
+		r.at("groups", i, g.ID)
+		r.id("id", g.ID)
+		r.platform(g.PlatformID)
+		r.text("title", g.Title, maxTitle, true)
+		r.optText("description", g.Description, 0)
+		r.text("type", g.Type, maxStatus, true)
+		r.optText("color", g.Color, maxColor)
+		r.optText("icon", g.Icon, maxIcon)
+		r.position("position", g.Position)
+		r.times(g.CreatedAt, g.UpdatedAt, g.DeletedAt)
+	}
+	for i, c := range st.Cards {
+		r.at("cards", i, c.ID)
+		checkCardRules(&r, c)
+	}
+	for i, c := range st.Comments {
+		r.at("comments", i, c.ID)
+		r.id("id", c.ID)
+		r.text("comment", c.Comment, 0, true)
+		r.time("read_at", c.ReadAt)
+		r.times(c.CreatedAt, c.UpdatedAt, c.DeletedAt)
+	}
+	for i, t := range st.Tags {
+		r.at("tags", i, t.ID)
+		r.id("id", t.ID)
+		r.text("name", t.Name, maxTitle, true)
+		r.optText("color", t.Color, maxColor)
+		r.optText("icon", t.Icon, maxIcon)
+		r.position("position", t.Position)
+		r.times(t.CreatedAt, t.UpdatedAt, t.DeletedAt)
+	}
+	for i, c := range st.Conversations {
+		r.at("conversations", i, c.ID)
+		r.id("id", c.ID)
+		r.text("title", c.Title, maxTitle, false)
+		r.time("updated_at", &c.UpdatedAt)
+	}
+	for i, c := range st.Carts {
+		r.at("carts", i, int64(i))
+		checkCartRules(&r, c)
+	}
+	for i, e := range st.Entities {
+		r.at("website_entities", i, e.ID)
+		r.id("id", e.ID)
+		r.text("name", e.Name, 0, false)
+		r.text("preview_image", e.PreviewImage, 0, false)
+		if e.Revision < 0 || e.Revision > maxID {
+			r.fail("revision must be between 0 and %d", int64(maxID))
+		}
+	}
+	for i, v := range st.ThemeVersions {
+		r.at("theme_versions", i, v.VersionID)
+		r.id("version_id", v.VersionID)
+		r.text("version", v.Version, 0, false)
+		r.oneOf("theme_status", v.ThemeStatus, []string{ThemeDraft, ThemePublished, ThemeDeprecated})
+		r.oneOf("approval_status", v.ApprovalStatus, []string{ApprovalPending, ApprovalApproved, ApprovalRejected})
+	}
+	for i, g := range st.Regenerations {
+		r.at("thumbnail_regenerations", i, g.EntityID)
+		r.time("at", &g.At)
+	}
+	return r.err
+}
+
+// checkCardRules checks a card as cards/create, cards/update and the master card operations
+// would have left it (D19, D32).
+func checkCardRules(r *ruleCheck, c Card) {
+	r.id("id", c.ID)
+	r.platform(c.PlatformID)
+	r.text("title", c.Title, maxTitle, true)
+	r.optText("description", c.Description, 0)
+	r.optText("short_description", c.ShortDescription, 0)
+	r.optText("unique_identifier", c.UniqueIdentifier, maxMasterKey)
+	r.optText("evaluation_check", c.EvaluationCheck, maxMasterKey)
+	r.optText("tour_key", c.TourKey, maxMasterKey)
+	r.oneOf("card_type", c.CardType, cardTypes)
+	r.oneOf("priority", c.Priority, priorities)
+	if c.IsMaster {
+		r.oneOf("status", c.Status, masterCardStatuses)
+	} else {
+		r.text("status", c.Status, maxStatus, true)
+	}
+	r.position("position", c.Position)
+	r.position("sort_order", c.SortOrder)
+	r.time("due_date", c.DueDate)
+	r.time("snoozed_until", c.SnoozedUntil)
+	r.times(c.CreatedAt, c.UpdatedAt, c.DeletedAt)
+}
+
+// checkCartRules checks a cart and its items (D34, D50).
+func checkCartRules(r *ruleCheck, c Cart) {
+	r.text("session_token", c.SessionToken, maxSession, true)
+	r.text("currency", c.Currency, 0, false)
+	for j, it := range c.Items {
+		field := fmt.Sprintf("items[%d]", j)
+		r.id(field+".id", it.ID)
+		r.text(field+".domain_name", it.DomainName, 0, true)
+		r.text(field+".tld", it.TLD, 0, false)
+		r.text(field+".action", it.Action, 0, false)
+		r.text(field+".currency", it.Currency, 0, false)
+		if math.IsNaN(it.Price) || it.Price < 0 || it.Price > maxPrice {
+			r.fail("%s.price must be between 0 and %g", field, float64(maxPrice))
+		}
+		if it.Years < 1 || it.Years > 100 {
+			r.fail("%s.years must be between 1 and 100", field)
+		}
+	}
+	if c.ItemCount != len(c.Items) {
+		r.fail("item_count must be the number of items (%d)", len(c.Items))
+	}
+	if r.err == nil && c.TotalPrice != cartTotal(c.Items) {
+		r.fail("total_price must be the sum of the item prices (%v)", cartTotal(c.Items))
+	}
+}
+
+// ruleCheck keeps the first rule a snapshot breaks, with the record it is in.
+type ruleCheck struct {
+	where string
+	err   error
+}
+
+// at names the record the next checks are about: kind[index] (id N).
+func (r *ruleCheck) at(kind string, index int, id int64) {
+	r.where = fmt.Sprintf("%s[%d] (id %d)", kind, index, id)
+	if kind == "carts" || kind == "tokens" || kind == "thumbnail_regenerations" {
+		r.where = fmt.Sprintf("%s[%d]", kind, index) // records without an id of their own
+	}
+}
+
+func (r *ruleCheck) fail(format string, args ...any) {
+	if r.err == nil {
+		r.err = fmt.Errorf("%s: %s", r.where, fmt.Sprintf(format, args...))
+	}
+}
+
+// text checks a string field: valid UTF-8, at most limit characters (0: no bound) and, when
+// required, not blank (D44).
+func (r *ruleCheck) text(field, v string, limit int, required bool) {
+	switch {
+	case !utf8.ValidString(v):
+		r.fail("%s must be valid UTF-8 text", field)
+	case required && strings.TrimSpace(v) == "":
+		r.fail("%s is required and must not be blank", field)
+	case limit > 0 && utf8.RuneCountInString(v) > limit:
+		r.fail("%s must not be greater than %d characters", field, limit)
+	}
+}
+
+func (r *ruleCheck) optText(field string, v *string, limit int) {
+	if v != nil {
+		r.text(field, *v, limit, false)
+	}
+}
+
+func (r *ruleCheck) oneOf(field, v string, allowed []string) {
+	if !slices.Contains(allowed, v) {
+		r.fail("%s must be one of %s", field, strings.Join(allowed, ", "))
+	}
+}
+
+func (r *ruleCheck) id(field string, v int64) {
+	if v < 1 || v > maxID {
+		r.fail("%s must be positive and at most %d", field, int64(maxID))
+	}
+}
+
+func (r *ruleCheck) platform(v int64) {
+	if v != PlatformID {
+		r.fail("platform_id must be %d (D16)", PlatformID)
+	}
+}
+
+func (r *ruleCheck) position(field string, v int64) {
+	if !validPosition(v) {
+		r.fail("%s must be between %d and %d", field, minPosition, maxPosition)
+	}
+}
+
+// time checks an optional time: the store answers and saves it in UTC as RFC 3339 (D73).
+func (r *ruleCheck) time(field string, t *time.Time) {
+	if t != nil && !writableTime(*t) {
+		r.fail("%s must be a date-time between years 0000 and 9999 in UTC", field)
+	}
+}
+
+func (r *ruleCheck) times(created, updated time.Time, deleted *time.Time) {
+	r.time("created_at", &created)
+	r.time("updated_at", &updated)
+	r.time("deleted_at", deleted)
+}
