@@ -2,6 +2,7 @@ package conformance_test
 
 import (
 	"fmt"
+	"strings"
 	"sync"
 	"time"
 
@@ -117,6 +118,7 @@ func renewed(tok string) string {
 // interface lists no headers).
 func send(r Request) *Exchange {
 	GinkgoHelper()
+	started := time.Now()
 	ex, err := client.Send(bg, r)
 	if err == nil && ex.Status == 401 && r.Token != "" {
 		// A cached token the deployment no longer accepts: log in again and send once more
@@ -134,6 +136,12 @@ func send(r Request) *Exchange {
 	}
 	if ex.RequestErr != nil {
 		Fail(fmt.Sprintf("suite bug: the request is not what the spec meant to send: %s\n\n%s", ex.RequestErr, ex.Describe()))
+	}
+	if r.Op.ID == OpThumbnailsRegenerate.ID && ex.Status == 200 {
+		thumbs.record(r.Token, started)
+	}
+	if !ex.StatusListed() {
+		Fail(fmt.Sprintf("%s\n%s answered %d, a status it does not list (it lists %s)\n\n%s", RuleStatus, r.Op.ID, ex.Status, listed(ex.Listed), ex.Describe()))
 	}
 	Expect(ex).To(ConformToSpec(), RuleSpecDocument)
 	if ex.Status != 422 {
@@ -267,4 +275,51 @@ func expectNotFound(ex *Exchange, rule string) {
 	GinkgoHelper()
 	Expect(ex).To(HaveStatus(404), rule)
 	Expect(ex).To(HaveEnvelopeA(), rule)
+}
+
+// listed renders statuses as "200, 400 and 404".
+func listed(codes []int) string {
+	s := make([]string, len(codes))
+	for i, c := range codes {
+		s[i] = fmt.Sprint(c)
+	}
+	if len(s) < 2 {
+		return strings.Join(s, "")
+	}
+	return strings.Join(s[:len(s)-1], ", ") + " and " + s[len(s)-1]
+}
+
+// thumbs remembers when each regeneration the suite itself got accepted was sent, per role
+// (a role's project), for rule LIMIT-3: only the suite's own successes can be counted, since an
+// earlier run or another process may have spent part of a window.
+var thumbs = &thumbLedger{sent: map[role][]time.Time{}}
+
+type thumbLedger struct {
+	sync.Mutex
+	sent map[role][]time.Time
+}
+
+func (l *thumbLedger) record(tok string, at time.Time) {
+	tokens.Lock()
+	r, ok := tokens.owner[tok]
+	tokens.Unlock()
+	if !ok {
+		return
+	}
+	l.Lock()
+	l.sent[r] = append(l.sent[r], at)
+	l.Unlock()
+}
+
+// inWindow counts r's successes sent after since.
+func (l *thumbLedger) inWindow(r role, since time.Time) int {
+	l.Lock()
+	defer l.Unlock()
+	n := 0
+	for _, t := range l.sent[r] {
+		if t.After(since) {
+			n++
+		}
+	}
+	return n
 }

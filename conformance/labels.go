@@ -32,22 +32,46 @@ const (
 var Aspects = []string{AspectEnvelope, AspectAuth, AspectValidation, AspectNotFound, AspectConflict,
 	AspectRateLimit, AspectTransition, AspectIsolation}
 
-// Contract labels a spec of the vendor profile with its operation and aspect.
-func Contract(op Operation, aspect string) ginkgo.Labels {
-	return ginkgo.Label(LabelContract, "op:"+op.ID, "area:"+op.Area, "aspect:"+aspect)
+// LabelRule prefixes the label naming a rule of the registry a spec checks (rule:<id>).
+const LabelRule = "rule:"
+
+func labels(profile string, op Operation, aspect string, rules []string) ginkgo.Labels {
+	l := []string{profile, "op:" + op.ID, "area:" + op.Area, "aspect:" + aspect}
+	for _, id := range rules {
+		l = append(l, LabelRule+id)
+	}
+	return ginkgo.Label(l...)
 }
 
-// Reference labels a spec that rests on a decision (cite the D-id in the comment above it).
-func Reference(op Operation, aspect string) ginkgo.Labels {
-	return ginkgo.Label(LabelReference, "op:"+op.ID, "area:"+op.Area, "aspect:"+aspect)
+// Contract labels a spec of the vendor profile with its operation, aspect and the ids of the
+// rules it checks (Rules; a contract spec cites at least one).
+func Contract(op Operation, aspect string, rules ...string) ginkgo.Labels {
+	return labels(LabelContract, op, aspect, rules)
+}
+
+// Reference labels a spec that rests on a decision (cite the D-id in the comment above it), with
+// the reference rules it checks, if the registry names them.
+func Reference(op Operation, aspect string, rules ...string) ginkgo.Labels {
+	return labels(LabelReference, op, aspect, rules)
 }
 
 // Profile labels a spec contract when contract is true, reference otherwise.
-func Profile(contract bool, op Operation, aspect string) ginkgo.Labels {
+func Profile(contract bool, op Operation, aspect string, rules ...string) ginkgo.Labels {
 	if contract {
-		return Contract(op, aspect)
+		return Contract(op, aspect, rules...)
 	}
-	return Reference(op, aspect)
+	return Reference(op, aspect, rules...)
+}
+
+// LabelValues returns the values of every label key:value among labels.
+func LabelValues(labels []string, key string) []string {
+	var out []string
+	for _, l := range labels {
+		if v, ok := strings.CutPrefix(l, key+":"); ok {
+			out = append(out, v)
+		}
+	}
+	return out
 }
 
 // LabelValue returns the value of the first label key:value among labels, or "".

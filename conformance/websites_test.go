@@ -40,27 +40,36 @@ func describeThumbnailsRegenerate() {
 			expectNotFound(call(member, op, map[string]any{"type": "layout", "entity_id": missingID}), RuleErrors2)
 		})
 
-		// MUST: "Thumbnail regeneration: 5 requests per project per 10 minutes" — interface
-		// §Limits; "429 Rate limit exceeded, shape (b) with Retry-After" — §Errors. The window may
-		// be partly spent already (other specs, an earlier run): of six requests in a row no more
-		// than five succeed, and a 429 with Retry-After answers by the sixth.
-		It("answers 429 with Retry-After once 5 regenerations are spent", Serial, Contract(op, AspectRateLimit), func() {
-			successes, bodies := 0, []map[string]any{page(),
+		// Rule LIMIT-3. Only the suite's own accepted regenerations can be counted (an earlier
+		// run or another process may have spent part of the window): once the suite itself got 5
+		// accepted for the project within the last 10 minutes, the next must be 429. A 429 before
+		// that proves nothing either way (the window may not be fresh): the spec skips and says so.
+		It("answers 429 with Retry-After once 5 regenerations of the project succeeded in 10 minutes", Serial, Contract(op, AspectRateLimit, "LIMIT-3"), func() {
+			bodies := []map[string]any{page(),
 				{"type": "template", "entity_id": manifest.Websites.TemplateID},
 				{"type": "layout", "entity_id": manifest.Websites.LayoutID}}
-			var last *Exchange
+			const window = 10 * time.Minute
 			for i := 0; i < 6; i++ {
-				last = send(Request{Op: op, As: "the member", Token: token(member, op), Body: bodies[i%3], NoRetry: true})
-				if last.Status == 429 {
-					break
+				// Successes sent more than 10 minutes (less a margin) before now may have left the
+				// deployment's window by the time it reads the next request.
+				own := thumbs.inWindow(member, time.Now().Add(-window+5*time.Second))
+				By(fmt.Sprintf("regeneration %d; the suite's own successes in the window: %d", i+1, own))
+				ex := send(Request{Op: op, As: "the member", Token: token(member, op), Body: bodies[i%3], NoRetry: true})
+				switch {
+				case own >= 5:
+					Expect(ex).To(HaveStatus(429), "%s: the suite itself got %d regenerations of the project accepted in the last 10 minutes", RuleThumbLimit, own)
+					Expect(ex).To(HaveEnvelopeB(), RuleLimit429)
+					Expect(ex).To(HaveRetryAfter(), RuleThumbLimit)
+					return
+				case ex.Status == 429:
+					Expect(ex).To(HaveEnvelopeB(), RuleLimit429)
+					Expect(ex).To(HaveRetryAfter(), RuleThumbLimit)
+					Skip(fmt.Sprintf("thumbnails/regenerate answered 429 after only %d successes of this run in the window: the window was partly spent before (an earlier run, another process), so the limit cannot be counted; run against a fresh deployment", own))
+				default:
+					Expect(ex).To(HaveStatus(200), RuleSuccess)
 				}
-				Expect(last).To(HaveStatus(200), RuleSuccess)
-				successes++
 			}
-			Expect(successes).To(BeNumerically("<=", 5), "%s: %d regenerations in a row succeeded\n\n%s", RuleThumbLimit, successes, last.Describe())
-			Expect(last).To(HaveStatus(429), RuleThumbLimit)
-			Expect(last).To(HaveEnvelopeB(), RuleLimit429)
-			Expect(last).To(HaveRetryAfter(), RuleRetryAfter)
+			Fail("suite bug: six regenerations without reaching five successes or a 429")
 		})
 
 		// D15: Retry-After is the seconds until the oldest of the five leaves the 10-minute window.
