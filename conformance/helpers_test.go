@@ -323,3 +323,27 @@ func (l *thumbLedger) inWindow(r role, since time.Time) int {
 	}
 	return n
 }
+
+// pushedGroup gives the member's project a group the suite may delete: a new master group, and
+// a master card pushed into it (push_to_projects), whose copy in the member's project names the
+// copy's group. It skips the spec when the member's card list does not show that copy with its
+// `master_card_id` and `group_id` (list records' fields are not shown).
+func pushedGroup() int64 {
+	GinkgoHelper()
+	g := call(superadmin, OpMasterGroupsCreate, map[string]any{"board_id": manifest.Operations.MasterBoardID, "title": unique("Group to delete")})
+	expectSuccess(g)
+	masterGroup, ok := g.Int("data.group.id")
+	Expect(ok).To(BeTrue(), "%s\n\n%s", RuleSuccess, g.Describe())
+	c := call(superadmin, OpMasterCardsCreate, map[string]any{"group_id": masterGroup, "title": unique("Card in group to delete"), "card_type": "widget", "push_to_projects": true})
+	Expect(c).To(HaveStatus(201), RuleListedCodes)
+	masterCard, _ := c.Int("data.card.id")
+	copies := copiesOf(memberCards(member), masterCard)
+	if len(copies) == 0 {
+		Skip(fmt.Sprintf("the member's card list shows no card with master_card_id %d (list records' fields are not shown), so the suite has no group of the member's project to delete", masterCard))
+	}
+	group, ok := num(copies[0], "group_id")
+	if !ok || group <= 0 {
+		Skip("the member's card list does not show the pushed copy's group_id (list records' fields are not shown)")
+	}
+	return group
+}

@@ -12,7 +12,7 @@ import (
 //
 // Every contract spec carries a `rule:<ID>` label for each rule it checks, and every failure
 // message cites the rule (Cite), so a vendor needs no other document to read a verdict. The
-// registry is rendered to conformance/rules.md (go test ./conformance -run TestRulesDocument
+// registry is rendered to conformance/rules.md (go test ./conformance/selftest -run TestRulesDocument
 // -update).
 type Rule struct {
 	// ID is stable: specs, labels and reports name rules by it.
@@ -24,6 +24,9 @@ type Rule struct {
 	// Decision is the D-id of docs/decisions.md a reference rule rests on; empty for contract
 	// rules.
 	Decision string
+	// EveryAnswer marks a rule the suite checks on every answer it receives (whatever the spec),
+	// so no spec needs to name it.
+	EveryAnswer bool
 }
 
 // Contract reports whether the rule rests only on what the interface states.
@@ -39,9 +42,9 @@ var Rules = []Rule{
 		Statement: "A 400, 404, 409 or 500 answer has body shape (a): `error` boolean, `message` string, `data` array."},
 	{ID: "ENV-3", Source: "Endpoints (error body shapes); Errors",
 		Statement: "A 401 or 429 answer has body shape (b): `error` and `message` and nothing else; a 403 has shape (a) or (b)."},
-	{ID: "DOC-1", Source: "Resources; Endpoints (as encoded in spec/openapi.yaml)",
+	{ID: "DOC-1", Source: "Resources; Endpoints (as encoded in spec/openapi.yaml)", EveryAnswer: true,
 		Statement: "Every answer matches the OpenAPI document: the fields it names have the types it gives them."},
-	{ID: "STATUS-1", Source: "Endpoints (the codes listed per operation)",
+	{ID: "STATUS-1", Source: "Endpoints (the codes listed per operation)", EveryAnswer: true,
 		Statement: "An operation answers only the statuses listed for it (413, for a body too large, is allowed everywhere). Operations whose codes are not listed (authenticate, master board create, card create, master group create, comment create, tag create) are not judged on their status."},
 	{ID: "STATUS-2", Source: "Endpoints; Errors (201 row)",
 		Statement: "A success is 201 on master card create and 200 on every other operation whose codes are listed; where codes are not listed any 2xx is a success."},
@@ -195,7 +198,7 @@ var (
 func RulesMarkdown() string {
 	var b strings.Builder
 	b.WriteString("# Conformance rules\n\n")
-	b.WriteString("<!-- Generated from conformance/rules.go; regenerate with `go test ./conformance -run TestRulesDocument -update` (or `make conformance-golden`). -->\n\n")
+	b.WriteString("<!-- Generated from conformance/rules.go; regenerate with `go test ./conformance/selftest -run TestRulesDocument -update` (or `make conformance-golden`). -->\n\n")
 	b.WriteString("The rules the conformance suite checks, in our words, with the section of the interface each\n")
 	b.WriteString("comes from. A spec carries a `rule:<id>` label per rule it checks, and a failure message cites\n")
 	b.WriteString("the rule. **Contract** rules rest only on what the interface states: they are the verdict\n")
@@ -212,6 +215,9 @@ func RulesMarkdown() string {
 				continue
 			}
 			st := strings.ReplaceAll(r.Statement, "|", "\\|")
+			if r.EveryAnswer {
+				st += " *(Checked on every answer.)*"
+			}
 			if contract {
 				fmt.Fprintf(&b, "| %s | %s | %s |\n", r.ID, st, r.Source)
 			} else {

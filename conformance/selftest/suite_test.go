@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -17,6 +18,7 @@ import (
 
 	"github.com/onsi/ginkgo/v2/types"
 
+	"github.com/opsapi/mocktoolkit/conformance"
 	"github.com/opsapi/mocktoolkit/mockserver"
 )
 
@@ -110,6 +112,7 @@ func TestSpecNames(t *testing.T) {
 		}
 		lines = append(lines, fmt.Sprintf("%s [%s]", s.Name, strings.Join(s.Labels, ", ")))
 	}
+	checkRuleLabels(t, specs)
 	sort.Strings(lines)
 	got := strings.Join(lines, "\n") + "\n"
 	golden := filepath.Join("..", "testdata", "specs.golden")
@@ -163,4 +166,49 @@ func startMock(t *testing.T, wrap func(h httpHandler) httpHandler) string {
 	srv := httptest.NewServer(h)
 	t.Cleanup(srv.Close)
 	return srv.URL
+}
+
+// TestRulesDocument keeps ../rules.md the rendering of the rule registry.
+func TestRulesDocument(t *testing.T) {
+	path := filepath.Join("..", "rules.md")
+	got := conformance.RulesMarkdown()
+	if *update {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil || string(want) != got {
+		t.Errorf("%s is not the rendering of the rule registry (%v); regenerate with go test ./conformance/selftest -run TestRulesDocument -update\n%s", path, err, diffLines(string(want), got))
+	}
+}
+
+// checkRuleLabels fails t when a contract spec names no rule, a spec names a rule the registry
+// lacks, or a rule (other than those checked on every answer) has no spec.
+func checkRuleLabels(t *testing.T, specs []specResult) {
+	t.Helper()
+	cited := map[string]int{}
+	for _, s := range specs {
+		ids := conformance.LabelValues(s.Labels, "rule")
+		contract := slices.Contains(s.Labels, conformance.LabelContract)
+		if contract && len(ids) == 0 {
+			t.Errorf("contract spec %q cites no rule (add its rule ids to Contract(...))", s.Name)
+		}
+		for _, id := range ids {
+			r, ok := conformance.RuleByID(id)
+			switch {
+			case !ok:
+				t.Errorf("spec %q cites rule %s, which the registry lacks", s.Name, id)
+			case contract && !r.Contract():
+				t.Errorf("contract spec %q cites reference rule %s (%s)", s.Name, id, r.Decision)
+			}
+			cited[id]++
+		}
+	}
+	for _, r := range conformance.Rules {
+		if cited[r.ID] == 0 && !r.EveryAnswer {
+			t.Errorf("rule %s has no spec: %s", r.ID, r.Statement)
+		}
+	}
 }
