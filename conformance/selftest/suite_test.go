@@ -27,6 +27,27 @@ var update = flag.Bool("update", false, "rewrite ../testdata/specs.golden, ../te
 // suiteBinary is the conformance suite built once for every test of the package.
 var suiteBinary string
 
+// EnvFullTests, set to 1 (make test and CI set it), runs the whole self-test sweep: every broken
+// and every correct variant. Without it only a cheap subset runs, so `go test ./...` stays quick.
+const EnvFullTests = "OPSAPI_FULL_TESTS"
+
+// full reports whether the whole sweep runs.
+func full() bool { return os.Getenv(EnvFullTests) == "1" }
+
+// skipRest ends a test whose subset ran, saying how to run the rest.
+func skipRest(t *testing.T, ran, of int, what string) {
+	t.Helper()
+	t.Skipf("ran %d of %d %s; the rest run under `make test` (or %s=1 go test ./conformance/selftest)", ran, of, what, EnvFullTests)
+}
+
+// needFull fails a golden rewrite (-update) that would record a partial sweep.
+func needFull(t *testing.T) {
+	t.Helper()
+	if *update && !full() {
+		t.Fatalf("-update rewrites the self-test verdicts, which needs the whole sweep: %s=1 go test ./conformance/selftest -update", EnvFullTests)
+	}
+}
+
 func TestMain(m *testing.M) {
 	flag.Parse()
 	dir, err := os.MkdirTemp("", "conformance-selftest-")
