@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/onsi/ginkgo/v2"
+	"github.com/onsi/ginkgo/v2/types"
 )
 
 // The profile labels: every spec carries exactly one.
@@ -82,4 +83,25 @@ func LabelValue(labels []string, key string) string {
 		}
 	}
 	return ""
+}
+
+// OperationInRun reports whether the label filter may select specs of op: some profile and
+// aspect of op's labels match it. A filter on rule labels, or one that does not parse, counts as
+// selecting op.
+func OperationInRun(filter string, op Operation) bool {
+	if filter == "" || strings.Contains(filter, LabelRule) {
+		return true
+	}
+	match, err := types.ParseLabelFilter(filter)
+	if err != nil {
+		return true
+	}
+	for _, profile := range []string{LabelContract, LabelReference} {
+		for _, aspect := range Aspects {
+			if match([]string{profile, "op:" + op.ID, "area:" + op.Area, "aspect:" + aspect}) {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -2,6 +2,7 @@ package conformance_test
 
 import (
 	"fmt"
+	"strings"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -13,6 +14,11 @@ import (
 // rate-limit headers, malformed body, field constraints) and then its own.
 func operation(op Operation, rules fieldRules, own func()) {
 	Context(fmt.Sprintf("%s (%d, POST %s)", op.ID, op.N, op.Path), func() {
+		BeforeEach(func() {
+			if need := MissingFor(op.ID, missing); len(need) > 0 {
+				Skip(fmt.Sprintf("the manifest lacks %s, which the specs of %s use", strings.Join(need, ", "), op.ID))
+			}
+		})
 		authSpecs(op, rules)
 		headerSpecs(op, rules)
 		malformedSpec(op)
