@@ -2,6 +2,7 @@ package conformance
 
 import (
 	"context"
+	_ "embed" // the manifest's schema and example ship in the suite binary
 	"encoding/json"
 	"fmt"
 	"io"
@@ -11,6 +12,17 @@ import (
 
 	"github.com/opsapi/mocktoolkit/fixtures"
 )
+
+// ManifestSchema is conformance/manifest.schema.json, the JSON Schema of a manifest.
+//
+//go:embed manifest.schema.json
+var ManifestSchema []byte
+
+// ManifestExample is conformance/manifest.example.json, a complete manifest of a made-up
+// deployment.
+//
+//go:embed manifest.example.json
+var ManifestExample []byte
 
 // Manifest names what the suite may act on in the deployment: the fixture manifest of the mock
 // (fixtures.Manifest: users, record ids, carts, versions), and, for a deployment whose bearer

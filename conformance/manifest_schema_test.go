@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"strings"
 	"testing"
 
@@ -18,12 +17,8 @@ import (
 // manifestSchema loads manifest.schema.json, its local $refs inlined, as a kin-openapi schema.
 func manifestSchema(t *testing.T) *openapi3.Schema {
 	t.Helper()
-	raw, err := os.ReadFile("manifest.schema.json")
-	if err != nil {
-		t.Fatal(err)
-	}
 	var doc map[string]any
-	if err := json.Unmarshal(raw, &doc); err != nil {
+	if err := json.Unmarshal(conformance.ManifestSchema, &doc); err != nil {
 		t.Fatalf("manifest.schema.json: %v", err)
 	}
 	defs, _ := doc["$defs"].(map[string]any)
@@ -75,10 +70,7 @@ func validateManifest(t *testing.T, s *openapi3.Schema, raw []byte) error {
 // holds everything the suite needs; a manifest with a wrong id or an unknown field does not.
 func TestManifestSchema(t *testing.T) {
 	s := manifestSchema(t)
-	example, err := os.ReadFile("manifest.example.json")
-	if err != nil {
-		t.Fatal(err)
-	}
+	example := conformance.ManifestExample
 	if err := validateManifest(t, s, example); err != nil {
 		t.Errorf("manifest.example.json does not validate against manifest.schema.json: %v", err)
 	}
@@ -116,9 +108,8 @@ func TestManifestSchema(t *testing.T) {
 
 // A manifest that gives a user a token needs no credentials for that user.
 func TestCheckManifestAcceptsTokensForCredentials(t *testing.T) {
-	raw, _ := os.ReadFile("manifest.example.json")
 	var m conformance.Manifest
-	if err := json.Unmarshal(raw, &m); err != nil {
+	if err := json.Unmarshal(conformance.ManifestExample, &m); err != nil {
 		t.Fatal(err)
 	}
 	m.Users.Superadmin.Email, m.Users.Superadmin.Password = "", ""

@@ -34,7 +34,7 @@ func TestConformance(t *testing.T) {
 	}
 	if c, err := LoadConfig(os.Getenv); err == nil && c.BaseURL != "" && !suiteConfig.DryRun {
 		// An unreachable deployment fails the run at once, in one line, before any spec.
-		if err := Reachable(context.Background(), strings.TrimRight(c.BaseURL, "/"), 3*time.Second); err != nil {
+		if err := Probe(context.Background(), strings.TrimRight(c.BaseURL, "/"), 5*time.Second); err != nil {
 			fmt.Fprintf(os.Stderr, "conformance: %v\n", err)
 			t.FailNow()
 		}
