@@ -47,6 +47,10 @@ func describeCardsCreate() {
 			Expect(card["priority"]).To(Equal("normal"), "D19")
 		})
 
+		isolationSpec(op, "the member's group (a card in it)", func() map[string]any {
+			return map[string]any{"title": "outsider", "group_id": manifest.Operations.GroupID}
+		})
+
 		// D28: a group, owner or tag that does not exist in the caller's project is 404.
 		It("answers 404 for a tag that does not exist", Reference(op, AspectNotFound), func() {
 			expectNotFound(call(member, op, map[string]any{"title": "Card", "tag_id": missingID}), "D28")

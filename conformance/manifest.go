@@ -166,7 +166,7 @@ var ManifestNeeds = map[string][]string{
 	OpMasterBoardsList.ID:       {"users.member", "users.superadmin", "operations.master_board_id"},
 	OpCardsList.ID:              {"users.member", "users.outsider", "operations.card_id"},
 	OpTagsList.ID:               {"users.member", "users.outsider", "operations.tag_id"},
-	OpCardsCreate.ID:            {"users.member"},
+	OpCardsCreate.ID:            {"users.member", "users.outsider", "operations.group_id"},
 	OpMasterGroupsCreate.ID:     {"users.member", "users.superadmin", "operations.master_board_id"},
 	OpCommentsCreate.ID:         {"users.member", "users.outsider", "operations.card_id"},
 	OpTagsCreate.ID:             {"users.member"},

@@ -49,9 +49,9 @@ func describeThumbnailsRegenerate() {
 				{"type": "layout", "entity_id": manifest.Websites.LayoutID}}
 			const window = 10 * time.Minute
 			for i := 0; i < 6; i++ {
-				// Successes sent more than 10 minutes (less a margin) before now may have left the
-				// deployment's window by the time it reads the next request.
-				own := thumbs.inWindow(member, time.Now().Add(-window+5*time.Second))
+				// Successes sent more than 10 minutes before now, less the longest a request may
+				// take, may have left the deployment's window by the time it reads the next one.
+				own := thumbs.inWindow(member, time.Now().Add(-window+cfg.Timeout))
 				By(fmt.Sprintf("regeneration %d; the suite's own successes in the window: %d", i+1, own))
 				ex := send(Request{Op: op, As: "the member", Token: token(member, op), Body: bodies[i%3], NoRetry: true})
 				switch {
