@@ -177,10 +177,11 @@ func diffLines(want, got string) string {
 // startMock serves the reference mock, wrapped by wrap when not nil, for one test.
 func startMock(t *testing.T, wrap func(h httpHandler) httpHandler) string {
 	t.Helper()
-	h, err := mockserver.New(mockserver.Config{})
+	mock, err := mockserver.New(mockserver.Config{})
 	if err != nil {
 		t.Fatalf("mockserver.New: %v", err)
 	}
+	var h httpHandler = mock // whatever type New returns, it is served as a handler
 	if wrap != nil {
 		h = wrap(h)
 	}
