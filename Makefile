@@ -52,8 +52,8 @@ conformance: ## build the suite binary and run it against CONFORMANCE_BASE_URL (
 	  --ginkgo.label-filter='$(CONFORMANCE_PROFILE)' \
 	  --ginkgo.junit-report=build/conformance-junit.xml --ginkgo.json-report=build/conformance.json
 
-conformance-golden: ## regenerate the suite's golden spec list and self-test table
-	$(GO) test ./conformance/selftest -update
+conformance-golden: ## regenerate the suite's golden spec list, self-test tables and conformance/rules.md (runs the whole self-test sweep)
+	OPSAPI_FULL_TESTS=1 $(GO) test -timeout 30m ./conformance/selftest -update
 
 .PHONY: bench bench-load soak fuzz
 BENCHTIME ?= 1s

@@ -20,9 +20,8 @@ var _ = Describe("Account area", func() {
 			typed("token", "string"), typed("code", "string"), typed("is_recovery", "boolean"),
 		},
 	}, func() {
-		// MUST: "returns a `token` in its data" — interface §Authentication rule 5; the success
-		// body has `error`, `message`, `data` (login result) — §Conventions 3, §Endpoints 1.
-		It("logs the member in and returns a token in the login result", Contract(op, AspectEnvelope), func() {
+		// Rules AUTH-4, ENV-1 (conformance/rules.md).
+		It("logs the member in and returns a token in the login result", Contract(op, AspectEnvelope, "AUTH-4", "ENV-1"), func() {
 			ex := send(Request{Op: op, As: "the member", Body: creds()})
 			Expect(ex).To(HaveSuccessEnvelope(), RuleConventions3)
 			Expect(ex).To(HaveKind("data.token", "a string"), RuleAuth5)
@@ -31,14 +30,12 @@ var _ = Describe("Account area", func() {
 				{"data.needs_code__regeneration", "a boolean"}, {"data.warn_message", "a string"},
 				{"data.id", "an integer"}, {"data.name", "a string"}, {"data.email", "a string"},
 			} {
-				Expect(ex).To(HaveKind(f.path, f.kind), "interface §Resources, Login result")
+				Expect(ex).To(HaveKind(f.path, f.kind), RuleSuccess)
 			}
 		})
 
-		// MUST: "a public operation that authenticates a user by e-mail and password" — interface
-		// §What the service does: a wrong password is refused (an error status; its code is not
-		// shown) and yields no token.
-		It("refuses a wrong password and returns no token", Contract(op, AspectAuth), func() {
+		// Rule AUTH-5 (conformance/rules.md).
+		It("refuses a wrong password and returns no token", Contract(op, AspectAuth, "AUTH-5"), func() {
 			outsider := manifest.Users.Outsider
 			ex := send(Request{Op: op, As: "the outsider with a wrong password",
 				Body: map[string]any{"email": outsider.Email, "password": "wrong-" + outsider.Password}})
@@ -75,10 +72,10 @@ var _ = Describe("Account area", func() {
 			Expect(string(unknownEmail.Body)).To(Equal(string(wrongPassword.Body)), "D1: the two failures answer byte for byte the same\n\n%s", unknownEmail.Describe())
 		})
 
-		// The spec encodes `email` with format email (interface §Endpoints 1: "email format").
+		// The OpenAPI document gives `email` the email format; the status is D1.
 		It("rejects an e-mail that is not an e-mail address with a validation error keyed by \"email\"", Reference(op, AspectValidation), func() {
 			ex := send(Request{Op: op, As: "nobody", Body: with(creds(), "email", "not-an-email"), Intent: Invalid})
-			Expect(ex).To(HaveValidationErrorFor("email"), "interface §Endpoints 1 (email format); D1 for the status")
+			Expect(ex).To(HaveValidationErrorFor("email"), "the email field's format (OpenAPI document); D1 for the status")
 		})
 	})
 })

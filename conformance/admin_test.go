@@ -41,20 +41,29 @@ func describeMasterCardsCreate() {
 		constraints: append([]constraint{required("group_id"), typed("group_id", "integer"), required("title")},
 			append(masterCardFields(), typed("push_to_projects", "boolean"))...),
 	}, func() {
-		// MUST: "Response 201: data.card (card record), data.projects_updated (string)" —
-		// interface §Endpoints 3; 201 "Created (master card create only)" — §Errors.
-		It("creates a master card with 201 and the card record", Contract(op, AspectEnvelope), func() {
+		// Rules ENV-1, STATUS-2, DATA-1 (conformance/rules.md).
+		It("creates a master card with 201 and the card record", Contract(op, AspectEnvelope, "ENV-1", "STATUS-2", "DATA-1"), func() {
 			title := unique("Master card")
 			ex := call(superadmin, op, map[string]any{"group_id": manifest.Operations.MasterGroupID, "title": title, "status": "to_check"})
 			expectSuccess(ex)
-			Expect(ex).To(HaveKind("data.card.id", "an integer"), "interface §Resources, Card")
+			Expect(ex).To(HaveKind("data.card.id", "an integer"), RuleSuccess)
 			Expect(ex).To(HaveJSON("data.card.title", "the title sent", func(v any, _ bool) bool { return v == title }), RuleSuccess)
 			Expect(ex).To(HaveKind("data.projects_updated", "a string"), RuleSuccess)
 		})
 
-		// MUST: 404 for a record that does not exist — interface §Errors rule 2.
-		It("answers 404 with body shape (a) for a group that does not exist", Contract(op, AspectNotFound), func() {
+		// Rules ERR-4, ENV-2 (conformance/rules.md).
+		It("answers 404 with body shape (a) for a group that does not exist", Contract(op, AspectNotFound, "ERR-4", "ENV-2"), func() {
 			expectNotFound(call(superadmin, op, with(base(), "group_id", missingID)), RuleErrors2)
+		})
+
+		// Rule PUSH-1, judged by the count of the member's cards (list records' fields are not
+		// shown).
+		It("pushes a new master card to the projects: the member's project lists one more card", Serial, Contract(op, AspectTransition, "PUSH-1"), func() {
+			before := len(memberCards(member))
+			ex := call(superadmin, op, map[string]any{"group_id": manifest.Operations.MasterGroupID, "title": unique("Pushed card"), "card_type": "widget", "push_to_projects": true})
+			expectSuccess(ex)
+			after := len(memberCards(member))
+			Expect(after).To(BeNumerically(">", before), "%s: cards/list of the member held %d cards before the push and %d after\n\n%s", RulePush, before, after, ex.Describe())
 		})
 
 		// D17, D22, D23: a master card is_master with no project; push_to_projects copies it into
@@ -77,18 +86,16 @@ func describeMasterCardsUpdate() {
 		constraints: append([]constraint{required("id"), typed("id", "integer"), typed("group_id", "integer")},
 			append(masterCardFields(), typed("sync_to_projects", "boolean"))...),
 	}, func() {
-		// MUST: master card status "moved by master-cards/update, status given → the given status"
-		// — interface §States and transitions; "Response 200: data.card, data.projects_updated
-		// (integer)" — §Endpoints 4.
-		It("moves a master card to the given status", Contract(op, AspectTransition), func() {
+		// Rules TRANS-1, DATA-1 (conformance/rules.md).
+		It("moves a master card to the given status", Contract(op, AspectTransition, "TRANS-1", "DATA-1"), func() {
 			ex := call(superadmin, op, map[string]any{"id": manifest.Operations.MasterCardID, "status": "in_progress"})
 			expectSuccess(ex)
 			Expect(ex).To(HaveKind("data.projects_updated", "an integer"), RuleSuccess)
 			expectStatusIfObject(ex, "data.card", "in_progress", RuleStatusMove)
 		})
 
-		// MUST: 404 for a record that does not exist — interface §Errors rule 2.
-		It("answers 404 with body shape (a) for a master card that does not exist", Contract(op, AspectNotFound), func() {
+		// Rules ERR-4, ENV-2 (conformance/rules.md).
+		It("answers 404 with body shape (a) for a master card that does not exist", Contract(op, AspectNotFound, "ERR-4", "ENV-2"), func() {
 			expectNotFound(call(superadmin, op, map[string]any{"id": missingID}), RuleErrors2)
 		})
 
@@ -115,15 +122,15 @@ func describeMasterGroupsUpdate() {
 			required("id"), typed("id", "integer"), typed("title", "string"), maxLen("title", 255), typed("description", "string"),
 		},
 	}, func() {
-		// MUST: "Response 200: data.group" — interface §Endpoints 7.
-		It("updates a master group", Contract(op, AspectEnvelope), func() {
+		// Rules ENV-1, STATUS-2, DATA-1 (conformance/rules.md).
+		It("updates a master group", Contract(op, AspectEnvelope, "ENV-1", "STATUS-2", "DATA-1"), func() {
 			ex := call(superadmin, op, map[string]any{"id": manifest.Operations.MasterGroupID, "description": unique("Group")})
 			expectSuccess(ex)
 			Expect(ex).To(HavePresent("data.group"), RuleSuccess)
 		})
 
-		// MUST: 404 for a record that does not exist — interface §Errors rule 2.
-		It("answers 404 with body shape (a) for a master group that does not exist", Contract(op, AspectNotFound), func() {
+		// Rules ERR-4, ENV-2 (conformance/rules.md).
+		It("answers 404 with body shape (a) for a master group that does not exist", Contract(op, AspectNotFound, "ERR-4", "ENV-2"), func() {
 			expectNotFound(call(superadmin, op, map[string]any{"id": missingID}), RuleErrors2)
 		})
 
@@ -143,9 +150,8 @@ func describeMasterBoardsSync() {
 		base:        body,
 		constraints: []constraint{required("board_id"), typed("board_id", "integer")},
 	}, func() {
-		// MUST: "Response 200: data.synced_count, data.boards_created, data.skipped_no_access (all
-		// integers)" — interface §Endpoints 10.
-		It("re-syncs the projects and reports integer counters", Contract(op, AspectTransition), func() {
+		// Rules DATA-1, STATUS-2 (conformance/rules.md).
+		It("re-syncs the projects and reports integer counters", Contract(op, AspectTransition, "DATA-1", "STATUS-2"), func() {
 			ex := call(superadmin, op, body())
 			expectSuccess(ex)
 			for _, f := range []string{"synced_count", "boards_created", "skipped_no_access"} {
@@ -153,9 +159,26 @@ func describeMasterBoardsSync() {
 			}
 		})
 
-		// MUST: 404 for a record that does not exist — interface §Errors rule 2.
-		It("answers 404 with body shape (a) for a master board that does not exist", Contract(op, AspectNotFound), func() {
+		// Rules ERR-4, ENV-2 (conformance/rules.md).
+		It("answers 404 with body shape (a) for a master board that does not exist", Contract(op, AspectNotFound, "ERR-4", "ENV-2"), func() {
 			expectNotFound(call(superadmin, op, map[string]any{"board_id": missingID}), RuleErrors2)
+		})
+
+		// Rule SYNC-1, judged by the count of the member's cards (list records' fields are not
+		// shown).
+		It("adds a master card new since the last sync to the member's project, and a second sync adds none", Serial, Contract(op, AspectTransition, "SYNC-1"), func() {
+			By("syncing once, so only the card created next is missing from the projects")
+			expectSuccess(call(superadmin, op, body()))
+			// push_to_projects false: its default is not shown, so the suite says what it means.
+			c := call(superadmin, OpMasterCardsCreate, map[string]any{"group_id": manifest.Operations.MasterGroupID, "title": unique("Card to sync"), "card_type": "widget", "push_to_projects": false})
+			Expect(c).To(HaveStatus(201), RuleListedCodes)
+			before := len(memberCards(member))
+			expectSuccess(call(superadmin, op, body()))
+			once := len(memberCards(member))
+			Expect(once).To(BeNumerically(">", before), "%s: the member's project held %d cards before the sync and %d after", RuleSync, before, once)
+			expectSuccess(call(superadmin, op, body()))
+			twice := len(memberCards(member))
+			Expect(twice).To(Equal(once), "%s: a second sync added %d cards", RuleSync, twice-once)
 		})
 
 		// D23, D24: a master card created without push reaches the member's project on sync; a
@@ -187,8 +210,8 @@ func describeMasterBoardsCreate() {
 			typed("description", "string"), maxLen("color", 50), maxLen("icon", 100),
 		},
 	}, func() {
-		// MUST: "Response: data.board" — interface §Endpoints 13 (status not shown).
-		It("creates a master board", Contract(op, AspectEnvelope), func() {
+		// Rules ENV-1, STATUS-2, DATA-1 (conformance/rules.md).
+		It("creates a master board", Contract(op, AspectEnvelope, "ENV-1", "STATUS-2", "DATA-1"), func() {
 			ex := call(superadmin, op, with(base(), "title", unique("Master board")))
 			expectSuccess(ex)
 			Expect(ex).To(HavePresent("data.board"), RuleSuccess)
@@ -209,8 +232,8 @@ func describeMasterBoardsCreate() {
 func describeMasterBoardsList() {
 	op := OpMasterBoardsList
 	operation(op, fieldRules{}, func() {
-		// MUST: "Response 200: data.boards" — interface §Endpoints 15.
-		It("lists the master boards", Contract(op, AspectEnvelope), func() {
+		// Rules ENV-1, STATUS-2, DATA-1 (conformance/rules.md).
+		It("lists the master boards", Contract(op, AspectEnvelope, "ENV-1", "STATUS-2", "DATA-1"), func() {
 			ex := call(superadmin, op, nil)
 			expectSuccess(ex)
 			Expect(ex).To(HaveKind("data.boards", "an array"), RuleSuccess)
@@ -241,13 +264,13 @@ func describeMasterGroupsCreate() {
 			maxLen("title", 255), typed("description", "string"),
 		},
 	}, func() {
-		// MUST: "Response: data.group (group record)" — interface §Endpoints 19, §Resources Group.
-		It("creates a master group and returns the group record", Contract(op, AspectEnvelope), func() {
+		// Rules ENV-1, STATUS-2, DATA-1 (conformance/rules.md).
+		It("creates a master group and returns the group record", Contract(op, AspectEnvelope, "ENV-1", "STATUS-2", "DATA-1"), func() {
 			title := unique("Master group")
 			ex := call(superadmin, op, with(base(), "title", title))
 			expectSuccess(ex)
-			Expect(ex).To(HaveKind("data.group.id", "an integer"), "interface §Resources, Group")
-			Expect(ex).To(HaveJSON("data.group.title", "the title sent", func(v any, _ bool) bool { return v == title }), "interface §Resources, Group")
+			Expect(ex).To(HaveKind("data.group.id", "an integer"), RuleSuccess)
+			Expect(ex).To(HaveJSON("data.group.title", "the title sent", func(v any, _ bool) bool { return v == title }), RuleSuccess)
 		})
 
 		// D1, D17: 200; the group is a master group of the board.
@@ -258,10 +281,10 @@ func describeMasterGroupsCreate() {
 			Expect(ex).To(HaveJSON("data.group.board_id", "the board sent", eqNum(manifest.Operations.MasterBoardID)), "D17")
 		})
 
-		// D1 and interface §Errors rule 2 (this operation's codes are not shown): a board that
+		// D1 and rule ERR-4 (this operation's codes are not shown): a board that
 		// does not exist is 404.
 		It("answers 404 for a master board that does not exist", Reference(op, AspectNotFound), func() {
-			expectNotFound(call(superadmin, op, with(base(), "board_id", missingID)), "D1, interface §Errors rule 2")
+			expectNotFound(call(superadmin, op, with(base(), "board_id", missingID)), "D1; "+RuleErrors2)
 		})
 	})
 }

@@ -15,23 +15,25 @@ var _ = Describe("AI assistant area", func() {
 			required("conversation_id"), typed("conversation_id", "integer"), minimum("conversation_id", 1),
 		},
 	}, func() {
-		// MUST: "conversation archived — moved by conversations/restore — conversation_id exists —
-		// active" — interface §States and transitions; "Response 200: data is an empty array" —
-		// §Endpoints 12. (Restoring twice is D33's business: only 200 is asked here.)
-		It("restores an archived conversation", Contract(op, AspectTransition), func() {
+		// Rule TRANS-2 (conformance/rules.md).
+		It("restores an archived conversation", Contract(op, AspectTransition, "TRANS-2"), func() {
 			ex := call(member, op, map[string]any{"conversation_id": manifest.AI.ArchivedConversationIDs[0]})
 			expectSuccess(ex)
 			Expect(ex).To(HaveJSON("data", "an empty array", func(v any, _ bool) bool { a, ok := v.([]any); return ok && len(a) == 0 }), RuleRestore)
 		})
 
-		// MUST: 404 for a record that does not exist — interface §Errors rule 2.
-		It("answers 404 with body shape (a) for a conversation that does not exist", Contract(op, AspectNotFound), func() {
+		// Rules ERR-4, ENV-2 (conformance/rules.md).
+		It("answers 404 with body shape (a) for a conversation that does not exist", Contract(op, AspectNotFound, "ERR-4", "ENV-2"), func() {
 			expectNotFound(call(member, op, map[string]any{"conversation_id": missingID}), RuleErrors2)
 		})
 
 		// D33: restoring an active conversation is a no-op 200.
 		It("answers 200 to restoring an active conversation", Reference(op, AspectTransition), func() {
 			Expect(call(member, op, map[string]any{"conversation_id": manifest.AI.ActiveConversationID})).To(HaveStatus(200), "D33")
+		})
+
+		isolationSpec(op, "the member's conversation", func() map[string]any {
+			return map[string]any{"conversation_id": manifest.AI.ArchivedConversationIDs[len(manifest.AI.ArchivedConversationIDs)-1]}
 		})
 
 		// D33: only the owner may restore; others get 404.

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -72,6 +73,40 @@ type Exchange struct {
 	Retries    int            // 429 answers waited out before this one
 	// LongRetry is set when a 429 asked to wait longer than the client's bound.
 	LongRetry time.Duration
+	// Listed are the statuses the OpenAPI document lists for the operation, sorted.
+	Listed []int
+	// Latency is how long the last attempt took, from sending to the end of the answer.
+	Latency time.Duration
+}
+
+// StatusListed reports whether the answer's status is one the operation lists (rule STATUS-1):
+// always true where the interface does not show the operation's codes; 413 (a body too large)
+// is allowed everywhere.
+func (ex *Exchange) StatusListed() bool {
+	if !ex.Op.CodesShown() || ex.Status == http.StatusRequestEntityTooLarge {
+		return true
+	}
+	for _, c := range ex.Listed {
+		if c == ex.Status {
+			return true
+		}
+	}
+	return false
+}
+
+// listedStatuses returns the numeric statuses the document lists for the route's operation.
+func listedStatuses(route *routers.Route) []int {
+	var out []int
+	if route.Operation == nil || route.Operation.Responses == nil {
+		return out
+	}
+	for k := range route.Operation.Responses.Map() {
+		if n, err := strconv.Atoi(k); err == nil {
+			out = append(out, n)
+		}
+	}
+	sort.Ints(out)
+	return out
 }
 
 // Client sends requests to the deployment under test and validates each request it sends and
@@ -122,7 +157,7 @@ func (c *Client) Send(ctx context.Context, r Request) (*Exchange, error) {
 	if !ok {
 		return nil, fmt.Errorf("spec has no route for %s (%s)", r.Op.ID, r.Op.Path)
 	}
-	ex := &Exchange{Op: r.Op, As: r.As, URL: c.base + r.Op.Path, ReqBody: body}
+	ex := &Exchange{Op: r.Op, As: r.As, URL: c.base + r.Op.Path, ReqBody: body, Listed: listedStatuses(route)}
 	for attempt := 0; ; attempt++ {
 		req, err := http.NewRequestWithContext(ctx, http.MethodPost, ex.URL, bytes.NewReader(body))
 		if err != nil {
@@ -137,6 +172,7 @@ func (c *Client) Send(ctx context.Context, r Request) (*Exchange, error) {
 		if attempt == 0 {
 			ex.RequestErr = c.checkRequest(ctx, req.Header, body, route, r.Intent)
 		}
+		started := time.Now()
 		resp, err := c.hc.Do(req)
 		if err != nil {
 			return ex, fmt.Errorf("%s: POST %s: %w", r.Op.ID, ex.URL, err)
@@ -144,6 +180,7 @@ func (c *Client) Send(ctx context.Context, r Request) (*Exchange, error) {
 		ex.Status, ex.Header = resp.StatusCode, resp.Header
 		ex.Body, err = io.ReadAll(io.LimitReader(resp.Body, 8<<20))
 		_ = resp.Body.Close()
+		ex.Latency = time.Since(started)
 		if err != nil {
 			return ex, fmt.Errorf("%s: read answer: %w", r.Op.ID, err)
 		}

@@ -28,6 +28,9 @@ const (
 	EnvRateLimitMax = "CONFORMANCE_RATE_LIMIT_MAX"
 	// EnvRetryMax bounds the wait on a 429 outside the rate-limit specs, in seconds (default 65).
 	EnvRetryMax = "CONFORMANCE_RETRY_MAX"
+	// EnvRateSenders is how many requests the rate-limit spec keeps in flight at once to spend a
+	// window (default 16): raise it for a deployment with a high limit and slow answers.
+	EnvRateSenders = "CONFORMANCE_RATE_SENDERS"
 	// EnvTimeout is the timeout of one HTTP request, a Go duration (default 30s).
 	EnvTimeout = "CONFORMANCE_TIMEOUT"
 )
@@ -40,6 +43,7 @@ type Config struct {
 	AdminToken   string
 	SummaryFile  string
 	RateLimitMax int
+	RateSenders  int
 	RetryMax     time.Duration
 	Timeout      time.Duration
 }
@@ -53,6 +57,7 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 		AdminToken:   getenv(EnvAdminToken),
 		SummaryFile:  getenv(EnvSummary),
 		RateLimitMax: 2000,
+		RateSenders:  16,
 		RetryMax:     65 * time.Second,
 		Timeout:      30 * time.Second,
 	}
@@ -62,6 +67,13 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 			return cfg, fmt.Errorf("load config: %s=%q is not a positive integer", EnvRateLimitMax, v)
 		}
 		cfg.RateLimitMax = n
+	}
+	if v := getenv(EnvRateSenders); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 || n > 256 {
+			return cfg, fmt.Errorf("load config: %s=%q is not a number from 1 to 256", EnvRateSenders, v)
+		}
+		cfg.RateSenders = n
 	}
 	if v := getenv(EnvRetryMax); v != "" {
 		n, err := strconv.Atoi(v)

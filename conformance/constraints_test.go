@@ -61,35 +61,30 @@ type fieldRules struct {
 	constraints []constraint
 }
 
-// violationRule is the rule a violation spec checks, and whether the interface shows the status.
-func violationRule(op Operation, c constraint) string {
-	switch {
-	case c.kind == "min" || c.kind == "max":
-		return RuleLimits
-	case !op.CodesShown():
-		return RuleErrors1Body
+// violationRule is the rule a violation spec checks: its citation and its id.
+func violationRule(_ Operation, c constraint) (string, string) {
+	if c.kind == "min" || c.kind == "max" {
+		return RuleLimits, "ERR-2"
 	}
-	return RuleErrors1
+	return RuleErrors1, "ERR-1"
 }
 
 // validationSpecs declares, for each constraint of op, a spec that breaks it just past its bound
 // and one that sends the value at the bound.
 //
-// MUST: "When a body field violates its type, required flag, enumeration or maximum length, then
-// the response is a validation error with `errors` keyed by field." — interface §Errors rule 1;
-// minimum and maximum from §Limits. A value at the bound is valid and MUST NOT be refused for
-// that field. Where the interface does not show the operation's codes (ops 1, 13, 18-21) the
+// Rules ERR-1 and ERR-2 (a violation is a validation error keyed by the field) and ERR-3 (the
+// value at the bound is valid). Where the interface does not show the operation's codes (ops 1, 13, 18-21) the
 // contract checks the body (shape (c), keyed), and the 422 status is reference (D1).
 func validationSpecs(op Operation, rules fieldRules) {
 	who := caller(op)
 	for _, c := range rules.constraints {
 		profile := c.ref == ""
-		rule := violationRule(op, c)
+		rule, ruleID := violationRule(op, c)
 		if !profile {
 			rule = fmt.Sprintf("%s (%s: not stated by the interface)", rule, c.ref)
 		}
 		reject := func(name string, v any) {
-			It(fmt.Sprintf("rejects %s with a validation error keyed by %q", name, c.field), Profile(profile, op, AspectValidation), func() {
+			It(fmt.Sprintf("rejects %s with a validation error keyed by %q", name, c.field), Profile(profile, op, AspectValidation, ruleID), func() {
 				ex := callInvalid(who, op, with(rules.base(), c.field, v))
 				if op.CodesShown() {
 					Expect(ex).To(HaveStatus(422), rule)
@@ -98,7 +93,7 @@ func validationSpecs(op Operation, rules fieldRules) {
 			})
 		}
 		accept := func(name string, v any) {
-			It(fmt.Sprintf("accepts %s", name), Profile(profile, op, AspectValidation), func() {
+			It(fmt.Sprintf("accepts %s", name), Profile(profile, op, AspectValidation, "ERR-3"), func() {
 				ex := call(who, op, c.accept(rules.base(), v))
 				Expect(ex).To(AcceptField(c.field), RuleBoundOK)
 			})
@@ -128,10 +123,10 @@ func validationSpecs(op Operation, rules fieldRules) {
 	if !op.CodesShown() && len(rules.constraints) > 0 {
 		c := rules.constraints[0]
 		// D1: the interface does not show this operation's codes; the reference answers a field
-		// violation with 422, as the §Errors table does for every validation error.
+		// violation with 422, the status the interface gives validation errors.
 		It("answers a field violation with status 422", Reference(op, AspectValidation), func() {
 			ex := callInvalid(who, op, with(rules.base(), c.field, c.violation()))
-			Expect(ex).To(HaveStatus(422), "D1; interface §Errors: 422 Validation error, shape (c)")
+			Expect(ex).To(HaveStatus(422), "D1; "+RuleErrors1)
 		})
 	}
 }

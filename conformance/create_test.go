@@ -22,16 +22,15 @@ func describeCardsCreate() {
 			oneOf("priority", priorities...),
 		},
 	}, func() {
-		// MUST: "Response: data.card (card record)" — interface §Endpoints 18, §Resources Card;
-		// the success body — §Conventions 3.
-		It("creates a card and returns the card record", Contract(op, AspectEnvelope), func() {
+		// Rules ENV-1, STATUS-2, DATA-1 (conformance/rules.md).
+		It("creates a card and returns the card record", Contract(op, AspectEnvelope, "ENV-1", "STATUS-2", "DATA-1"), func() {
 			title := unique("Created card")
 			ex := call(member, op, map[string]any{"title": title, "priority": "high"})
 			expectSuccess(ex)
-			Expect(ex).To(HaveKind("data.card", "an object"), "interface §Endpoints 18")
-			Expect(ex).To(HaveKind("data.card.id", "an integer"), "interface §Resources, Card")
-			Expect(ex).To(HaveJSON("data.card.title", "the title sent", func(v any, _ bool) bool { return v == title }), "interface §Resources, Card")
-			Expect(ex).To(HaveJSON("data.card.priority", `"high"`, func(v any, _ bool) bool { return v == "high" }), "interface §Resources, Card")
+			Expect(ex).To(HaveKind("data.card", "an object"), RuleSuccess)
+			Expect(ex).To(HaveKind("data.card.id", "an integer"), RuleSuccess)
+			Expect(ex).To(HaveJSON("data.card.title", "the title sent", func(v any, _ bool) bool { return v == title }), RuleSuccess)
+			Expect(ex).To(HaveJSON("data.card.priority", `"high"`, func(v any, _ bool) bool { return v == "high" }), RuleSuccess)
 		})
 
 		// D1: success is 200. D20: the new card is in cards/list. D19: status open, priority
@@ -46,6 +45,10 @@ func describeCardsCreate() {
 			Expect(card["title"]).To(Equal(title), "D20")
 			Expect(card["status"]).To(Equal("open"), "D19")
 			Expect(card["priority"]).To(Equal("normal"), "D19")
+		})
+
+		isolationSpec(op, "the member's group (a card in it)", func() map[string]any {
+			return map[string]any{"title": "outsider", "group_id": manifest.Operations.GroupID}
 		})
 
 		// D28: a group, owner or tag that does not exist in the caller's project is 404.
@@ -66,16 +69,34 @@ func describeCommentsCreate() {
 			typed("parent_comment_id", "integer"),
 		},
 	}, func() {
-		// MUST: "Response: data.comment (comment record)"; "A comment with parent_comment_id is a
-		// reply to another comment" — interface §Endpoints 20, §Resources Comment.
-		It("creates a comment and a reply to it", Contract(op, AspectEnvelope), func() {
+		// Rules COMMENT-1, ENV-1, DATA-1 (conformance/rules.md).
+		It("creates a comment and a reply to it", Contract(op, AspectEnvelope, "COMMENT-1", "ENV-1", "DATA-1"), func() {
 			ex := call(member, op, map[string]any{"card_id": manifest.Operations.CardID, "comment": unique("Comment")})
 			expectSuccess(ex)
-			Expect(ex).To(HaveKind("data.comment.id", "an integer"), "interface §Resources, Comment")
+			Expect(ex).To(HaveKind("data.comment.id", "an integer"), RuleSuccess)
 			parent, _ := ex.Int("data.comment.id")
 			reply := call(member, op, map[string]any{"card_id": manifest.Operations.CardID, "comment": unique("Reply"), "parent_comment_id": parent})
 			expectSuccess(reply)
-			Expect(reply).To(HaveJSON("data.comment.parent_comment_id", "the parent's id", eqNum(parent)), "interface §Resources, Comment")
+			Expect(reply).To(HaveJSON("data.comment.parent_comment_id", "the parent's id", eqNum(parent)), RuleSuccess)
+		})
+
+		// Rule COMMENT-1: the card's comment list counts the new comment.
+		It("counts a new comment in the card's comment list total", Contract(op, AspectTransition, "COMMENT-1"), func() {
+			list := func() int64 {
+				GinkgoHelper()
+				ex := call(member, OpCommentsList, map[string]any{"card_id": manifest.Operations.CardID})
+				Expect(ex).To(HaveStatus(200), RuleSuccess)
+				n, ok := ex.Int("data.pagination.total")
+				Expect(ok).To(BeTrue(), "%s\n\n%s", RuleSuccess, ex.Describe())
+				return n
+			}
+			before := list()
+			expectSuccess(call(member, op, map[string]any{"card_id": manifest.Operations.CardID, "comment": unique("Counted comment")}))
+			Expect(list()).To(BeNumerically(">=", before+1), RuleComments)
+		})
+
+		isolationSpec(op, "the member's card (a comment)", func() map[string]any {
+			return map[string]any{"card_id": manifest.Operations.CardID, "comment": "outsider"}
 		})
 
 		// D1, D20, D26: 200; the comment is on the last page of comments/list, total one more.
@@ -115,13 +136,13 @@ func describeTagsCreate() {
 			maxLen("color", 50), maxLen("icon", 100), typed("position", "integer"),
 		},
 	}, func() {
-		// MUST: "Response: data.tag (tag record)" — interface §Endpoints 21, §Resources Tag.
-		It("creates a tag and returns the tag record", Contract(op, AspectEnvelope), func() {
+		// Rules ENV-1, STATUS-2, DATA-1 (conformance/rules.md).
+		It("creates a tag and returns the tag record", Contract(op, AspectEnvelope, "ENV-1", "STATUS-2", "DATA-1"), func() {
 			name := unique("Tag")
 			ex := call(member, op, map[string]any{"name": name, "color": "#336699"})
 			expectSuccess(ex)
-			Expect(ex).To(HaveKind("data.tag.id", "an integer"), "interface §Resources, Tag")
-			Expect(ex).To(HaveJSON("data.tag.name", "the name sent", func(v any, _ bool) bool { return v == name }), "interface §Resources, Tag")
+			Expect(ex).To(HaveKind("data.tag.id", "an integer"), RuleSuccess)
+			Expect(ex).To(HaveJSON("data.tag.name", "the name sent", func(v any, _ bool) bool { return v == name }), RuleSuccess)
 		})
 
 		// D1, D20: 200, and the tag is in tags/list.

@@ -1,13 +1,15 @@
 // Package conformance holds the helpers of the conformance suite: a Ginkgo v2 / Gomega suite that
-// tells QA teams and vendors whether a deployment honours ../shared/interface.md.
+// tells QA teams and vendors whether a deployment honours the interface of the service. The rules
+// it checks are in rules.go, a registry with stable ids rendered to rules.md.
 //
 // The specs live in this directory's _test.go files (package conformance_test); the ordinary files
 // hold what they share: the target and its environment (config.go, target.go), the table of the
 // 24 operations (operations.go), an HTTP client that validates every request it sends and every
 // answer it gets against the OpenAPI document of package spec (client.go), the labels (labels.go),
 // the Gomega matchers whose failure messages name the operation, the request, the answer and the
-// interface rule broken (matchers.go, rules.go), the fixture manifest (manifest.go) and the
-// per-operation summary written after the suite (summary.go).
+// rule broken (matchers.go, rules.go), the manifest (manifest.go, with its JSON Schema and an
+// example), the per-operation summary written after the suite (summary.go) and the JUnit
+// grouping by operation (junit.go).
 //
 // Build the suite as one binary with `go test -c ./conformance -o build/conformance.test`.
 //

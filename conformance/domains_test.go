@@ -1,12 +1,15 @@
 package conformance_test
 
 import (
+	"fmt"
 	"math"
+	"sort"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
 	. "github.com/opsapi/mocktoolkit/conformance"
+	"github.com/opsapi/mocktoolkit/fixtures"
 )
 
 var _ = Describe("Domain registration area", func() {
@@ -15,20 +18,50 @@ var _ = Describe("Domain registration area", func() {
 		GinkgoHelper()
 		return send(Request{Op: op, As: "an anonymous cart holder", Body: map[string]any{"session_token": token, "cart_item_id": item}})
 	}
-	// removeFirst removes the first item of the manifest's open carts still there, and skips the
-	// spec when none is left (the suite may run twice against the same deployment).
-	removeFirst := func(carts []int) (*Exchange, string, int64) {
+	// takeRun removes, with its own token, the first item of a manifest cart still there, in a
+	// cart whose manifest lists at least n items from that one on, and returns the answer, the
+	// cart and the index of the removed item. Cart specs are Serial and take items in manifest
+	// order, so every item after the one removed is still in its cart (an earlier run of the
+	// suite took items in the same order). Skips when no cart has n items left.
+	takeRun := func(n int, largestFirst bool) (*Exchange, fixtures.ManifestCart, int) {
 		GinkgoHelper()
-		for _, i := range carts {
-			cart := manifest.Domains.Carts[i]
-			for _, item := range cart.ItemIDs {
+		order := make([]int, len(manifest.Domains.Carts))
+		for i := range order {
+			order[i] = i
+		}
+		sort.SliceStable(order, func(a, b int) bool {
+			la, lb := len(manifest.Domains.Carts[order[a]].ItemIDs), len(manifest.Domains.Carts[order[b]].ItemIDs)
+			if largestFirst {
+				return la > lb
+			}
+			return la < lb
+		})
+		for _, c := range order {
+			cart := manifest.Domains.Carts[c]
+			for i, item := range cart.ItemIDs {
+				if len(cart.ItemIDs)-i < n {
+					break
+				}
 				if ex := remove(cart.SessionToken, item); ex.Status == 200 {
-					return ex, cart.SessionToken, item
+					return ex, cart, i
 				}
 			}
 		}
-		Skip("manifest carts exhausted; reset the mock")
-		return nil, "", 0
+		Skip(fmt.Sprintf("no manifest cart has %d items left (earlier runs removed them); reset the deployment's carts", n))
+		return nil, fixtures.ManifestCart{}, 0
+	}
+	removeFirst := func() (*Exchange, string, int64) {
+		GinkgoHelper()
+		ex, cart, i := takeRun(1, false)
+		return ex, cart.SessionToken, cart.ItemIDs[i]
+	}
+	otherToken := func(cart fixtures.ManifestCart) string {
+		for _, c := range manifest.Domains.Carts {
+			if c.SessionToken != cart.SessionToken {
+				return c.SessionToken
+			}
+		}
+		return missingToken
 	}
 	operation(op, fieldRules{
 		base: func() map[string]any { return map[string]any{"session_token": missingToken, "cart_item_id": missingID} },
@@ -37,11 +70,9 @@ var _ = Describe("Domain registration area", func() {
 			required("cart_item_id"), typed("cart_item_id", "integer"),
 		},
 	}, func() {
-		// MUST: "Removes one item from a cart"; "Response 200: data.cart"; each cart item has an
-		// `id` used as cart_item_id — interface §Endpoints 22, §Resources Cart. A removed item does
-		// not exist any more: removing it again is 404 — §Errors rule 2.
-		It("removes an item: it leaves data.cart.items and a second removal is 404", Contract(op, AspectTransition), func() {
-			ex, tok, item := removeFirst([]int{0, 1})
+		// Rule CART-1 (conformance/rules.md).
+		It("removes an item: it leaves data.cart.items and a second removal is 404", Serial, Contract(op, AspectTransition, "CART-1"), func() {
+			ex, tok, item := removeFirst()
 			expectSuccess(ex)
 			Expect(ex).To(HaveKind("data.cart", "an object"), RuleCart22)
 			Expect(ex).To(HaveKind("data.cart.items", "an array"), RuleCart22)
@@ -49,45 +80,74 @@ var _ = Describe("Domain registration area", func() {
 			expectNotFound(remove(tok, item), RuleErrors2)
 		})
 
-		// MUST: "409 means the cart is locked for checkout"; "404 and 409 are distinct from 422" —
-		// interface §Endpoints 22, §Errors rule 3.
-		It("answers 409 with body shape (a) for a cart locked for checkout", Contract(op, AspectConflict), func() {
+		// Rules CART-4, ENV-2 (conformance/rules.md).
+		It("answers 409 with body shape (a) for a cart locked for checkout", Contract(op, AspectConflict, "CART-4", "ENV-2"), func() {
 			ex := remove(manifest.Domains.LockedCart.SessionToken, manifest.Domains.LockedCart.ItemID)
 			Expect(ex).To(HaveStatus(409), RuleErrors3)
 			Expect(ex).To(HaveEnvelopeA(), RuleErrors3)
 		})
 
-		// MUST: 404 for a record that does not exist — interface §Errors rule 2 (a cart no
-		// session_token names).
-		It("answers 404 with body shape (a) for a cart that does not exist", Contract(op, AspectNotFound), func() {
+		// Rules ERR-4, ENV-2 (conformance/rules.md).
+		It("answers 404 with body shape (a) for a cart that does not exist", Contract(op, AspectNotFound, "ERR-4", "ENV-2"), func() {
 			expectNotFound(remove(missingToken, manifest.Domains.Carts[0].ItemIDs[0]), RuleErrors2)
 		})
 
-		// MUST: "The session_token proves that the item belongs to the cart being changed" —
-		// interface §Endpoints 22: another cart's token is refused.
-		It("refuses an item of one cart with the session token of another", Contract(op, AspectIsolation), func() {
-			other := manifest.Domains.Carts[1].SessionToken
-			for _, item := range manifest.Domains.Carts[0].ItemIDs {
-				Expect(remove(other, item)).To(HaveErrorStatus(), RuleCart22)
+		// Rule CART-2: item_count is the number of entries of items; two removals in a row from
+		// one cart lower it by one each and never raise total_price.
+		It("lowers item_count by one per removal, never raising total_price", Serial, Contract(op, AspectTransition, "CART-2"), func() {
+			first, cart, i := takeRun(2, true)
+			second := remove(cart.SessionToken, cart.ItemIDs[i+1])
+			Expect(second).To(HaveStatus(200), "%s: the next item of the cart (manifest order) is still there", RuleCart22)
+			for _, ex := range []*Exchange{first, second} {
+				items := int64(len(ex.Objects("data.cart.items")))
+				if arr, ok := ex.Get("data.cart.items"); ok {
+					a, _ := arr.([]any)
+					items = int64(len(a))
+				}
+				Expect(ex).To(HaveJSON("data.cart.item_count", fmt.Sprintf("the number of entries of items (%d)", items), eqNum(items)), RuleCartCounts)
+			}
+			n1, _ := first.Int("data.cart.item_count")
+			Expect(second).To(HaveJSON("data.cart.item_count", fmt.Sprintf("one less than after the first removal (%d)", n1-1), eqNum(n1-1)), RuleCartCounts)
+			p1, _ := first.Get("data.cart.total_price")
+			Expect(second).To(HaveJSON("data.cart.total_price", fmt.Sprintf("not above %v", p1), func(v any, _ bool) bool {
+				a, okA := p1.(float64)
+				b, okB := v.(float64)
+				return okA && okB && b <= a+1e-9
+			}), RuleCartCounts)
+		})
+
+		// Rule CART-3: a removal with another cart's token is refused, and the item stays in its
+		// cart: its own token then removes it.
+		It("refuses an item with another cart's session token and leaves it in its cart", Serial, Contract(op, AspectIsolation, "CART-3"), func() {
+			_, cart, i := takeRun(2, true)
+			item := cart.ItemIDs[i+1]
+			By("removing the next item with the session token of another cart")
+			Expect(remove(otherToken(cart), item)).To(HaveErrorStatus(), RuleCartToken)
+			By("removing it with its own cart's token")
+			Expect(remove(cart.SessionToken, item)).To(HaveStatus(200), "%s: the refused removal must leave the item in its cart", RuleCartToken)
+		})
+
+		// Rule CART-4: a locked cart refuses removal, again and again (the item stays).
+		It("answers 409 again to a second removal from a locked cart", Contract(op, AspectConflict, "CART-4"), func() {
+			for range 2 {
+				ex := remove(manifest.Domains.LockedCart.SessionToken, manifest.Domains.LockedCart.ItemID)
+				Expect(ex).To(HaveStatus(409), RuleErrors3)
+				Expect(ex).To(HaveEnvelopeA(), RuleErrors3)
 			}
 		})
 
 		// D35: the wrong token answers 404 and the item stays in its cart (it can still be removed
 		// with the right token).
-		It("answers 404 to the wrong token and leaves the item in its cart", Reference(op, AspectIsolation), func() {
-			right, wrong := manifest.Domains.Carts[0], manifest.Domains.Carts[1].SessionToken
-			for _, item := range right.ItemIDs {
-				expectNotFound(remove(wrong, item), "D35")
-				if ex := remove(right.SessionToken, item); ex.Status == 200 {
-					return
-				}
-			}
-			Skip("manifest carts exhausted; reset the mock")
+		It("answers 404 to the wrong token and leaves the item in its cart", Serial, Reference(op, AspectIsolation, "REF-CART"), func() {
+			_, cart, i := takeRun(2, true)
+			item := cart.ItemIDs[i+1]
+			expectNotFound(remove(otherToken(cart), item), "D35")
+			Expect(remove(cart.SessionToken, item)).To(HaveStatus(200), "D35: the item stays in its cart")
 		})
 
 		// D34: item_count is the number of items, total_price the sum of their prices.
-		It("recomputes item_count and total_price after a removal", Reference(op, AspectTransition), func() {
-			ex, _, _ := removeFirst([]int{1, 0})
+		It("recomputes item_count and total_price after a removal", Serial, Reference(op, AspectTransition, "REF-COUNTS"), func() {
+			ex, _, _ := removeFirst()
 			items := ex.Objects("data.cart.items")
 			Expect(ex).To(HaveJSON("data.cart.item_count", "the number of items", eqNum(int64(len(items)))), "D34")
 			var sum float64
@@ -102,7 +162,7 @@ var _ = Describe("Domain registration area", func() {
 		})
 
 		// D35: a locked cart answers 409 whatever the item.
-		It("answers 409 for a locked cart whatever the item", Reference(op, AspectConflict), func() {
+		It("answers 409 for a locked cart whatever the item", Reference(op, AspectConflict, "REF-CART"), func() {
 			Expect(remove(manifest.Domains.LockedCart.SessionToken, missingID)).To(HaveStatus(409), "D35")
 		})
 	})

@@ -2,6 +2,7 @@ package conformance_test
 
 import (
 	"fmt"
+	"strings"
 	"sync"
 	"time"
 
@@ -44,6 +45,19 @@ func (r role) credentials() fixtures.Credentials {
 	return fixtures.Credentials{}
 }
 
+// manifestToken is the bearer token the manifest gives r, if any.
+func (r role) manifestToken() string {
+	switch r {
+	case member:
+		return manifest.Tokens.Member
+	case superadmin:
+		return manifest.Tokens.Superadmin
+	case outsider:
+		return manifest.Tokens.Outsider
+	}
+	return ""
+}
+
 // tokens caches a bearer token per role and operation, so each operation spends its own
 // rate-limit window (D14 counts per token) and a low --rate-limit slows the suite less.
 var tokens = struct {
@@ -57,6 +71,9 @@ var tokens = struct {
 func login(r role) string {
 	GinkgoHelper()
 	c := r.credentials()
+	if c.Email == "" || c.Password == "" {
+		Skip(fmt.Sprintf("the manifest gives a token but no credentials for %s, and this spec needs a login", r))
+	}
 	ex := send(Request{Op: OpAuthenticate, As: r.String(),
 		Body: map[string]any{"email": c.Email, "password": c.Password}})
 	Expect(ex).To(HaveSuccessStatus(), "logging in as %s with the manifest's credentials: %s", r, RuleAuth5)
@@ -70,6 +87,9 @@ func token(r role, op Operation) string {
 	GinkgoHelper()
 	if r == anonymous {
 		return ""
+	}
+	if tok := r.manifestToken(); tok != "" {
+		return tok
 	}
 	key := fmt.Sprintf("%d/%s", r, op.ID)
 	tokens.Lock()
@@ -117,6 +137,7 @@ func renewed(tok string) string {
 // interface lists no headers).
 func send(r Request) *Exchange {
 	GinkgoHelper()
+	started := time.Now()
 	ex, err := client.Send(bg, r)
 	if err == nil && ex.Status == 401 && r.Token != "" {
 		// A cached token the deployment no longer accepts: log in again and send once more
@@ -134,6 +155,12 @@ func send(r Request) *Exchange {
 	}
 	if ex.RequestErr != nil {
 		Fail(fmt.Sprintf("suite bug: the request is not what the spec meant to send: %s\n\n%s", ex.RequestErr, ex.Describe()))
+	}
+	if r.Op.ID == OpThumbnailsRegenerate.ID && ex.Status == 200 {
+		thumbs.record(r.Token, started)
+	}
+	if !ex.StatusListed() {
+		Fail(fmt.Sprintf("%s\n%s answered %d, a status it does not list (it lists %s)\n\n%s", RuleStatus, r.Op.ID, ex.Status, listed(ex.Listed), ex.Describe()))
 	}
 	Expect(ex).To(ConformToSpec(), RuleSpecDocument)
 	if ex.Status != 422 {
@@ -267,4 +294,80 @@ func expectNotFound(ex *Exchange, rule string) {
 	GinkgoHelper()
 	Expect(ex).To(HaveStatus(404), rule)
 	Expect(ex).To(HaveEnvelopeA(), rule)
+}
+
+// listed renders statuses as "200, 400 and 404".
+func listed(codes []int) string {
+	s := make([]string, len(codes))
+	for i, c := range codes {
+		s[i] = fmt.Sprint(c)
+	}
+	if len(s) < 2 {
+		return strings.Join(s, "")
+	}
+	return strings.Join(s[:len(s)-1], ", ") + " and " + s[len(s)-1]
+}
+
+// thumbs remembers when each regeneration the suite itself got accepted was sent, per role
+// (a role's project), for rule LIMIT-3: only the suite's own successes can be counted, since an
+// earlier run or another process may have spent part of a window.
+var thumbs = &thumbLedger{sent: map[role][]time.Time{}}
+
+type thumbLedger struct {
+	sync.Mutex
+	sent map[role][]time.Time
+}
+
+func (l *thumbLedger) record(tok string, at time.Time) {
+	tokens.Lock()
+	r, ok := tokens.owner[tok]
+	tokens.Unlock()
+	for _, m := range []role{member, superadmin, outsider} {
+		if tok != "" && m.manifestToken() == tok {
+			r, ok = m, true
+		}
+	}
+	if !ok {
+		return
+	}
+	l.Lock()
+	l.sent[r] = append(l.sent[r], at)
+	l.Unlock()
+}
+
+// inWindow counts r's successes sent after since.
+func (l *thumbLedger) inWindow(r role, since time.Time) int {
+	l.Lock()
+	defer l.Unlock()
+	n := 0
+	for _, t := range l.sent[r] {
+		if t.After(since) {
+			n++
+		}
+	}
+	return n
+}
+
+// pushedGroup gives the member's project a group the suite may delete: a new master group, and
+// a master card pushed into it (push_to_projects), whose copy in the member's project names the
+// copy's group. It skips the spec when the member's card list does not show that copy with its
+// `master_card_id` and `group_id` (list records' fields are not shown).
+func pushedGroup() int64 {
+	GinkgoHelper()
+	g := call(superadmin, OpMasterGroupsCreate, map[string]any{"board_id": manifest.Operations.MasterBoardID, "title": unique("Group to delete")})
+	expectSuccess(g)
+	masterGroup, ok := g.Int("data.group.id")
+	Expect(ok).To(BeTrue(), "%s\n\n%s", RuleSuccess, g.Describe())
+	c := call(superadmin, OpMasterCardsCreate, map[string]any{"group_id": masterGroup, "title": unique("Card in group to delete"), "card_type": "widget", "push_to_projects": true})
+	Expect(c).To(HaveStatus(201), RuleListedCodes)
+	masterCard, _ := c.Int("data.card.id")
+	copies := copiesOf(memberCards(member), masterCard)
+	if len(copies) == 0 {
+		Skip(fmt.Sprintf("the member's card list shows no card with master_card_id %d (list records' fields are not shown), so the suite has no group of the member's project to delete", masterCard))
+	}
+	group, ok := num(copies[0], "group_id")
+	if !ok || group <= 0 {
+		Skip("the member's card list does not show the pushed copy's group_id (list records' fields are not shown)")
+	}
+	return group
 }

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/onsi/ginkgo/v2"
+	"github.com/onsi/ginkgo/v2/types"
 )
 
 // The profile labels: every spec carries exactly one.
@@ -32,22 +33,46 @@ const (
 var Aspects = []string{AspectEnvelope, AspectAuth, AspectValidation, AspectNotFound, AspectConflict,
 	AspectRateLimit, AspectTransition, AspectIsolation}
 
-// Contract labels a spec of the vendor profile with its operation and aspect.
-func Contract(op Operation, aspect string) ginkgo.Labels {
-	return ginkgo.Label(LabelContract, "op:"+op.ID, "area:"+op.Area, "aspect:"+aspect)
+// LabelRule prefixes the label naming a rule of the registry a spec checks (rule:<id>).
+const LabelRule = "rule:"
+
+func labels(profile string, op Operation, aspect string, rules []string) ginkgo.Labels {
+	l := []string{profile, "op:" + op.ID, "area:" + op.Area, "aspect:" + aspect}
+	for _, id := range rules {
+		l = append(l, LabelRule+id)
+	}
+	return ginkgo.Label(l...)
 }
 
-// Reference labels a spec that rests on a decision (cite the D-id in the comment above it).
-func Reference(op Operation, aspect string) ginkgo.Labels {
-	return ginkgo.Label(LabelReference, "op:"+op.ID, "area:"+op.Area, "aspect:"+aspect)
+// Contract labels a spec of the vendor profile with its operation, aspect and the ids of the
+// rules it checks (Rules; a contract spec cites at least one).
+func Contract(op Operation, aspect string, rules ...string) ginkgo.Labels {
+	return labels(LabelContract, op, aspect, rules)
+}
+
+// Reference labels a spec that rests on a decision (cite the D-id in the comment above it), with
+// the reference rules it checks, if the registry names them.
+func Reference(op Operation, aspect string, rules ...string) ginkgo.Labels {
+	return labels(LabelReference, op, aspect, rules)
 }
 
 // Profile labels a spec contract when contract is true, reference otherwise.
-func Profile(contract bool, op Operation, aspect string) ginkgo.Labels {
+func Profile(contract bool, op Operation, aspect string, rules ...string) ginkgo.Labels {
 	if contract {
-		return Contract(op, aspect)
+		return Contract(op, aspect, rules...)
 	}
-	return Reference(op, aspect)
+	return Reference(op, aspect, rules...)
+}
+
+// LabelValues returns the values of every label key:value among labels.
+func LabelValues(labels []string, key string) []string {
+	var out []string
+	for _, l := range labels {
+		if v, ok := strings.CutPrefix(l, key+":"); ok {
+			out = append(out, v)
+		}
+	}
+	return out
 }
 
 // LabelValue returns the value of the first label key:value among labels, or "".
@@ -58,4 +83,25 @@ func LabelValue(labels []string, key string) string {
 		}
 	}
 	return ""
+}
+
+// OperationInRun reports whether the label filter may select specs of op: some profile and
+// aspect of op's labels match it. A filter on rule labels, or one that does not parse, counts as
+// selecting op.
+func OperationInRun(filter string, op Operation) bool {
+	if filter == "" || strings.Contains(filter, LabelRule) {
+		return true
+	}
+	match, err := types.ParseLabelFilter(filter)
+	if err != nil {
+		return true
+	}
+	for _, profile := range []string{LabelContract, LabelReference} {
+		for _, aspect := range Aspects {
+			if match([]string{profile, "op:" + op.ID, "area:" + op.Area, "aspect:" + aspect}) {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -1,6 +1,7 @@
 package conformance_test
 
 import (
+	"fmt"
 	"time"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -36,15 +37,48 @@ func describeCommentsList() {
 			typed("per_page", "integer"), minimum("per_page", 1), maximum("per_page", 100),
 		},
 	}, func() {
-		// MUST: "Response 200: data.comments object[], data.pagination object" with total,
-		// per_page, current_page, total_pages integers — interface §Endpoints 2, §Resources.
-		It("lists a card's comments with a pagination object", Contract(op, AspectEnvelope), func() {
+		// Rules ENV-1, STATUS-2, DATA-1 (conformance/rules.md).
+		It("lists a card's comments with a pagination object", Contract(op, AspectEnvelope, "ENV-1", "STATUS-2", "DATA-1"), func() {
 			ex := call(member, op, map[string]any{"card_id": manifest.Operations.CardID})
 			expectSuccess(ex)
 			Expect(ex).To(HaveKind("data.comments", "an array"), RuleSuccess)
 			for _, f := range []string{"total", "per_page", "current_page", "total_pages"} {
-				Expect(ex).To(HaveKind("data.pagination."+f, "an integer"), "interface §Resources, Pagination object")
+				Expect(ex).To(HaveKind("data.pagination."+f, "an integer"), RuleSuccess)
 			}
+		})
+
+		isolationSpec(op, "the member's card's comments", func() map[string]any { return map[string]any{"card_id": manifest.Operations.CardID} })
+
+		// Rule PAGE-1: the pagination object adds up, judged within each answer (other specs may
+		// add comments between two requests).
+		It("paginates: per_page and current_page as asked, total_pages and page lengths from total", Contract(op, AspectEnvelope, "PAGE-1"), func() {
+			card := manifest.Operations.CardID
+			first := call(member, op, map[string]any{"card_id": card, "per_page": 2, "page": 1})
+			Expect(first).To(HaveStatus(200), RuleSuccess)
+			if total, _ := first.Int("data.pagination.total"); total < 3 {
+				By("adding comments so the card has at least three")
+				for range 3 - total {
+					expectSuccess(call(member, OpCommentsCreate, map[string]any{"card_id": card, "comment": unique("Pagination comment")}))
+				}
+			}
+			checkPage := func(page int64) *Exchange {
+				GinkgoHelper()
+				ex := call(member, op, map[string]any{"card_id": card, "per_page": 2, "page": page})
+				Expect(ex).To(HaveStatus(200), RuleSuccess)
+				total, _ := ex.Int("data.pagination.total")
+				Expect(ex).To(HaveJSON("data.pagination.per_page", "2, as asked", eqNum(2)), RulePagination)
+				Expect(ex).To(HaveJSON("data.pagination.current_page", fmt.Sprintf("%d, as asked", page), eqNum(page)), RulePagination)
+				pages := (total + 1) / 2
+				Expect(ex).To(HaveJSON("data.pagination.total_pages", fmt.Sprintf("total %d over per_page 2, rounded up: %d", total, pages), eqNum(pages)), RulePagination)
+				want := min(2, max(0, total-(page-1)*2))
+				entries, _ := ex.Get("data.comments")
+				list, _ := entries.([]any)
+				Expect(int64(len(list))).To(Equal(want), "%s: page %d of %d comments, 2 a page, lists %d\n\n%s", RulePagination, page, total, want, ex.Describe())
+				return ex
+			}
+			p1 := checkPage(1)
+			last, _ := p1.Int("data.pagination.total_pages")
+			checkPage(last)
 		})
 
 		// D43: comments/list lists no 404, so a card that does not exist fails the card_id rule:
@@ -64,7 +98,7 @@ func describeCommentsList() {
 
 		// D12, D43: another project's card answers as one that does not exist (422 keyed by
 		// card_id), never with its comments.
-		It("does not show the member's card's comments to an outsider", Reference(op, AspectIsolation), func() {
+		It("answers an outsider asking for the member's card's comments with 422 keyed by card_id", Reference(op, AspectIsolation), func() {
 			ex := call(outsider, op, map[string]any{"card_id": manifest.Operations.CardID})
 			Expect(ex).To(HaveStatus(422), "D12, D43")
 			Expect(ex).To(HaveValidationErrorFor("card_id"), "D12, D43")
@@ -88,16 +122,15 @@ func describeCardsUpdate() {
 			oneOf("priority", priorities...), typed("snoozed_until", "string"),
 		},
 	}, func() {
-		// MUST: "Response 200: data.card" — interface §Endpoints 5.
-		It("updates a card of the member's project", Contract(op, AspectEnvelope), func() {
+		// Rules ENV-1, STATUS-2, DATA-1 (conformance/rules.md).
+		It("updates a card of the member's project", Contract(op, AspectEnvelope, "ENV-1", "STATUS-2", "DATA-1"), func() {
 			ex := call(member, op, map[string]any{"id": manifest.Operations.CardID, "description": unique("Updated")})
 			expectSuccess(ex)
 			Expect(ex).To(HavePresent("data.card"), RuleSuccess)
 		})
 
-		// MUST: "When the requested record does not exist, then 404 is returned on operations that
-		// list 404" — interface §Errors rule 2.
-		It("answers 404 with body shape (a) for a card that does not exist", Contract(op, AspectNotFound), func() {
+		// Rules ERR-4, ENV-2 (conformance/rules.md).
+		It("answers 404 with body shape (a) for a card that does not exist", Contract(op, AspectNotFound, "ERR-4", "ENV-2"), func() {
 			expectNotFound(call(member, op, map[string]any{"id": missingID}), RuleErrors2)
 		})
 
@@ -113,6 +146,10 @@ func describeCardsUpdate() {
 		// D28: a group_id that does not exist in the caller's project is 404.
 		It("answers 404 for a group that does not exist", Reference(op, AspectNotFound), func() {
 			expectNotFound(call(member, op, map[string]any{"id": manifest.Operations.CardID, "group_id": missingID}), "D28")
+		})
+
+		isolationSpec(op, "the member's card", func() map[string]any {
+			return map[string]any{"id": manifest.Operations.CardID, "title": "outsider"}
 		})
 
 		// D12: another project's records answer 404 and are not changed.
@@ -134,15 +171,15 @@ func describeBoardsUpdate() {
 			maxLen("color", 50), maxLen("icon", 100), typed("position", "integer"),
 		},
 	}, func() {
-		// MUST: "Response 200: data.board" — interface §Endpoints 6.
-		It("updates a board of the member's project", Contract(op, AspectEnvelope), func() {
+		// Rules ENV-1, STATUS-2, DATA-1 (conformance/rules.md).
+		It("updates a board of the member's project", Contract(op, AspectEnvelope, "ENV-1", "STATUS-2", "DATA-1"), func() {
 			ex := call(member, op, map[string]any{"id": manifest.Operations.BoardID, "description": unique("Board")})
 			expectSuccess(ex)
 			Expect(ex).To(HavePresent("data.board"), RuleSuccess)
 		})
 
-		// MUST: 404 for a record that does not exist — interface §Errors rule 2.
-		It("answers 404 with body shape (a) for a board that does not exist", Contract(op, AspectNotFound), func() {
+		// Rules ERR-4, ENV-2 (conformance/rules.md).
+		It("answers 404 with body shape (a) for a board that does not exist", Contract(op, AspectNotFound, "ERR-4", "ENV-2"), func() {
 			expectNotFound(call(member, op, map[string]any{"id": missingID}), RuleErrors2)
 		})
 
@@ -154,6 +191,10 @@ func describeBoardsUpdate() {
 			board, ok := findByID(ex.Objects("data.boards"), manifest.Operations.BoardID)
 			Expect(ok).To(BeTrue(), "D20: boards/list lists board %d\n\n%s", manifest.Operations.BoardID, ex.Describe())
 			Expect(board["title"]).To(Equal(title), "D20")
+		})
+
+		isolationSpec(op, "the member's board", func() map[string]any {
+			return map[string]any{"id": manifest.Operations.BoardID, "title": "outsider"}
 		})
 
 		// D12: another project's records answer 404.
@@ -172,8 +213,8 @@ func describeWidgetCardsList() {
 			typed("include_snoozed", "boolean"),
 		},
 	}, func() {
-		// MUST: "Response 200: data.cards object[], data.snoozed_count integer" — §Endpoints 8.
-		It("lists the widget cards of a tool with the count of snoozed ones", Contract(op, AspectEnvelope), func() {
+		// Rules ENV-1, STATUS-2, DATA-1 (conformance/rules.md).
+		It("lists the widget cards of a tool with the count of snoozed ones", Contract(op, AspectEnvelope, "ENV-1", "STATUS-2", "DATA-1"), func() {
 			ex := call(member, op, map[string]any{"tool_key": manifest.Operations.ToolKey})
 			expectSuccess(ex)
 			Expect(ex).To(HaveKind("data.cards", "an array"), RuleSuccess)
@@ -185,6 +226,43 @@ func describeWidgetCardsList() {
 			ex := call(member, op, map[string]any{"tool_key": "conformance-unsubscribed"})
 			Expect(ex).To(HaveStatus(403), "D13")
 			Expect(ex).To(HaveEnvelopeA(), "D13")
+		})
+
+		// Rule SNOOZE-1, judged by counts (list records' fields are not shown; a card listed with
+		// an id is needed to pick one, else the spec skips).
+		It("counts a card snoozed into the future in snoozed_count and lists it only with include_snoozed", Serial, Contract(op, AspectTransition, "SNOOZE-1"), func() {
+			tool := manifest.Operations.ToolKey
+			list := func(include bool) *Exchange {
+				GinkgoHelper()
+				ex := call(member, op, map[string]any{"tool_key": tool, "include_snoozed": include})
+				Expect(ex).To(HaveStatus(200), RuleSuccess)
+				return ex
+			}
+			count := func(ex *Exchange) int64 {
+				v, _ := ex.Get("data.cards")
+				a, _ := v.([]any)
+				return int64(len(a))
+			}
+			awake, all := list(false), list(true)
+			ids := idsOf(awake.Objects("data.cards"))
+			if len(ids) == 0 {
+				Skip("the widget list of the manifest's tool names no card by id (list records' fields are not shown), so no card can be chosen to snooze")
+			}
+			id := ids[0]
+			snoozed, _ := awake.Int("data.snoozed_count")
+			By(fmt.Sprintf("snoozing card %d for two hours", id))
+			until := time.Now().UTC().Add(2 * time.Hour).Truncate(time.Second).Format(time.RFC3339)
+			snooze := call(member, OpCardsUpdate, map[string]any{"id": id, "snoozed_until": until})
+			if snooze.Status == 403 || snooze.Status == 404 {
+				Skip(fmt.Sprintf("cards/update refuses widget card %d with %d: the interface does not say that widget cards are the member's cards, so none can be snoozed", id, snooze.Status))
+			}
+			Expect(snooze).To(HaveStatus(200), RuleSuccess)
+			DeferCleanup(func() { call(member, OpCardsUpdate, map[string]any{"id": id, "snoozed_until": nil}) })
+
+			after := list(false)
+			Expect(after).To(HaveJSON("data.snoozed_count", fmt.Sprintf("%d, one more than before", snoozed+1), eqNum(snoozed+1)), RuleSnooze)
+			Expect(count(after)).To(Equal(count(awake)-1), "%s: with include_snoozed false the card leaves the list\n\n%s", RuleSnooze, after.Describe())
+			Expect(count(list(true))).To(Equal(count(all)), "%s: with include_snoozed true the card stays listed", RuleSnooze)
 		})
 
 		// D29, D18, D20: a card snoozed into the future leaves the default list, is counted in
@@ -226,10 +304,8 @@ func describeTourCardsUpdate() {
 			required("id"), typed("id", "integer"), required("status"), oneOf("status", "open", "closed"),
 		},
 	}, func() {
-		// MUST: tour card status "moved by tour/cards/update, status given → the given status" —
-		// interface §States and transitions; "Response 200: data.card" — §Endpoints 9; "needs no
-		// tool subscription" — §Authentication rule 6.
-		It("moves a tour card to the given status", Contract(op, AspectTransition), func() {
+		// Rule TRANS-1 (conformance/rules.md).
+		It("moves a tour card to the given status", Contract(op, AspectTransition, "TRANS-1"), func() {
 			for _, status := range []string{"closed", "open"} {
 				ex := call(member, op, map[string]any{"id": manifest.Operations.MasterTourCardID, "status": status})
 				expectSuccess(ex)
@@ -237,8 +313,8 @@ func describeTourCardsUpdate() {
 			}
 		})
 
-		// MUST: 404 for a record that does not exist — interface §Errors rule 2.
-		It("answers 404 with body shape (a) for a card that does not exist", Contract(op, AspectNotFound), func() {
+		// Rules ERR-4, ENV-2 (conformance/rules.md).
+		It("answers 404 with body shape (a) for a card that does not exist", Contract(op, AspectNotFound, "ERR-4", "ENV-2"), func() {
 			expectNotFound(call(member, op, map[string]any{"id": missingID, "status": "open"}), RuleErrors2)
 		})
 
@@ -262,25 +338,29 @@ func describeGroupsDelete() {
 		base:        func() map[string]any { return map[string]any{"id": missingID} },
 		constraints: []constraint{required("id"), typed("id", "integer")},
 	}, func() {
-		// MUST: 404 for a record that does not exist — interface §Errors rule 2.
-		It("answers 404 with body shape (a) for a group that does not exist", Contract(op, AspectNotFound), func() {
+		// Rules ERR-4, ENV-2 (conformance/rules.md).
+		It("answers 404 with body shape (a) for a group that does not exist", Contract(op, AspectNotFound, "ERR-4", "ENV-2"), func() {
 			expectNotFound(call(member, op, map[string]any{"id": missingID}), RuleErrors2)
+		})
+
+		// Rule GROUP-1. The manifest names no group to spend, so the group comes from a master
+		// card pushed into a new master group; the spec skips when the member's card list does
+		// not show the copy's group (list records' fields are not shown).
+		It("deletes a group, and a second delete of the same id is 404", Serial, Contract(op, AspectTransition, "GROUP-1"), func() {
+			group := pushedGroup()
+			ex := call(member, op, map[string]any{"id": group})
+			Expect(ex).To(HaveStatus(200), RuleGroupsDelete)
+			Expect(ex).To(HaveJSON("data", "an empty array", func(v any, _ bool) bool { a, ok := v.([]any); return ok && len(a) == 0 }), RuleGroupsDelete)
+			again := call(member, op, map[string]any{"id": group})
+			Expect(again).To(HaveStatus(404), RuleGroupsDelete)
+			Expect(again).To(HaveEnvelopeA(), RuleShapeA)
 		})
 
 		// D23, D25 (setup rests on D23: the manifest names no group to spend): a master card
 		// pushed into a new master group gives the member's project a group; deleting it answers
-		// 200 with data [] (§Endpoints 11), its cards leave cards/list, and a second delete is 404.
-		It("deletes a group, its cards leave the lists and a second delete is 404", Reference(op, AspectTransition), func() {
-			g := call(superadmin, OpMasterGroupsCreate, map[string]any{"board_id": manifest.Operations.MasterBoardID, "title": unique("Group to delete")})
-			Expect(g).To(HaveStatus(200), "D1")
-			masterGroup, ok := g.Int("data.group.id")
-			Expect(ok).To(BeTrue(), "interface §Resources, Group\n\n%s", g.Describe())
-			c := call(superadmin, OpMasterCardsCreate, map[string]any{"group_id": masterGroup, "title": unique("Card in group to delete"), "card_type": "widget", "push_to_projects": true})
-			Expect(c).To(HaveStatus(201), RuleListedCodes)
-			masterCard, _ := c.Int("data.card.id")
-			copies := copiesOf(memberCards(member), masterCard)
-			Expect(copies).NotTo(BeEmpty(), "D23: the push reaches the member's project")
-			group, _ := num(copies[0], "group_id")
+		// 200 with data [] (GROUP-1), its cards leave cards/list, and a second delete is 404.
+		It("deletes a group, its cards leave the lists and a second delete is 404", Serial, Reference(op, AspectTransition, "REF-GROUP"), func() {
+			group := pushedGroup()
 
 			ex := call(member, op, map[string]any{"id": group})
 			Expect(ex).To(HaveStatus(200), RuleGroupsDelete)
@@ -289,8 +369,10 @@ func describeGroupsDelete() {
 				g, _ := num(card, "group_id")
 				Expect(g).NotTo(Equal(group), "D25: the group's cards leave cards/list")
 			}
-			expectNotFound(call(member, op, map[string]any{"id": group}), "D25, interface §Errors rule 2")
+			expectNotFound(call(member, op, map[string]any{"id": group}), "D25; "+RuleErrors2)
 		})
+
+		isolationSpec(op, "the member's group", func() map[string]any { return map[string]any{"id": manifest.Operations.GroupID} })
 
 		// D12: another project's records answer 404 and are not deleted.
 		It("does not let an outsider delete the member's group", Reference(op, AspectIsolation), func() {
@@ -312,8 +394,8 @@ func describeBoardsList() {
 			Expect(ex).To(HaveEnvelopeA(), "D30")
 		})
 
-		// MUST: "Response 200: data.boards object[]" — interface §Endpoints 14.
-		It("lists the member's boards", Contract(op, AspectEnvelope), func() {
+		// Rules ENV-1, STATUS-2, DATA-1 (conformance/rules.md).
+		It("lists the member's boards", Contract(op, AspectEnvelope, "ENV-1", "STATUS-2", "DATA-1"), func() {
 			ex := call(member, op, nil)
 			expectSuccess(ex)
 			Expect(ex).To(HaveKind("data.boards", "an array"), RuleSuccess)
@@ -336,8 +418,8 @@ func describeBoardsList() {
 func describeCardsList() {
 	op := OpCardsList
 	operation(op, fieldRules{}, func() {
-		// MUST: "Response 200: data.cards object[]" — interface §Endpoints 16.
-		It("lists the member's cards", Contract(op, AspectEnvelope), func() {
+		// Rules ENV-1, STATUS-2, DATA-1 (conformance/rules.md).
+		It("lists the member's cards", Contract(op, AspectEnvelope, "ENV-1", "STATUS-2", "DATA-1"), func() {
 			ex := call(member, op, nil)
 			expectSuccess(ex)
 			Expect(ex).To(HaveKind("data.cards", "an array"), RuleSuccess)
@@ -362,8 +444,8 @@ func describeCardsList() {
 func describeTagsList() {
 	op := OpTagsList
 	operation(op, fieldRules{}, func() {
-		// MUST: "Response 200: data.tags object[]" — interface §Endpoints 17.
-		It("lists the member's tags", Contract(op, AspectEnvelope), func() {
+		// Rules ENV-1, STATUS-2, DATA-1 (conformance/rules.md).
+		It("lists the member's tags", Contract(op, AspectEnvelope, "ENV-1", "STATUS-2", "DATA-1"), func() {
 			ex := call(member, op, nil)
 			expectSuccess(ex)
 			Expect(ex).To(HaveKind("data.tags", "an array"), RuleSuccess)

@@ -31,6 +31,7 @@ type Summary struct {
 	Profile     map[string]*Tally            // contract, reference
 	ByOperation map[string]map[string]*Tally // op id -> aspect -> tally
 	Failures    []string                     // full names of failed specs
+	Skips       []string                     // full names of specs skipped with a reason, and the reason
 }
 
 // Summarize tallies the spec reports of a suite run.
@@ -67,9 +68,25 @@ func Summarize(report types.Report) Summary {
 		if sr.State.Is(types.SpecStateFailureStates) {
 			s.Failures = append(s.Failures, sr.FullText())
 		}
+		if sr.State == types.SpecStateSkipped && sr.Failure.Message != "" {
+			s.Skips = append(s.Skips, sr.FullText()+": "+sr.Failure.Message)
+		}
 	}
 	sort.Strings(s.Failures)
+	sort.Strings(s.Skips)
 	return s
+}
+
+// Verdict is an operation's verdict: FAIL when a spec failed, PARTIAL when a spec was skipped
+// (the deployment was not judged on everything), PASS only when every spec passed.
+func Verdict(t Tally) string {
+	switch {
+	case t.Failed > 0:
+		return "FAIL"
+	case t.Skipped > 0 || t.Passed == 0:
+		return "PARTIAL"
+	}
+	return "PASS"
 }
 
 func (t Tally) String() string {
@@ -112,13 +129,7 @@ func (s Summary) Write(w io.Writer) error {
 			total.Failed += t.Failed
 			total.Skipped += t.Skipped
 		}
-		verdict := "PASS"
-		switch {
-		case total.Failed > 0:
-			verdict = "FAIL"
-		case total.Passed == 0:
-			verdict = "SKIPPED"
-		}
+		verdict := Verdict(total)
 		fmt.Fprintf(&b, "%-24s %-9s", id, verdict)
 		for _, a := range Aspects {
 			t := Tally{}
@@ -132,6 +143,12 @@ func (s Summary) Write(w io.Writer) error {
 	if len(s.Failures) > 0 {
 		b.WriteString("\nFailed specs:\n")
 		for _, f := range s.Failures {
+			fmt.Fprintf(&b, "  - %s\n", f)
+		}
+	}
+	if len(s.Skips) > 0 {
+		b.WriteString("\nSkipped specs (an operation with skipped specs is PARTIAL, not PASS):\n")
+		for _, f := range s.Skips {
 			fmt.Fprintf(&b, "  - %s\n", f)
 		}
 	}

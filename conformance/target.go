@@ -70,6 +70,23 @@ func StartTarget(ctx context.Context, cfg Config) (Target, error) {
 	return t, nil
 }
 
+// Probe makes one request to base and reports an error at once if it gets no HTTP answer
+// within timeout: for a deployment named by URL, which is expected to be up already.
+func Probe(ctx context.Context, base string, timeout time.Duration) error {
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, base+"/healthz", nil)
+	if err != nil {
+		return fmt.Errorf("target %s: %w", base, err)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return fmt.Errorf("the deployment at %s does not answer (%s): %w", base, EnvBaseURL, err)
+	}
+	_, _ = io.Copy(io.Discard, resp.Body)
+	return resp.Body.Close()
+}
+
 // Reachable reports an error unless the server at base answers HTTP within wait. Any HTTP answer
 // counts (a vendor's deployment need not serve /healthz); only a transport failure does not.
 func Reachable(ctx context.Context, base string, wait time.Duration) error {

@@ -27,44 +27,52 @@ func describeThumbnailsRegenerate() {
 			required("entity_id"), typed("entity_id", "integer"), minimum("entity_id", 1),
 		},
 	}, func() {
-		// MUST: "Response 200: data.preview_image (string)" — interface §Endpoints 23. Skipped when
-		// the thumbnail window is already spent (a 429 asking to wait longer than the suite does).
-		It("regenerates a page thumbnail and returns its preview image", Contract(op, AspectEnvelope), func() {
+		// Rules ENV-1, STATUS-2, DATA-1 (conformance/rules.md).
+		It("regenerates a page thumbnail and returns its preview image", Contract(op, AspectEnvelope, "ENV-1", "STATUS-2", "DATA-1"), func() {
 			ex := call(member, op, page())
 			expectSuccess(ex)
 			Expect(ex).To(HaveKind("data.preview_image", "a string"), RuleSuccess)
 		})
 
-		// MUST: 404 for a record that does not exist — interface §Errors rule 2.
-		It("answers 404 with body shape (a) for an entity that does not exist", Contract(op, AspectNotFound), func() {
+		// Rules ERR-4, ENV-2 (conformance/rules.md).
+		It("answers 404 with body shape (a) for an entity that does not exist", Contract(op, AspectNotFound, "ERR-4", "ENV-2"), func() {
 			expectNotFound(call(member, op, map[string]any{"type": "layout", "entity_id": missingID}), RuleErrors2)
 		})
 
-		// MUST: "Thumbnail regeneration: 5 requests per project per 10 minutes" — interface
-		// §Limits; "429 Rate limit exceeded, shape (b) with Retry-After" — §Errors. The window may
-		// be partly spent already (other specs, an earlier run): of six requests in a row no more
-		// than five succeed, and a 429 with Retry-After answers by the sixth.
-		It("answers 429 with Retry-After once 5 regenerations are spent", Serial, Contract(op, AspectRateLimit), func() {
-			successes, bodies := 0, []map[string]any{page(),
+		// Rule LIMIT-3. Only the suite's own accepted regenerations can be counted (an earlier
+		// run or another process may have spent part of the window): once the suite itself got 5
+		// accepted for the project within the last 10 minutes, the next must be 429. A 429 before
+		// that proves nothing either way (the window may not be fresh): the spec skips and says so.
+		It("answers 429 with Retry-After once 5 regenerations of the project succeeded in 10 minutes", Serial, Contract(op, AspectRateLimit, "LIMIT-3"), func() {
+			bodies := []map[string]any{page(),
 				{"type": "template", "entity_id": manifest.Websites.TemplateID},
 				{"type": "layout", "entity_id": manifest.Websites.LayoutID}}
-			var last *Exchange
+			const window = 10 * time.Minute
 			for i := 0; i < 6; i++ {
-				last = send(Request{Op: op, As: "the member", Token: token(member, op), Body: bodies[i%3], NoRetry: true})
-				if last.Status == 429 {
-					break
+				// Successes sent more than 10 minutes before now, less the longest a request may
+				// take, may have left the deployment's window by the time it reads the next one.
+				own := thumbs.inWindow(member, time.Now().Add(-window+cfg.Timeout))
+				By(fmt.Sprintf("regeneration %d; the suite's own successes in the window: %d", i+1, own))
+				ex := send(Request{Op: op, As: "the member", Token: token(member, op), Body: bodies[i%3], NoRetry: true})
+				switch {
+				case own >= 5:
+					Expect(ex).To(HaveStatus(429), "%s: the suite itself got %d regenerations of the project accepted in the last 10 minutes", RuleThumbLimit, own)
+					Expect(ex).To(HaveEnvelopeB(), RuleLimit429)
+					Expect(ex).To(HaveRetryAfter(), RuleThumbLimit)
+					return
+				case ex.Status == 429:
+					Expect(ex).To(HaveEnvelopeB(), RuleLimit429)
+					Expect(ex).To(HaveRetryAfter(), RuleThumbLimit)
+					Skip(fmt.Sprintf("thumbnails/regenerate answered 429 after only %d successes of this run in the window: the window was partly spent before (an earlier run, another process), so the limit cannot be counted; run against a fresh deployment", own))
+				default:
+					Expect(ex).To(HaveStatus(200), RuleSuccess)
 				}
-				Expect(last).To(HaveStatus(200), RuleSuccess)
-				successes++
 			}
-			Expect(successes).To(BeNumerically("<=", 5), "%s: %d regenerations in a row succeeded\n\n%s", RuleThumbLimit, successes, last.Describe())
-			Expect(last).To(HaveStatus(429), RuleThumbLimit)
-			Expect(last).To(HaveEnvelopeB(), RuleLimit429)
-			Expect(last).To(HaveRetryAfter(), RuleRetryAfter)
+			Fail("suite bug: six regenerations without reaching five successes or a 429")
 		})
 
 		// D15: Retry-After is the seconds until the oldest of the five leaves the 10-minute window.
-		It("answers the 6th regeneration with Retry-After of at most 600 seconds", Serial, Reference(op, AspectRateLimit), func() {
+		It("answers the 6th regeneration with Retry-After of at most 600 seconds", Serial, Reference(op, AspectRateLimit, "REF-THUMB"), func() {
 			var last *Exchange
 			for i := 0; i < 6; i++ {
 				last = send(Request{Op: op, As: "the member", Token: token(member, op), Body: page(), NoRetry: true})
@@ -76,6 +84,8 @@ func describeThumbnailsRegenerate() {
 			wait, _ := RetryAfter(last.Header)
 			Expect(wait).To(And(BeNumerically(">=", time.Second), BeNumerically("<=", 10*time.Minute)), "D15\n\n%s", last.Describe())
 		})
+
+		isolationSpec(op, "the member's page", page)
 
 		// D38: an entity of another project is 404 (and does not count, D15).
 		It("does not regenerate the member's page for an outsider", Reference(op, AspectIsolation), func() {
@@ -90,21 +100,16 @@ func describeThemeVersionsDeprecate() {
 		base:        func() map[string]any { return map[string]any{"version_id": manifest.Websites.UnapprovedVersionID} },
 		constraints: []constraint{required("version_id"), typed("version_id", "integer")},
 	}, func() {
-		// MUST: "theme version with approval_status approved — themes/versions/deprecate — theme_status
-		// deprecated; response returns version_id and theme_status" — interface §States and
-		// transitions; "data.version_id (string), data.theme_status (string)" — §Endpoints 24.
-		It("deprecates an approved theme version", Contract(op, AspectTransition), func() {
+		// Rule TRANS-3 (conformance/rules.md).
+		It("deprecates an approved theme version", Contract(op, AspectTransition, "TRANS-3"), func() {
 			ex := call(member, op, map[string]any{"version_id": manifest.Websites.ApprovedVersionIDs[0]})
 			expectSuccess(ex)
 			Expect(ex).To(HaveKind("data.version_id", "a string"), RuleDeprecate)
 			Expect(ex).To(HaveJSON("data.theme_status", `"deprecated"`, func(v any, _ bool) bool { return v == "deprecated" }), RuleDeprecate)
 		})
 
-		// MUST: "only a version with approval_status approved can be deprecated" — interface
-		// §Endpoints 24 (the status is not shown; D36 chooses 400).
-		// The status is not shown; it must be one op 24 lists that fits a refusal (400, 403, 422;
-		// not 409, which §Errors reserves to carts), in that status's body shape.
-		It("refuses to deprecate a version that is not approved", Contract(op, AspectTransition), func() {
+		// Rule TRANS-4 (conformance/rules.md).
+		It("refuses to deprecate a version that is not approved", Contract(op, AspectTransition, "TRANS-4"), func() {
 			ex := call(member, op, map[string]any{"version_id": manifest.Websites.UnapprovedVersionID})
 			Expect(ex).To(HaveStatus(400, 403, 422), RuleDeprecate)
 			switch ex.Status {
@@ -124,8 +129,8 @@ func describeThemeVersionsDeprecate() {
 			Expect(ex).To(HaveEnvelopeA(), "D36")
 		})
 
-		// MUST: 404 for a record that does not exist — interface §Errors rule 2.
-		It("answers 404 with body shape (a) for a version that does not exist", Contract(op, AspectNotFound), func() {
+		// Rules ERR-4, ENV-2 (conformance/rules.md).
+		It("answers 404 with body shape (a) for a version that does not exist", Contract(op, AspectNotFound, "ERR-4", "ENV-2"), func() {
 			expectNotFound(call(member, op, map[string]any{"version_id": missingID}), RuleErrors2)
 		})
 
@@ -137,6 +142,10 @@ func describeThemeVersionsDeprecate() {
 				Expect(ex).To(HaveStatus(200), "D36")
 				Expect(ex).To(HaveJSON("data.version_id", "the id as a string", func(v any, _ bool) bool { return v == fmt.Sprint(id) }), "D37")
 			}
+		})
+
+		isolationSpec(op, "the member's theme version", func() map[string]any {
+			return map[string]any{"version_id": manifest.Websites.ApprovedVersionIDs[0]}
 		})
 
 		// D12: another project's versions answer 404.

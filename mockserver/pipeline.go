@@ -124,14 +124,14 @@ func bearer(r *http.Request) (string, bool) {
 	return h[len(prefix):], true
 }
 
-// rateLimit spends one request of the caller's window (D14): per user for authenticated
-// operations, so logging in again does not start a new window; per client address otherwise.
-// It sets the headers and answers 429 when spent.
+// rateLimit spends one request of the caller's window for the operation (D14): per user on
+// authenticated operations, so logging in again does not start a new window; per client
+// address otherwise. It sets the headers and answers 429 when spent.
 func (s *Server) rateLimit(w http.ResponseWriter, rt *route, addr string, user reference.User, authed bool) bool {
 	if authed && rt.access != accessPublic {
-		return s.spend(w, "user:"+strconv.FormatInt(user.ID, 10))
+		return s.spend(w, rt.id+" user:"+strconv.FormatInt(user.ID, 10))
 	}
-	return s.spend(w, "addr:"+addr)
+	return s.spend(w, rt.id+" addr:"+addr)
 }
 
 // spend takes one request of key's window, sets the rate-limit headers and answers 429 once the

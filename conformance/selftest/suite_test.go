@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -17,6 +18,7 @@ import (
 
 	"github.com/onsi/ginkgo/v2/types"
 
+	"github.com/opsapi/mocktoolkit/conformance"
 	"github.com/opsapi/mocktoolkit/mockserver"
 )
 
@@ -24,6 +26,27 @@ var update = flag.Bool("update", false, "rewrite ../testdata/specs.golden, ../te
 
 // suiteBinary is the conformance suite built once for every test of the package.
 var suiteBinary string
+
+// EnvFullTests, set to 1 (make test and CI set it), runs the whole self-test sweep: every broken
+// and every correct variant. Without it only a cheap subset runs, so `go test ./...` stays quick.
+const EnvFullTests = "OPSAPI_FULL_TESTS"
+
+// full reports whether the whole sweep runs.
+func full() bool { return os.Getenv(EnvFullTests) == "1" }
+
+// skipRest ends a test whose subset ran, saying how to run the rest.
+func skipRest(t *testing.T, ran, of int, what string) {
+	t.Helper()
+	t.Skipf("ran %d of %d %s; the rest run under `make test` (or %s=1 go test ./conformance/selftest)", ran, of, what, EnvFullTests)
+}
+
+// needFull fails a golden rewrite (-update) that would record a partial sweep.
+func needFull(t *testing.T) {
+	t.Helper()
+	if *update && !full() {
+		t.Fatalf("-update rewrites the self-test verdicts, which needs the whole sweep: %s=1 go test ./conformance/selftest -update", EnvFullTests)
+	}
+}
 
 func TestMain(m *testing.M) {
 	flag.Parse()
@@ -110,6 +133,7 @@ func TestSpecNames(t *testing.T) {
 		}
 		lines = append(lines, fmt.Sprintf("%s [%s]", s.Name, strings.Join(s.Labels, ", ")))
 	}
+	checkRuleLabels(t, specs)
 	sort.Strings(lines)
 	got := strings.Join(lines, "\n") + "\n"
 	golden := filepath.Join("..", "testdata", "specs.golden")
@@ -157,11 +181,56 @@ func startMock(t *testing.T, wrap func(h httpHandler) httpHandler) string {
 	if err != nil {
 		t.Fatalf("mockserver.New: %v", err)
 	}
-	var h httpHandler = mock
+	var h httpHandler = mock // whatever type New returns, it is served as a handler
 	if wrap != nil {
 		h = wrap(h)
 	}
 	srv := httptest.NewServer(h)
 	t.Cleanup(srv.Close)
 	return srv.URL
+}
+
+// TestRulesDocument keeps ../rules.md the rendering of the rule registry.
+func TestRulesDocument(t *testing.T) {
+	path := filepath.Join("..", "rules.md")
+	got := conformance.RulesMarkdown()
+	if *update {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil || string(want) != got {
+		t.Errorf("%s is not the rendering of the rule registry (%v); regenerate with go test ./conformance/selftest -run TestRulesDocument -update\n%s", path, err, diffLines(string(want), got))
+	}
+}
+
+// checkRuleLabels fails t when a contract spec names no rule, a spec names a rule the registry
+// lacks, or a rule (other than those checked on every answer) has no spec.
+func checkRuleLabels(t *testing.T, specs []specResult) {
+	t.Helper()
+	cited := map[string]int{}
+	for _, s := range specs {
+		ids := conformance.LabelValues(s.Labels, "rule")
+		contract := slices.Contains(s.Labels, conformance.LabelContract)
+		if contract && len(ids) == 0 {
+			t.Errorf("contract spec %q cites no rule (add its rule ids to Contract(...))", s.Name)
+		}
+		for _, id := range ids {
+			r, ok := conformance.RuleByID(id)
+			switch {
+			case !ok:
+				t.Errorf("spec %q cites rule %s, which the registry lacks", s.Name, id)
+			case contract && !r.Contract():
+				t.Errorf("contract spec %q cites reference rule %s (%s)", s.Name, id, r.Decision)
+			}
+			cited[id]++
+		}
+	}
+	for _, r := range conformance.Rules {
+		if cited[r.ID] == 0 && !r.EveryAnswer {
+			t.Errorf("rule %s has no spec: %s", r.ID, r.Statement)
+		}
+	}
 }
