@@ -21,7 +21,9 @@ func (p *Proxy) serveControl(w http.ResponseWriter, r *http.Request) {
 	case controlPrefix + "exchanges":
 		handle = p.handleExchanges
 	case controlPrefix + "rules":
-		handle = func(w http.ResponseWriter, _ *http.Request) { writeJSON(w, http.StatusOK, map[string]any{"rules": Rules}) }
+		handle = func(w http.ResponseWriter, _ *http.Request) {
+			writeJSON(w, http.StatusOK, map[string]any{"rules": Rules})
+		}
 	default:
 		writeJSON(w, http.StatusNotFound, map[string]any{"error": true, "message": "The proxy has no page " + r.URL.Path + ".", "data": []any{}})
 		return
@@ -54,7 +56,7 @@ const dashboardRows = 100
 // dashboardPage is the dashboard: totals and a table of the newest exchanges; it reloads
 // itself every 5 seconds.
 var dashboardPage = template.Must(template.New("dashboard").Funcs(template.FuncMap{
-	"rules": func(vs []Violation) string { return strings.Join(ruleIDs(vs), ", ") },
+	"rules":     func(vs []Violation) string { return strings.Join(ruleIDs(vs), ", ") },
 	"statement": func(id string) string { return rulesByID[id].Statement },
 }).Parse(`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta http-equiv="refresh" content="5">

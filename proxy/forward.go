@@ -11,6 +11,10 @@ import (
 	"time"
 )
 
+// upstreamHeaderTimeout bounds the wait for the upstream's status and headers (the default
+// transport's); after it the client gets the 502 of UPSTREAM-ANSWERS.
+const upstreamHeaderTimeout = 2 * time.Minute
+
 // exchangeKey carries the *exchange of a request through the ReverseProxy's hooks.
 type exchangeKey struct{}
 
@@ -24,6 +28,7 @@ func (p *Proxy) reverseProxy(transport http.RoundTripper) *httputil.ReverseProxy
 	if transport == nil {
 		t := http.DefaultTransport.(*http.Transport).Clone()
 		t.DisableCompression = true
+		t.ResponseHeaderTimeout = upstreamHeaderTimeout
 		transport = t
 	}
 	return &httputil.ReverseProxy{
@@ -42,8 +47,9 @@ func (p *Proxy) reverseProxy(transport http.RoundTripper) *httputil.ReverseProxy
 	}
 }
 
-// forward reads ahead up to maxBody bytes of the request, forwards it, and records the
-// exchange once the answer has been passed on.
+// forward reads ahead up to maxBody bytes of the request and forwards it. The exchange is
+// recorded by inspect or upstreamFailed, before the answer's header is written, so the journal
+// holds an exchange by the time its client reads the answer.
 func (p *Proxy) forward(w http.ResponseWriter, r *http.Request) {
 	ex := &exchange{start: time.Now(), method: r.Method, target: r.URL.RequestURI(), path: r.URL.Path, reqHeader: r.Header.Clone()}
 	if r.Method == http.MethodPost {
@@ -54,7 +60,6 @@ func (p *Proxy) forward(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		ex.note("the request body could not be read: " + err.Error())
 	}
-	defer p.record(ex) // deferred: ReverseProxy aborts the handler when an answer breaks off
 	p.rp.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), exchangeKey{}, ex)))
 }
 
@@ -83,12 +88,14 @@ func (p *Proxy) inspect(resp *http.Response) error {
 	}
 	if ex.op == nil {
 		ex.note("not one of the 24 operations: forwarded unchecked")
+		p.record(ex)
 		return nil
 	}
 	ex.violations = p.check(resp.Request.Context(), ex)
 	if ids := ruleIDs(ex.violations); len(ids) > 0 {
 		resp.Header.Set(HeaderViolations, strings.Join(ids, ","))
 	}
+	p.record(ex)
 	return nil
 }
 
@@ -116,6 +123,7 @@ func (p *Proxy) upstreamFailed(w http.ResponseWriter, r *http.Request, err error
 	}
 	if ex != nil {
 		ex.respHeader = h.Clone()
+		p.record(ex)
 	}
 	w.WriteHeader(status)
 	_, _ = w.Write(body)

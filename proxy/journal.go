@@ -19,7 +19,7 @@ type Exchange struct {
 	Path       string      `json:"path"`
 	Operation  string      `json:"operation,omitempty"`
 	Status     int         `json:"status"`
-	DurationMS float64     `json:"duration_ms"`
+	DurationMS float64     `json:"duration_ms"` // until the answer's header and checked body were in
 	Violations []Violation `json:"violations"`
 	Notes      []string    `json:"notes,omitempty"`
 	Request    Message     `json:"request"`
