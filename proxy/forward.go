@@ -55,10 +55,12 @@ func (p *Proxy) forward(w http.ResponseWriter, r *http.Request) {
 	if r.Method == http.MethodPost {
 		ex.op = p.ops[r.URL.Path]
 	}
-	var err error
-	ex.reqBody, r.Body, ex.reqWhole, err = readAhead(r.Body, p.maxBody)
-	if err != nil {
-		ex.note("the request body could not be read: " + err.Error())
+	if ex.op != nil { // anything else passes through untouched, however it streams
+		var err error
+		ex.reqBody, r.Body, ex.reqWhole, err = readAhead(r.Body, p.maxBody)
+		if err != nil {
+			ex.note("the request body could not be read: " + err.Error())
+		}
 	}
 	p.rp.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), exchangeKey{}, ex)))
 }
@@ -71,6 +73,15 @@ func (p *Proxy) inspect(resp *http.Response) error {
 		return nil
 	}
 	ex.status, ex.respHeader = resp.StatusCode, resp.Header.Clone()
+	if ex.op == nil || resp.StatusCode == http.StatusSwitchingProtocols {
+		why := "not a POST of one of the 24 operations"
+		if ex.op != nil {
+			why = "a protocol switch"
+		}
+		ex.note(why + ": forwarded unchecked, bodies not kept")
+		p.record(ex)
+		return nil
+	}
 	raw, body, whole, err := readAhead(resp.Body, p.maxBody)
 	resp.Body = body
 	switch {
@@ -85,11 +96,6 @@ func (p *Proxy) inspect(resp *http.Response) error {
 			ex.respBody = raw
 			ex.note("answer Content-Encoding " + strconv.Quote(resp.Header.Get("Content-Encoding")) + " is not one the proxy decodes: its body is unchecked")
 		}
-	}
-	if ex.op == nil {
-		ex.note("not one of the 24 operations: forwarded unchecked")
-		p.record(ex)
-		return nil
 	}
 	ex.violations = p.check(resp.Request.Context(), ex)
 	if ids := ruleIDs(ex.violations); len(ids) > 0 {

@@ -2,11 +2,14 @@ package proxy_test
 
 import (
 	"bytes"
+	"compress/gzip"
 	"context"
 	"encoding/json"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"reflect"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -133,5 +136,44 @@ func TestLargeAnswersStreamThroughUnchecked(t *testing.T) {
 	}
 	if e := s.proxy.Exchanges(1)[0]; len(e.Notes) != 2 {
 		t.Errorf("notes %q, want one for the request body and one for the answer body", e.Notes)
+	}
+}
+
+// gzipped compresses every answer of next.
+func gzipped(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		rec := httptest.NewRecorder()
+		next.ServeHTTP(rec, r)
+		var buf bytes.Buffer
+		zw := gzip.NewWriter(&buf)
+		_, _ = zw.Write(rec.Body.Bytes())
+		_ = zw.Close()
+		for k, v := range rec.Header() {
+			w.Header()[k] = v
+		}
+		w.Header().Set("Content-Encoding", "gzip")
+		w.Header().Set("Content-Length", strconv.Itoa(buf.Len()))
+		w.WriteHeader(rec.Code)
+		_, _ = w.Write(buf.Bytes())
+	})
+}
+
+// A gzip answer passes through compressed, byte for byte, and is checked decoded.
+func TestGzipAnswersAreCheckedDecoded(t *testing.T) {
+	broken := breakAnswer(newMock(t), pTagsList, func(_ *int, _ http.Header, body map[string]any) { body["message"] = 7 })
+	s := startProxy(t, gzipped(broken))
+	token := s.login(t, manifest().Users.Member)
+	for path, want := range map[string][]string{pCardsList: nil, pTagsList: {proxy.ShapeSuccess}} {
+		req, _ := http.NewRequest(http.MethodPost, s.url+path, strings.NewReader(`{}`))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept-Encoding", "gzip")
+		req.Header.Set("Authorization", "Bearer "+token)
+		got := s.do(t, req)
+		if upstream := s.seen.lastAnswer(); !bytes.Equal(got.body, upstream.body) || got.header.Get("Content-Encoding") != "gzip" {
+			t.Errorf("%s: the gzip answer was changed on its way", path)
+		}
+		if ids := violations(got); !sameSet(ids, want) {
+			t.Errorf("%s: violations %v, want %v", path, ids, want)
+		}
 	}
 }
