@@ -9,7 +9,8 @@ import (
 	"strings"
 )
 
-// controlPrefix is where the proxy serves its own pages; requests under it are never forwarded.
+// controlPrefix is where the proxy serves its own pages; requests under it are never forwarded
+// (D98).
 const controlPrefix = "/__proxy/"
 
 // serveControl answers the proxy's own pages: the dashboard and the journal.

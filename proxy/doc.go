@@ -21,7 +21,7 @@
 //
 // The proxy's own pages live under /__proxy/ and are never forwarded: the dashboard
 // (GET /__proxy/), the journal (GET /__proxy/exchanges) and the rule table (GET /__proxy/rules).
-// Reports: Report, WriteJSONReport and WriteJUnitReport. Choices: docs/decisions.md, D90–D99.
+// Reports: Report, WriteJSONReport and WriteJUnitReport. Choices: docs/decisions.md, D90–D98.
 //
 // It reads the OpenAPI document from package spec and must not import mockserver, reference
 // or fixtures (its tests use the mock as an upstream).

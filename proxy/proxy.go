@@ -12,7 +12,7 @@ import (
 	"time"
 )
 
-// DefaultMaxBody is how much of each body the proxy keeps for checking when Config.MaxBody is
+// DefaultMaxBody (D95) is how much of each body the proxy keeps for checking when Config.MaxBody is
 // zero: 1 MiB, the mock's own bound on request bodies.
 const DefaultMaxBody = 1 << 20
 

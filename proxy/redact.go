@@ -9,7 +9,7 @@ import (
 	"strings"
 )
 
-// redacted replaces a credential in the journal.
+// redacted replaces a credential in the journal (D97).
 const redacted = "[redacted]"
 
 // secretHeaders carry credentials.

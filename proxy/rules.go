@@ -37,7 +37,7 @@ const (
 	RequestSchema    = "REQUEST-SCHEMA"
 )
 
-// Rules is the table of every rule the proxy checks (docs/decisions.md, D90–D99).
+// Rules is the table of every rule the proxy checks (docs/decisions.md, D90–D98).
 var Rules = []Rule{
 	{StatusListed, "The status is one the operation lists (413 included); authenticate and the creates of master boards, cards, master groups, comments and tags may answer any status, since their codes are not shown.", Deployment},
 	{ShapeSuccess, "A success (2xx) body is a JSON object with `error` false, `message` a string and `data` present.", Deployment},
