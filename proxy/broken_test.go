@@ -42,6 +42,9 @@ const (
 	pCardsList    = "/services/operations/v1/operations/cards/list"
 	pCommentsList = "/services/operations/v1/operations/comments/list"
 	pTagsList     = "/services/operations/v1/operations/tags/list"
+	pCardsUpdate  = "/services/operations/v1/operations/cards/update"
+	// pMasterBoardsSync is a superadmin operation: a member gets 403.
+	pMasterBoardsSync = "/services/operations/v1/admin/master-boards/sync"
 )
 
 // Each broken variant of the mock breaks one rule; the proxy names exactly that rule, in
@@ -67,6 +70,13 @@ func TestBrokenVariantsAreCaught(t *testing.T) {
 		}, pCardsList, false, `{}`, []string{proxy.StatusListed}},
 		{"a 401 with data (not shape (b))", func(_ *int, _ http.Header, body map[string]any) { body["data"] = []any{} },
 			pCardsList, true, `{}`, []string{proxy.ShapeB}},
+		{"a 403 in neither shape (a) nor (b)", func(_ *int, _ http.Header, body map[string]any) { body["errors"] = []any{"No."} },
+			pMasterBoardsSync, false, `{"board_id": 1}`, []string{proxy.ShapeAOrB}},
+		{"a 404 whose data is not an array", func(s *int, _ http.Header, body map[string]any) {
+			*s = http.StatusNotFound
+			clear(body)
+			body["error"], body["message"], body["data"] = true, "Card 1 not found.", map[string]any{}
+		}, pCardsUpdate, false, `{"id": 1}`, []string{proxy.ShapeA}},
 		{"a success with error true", func(_ *int, _ http.Header, body map[string]any) { body["error"] = true },
 			pTagsList, false, `{}`, []string{proxy.ShapeSuccess}},
 		{"a field of the wrong type in an answer", func(_ *int, _ http.Header, body map[string]any) {

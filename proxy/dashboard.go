@@ -65,12 +65,12 @@ var dashboardPage = template.Must(template.New("dashboard").Funcs(template.FuncM
 <style>
 body{font:14px system-ui,sans-serif;margin:1.5rem;color:#222}
 table{border-collapse:collapse;width:100%}th,td{border-bottom:1px solid #ddd;padding:.3rem .5rem;text-align:left;vertical-align:top}
-.bad{background:#fdecea}.client{background:#fff6e0}code{font-size:13px}.muted{color:#777}
+.bad{background:#fdecea}code{font-size:13px}.muted{color:#777}
 </style></head><body>
 <h1>Contract proxy</h1>
 <p>Forwarding to <code>{{.Report.Upstream}}</code>. {{.Report.Exchanges}} exchanges, {{.Report.Checked}} of them operations checked;
 <strong>{{.Report.DeploymentViolations}}</strong> deployment violations, {{.Report.ClientViolations}} client violations.
-JSON: <a href="exchanges">exchanges</a>, <a href="rules">rules</a>. This page reloads every 5 seconds.</p>
+JSON: <a href="/__proxy/exchanges">exchanges</a>, <a href="/__proxy/rules">rules</a>. This page reloads every 5 seconds.</p>
 <table><thead><tr><th>#</th><th>Time (UTC)</th><th>Request</th><th>Operation</th><th>Status</th><th>Violations</th><th>Details</th></tr></thead><tbody>
 {{range .Exchanges}}<tr class="{{if .Violations}}bad{{end}}">
 <td>{{.ID}}</td><td>{{.Time.Format "15:04:05"}}</td><td><code>{{.Method}} {{.Path}}</code></td>
