@@ -4,13 +4,21 @@ GO ?= go
 ADDR ?= 127.0.0.1:4010
 SEED ?= 20261121
 
-.PHONY: help run test test-quick test-codegen codegen build fixtures-golden vet conformance conformance-golden
+.PHONY: help run proxy test test-quick test-codegen codegen build fixtures-golden vet conformance conformance-golden
 
 help: ## print this help
 	@awk 'BEGIN {FS = ":.*## "} /^[a-zA-Z_-]+:.*## / {printf "  %-24s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
 
 run: ## run the mock with its seeded fixtures on $(ADDR)
 	$(GO) run ./cmd/mockserver --addr $(ADDR) --seed $(SEED)
+
+UPSTREAM ?=
+
+proxy: ## run the validating proxy on $(ADDR) in front of UPSTREAM (README, "Validating proxy"); reports in build/ at stop
+	@test -n "$(UPSTREAM)" || (echo "make proxy: set UPSTREAM=https://your-deployment" >&2; exit 1)
+	@mkdir -p build
+	$(GO) run ./cmd/mockserver proxy --upstream $(UPSTREAM) --addr $(ADDR) \
+	  --report-json build/proxy-report.json --report-junit build/proxy-junit.xml
 
 test: ## the full loop: every test (race detector on, container tests, the whole self-test, the generated client), then the suite against the mock image
 	OPSAPI_FULL_TESTS=1 TESTCONTAINERS_RYUK_DISABLED=true $(GO) test -race -count=1 ./...

@@ -76,6 +76,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		}
 		return printManifest(opts, std.out)
 	}
+	if len(args) > 0 && args[0] == "proxy" {
+		return runProxy(ctx, args[1:], getenv, std)
+	}
 	opts, err := parseFlags(args, getenv, stderr)
 	if err != nil {
 		return err

@@ -1,0 +1,83 @@
+package proxy
+
+import (
+	"bytes"
+	"compress/gzip"
+	"io"
+	"net/http"
+	"strings"
+	"time"
+)
+
+// exchange is what the proxy saw of one request and its answer, while it is under way.
+type exchange struct {
+	start  time.Time
+	op     *operation // nil when the request is not one of the 24 operations
+	method string
+	target string // path and query, as the client sent them
+	path   string
+
+	reqHeader http.Header
+	reqBody   []byte // at most maxBody bytes
+	reqWhole  bool   // reqBody is the whole request body
+
+	status     int
+	respHeader http.Header
+	respBody   []byte // at most maxBody bytes, decoded when it was gzip
+	respWhole  bool   // respBody is the whole answer body, decoded
+
+	violations []Violation
+	notes      []string
+}
+
+// note adds a remark about how the exchange was (or was not) checked.
+func (ex *exchange) note(s string) { ex.notes = append(ex.notes, s) }
+
+// readAhead reads up to limit bytes of body and returns them with a body that yields the same
+// bytes as body would have (what was read, then the rest, then body's error if any). whole
+// says the bytes are the entire body.
+func readAhead(body io.ReadCloser, limit int64) (kept []byte, replay io.ReadCloser, whole bool, err error) {
+	if body == nil || body == http.NoBody {
+		return nil, body, true, nil
+	}
+	kept, err = io.ReadAll(io.LimitReader(body, limit+1))
+	if err != nil {
+		return kept, readCloser{io.MultiReader(bytes.NewReader(kept), errReader{err}), body}, false, err
+	}
+	if int64(len(kept)) > limit {
+		return kept[:limit], readCloser{io.MultiReader(bytes.NewReader(kept), body), body}, false, nil
+	}
+	return kept, readCloser{bytes.NewReader(kept), body}, true, nil
+}
+
+// readCloser reads from one reader and closes another.
+type readCloser struct {
+	io.Reader
+	io.Closer
+}
+
+// errReader fails every read with err.
+type errReader struct{ err error }
+
+func (e errReader) Read([]byte) (int, error) { return 0, e.err }
+
+// decodeBody returns the body as the client will read it once decoded, when the answer's
+// Content-Encoding is one the checks can read (none, identity, gzip).
+func decodeBody(h http.Header, body []byte, limit int64) ([]byte, bool) {
+	switch enc := strings.ToLower(strings.TrimSpace(h.Get("Content-Encoding"))); enc {
+	case "", "identity":
+		return body, true
+	case "gzip", "x-gzip":
+		zr, err := gzip.NewReader(bytes.NewReader(body))
+		if err != nil {
+			return nil, false
+		}
+		decoded, err := io.ReadAll(io.LimitReader(zr, limit+1))
+		if err != nil || int64(len(decoded)) > limit {
+			return nil, false
+		}
+		return decoded, true
+	default:
+		return nil, false
+	}
+}

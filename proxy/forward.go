@@ -1,0 +1,136 @@
+package proxy
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httputil"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// upstreamHeaderTimeout bounds the wait for the upstream's status and headers (the default
+// transport's); after it the client gets the 502 of UPSTREAM-ANSWERS.
+const upstreamHeaderTimeout = 2 * time.Minute
+
+// exchangeKey carries the *exchange of a request through the ReverseProxy's hooks.
+type exchangeKey struct{}
+
+// forwardedHeaders are the headers ReverseProxy's Rewrite mode drops from the outbound
+// request; the proxy puts the client's back, so they pass through unchanged (D94).
+var forwardedHeaders = []string{"Forwarded", "X-Forwarded", "X-Forwarded-For", "X-Forwarded-Host", "X-Forwarded-Proto"}
+
+// reverseProxy builds the forwarder: Host becomes the upstream's, the client's headers and
+// body go as they came, and the answer is checked before its header is written.
+func (p *Proxy) reverseProxy(transport http.RoundTripper) *httputil.ReverseProxy {
+	if transport == nil {
+		t := http.DefaultTransport.(*http.Transport).Clone()
+		t.DisableCompression = true
+		t.ResponseHeaderTimeout = upstreamHeaderTimeout
+		transport = t
+	}
+	return &httputil.ReverseProxy{
+		Rewrite: func(pr *httputil.ProxyRequest) {
+			pr.SetURL(p.upstream) // also sets Host to the upstream's
+			for _, name := range forwardedHeaders {
+				if v, ok := pr.In.Header[name]; ok {
+					pr.Out.Header[name] = v
+				}
+			}
+		},
+		Transport:      transport,
+		FlushInterval:  -1, // write each chunk as it arrives: bodies stream
+		ModifyResponse: p.inspect,
+		ErrorHandler:   p.upstreamFailed,
+	}
+}
+
+// forward reads ahead up to maxBody bytes of the request and forwards it. The exchange is
+// recorded by inspect or upstreamFailed, before the answer's header is written, so the journal
+// holds an exchange by the time its client reads the answer.
+func (p *Proxy) forward(w http.ResponseWriter, r *http.Request) {
+	ex := &exchange{start: time.Now(), method: r.Method, target: r.URL.RequestURI(), path: r.URL.Path, reqHeader: r.Header.Clone()}
+	if r.Method == http.MethodPost {
+		ex.op = p.ops[r.URL.Path]
+	}
+	if ex.op != nil { // anything else passes through untouched, however it streams
+		var err error
+		ex.reqBody, r.Body, ex.reqWhole, err = readAhead(r.Body, p.maxBody)
+		if err != nil {
+			ex.note("the request body could not be read: " + err.Error())
+		}
+	}
+	p.rp.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), exchangeKey{}, ex)))
+}
+
+// inspect is ModifyResponse: it reads ahead up to maxBody bytes of the answer, checks the
+// exchange and adds X-Contract-Violations; the body then streams on unchanged.
+func (p *Proxy) inspect(resp *http.Response) error {
+	ex, _ := resp.Request.Context().Value(exchangeKey{}).(*exchange)
+	if ex == nil {
+		return nil
+	}
+	ex.status, ex.respHeader = resp.StatusCode, resp.Header.Clone()
+	if ex.op == nil || resp.StatusCode == http.StatusSwitchingProtocols {
+		why := "not a POST of one of the 24 operations"
+		if ex.op != nil {
+			why = "a protocol switch"
+		}
+		ex.note(why + ": forwarded unchecked, bodies not kept")
+		p.record(ex)
+		return nil
+	}
+	raw, body, whole, err := readAhead(resp.Body, p.maxBody)
+	resp.Body = body
+	switch {
+	case err != nil:
+		ex.note("the answer body broke off: " + err.Error())
+	case !whole:
+		ex.note(fmt.Sprintf("answer body over %d bytes: passed through, its fields unchecked", p.maxBody))
+	}
+	ex.respBody = raw
+	if whole {
+		if ex.respBody, ex.respWhole = decodeBody(resp.Header, raw, p.maxBody); !ex.respWhole {
+			ex.respBody = raw
+			ex.note("answer Content-Encoding " + strconv.Quote(resp.Header.Get("Content-Encoding")) + " is not one the proxy decodes: its body is unchecked")
+		}
+	}
+	ex.violations = p.check(resp.Request.Context(), ex)
+	if ids := ruleIDs(ex.violations); len(ids) > 0 {
+		resp.Header.Set(HeaderViolations, strings.Join(ids, ","))
+	}
+	p.record(ex)
+	return nil
+}
+
+// upstreamFailed answers 502 in shape (a) when no answer came from the upstream.
+func (p *Proxy) upstreamFailed(w http.ResponseWriter, r *http.Request, err error) {
+	ex, _ := r.Context().Value(exchangeKey{}).(*exchange)
+	msg := fmt.Sprintf("The proxy could not get an answer from the upstream %s: %v.", p.upstream.Redacted(), err)
+	status := http.StatusBadGateway
+	if r.Context().Err() != nil { // the client went away: nobody reads this answer
+		msg = "The client closed the request before the upstream answered."
+	}
+	body, _ := json.Marshal(map[string]any{"error": true, "message": msg, "data": []any{}})
+	if ex != nil {
+		ex.status, ex.respBody, ex.respWhole = status, body, true
+		ex.note(msg)
+		if r.Context().Err() == nil {
+			ex.violations = []Violation{violation(UpstreamAnswers, msg)}
+		}
+	}
+	h := w.Header()
+	h.Set("Content-Type", "application/json")
+	h.Set("Content-Length", strconv.Itoa(len(body)))
+	if r.Context().Err() == nil {
+		h.Set(HeaderViolations, UpstreamAnswers)
+	}
+	if ex != nil {
+		ex.respHeader = h.Clone()
+		p.record(ex)
+	}
+	w.WriteHeader(status)
+	_, _ = w.Write(body)
+}

@@ -1,0 +1,129 @@
+package proxy
+
+import (
+	"net/http"
+	"strconv"
+	"sync"
+	"time"
+)
+
+// maxJournalBody is how much of each body a journal entry keeps.
+const maxJournalBody = 64 << 10
+
+// Exchange is one request and its answer as the journal keeps them: credentials redacted, bodies
+// cut to 64 KiB, with the violations found.
+type Exchange struct {
+	ID         int64       `json:"id"`
+	Time       time.Time   `json:"time"`
+	Method     string      `json:"method"`
+	Path       string      `json:"path"`
+	Operation  string      `json:"operation,omitempty"`
+	Status     int         `json:"status"`
+	DurationMS float64     `json:"duration_ms"` // until the answer's header and checked body were in
+	Violations []Violation `json:"violations"`
+	Notes      []string    `json:"notes,omitempty"`
+	Request    Message     `json:"request"`
+	Response   Message     `json:"response"`
+}
+
+// Message is the headers and body of a request or an answer. Body is the decoded JSON when the
+// body is JSON, else its text.
+type Message struct {
+	Headers map[string]string `json:"headers"`
+	Body    any               `json:"body"`
+}
+
+// journal is a ring of the last exchanges.
+type journal struct {
+	mu      sync.Mutex
+	size    int
+	nextID  int64
+	entries []Exchange // entries[start] is the oldest once the ring is full
+	start   int
+}
+
+func newJournal(size int) *journal {
+	if size <= 0 {
+		size = DefaultJournalSize
+	}
+	return &journal{size: size}
+}
+
+// add stores e with the next id and returns that id.
+func (j *journal) add(e Exchange) int64 {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	j.nextID++
+	e.ID = j.nextID
+	if len(j.entries) < j.size {
+		j.entries = append(j.entries, e)
+		return e.ID
+	}
+	j.entries[j.start] = e
+	j.start = (j.start + 1) % len(j.entries)
+	return e.ID
+}
+
+// list returns the entries newest first, at most limit of them (all when limit <= 0).
+func (j *journal) list(limit int) []Exchange {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	n := len(j.entries)
+	if limit > 0 && limit < n {
+		n = limit
+	}
+	out := make([]Exchange, 0, n)
+	for i := len(j.entries) - 1; i >= 0 && len(out) < n; i-- {
+		out = append(out, j.entries[(j.start+i)%len(j.entries)])
+	}
+	return out
+}
+
+// Exchanges returns the journal, newest first, at most limit entries (all when limit <= 0).
+func (p *Proxy) Exchanges(limit int) []Exchange { return p.journal.list(limit) }
+
+// record journals a finished exchange, redacted, and counts it for the reports.
+func (p *Proxy) record(ex *exchange) {
+	e := Exchange{
+		Time:       ex.start.UTC(),
+		Method:     ex.method,
+		Path:       redactTarget(ex.target),
+		Status:     ex.status,
+		DurationMS: float64(time.Since(ex.start).Microseconds()) / 1000,
+		Violations: ex.violations,
+		Notes:      ex.notes,
+		Request:    Message{Headers: redactHeaders(ex.reqHeader), Body: redactBody(cut(ex.reqBody))},
+		Response:   Message{Headers: redactHeaders(ex.respHeader), Body: redactBody(cut(ex.respBody))},
+	}
+	if e.Violations == nil {
+		e.Violations = []Violation{}
+	}
+	if ex.op != nil {
+		e.Operation = ex.op.id
+	}
+	id := p.journal.add(e)
+	p.stats.add(e, id, ex.op != nil)
+	if len(e.Violations) > 0 {
+		p.logger.Warn("contract violation", "id", id, "method", e.Method, "path", e.Path, "status", e.Status, "rules", ruleIDs(e.Violations))
+	}
+}
+
+// cut keeps the first maxJournalBody bytes of b.
+func cut(b []byte) []byte { return b[:min(len(b), maxJournalBody)] }
+
+// handleExchanges answers the journal as JSON, newest first; ?limit=N keeps the newest N.
+func (p *Proxy) handleExchanges(w http.ResponseWriter, r *http.Request) {
+	limit := 0
+	if v := r.URL.Query().Get("limit"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 {
+			writeJSON(w, http.StatusUnprocessableEntity, map[string]any{
+				"message": "The limit must be an integer of at least 1.",
+				"errors":  map[string][]string{"limit": {"The limit must be an integer of at least 1."}},
+			})
+			return
+		}
+		limit = n
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"exchanges": p.journal.list(limit)})
+}

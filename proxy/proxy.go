@@ -1,0 +1,105 @@
+package proxy
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"net/http/httputil"
+	"net/url"
+	"strings"
+	"time"
+)
+
+// DefaultMaxBody (D95) is how much of each body the proxy keeps for checking when Config.MaxBody is
+// zero: 1 MiB, the mock's own bound on request bodies.
+const DefaultMaxBody = 1 << 20
+
+// DefaultJournalSize is how many exchanges the journal keeps when Config.JournalSize is zero.
+const DefaultJournalSize = 200
+
+// HeaderViolations is the header the proxy adds to an answer that breaks a rule: the rule ids,
+// comma-separated. It is the only change the proxy makes to what passes through.
+const HeaderViolations = "X-Contract-Violations"
+
+// Config configures a Proxy.
+type Config struct {
+	// Upstream is the deployment every request is forwarded to: scheme, host and an optional
+	// base path ("https://staging.example.com/api").
+	Upstream *url.URL
+	// Transport sends requests upstream. Nil: a clone of http.DefaultTransport that never asks
+	// for compression itself, so answers pass through as the upstream encoded them.
+	Transport http.RoundTripper
+	// MaxBody is how many bytes of each body are kept for checking (DefaultMaxBody when zero);
+	// a larger body passes through unchecked, with a note in the journal.
+	MaxBody int64
+	// JournalSize is how many exchanges GET /__proxy/exchanges keeps (DefaultJournalSize when
+	// zero).
+	JournalSize int
+	// Logger receives one line per exchange with a violation and one per upstream failure
+	// (discarded when nil).
+	Logger *slog.Logger
+}
+
+// Proxy is a validating reverse proxy: an http.Handler that forwards every request to the
+// upstream and checks each exchange of the 24 operations against the contract.
+type Proxy struct {
+	upstream *url.URL
+	maxBody  int64
+	logger   *slog.Logger
+	ops      map[string]*operation // by exact path
+	rp       *httputil.ReverseProxy
+	journal  *journal
+	stats    *stats
+	started  time.Time
+}
+
+// New returns a Proxy of cfg.Upstream.
+func New(cfg Config) (*Proxy, error) {
+	if cfg.Upstream == nil || cfg.Upstream.Host == "" || (cfg.Upstream.Scheme != "http" && cfg.Upstream.Scheme != "https") {
+		return nil, errors.New("new proxy: the upstream must be an http or https URL with a host")
+	}
+	ops, err := loadOperations(context.Background())
+	if err != nil {
+		return nil, err
+	}
+	p := &Proxy{
+		upstream: cfg.Upstream,
+		maxBody:  cfg.MaxBody,
+		logger:   cfg.Logger,
+		ops:      ops,
+		journal:  newJournal(cfg.JournalSize),
+		stats:    newStats(),
+		started:  time.Now(),
+	}
+	if p.maxBody <= 0 {
+		p.maxBody = DefaultMaxBody
+	}
+	if p.logger == nil {
+		p.logger = slog.New(slog.DiscardHandler)
+	}
+	p.rp = p.reverseProxy(cfg.Transport)
+	return p, nil
+}
+
+// ParseUpstream parses and checks an upstream URL for Config.Upstream.
+func ParseUpstream(raw string) (*url.URL, error) {
+	u, err := url.Parse(strings.TrimSpace(raw))
+	if err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") {
+		return nil, fmt.Errorf("want an http or https URL such as https://staging.example.com, got %q", raw)
+	}
+	return u, nil
+}
+
+// ServeHTTP serves the proxy's own pages under /__proxy/ and forwards everything else.
+func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.URL.Path == controlPrefix[:len(controlPrefix)-1] || strings.HasPrefix(r.URL.Path, controlPrefix) {
+		p.serveControl(w, r)
+		return
+	}
+	p.forward(w, r)
+}
+
+// Upstream is the URL requests are forwarded to.
+func (p *Proxy) Upstream() *url.URL { u := *p.upstream; return &u }

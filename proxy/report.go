@@ -1,0 +1,103 @@
+package proxy
+
+import (
+	"encoding/json"
+	"encoding/xml"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// WriteJSONReport writes the Report as indented JSON.
+func (p *Proxy) WriteJSONReport(w io.Writer) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(p.Report()); err != nil {
+		return fmt.Errorf("write json report: %w", err)
+	}
+	return nil
+}
+
+// junitSuites is the root of a JUnit XML report.
+type junitSuites struct {
+	XMLName  xml.Name     `xml:"testsuites"`
+	Name     string       `xml:"name,attr"`
+	Tests    int          `xml:"tests,attr"`
+	Failures int          `xml:"failures,attr"`
+	Skipped  int          `xml:"skipped,attr"`
+	Suites   []junitSuite `xml:"testsuite"`
+}
+
+type junitSuite struct {
+	Name      string      `xml:"name,attr"`
+	Tests     int         `xml:"tests,attr"`
+	Failures  int         `xml:"failures,attr"`
+	Skipped   int         `xml:"skipped,attr"`
+	Timestamp string      `xml:"timestamp,attr"`
+	Time      string      `xml:"time,attr"`
+	Cases     []junitCase `xml:"testcase"`
+}
+
+type junitCase struct {
+	Classname string         `xml:"classname,attr"`
+	Name      string         `xml:"name,attr"`
+	Skipped   *junitSkipped  `xml:"skipped"`
+	Failures  []junitFailure `xml:"failure"`
+	SystemOut string         `xml:"system-out,omitempty"`
+}
+
+type junitSkipped struct {
+	Message string `xml:"message,attr"`
+}
+
+type junitFailure struct {
+	Type    string `xml:"type,attr"`
+	Message string `xml:"message,attr"`
+	Text    string `xml:",chardata"`
+}
+
+// WriteJUnitReport writes one testcase per operation (classname: the operation id), with a
+// failure per deployment rule it broke; the client's violations are listed in system-out, and
+// an operation no exchange reached is skipped (D96).
+func (p *Proxy) WriteJUnitReport(w io.Writer) error {
+	r := p.Report()
+	suite := junitSuite{
+		Name:      "contract proxy of " + r.Upstream,
+		Timestamp: r.Started.Format("2006-01-02T15:04:05"),
+		Time:      fmt.Sprintf("%.3f", r.Finished.Sub(r.Started).Seconds()),
+	}
+	for _, op := range r.Operations {
+		c := junitCase{Classname: op.Operation, Name: "POST " + op.Path}
+		if op.Exchanges == 0 {
+			c.Skipped = &junitSkipped{Message: "no exchange of this operation passed through the proxy"}
+			suite.Skipped++
+		}
+		var client []string
+		for _, v := range op.Violations {
+			text := fmt.Sprintf("%s: %s\nbroken %d times in %d exchanges; first: exchange %d, %s %s answered %d: %s",
+				v.Rule, v.Statement, v.Count, op.Exchanges, v.First.ExchangeID, v.First.Method, v.First.Path, v.First.Status, v.First.Detail)
+			if v.Party == Client {
+				client = append(client, "client violation "+text)
+				continue
+			}
+			c.Failures = append(c.Failures, junitFailure{Type: v.Rule, Message: v.Statement, Text: text})
+		}
+		c.SystemOut = strings.Join(client, "\n\n")
+		if len(c.Failures) > 0 {
+			suite.Failures++
+		}
+		suite.Tests++
+		suite.Cases = append(suite.Cases, c)
+	}
+	root := junitSuites{Name: "contract proxy", Tests: suite.Tests, Failures: suite.Failures, Skipped: suite.Skipped, Suites: []junitSuite{suite}}
+	if _, err := io.WriteString(w, xml.Header); err != nil {
+		return fmt.Errorf("write junit report: %w", err)
+	}
+	enc := xml.NewEncoder(w)
+	enc.Indent("", "  ")
+	if err := enc.Encode(root); err != nil {
+		return fmt.Errorf("write junit report: %w", err)
+	}
+	_, err := io.WriteString(w, "\n")
+	return err
+}

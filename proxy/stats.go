@@ -1,0 +1,130 @@
+package proxy
+
+import (
+	"sort"
+	"sync"
+	"time"
+)
+
+// stats counts every exchange for the reports, beyond what the bounded journal keeps.
+type stats struct {
+	mu         sync.Mutex
+	exchanges  int
+	checked    int
+	deployment int
+	client     int
+	ops        map[string]*opStats // by operation id
+}
+
+type opStats struct {
+	exchanges int
+	rules     map[string]*RuleCount
+}
+
+// RuleCount is how often one rule was broken, with the first exchange that broke it.
+type RuleCount struct {
+	Rule      string  `json:"rule"`
+	Party     Party   `json:"party"`
+	Statement string  `json:"statement"`
+	Count     int     `json:"count"`
+	First     Example `json:"first"`
+}
+
+// Example points at one exchange that broke a rule.
+type Example struct {
+	ExchangeID int64  `json:"exchange_id"`
+	Method     string `json:"method"`
+	Path       string `json:"path"`
+	Status     int    `json:"status"`
+	Detail     string `json:"detail"`
+}
+
+func newStats() *stats { return &stats{ops: map[string]*opStats{}} }
+
+// add counts one journaled exchange (id is its journal id).
+func (s *stats) add(e Exchange, id int64, checked bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.exchanges++
+	if !checked {
+		return
+	}
+	s.checked++
+	op := s.ops[e.Operation]
+	if op == nil {
+		op = &opStats{rules: map[string]*RuleCount{}}
+		s.ops[e.Operation] = op
+	}
+	op.exchanges++
+	for _, v := range e.Violations {
+		if v.Party == Client {
+			s.client++
+		} else {
+			s.deployment++
+		}
+		rc := op.rules[v.Rule]
+		if rc == nil {
+			rule := rulesByID[v.Rule]
+			rc = &RuleCount{Rule: v.Rule, Party: rule.Party, Statement: rule.Statement,
+				First: Example{ExchangeID: id, Method: e.Method, Path: e.Path, Status: e.Status, Detail: v.Detail}}
+			op.rules[v.Rule] = rc
+		}
+		rc.Count++
+	}
+}
+
+// Report is the summary of a run, as --report-json writes it.
+type Report struct {
+	Upstream             string            `json:"upstream"`
+	Started              time.Time         `json:"started"`
+	Finished             time.Time         `json:"finished"`
+	Exchanges            int               `json:"exchanges"`
+	Checked              int               `json:"checked"`
+	DeploymentViolations int               `json:"deployment_violations"`
+	ClientViolations     int               `json:"client_violations"`
+	Operations           []OperationReport `json:"operations"`
+	Rules                []Rule            `json:"rules"`
+}
+
+// OperationReport is one operation's part of a Report; operations no exchange reached are
+// listed with zero exchanges.
+type OperationReport struct {
+	Operation  string      `json:"operation"`
+	Path       string      `json:"path"`
+	Exchanges  int         `json:"exchanges"`
+	Violations []RuleCount `json:"violations"`
+}
+
+// Report summarises every exchange so far.
+func (p *Proxy) Report() Report {
+	s := p.stats
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	r := Report{
+		Upstream: p.upstream.Redacted(), Started: p.started.UTC(), Finished: time.Now().UTC(),
+		Exchanges: s.exchanges, Checked: s.checked,
+		DeploymentViolations: s.deployment, ClientViolations: s.client, Rules: Rules,
+	}
+	for path, op := range p.ops {
+		or := OperationReport{Operation: op.id, Path: path, Violations: []RuleCount{}}
+		if st := s.ops[op.id]; st != nil {
+			or.Exchanges = st.exchanges
+			for _, rule := range Rules {
+				if rc := st.rules[rule.ID]; rc != nil {
+					or.Violations = append(or.Violations, *rc)
+				}
+			}
+		}
+		r.Operations = append(r.Operations, or)
+	}
+	sort.Slice(r.Operations, func(i, j int) bool { return r.Operations[i].Operation < r.Operations[j].Operation })
+	return r
+}
+
+// DeploymentViolations counts the violations of the deployment's rules seen so far (what
+// --fail-on-violation looks at).
+func (p *Proxy) DeploymentViolations() int {
+	p.stats.mu.Lock()
+	defer p.stats.mu.Unlock()
+	return p.stats.deployment
+}
