@@ -7,8 +7,10 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"mime"
 	"net/http"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/getkin/kin-openapi/openapi3"
@@ -24,10 +26,30 @@ const maxBody = 1 << 20
 type bodyProblem struct {
 	status  int
 	message string
+	field   string // the request field at fault, when it is not the body as a whole
+}
+
+// contentTypeProblem refuses a body that is not declared JSON (D6): requests carry
+// Content-Type: application/json (with parameters such as charset, or a +json type); an empty
+// body may come without one. Config.LenientContentType reads any body as JSON instead.
+func contentTypeProblem(r *http.Request, raw []byte) *bodyProblem {
+	ct := r.Header.Get("Content-Type")
+	if len(raw) == 0 || ct == "application/json" {
+		return nil
+	}
+	if mt, _, err := mime.ParseMediaType(ct); err == nil && (mt == "application/json" || strings.HasSuffix(mt, "+json")) {
+		return nil
+	}
+	msg := "The Content-Type header must be application/json, not " + strconv.Quote(ct) + "."
+	if ct == "" {
+		msg = "The Content-Type header is missing: a request body must be sent as application/json."
+	}
+	return &bodyProblem{status: http.StatusBadRequest, message: msg, field: "Content-Type"}
 }
 
 // readBody reads at most limit bytes of the request body as one JSON object, decoded once with
-// its numbers kept exact; an empty body counts as {} (D2). Of duplicate keys the last wins (D8).
+// its numbers kept exact, and returns the bytes (trimmed) and the object; an empty body has no
+// bytes and counts as {} (D2). Of duplicate keys the last wins (D8).
 // It is the one body reader of the operations and of the mock's controls.
 func readBody(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, map[string]any, *bodyProblem) {
 	var raw []byte
@@ -40,23 +62,23 @@ func readBody(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, map[
 	var tooLarge *http.MaxBytesError
 	switch {
 	case errors.As(err, &tooLarge):
-		return nil, nil, &bodyProblem{http.StatusRequestEntityTooLarge, "The request body must not be larger than " + byteSize(limit) + "."}
+		return nil, nil, &bodyProblem{status: http.StatusRequestEntityTooLarge, message: "The request body must not be larger than " + byteSize(limit) + "."}
 	case err != nil:
-		return nil, nil, &bodyProblem{http.StatusBadRequest, "The request body could not be read."}
+		return nil, nil, &bodyProblem{status: http.StatusBadRequest, message: "The request body could not be read."}
 	}
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 {
-		return []byte("{}"), map[string]any{}, nil
+		return nil, map[string]any{}, nil
 	}
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber()
 	var value any
 	if err := dec.Decode(&value); err != nil || dec.InputOffset() != int64(len(raw)) {
-		return nil, nil, &bodyProblem{http.StatusBadRequest, "The request body is not valid JSON."}
+		return nil, nil, &bodyProblem{status: http.StatusBadRequest, message: "The request body is not valid JSON."}
 	}
 	obj, ok := value.(map[string]any)
 	if !ok {
-		return nil, nil, &bodyProblem{http.StatusBadRequest, "The request body must be a JSON object."}
+		return nil, nil, &bodyProblem{status: http.StatusBadRequest, message: "The request body must be a JSON object."}
 	}
 	return raw, obj, nil
 }
@@ -134,6 +156,9 @@ func missing(v any) bool {
 // thing for Go to refuse: an integer past the 64-bit range; it is worded as the schema's
 // failures are. JSON does not tell 5 from 5.0, so integral numbers are integers (D8).
 func decode(body []byte, in any) error {
+	if len(body) == 0 {
+		return nil // an empty body is {} (D2): every field absent
+	}
 	err := json.Unmarshal(body, in)
 	if err == nil {
 		return nil
@@ -188,6 +213,9 @@ func decodeControl(w http.ResponseWriter, r *http.Request, v any, limit int64) b
 	if fields := textErrors(body); fields != nil { // text that is not UTF-8 (D74)
 		writeValidation(w, fields)
 		return false
+	}
+	if len(body) == 0 {
+		return true
 	}
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.DisallowUnknownFields()

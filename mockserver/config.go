@@ -34,6 +34,9 @@ type Config struct {
 	// State, when set, is the world to start with instead of the seeded one (a snapshot, as
 	// GET /__mock/state exports it); the manifest stays the seed's.
 	State *reference.State
+	// LenientContentType reads every request body as JSON whatever its Content-Type; by
+	// default a body not declared application/json is refused, as a real framework would (D6).
+	LenientContentType bool
 	// MaxRecords caps the cards, comments and tags of each project (D70); zero means no cap.
 	MaxRecords int
 }
