@@ -141,7 +141,9 @@ func printManifest(opts options, out io.Writer) error {
 
 // serve runs the mock until ctx ends, then drains in-flight requests.
 func serve(ctx context.Context, opts options, std stdio) error {
-	logger := slog.New(slog.NewTextHandler(std.err, nil))
+	logs := newLogBuffer(std.err)
+	defer logs.Close()
+	logger := slog.New(slog.NewTextHandler(logs, nil))
 	cfg := mockserver.Config{Seed: opts.seed, Now: opts.now, RateLimit: opts.rateLimit, MaxRecords: opts.maxRecs, LenientContentType: opts.lenient, Logger: logger}
 	if err := opts.steer.apply(&cfg); err != nil {
 		return err
