@@ -179,7 +179,7 @@ func (c *Client) Send(ctx context.Context, r Request) (*Exchange, error) {
 		}
 		started := time.Now()
 		resp, err := c.hc.Do(req)
-		record := ExchangeRecord{Op: r.Op.ID, Credential: credentialOf(r.Token), Intent: r.Intent.String(), Constraint: r.Constraint}
+		record := ExchangeRecord{Op: r.Op.ID, Credential: credentialOf(r.Token), Intent: r.Intent.String(), Constraint: r.Constraint, NoRetry: r.NoRetry}
 		if err != nil {
 			c.Recorder.add(record)
 			return ex, fmt.Errorf("%s: POST %s: %w", r.Op.ID, ex.URL, err)

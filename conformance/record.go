@@ -21,7 +21,10 @@ type ExchangeRecord struct {
 	Status int `json:"status"`
 	// Constraint is the field constraint the request probes, "" for none.
 	Constraint string `json:"constraint,omitempty"`
-	Count      int    `json:"count"`
+	// NoRetry is set when the spec meant to receive a 429 itself (Request.NoRetry) instead of
+	// having it waited out.
+	NoRetry bool `json:"no_retry,omitempty"`
+	Count   int  `json:"count"`
 }
 
 // ReportEntryExchanges names the report entry holding a spec's []ExchangeRecord.
@@ -75,6 +78,8 @@ func (rec *Recorder) Take() []ExchangeRecord {
 			return a.Credential < b.Credential
 		case a.Intent != b.Intent:
 			return a.Intent < b.Intent
+		case a.NoRetry != b.NoRetry:
+			return b.NoRetry
 		}
 		return a.Constraint < b.Constraint
 	})

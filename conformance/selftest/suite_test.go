@@ -75,17 +75,27 @@ type specResult struct {
 	Labels  []string
 	State   types.SpecState
 	Failure string
+	// Records are the exchanges the spec made, as the suite's client counted them.
+	Records []conformance.ExchangeRecord
+	// LeftOut is set for a spec the label filter left out of the run.
+	LeftOut bool
 }
 
 // runSuite runs the suite binary with args (and CONFORMANCE_BASE_URL=base when base is not
 // empty) and returns its specs from the JSON report, and whether the run passed.
 func runSuite(t *testing.T, base string, args ...string) ([]specResult, bool, string) {
 	t.Helper()
+	return runSuiteEnv(t, base, nil, args...)
+}
+
+// runSuiteEnv is runSuite with extra environment variables (NAME=value) for the suite.
+func runSuiteEnv(t *testing.T, base string, env []string, args ...string) ([]specResult, bool, string) {
+	t.Helper()
 	report := filepath.Join(t.TempDir(), "report.json")
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, suiteBinary, append([]string{"-ginkgo.no-color", "-ginkgo.json-report=" + report}, args...)...)
-	cmd.Env = append(os.Environ(), "CONFORMANCE_BASE_URL="+base, "CONFORMANCE_PROFILE=")
+	cmd.Env = append(append(os.Environ(), "CONFORMANCE_BASE_URL="+base, "CONFORMANCE_PROFILE="), env...)
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	runErr := cmd.Run()
@@ -103,7 +113,8 @@ func runSuite(t *testing.T, base string, args ...string) ([]specResult, bool, st
 			if sr.LeafNodeType != types.NodeTypeIt {
 				continue
 			}
-			specs = append(specs, specResult{Name: sr.FullText(), Labels: sr.Labels(), State: sr.State, Failure: sr.Failure.Message})
+			specs = append(specs, specResult{Name: sr.FullText(), Labels: sr.Labels(), State: sr.State, Failure: sr.Failure.Message,
+				Records: conformance.Records(sr), LeftOut: conformance.LeftOutByFilter(sr)})
 		}
 	}
 	return specs, runErr == nil, out.String()
@@ -131,6 +142,9 @@ func TestSpecNames(t *testing.T) {
 		}
 		if profiles != 1 {
 			t.Errorf("spec %q has labels %v: it needs exactly one of contract and reference", s.Name, s.Labels)
+		}
+		if effects := len(conformance.LabelValues(s.Labels, "effect")); effects != 1 {
+			t.Errorf("spec %q has labels %v: it needs exactly one effect label (%s or %s)", s.Name, s.Labels, conformance.LabelEffectRead, conformance.LabelEffectWrite)
 		}
 		lines = append(lines, fmt.Sprintf("%s [%s]", s.Name, strings.Join(s.Labels, ", ")))
 	}
@@ -242,5 +256,45 @@ func checkRuleLabels(t *testing.T, specs []specResult) {
 		if cited[r.ID] == 0 && !r.EveryAnswer {
 			t.Errorf("rule %s has no spec: %s", r.ID, r.Statement)
 		}
+	}
+}
+
+// checkEffectLabels holds the effect labels to what the specs really sent in a run (D110): a
+// spec that sent a request that may change the target (one with a credential to an operation
+// that changes it, or any to a public one) is effect:write; an effect:write spec that passed
+// sent one; a spec that sent until a 429 or sent a failed login is spends:ratelimit.
+func checkEffectLabels(t *testing.T, specs []specResult) {
+	t.Helper()
+	checked := 0
+	for _, s := range specs {
+		if s.LeftOut {
+			continue
+		}
+		checked++
+		write := slices.Contains(s.Labels, conformance.LabelEffectWrite)
+		spends := slices.Contains(s.Labels, conformance.LabelSpendsRateLimit)
+		changed := false
+		for _, r := range s.Records {
+			if r.Changes() {
+				changed = true
+				if !write {
+					t.Errorf("spec %q is %s but sent %d request(s) that may change the target: %s with credential %s (%s), answered %d",
+						s.Name, conformance.LabelEffectRead, r.Count, r.Op, r.Credential, r.Intent, r.Status)
+				}
+			}
+			// A 429 the spec asked for (not one waited out because another spec spent the window)
+			// or a failed login.
+			if !spends && ((r.Status == 429 && r.NoRetry) || (r.Op == conformance.OpAuthenticate.ID && r.Status == 401)) {
+				t.Errorf("spec %q sent until %d answer(s) %d from %s, which spend a rate window or a login throttle, but is not %s",
+					s.Name, r.Count, r.Status, r.Op, conformance.LabelSpendsRateLimit)
+			}
+		}
+		if write && !changed && s.State == types.SpecStatePassed {
+			t.Errorf("spec %q is %s but passed without sending a request that may change the target (records: %+v): the readonly profile leaves it out for nothing",
+				s.Name, conformance.LabelEffectWrite, s.Records)
+		}
+	}
+	if checked == 0 {
+		t.Errorf("no spec ran: the effect labels were not checked")
 	}
 }
