@@ -47,8 +47,10 @@ trap cleanup EXIT
 
 echo "readme-container: the mock block:"
 printf '  %s\n' "$mock_cmds"
-setsid bash -c "$mock_cmds" >"$log" 2>&1 &
+set -m # the mock block runs in a process group of its own (its id is $!), so cleanup stops go run and the mock
+bash -c "$mock_cmds" >"$log" 2>&1 &
 mock_pid=$!
+set +m
 for _ in $(seq 1 300); do
   curl -sf -o /dev/null "http://127.0.0.1:$port/healthz" && break
   if ! kill -0 "$mock_pid" 2>/dev/null; then
