@@ -44,12 +44,18 @@ type HTMLCell struct {
 
 // HTMLSpec is a failed or skipped spec.
 type HTMLSpec struct {
-	Name     string
-	Op       string
+	Name string
+	Op   string
+	// Broken are the rules the failure message cites; Rules those the spec checks (its rule:
+	// labels) that the message does not cite.
+	Broken   []Rule
 	Rules    []Rule
 	Message  string
 	Location string
 }
+
+// citedRule finds the rule ids a failure message cites ("rule HDR-1: …", "rule REF-CART (…").
+var citedRule = regexp.MustCompile(`\brule ([A-Z]+(?:-[A-Z0-9]+)+)\b`)
 
 // HTMLCoverage is what the run exercised of one operation.
 type HTMLCoverage struct {
@@ -151,8 +157,16 @@ func BuildHTMLReport(report types.Report, run Run, target string, now time.Time)
 		}
 		spec := func() HTMLSpec {
 			hs := HTMLSpec{Name: sr.FullText(), Op: LabelValue(sr.Labels(), "op"), Message: redactText(sr.Failure.Message), Location: sr.Failure.Location.String()}
+			seen := map[string]bool{}
+			for _, m := range citedRule.FindAllStringSubmatch(sr.Failure.Message, -1) {
+				if r, ok := RuleByID(m[1]); ok && !seen[r.ID] {
+					seen[r.ID] = true
+					hs.Broken = append(hs.Broken, r)
+				}
+			}
 			for _, id := range LabelValues(sr.Labels(), "rule") {
-				if r, ok := RuleByID(id); ok {
+				if r, ok := RuleByID(id); ok && !seen[id] {
+					seen[id] = true
 					hs.Rules = append(hs.Rules, r)
 				}
 			}
@@ -278,7 +292,8 @@ details { margin: .5rem 0; }
 
 <h2 id="failures">Failures ({{len .Failures}})</h2>
 {{range .Failures}}<details open><summary><strong>{{.Name}}</strong></summary>
-{{range .Rules}}<p>Rule <strong>{{.ID}}</strong>{{if not .Contract}} (reference, {{.Decision}}){{end}}: {{.Statement}} <span class="muted">({{.Source}})</span></p>{{end}}
+{{range .Broken}}<p>Broken: rule <strong>{{.ID}}</strong>{{if not .Contract}} (reference, {{.Decision}}){{end}}: {{.Statement}} <span class="muted">({{.Source}})</span></p>{{end}}
+{{range .Rules}}<p>The spec checks rule <strong>{{.ID}}</strong>{{if not .Contract}} (reference, {{.Decision}}){{end}}: {{.Statement}} <span class="muted">({{.Source}})</span></p>{{end}}
 <pre>{{.Message}}</pre><p class="muted">{{.Location}}</p></details>
 {{else}}<p>None.</p>{{end}}
 
