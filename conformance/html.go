@@ -100,7 +100,7 @@ func Records(sr types.SpecReport) []ExchangeRecord {
 
 // BuildHTMLReport gathers what the HTML report shows from a suite report narrowed by run.
 func BuildHTMLReport(report types.Report, run Run, target string, now time.Time) HTMLReport {
-	s := Summarize(report, run)
+	s := SummarizeRun(report, run)
 	h := HTMLReport{Title: "Conformance report", Target: target, Generated: now.UTC(), Run: run, Summary: s}
 	for _, op := range Operations {
 		row := s.ByOperation[op.ID]

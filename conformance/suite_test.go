@@ -139,7 +139,7 @@ var _ = BeforeEach(func() {
 // (CONFORMANCE_SUMMARY, or summary.txt in CONFORMANCE_REPORTS). A file that cannot be written
 // is a warning: the verdict is the specs'.
 var _ = ReportAfterSuite("conformance summary", func(report Report) {
-	s := Summarize(report, run)
+	s := SummarizeRun(report, run)
 	_ = s.Write(os.Stdout)
 	if path := files.Summary; path != "" {
 		if warn := WriteReportFile("summary", path, s.Write); warn != "" {

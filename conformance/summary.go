@@ -43,8 +43,12 @@ func LeftOutByFilter(sr types.SpecReport) bool {
 	return sr.State == types.SpecStateSkipped && sr.Failure.Message == "" && sr.RunTime == 0
 }
 
-// Summarize tallies the spec reports of a suite run narrowed by run.
-func Summarize(report types.Report, run Run) Summary {
+// Summarize tallies the spec reports of a suite run.
+func Summarize(report types.Report) Summary { return SummarizeRun(report, Run{}) }
+
+// SummarizeRun tallies the spec reports of a suite run narrowed by run, counting what the
+// readonly profile left out.
+func SummarizeRun(report types.Report, run Run) Summary {
 	s := Summary{Profile: map[string]*Tally{}, ByOperation: map[string]map[string]*Tally{}, Run: run, LeftOut: map[string]int{}}
 	for _, sr := range report.SpecReports {
 		if sr.LeafNodeType != types.NodeTypeIt || sr.State == types.SpecStateInvalid {
