@@ -55,10 +55,10 @@ vet: ## gofmt check, go vet and staticcheck (pinned in go.mod as a tool)
 CONFORMANCE_BASE_URL ?= http://$(ADDR)
 CONFORMANCE_PROFILE ?= contract
 
-conformance: ## build the suite binary and run it against CONFORMANCE_BASE_URL (label filter CONFORMANCE_PROFILE, default contract); JUnit and JSON reports in build/
+conformance: ## build the suite binary and run it against CONFORMANCE_BASE_URL (label filter CONFORMANCE_PROFILE, default contract; readonly: only specs that change nothing); JUnit, JSON and HTML reports in build/
 	$(GO) test -c -o build/conformance.test ./conformance
-	CONFORMANCE_BASE_URL=$(CONFORMANCE_BASE_URL) ./build/conformance.test \
-	  --ginkgo.label-filter='$(CONFORMANCE_PROFILE)' \
+	CONFORMANCE_BASE_URL=$(CONFORMANCE_BASE_URL) CONFORMANCE_HTML=build/conformance.html \
+	  $(if $(filter readonly,$(CONFORMANCE_PROFILE)),CONFORMANCE_PROFILE=readonly ./build/conformance.test,./build/conformance.test --ginkgo.label-filter='$(CONFORMANCE_PROFILE)') \
 	  --ginkgo.junit-report=build/conformance-junit.xml --ginkgo.json-report=build/conformance.json
 
 conformance-golden: ## regenerate the suite's golden spec list, self-test tables and conformance/rules.md (runs the whole self-test sweep)
