@@ -9,6 +9,7 @@ import (
 	"time"
 
 	. "github.com/onsi/ginkgo/v2"
+	"github.com/onsi/ginkgo/v2/types"
 	. "github.com/onsi/gomega"
 
 	. "github.com/opsapi/mocktoolkit/conformance"
@@ -144,6 +145,22 @@ var _ = ReportAfterSuite("conformance summary", func(report Report) {
 	if path := files.Summary; path != "" {
 		if warn := WriteReportFile("summary", path, s.Write); warn != "" {
 			fmt.Fprintln(os.Stderr, warn)
+		}
+	}
+	// Against the reference mock in process (go test ./conformance), every spec's effect labels
+	// are held to the exchanges it made (D110), so the readonly profile can trust them.
+	if client != nil && !report.SuiteConfig.DryRun && cfg.BaseURL == "" && cfg.Image == "" {
+		var problems []string
+		for _, sr := range report.SpecReports {
+			if sr.LeafNodeType != types.NodeTypeIt || LeftOutByFilter(sr) {
+				continue
+			}
+			for _, p := range EffectLabelProblems(sr.Labels(), sr.State, Records(sr)) {
+				problems = append(problems, fmt.Sprintf("spec %q: %s", sr.FullText(), p))
+			}
+		}
+		if len(problems) > 0 {
+			Fail("effect labels that do not match what the specs sent (conformance/labels.go, D110):\n" + strings.Join(problems, "\n"))
 		}
 	}
 	// The HTML report (CONFORMANCE_HTML, or conformance.html in CONFORMANCE_REPORTS).

@@ -259,10 +259,8 @@ func checkRuleLabels(t *testing.T, specs []specResult) {
 	}
 }
 
-// checkEffectLabels holds the effect labels to what the specs really sent in a run (D110): a
-// spec that sent a request that may change the target (one with a credential to an operation
-// that changes it, or any to a public one) is effect:write; an effect:write spec that passed
-// sent one; a spec that sent until a 429 or sent a failed login is spends:ratelimit.
+// checkEffectLabels holds the effect labels of the specs that ran to the exchanges they made
+// (conformance.EffectLabelProblems, D110).
 func checkEffectLabels(t *testing.T, specs []specResult) {
 	t.Helper()
 	checked := 0
@@ -271,27 +269,8 @@ func checkEffectLabels(t *testing.T, specs []specResult) {
 			continue
 		}
 		checked++
-		write := slices.Contains(s.Labels, conformance.LabelEffectWrite)
-		spends := slices.Contains(s.Labels, conformance.LabelSpendsRateLimit)
-		changed := false
-		for _, r := range s.Records {
-			if r.Changes() {
-				changed = true
-				if !write {
-					t.Errorf("spec %q is %s but sent %d request(s) that may change the target: %s with credential %s (%s), answered %d",
-						s.Name, conformance.LabelEffectRead, r.Count, r.Op, r.Credential, r.Intent, r.Status)
-				}
-			}
-			// A 429 the spec asked for (not one waited out because another spec spent the window)
-			// or a failed login.
-			if !spends && ((r.Status == 429 && r.NoRetry) || (r.Op == conformance.OpAuthenticate.ID && r.Status == 401)) {
-				t.Errorf("spec %q sent until %d answer(s) %d from %s, which spend a rate window or a login throttle, but is not %s",
-					s.Name, r.Count, r.Status, r.Op, conformance.LabelSpendsRateLimit)
-			}
-		}
-		if write && !changed && s.State == types.SpecStatePassed {
-			t.Errorf("spec %q is %s but passed without sending a request that may change the target (records: %+v): the readonly profile leaves it out for nothing",
-				s.Name, conformance.LabelEffectWrite, s.Records)
+		for _, p := range conformance.EffectLabelProblems(s.Labels, s.State, s.Records) {
+			t.Errorf("spec %q: %s", s.Name, p)
 		}
 	}
 	if checked == 0 {

@@ -443,9 +443,6 @@ func TestSuitePassesTheReference(t *testing.T) {
 		t.Skip("runs the whole suite")
 	}
 	filter := "contract"
-	if f := os.Getenv("SELFTEST_REFERENCE_FILTER"); f != "" {
-		filter = f // for a look at other specs' labels by hand; not a documented knob
-	}
 	specs, ok, out := runSuite(t, startMock(t, nil), "-ginkgo.label-filter="+filter)
 	if !ok {
 		t.Fatalf("the %s profile fails against the reference mock:\n%s", filter, out)
