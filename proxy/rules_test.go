@@ -1,6 +1,8 @@
 package proxy_test
 
 import (
+	"os/exec"
+	"strings"
 	"testing"
 
 	"github.com/opsapi/mocktoolkit/conformance/rules"
@@ -37,5 +39,20 @@ func TestRulesComeFromTheRegistry(t *testing.T) {
 	}
 	if p := inTable[proxy.RequestSchema].Party; p != proxy.Client {
 		t.Errorf("rule %s binds the client, party %q", proxy.RequestSchema, p)
+	}
+}
+
+// TestProxyImportsNoTestFramework: the proxy reads the registry (conformance/rules, standard
+// library only), never the suite or its test framework.
+func TestProxyImportsNoTestFramework(t *testing.T) {
+	out, err := exec.Command("go", "list", "-deps", "github.com/opsapi/mocktoolkit/proxy").Output()
+	if err != nil {
+		t.Skipf("go list unavailable: %v", err)
+	}
+	for _, dep := range strings.Fields(string(out)) {
+		if strings.HasPrefix(dep, "github.com/onsi/") || dep == "github.com/opsapi/mocktoolkit/conformance" ||
+			dep == "github.com/opsapi/mocktoolkit/mockserver" || dep == "github.com/opsapi/mocktoolkit/fixtures" {
+			t.Errorf("the proxy depends on %s", dep)
+		}
 	}
 }
