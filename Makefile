@@ -20,11 +20,12 @@ proxy: ## run the validating proxy on $(ADDR) in front of UPSTREAM (README, "Val
 	$(GO) run ./cmd/mockserver proxy --upstream $(UPSTREAM) --addr $(ADDR) \
 	  --report-json build/proxy-report.json --report-junit build/proxy-junit.xml
 
-test: ## the full loop: every test (race detector on, container tests, the whole self-test, the generated client), then the suite against the mock image
+test: ## the full loop: every test (race detector on, container tests, the whole self-test, the generated client), then the suite against the mock image and the README's container commands
 	OPSAPI_FULL_TESTS=1 TESTCONTAINERS_RYUK_DISABLED=true $(GO) test -race -count=1 ./...
 	@$(MAKE) --no-print-directory test-codegen
 	@if docker info >/dev/null 2>&1; then \
-	  $(MAKE) --no-print-directory conformance-container; \
+	  $(MAKE) --no-print-directory conformance-container && \
+	  $(MAKE) --no-print-directory test-readme-container; \
 	elif [ "$${REQUIRE_DOCKER:-}" = 1 ]; then \
 	  echo "test: no Docker engine reachable, and REQUIRE_DOCKER=1" >&2; exit 1; \
 	else \
@@ -54,10 +55,10 @@ vet: ## gofmt check, go vet and staticcheck (pinned in go.mod as a tool)
 CONFORMANCE_BASE_URL ?= http://$(ADDR)
 CONFORMANCE_PROFILE ?= contract
 
-conformance: ## build the suite binary and run it against CONFORMANCE_BASE_URL (label filter CONFORMANCE_PROFILE, default contract); JUnit and JSON reports in build/
+conformance: ## build the suite binary and run it against CONFORMANCE_BASE_URL (label filter CONFORMANCE_PROFILE, default contract; readonly: only specs that change nothing); JUnit, JSON and HTML reports in build/
 	$(GO) test -c -o build/conformance.test ./conformance
-	CONFORMANCE_BASE_URL=$(CONFORMANCE_BASE_URL) ./build/conformance.test \
-	  --ginkgo.label-filter='$(CONFORMANCE_PROFILE)' \
+	CONFORMANCE_BASE_URL=$(CONFORMANCE_BASE_URL) CONFORMANCE_HTML=build/conformance.html \
+	  $(if $(filter readonly,$(CONFORMANCE_PROFILE)),CONFORMANCE_PROFILE=readonly ./build/conformance.test,./build/conformance.test --ginkgo.label-filter='$(CONFORMANCE_PROFILE)') \
 	  --ginkgo.junit-report=build/conformance-junit.xml --ginkgo.json-report=build/conformance.json
 
 conformance-golden: ## regenerate the suite's golden spec list, self-test tables and conformance/rules.md (runs the whole self-test sweep)
@@ -92,6 +93,7 @@ fuzz: ## run each fuzz target for $(FUZZTIME) (the seeds alone run in `make test
 #   make image-conformance      the suite binary as an image FROM scratch
 #   make conformance-container  make image, then the suite against it (CONFORMANCE_IMAGE)
 #   make conformance-image-run  both images on a private network: the suite image tests the mock image
+#   make test-readme-container  the README's commands for the suite image against a mock on the host, as written
 #
 # No base image is pulled (FROM scratch, static binaries), so this works with no registry.
 # Ryuk (the testcontainers reaper) cannot be pulled either: it is disabled and containers are
@@ -116,7 +118,7 @@ container_build = old=$$(docker image inspect --format '{{.Id}}' $(1) 2>/dev/nul
 	new=$$(docker image inspect --format '{{.Id}}' $(1)); \
 	if [ -n "$$old" ] && [ "$$old" != "$$new" ]; then docker image rm "$$old" >/dev/null 2>&1 || true; fi
 
-.PHONY: image image-conformance conformance-container conformance-image-run
+.PHONY: image image-conformance conformance-container conformance-image-run test-readme-container
 
 image: ## build the mock image FROM scratch (static binary, non-root, 0.0.0.0:4010); prints its reference
 	@mkdir -p $(MOCK_IMAGE_CTX)/tmp $(MOCK_IMAGE_CTX)/data
@@ -130,6 +132,7 @@ image: ## build the mock image FROM scratch (static binary, non-root, 0.0.0.0:40
 
 image-conformance: ## build the suite image FROM scratch (go test -c); prints its reference
 	@mkdir -p $(SUITE_IMAGE_CTX)/tmp $(SUITE_IMAGE_CTX)/reports
+	@chmod 1777 $(SUITE_IMAGE_CTX)/tmp $(SUITE_IMAGE_CTX)/reports
 	@CGO_ENABLED=0 go test -c -trimpath -ldflags='-s -w' -o build/conformance.test ./conformance
 	@cp build/conformance.test $(SUITE_IMAGE_CTX)/conformance.test
 	@$(call container_build,$(SUITE_IMAGE),conformance/Dockerfile,$(SUITE_IMAGE_CTX))
@@ -142,13 +145,17 @@ conformance-container: image ## run the suite against the mock image, started wi
 # A network and two containers named after this make process, removed whatever the outcome.
 CONTAINER_RUN_ID = opsapi-conformance-$(shell echo $$PPID)
 
-conformance-image-run: image image-conformance ## run the suite image against the mock image, both as plain containers
+conformance-image-run: image image-conformance ## run the suite image against the mock image, both as plain containers; reports in build/reports
+	@mkdir -p build/reports
 	@docker network create $(CONTAINER_RUN_ID) >/dev/null
 	@docker run --detach --rm --network $(CONTAINER_RUN_ID) --name $(CONTAINER_RUN_ID)-mock $(MOCK_IMAGE) >/dev/null; \
-	  docker run --rm --network $(CONTAINER_RUN_ID) \
+	  docker run --rm --network $(CONTAINER_RUN_ID) --user "$$(id -u):$$(id -g)" -v "$(CURDIR)/build/reports:/reports" \
 	    -e CONFORMANCE_BASE_URL=http://$(CONTAINER_RUN_ID)-mock:4010 $(SUITE_IMAGE) \
 	    $$([ -t 1 ] || echo -ginkgo.no-color) $(GINKGO_ARGS); \
 	  status=$$?; \
 	  docker rm --force $(CONTAINER_RUN_ID)-mock >/dev/null 2>&1; \
 	  docker network rm $(CONTAINER_RUN_ID) >/dev/null 2>&1; \
 	  exit $$status
+
+test-readme-container: ## run the README's container commands as written (the suite image against a mock on the host); checks the exit status and /reports
+	bash conformance/testdata/readme-container.sh

@@ -35,7 +35,8 @@ var _ = Describe("Account area", func() {
 		})
 
 		// Rule AUTH-5 (conformance/rules.md).
-		It("refuses a wrong password and returns no token", Contract(op, AspectAuth, "AUTH-5"), func() {
+		// A failed login counts toward the target's login throttle (D110): it spends a window.
+		It("refuses a wrong password and returns no token", SpendsRateLimit(Contract(op, AspectAuth, "AUTH-5")), func() {
 			outsider := manifest.Users.Outsider
 			ex := send(Request{Op: op, As: "the outsider with a wrong password",
 				Body: map[string]any{"email": outsider.Email, "password": "wrong-" + outsider.Password}})
@@ -60,7 +61,7 @@ var _ = Describe("Account area", func() {
 
 		// D1: a wrong e-mail and a wrong password answer 401, byte for byte the same, with body
 		// {error: true, message, errors: [message]}.
-		It("answers a wrong password and an unknown e-mail with the same 401", Reference(op, AspectAuth), func() {
+		It("answers a wrong password and an unknown e-mail with the same 401", SpendsRateLimit(Reference(op, AspectAuth)), func() {
 			wrongPassword := send(Request{Op: op, As: "the member with a wrong password",
 				Body: with(creds(), "password", "wrong-"+manifest.Users.Member.Password)})
 			unknownEmail := send(Request{Op: op, As: "an unknown e-mail",

@@ -54,6 +54,9 @@ type Request struct {
 	// NoRetry hands a 429 to the spec instead of waiting Retry-After and retrying (rate-limit
 	// specs, where the 429 is the answer under test).
 	NoRetry bool
+	// Constraint names the field constraint the request breaks (Intent Invalid) or probes at its
+	// bound (e.g. "title maxLength"), for the report's coverage; "" for none.
+	Constraint string
 }
 
 // Exchange is a request sent and the answer received, kept for assertions and failure messages.
@@ -118,6 +121,8 @@ type Client struct {
 	retryMax time.Duration
 	// Logf, when set, receives one line per 429 waited out.
 	Logf func(format string, args ...any)
+	// Recorder counts every exchange the client makes (each attempt of a retried request).
+	Recorder Recorder
 }
 
 // NewClient returns a client of the deployment at base.
@@ -133,6 +138,9 @@ func NewClient(ctx context.Context, base string, cfg Config) (*Client, error) {
 		retryMax: cfg.RetryMax,
 	}, nil
 }
+
+// BaseURL is the base URL of the deployment under test.
+func (c *Client) BaseURL() string { return c.base }
 
 // Send makes the call r describes. On a 429 it waits Retry-After and tries again (three times at
 // most) unless r.NoRetry is set or the wait is longer than the client's bound (then the 429 is
@@ -171,9 +179,13 @@ func (c *Client) Send(ctx context.Context, r Request) (*Exchange, error) {
 		}
 		started := time.Now()
 		resp, err := c.hc.Do(req)
+		record := ExchangeRecord{Op: r.Op.ID, Credential: credentialOf(r.Token), Intent: r.Intent.String(), Constraint: r.Constraint, NoRetry: r.NoRetry}
 		if err != nil {
+			c.Recorder.add(record)
 			return ex, fmt.Errorf("%s: POST %s: %w", r.Op.ID, ex.URL, err)
 		}
+		record.Status = resp.StatusCode
+		c.Recorder.add(record)
 		ex.Status, ex.Header = resp.StatusCode, resp.Header
 		ex.Body, err = io.ReadAll(io.LimitReader(resp.Body, 8<<20))
 		_ = resp.Body.Close()

@@ -33,6 +33,18 @@ const (
 	EnvRateSenders = "CONFORMANCE_RATE_SENDERS"
 	// EnvTimeout is the timeout of one HTTP request, a Go duration (default 30s).
 	EnvTimeout = "CONFORMANCE_TIMEOUT"
+	// EnvProfile narrows the run: "readonly" (ReadOnlyFilter), or a label filter used when no
+	// --ginkgo.label-filter is given (e.g. "contract").
+	EnvProfile = "CONFORMANCE_PROFILE"
+	// EnvAllowRateLimit, set to 1, lets the readonly profile run the specs that spend a rate
+	// window (login throttles included).
+	EnvAllowRateLimit = "CONFORMANCE_ALLOW_RATELIMIT"
+	// EnvReports names a directory the run writes every report to (ReportFiles), unless a flag
+	// or another variable names a file: junit.xml, conformance.json, conformance.html and
+	// summary.txt. The suite image sets it to /reports.
+	EnvReports = "CONFORMANCE_REPORTS"
+	// EnvHTML names the file of the self-contained HTML report.
+	EnvHTML = "CONFORMANCE_HTML"
 )
 
 // Config is the suite's environment.
@@ -42,10 +54,16 @@ type Config struct {
 	ManifestFile string
 	AdminToken   string
 	SummaryFile  string
-	RateLimitMax int
-	RateSenders  int
-	RetryMax     time.Duration
-	Timeout      time.Duration
+	// HTMLFile is the HTML report's file (EnvHTML); ReportsDir the directory of EnvReports.
+	HTMLFile   string
+	ReportsDir string
+	// Profile is EnvProfile; AllowRateLimit is EnvAllowRateLimit=1.
+	Profile        string
+	AllowRateLimit bool
+	RateLimitMax   int
+	RateSenders    int
+	RetryMax       time.Duration
+	Timeout        time.Duration
 }
 
 // LoadConfig reads the suite's environment through getenv (os.Getenv in the suite).
@@ -56,10 +74,20 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 		ManifestFile: getenv(EnvManifest),
 		AdminToken:   getenv(EnvAdminToken),
 		SummaryFile:  getenv(EnvSummary),
+		HTMLFile:     getenv(EnvHTML),
+		ReportsDir:   getenv(EnvReports),
+		Profile:      getenv(EnvProfile),
 		RateLimitMax: 2000,
 		RateSenders:  16,
 		RetryMax:     65 * time.Second,
 		Timeout:      30 * time.Second,
+	}
+	switch v := getenv(EnvAllowRateLimit); v {
+	case "", "0", "false":
+	case "1", "true":
+		cfg.AllowRateLimit = true
+	default:
+		return cfg, fmt.Errorf("load config: %s=%q is not 1 or 0", EnvAllowRateLimit, v)
 	}
 	if v := getenv(EnvRateLimitMax); v != "" {
 		n, err := strconv.Atoi(v)

@@ -85,7 +85,7 @@ func validationSpecs(op Operation, rules fieldRules) {
 		}
 		reject := func(name string, v any) {
 			It(fmt.Sprintf("rejects %s with a validation error keyed by %q", name, c.field), Profile(profile, op, AspectValidation, ruleID), func() {
-				ex := callInvalid(who, op, with(rules.base(), c.field, v))
+				ex := send(Request{Op: op, As: who.String(), Token: token(who, op), Body: with(rules.base(), c.field, v), Intent: Invalid, Constraint: c.tag()})
 				if op.CodesShown() {
 					Expect(ex).To(HaveStatus(422), rule)
 				}
@@ -94,7 +94,7 @@ func validationSpecs(op Operation, rules fieldRules) {
 		}
 		accept := func(name string, v any) {
 			It(fmt.Sprintf("accepts %s", name), Profile(profile, op, AspectValidation, "ERR-3"), func() {
-				ex := call(who, op, c.accept(rules.base(), v))
+				ex := send(Request{Op: op, As: who.String(), Token: token(who, op), Body: c.accept(rules.base(), v), Constraint: c.tag()})
 				Expect(ex).To(AcceptField(c.field), RuleBoundOK)
 			})
 		}
@@ -125,11 +125,14 @@ func validationSpecs(op Operation, rules fieldRules) {
 		// D1: the interface does not show this operation's codes; the reference answers a field
 		// violation with 422, the status the interface gives validation errors.
 		It("answers a field violation with status 422", Reference(op, AspectValidation), func() {
-			ex := callInvalid(who, op, with(rules.base(), c.field, c.violation()))
+			ex := send(Request{Op: op, As: who.String(), Token: token(who, op), Body: with(rules.base(), c.field, c.violation()), Intent: Invalid, Constraint: c.tag()})
 			Expect(ex).To(HaveStatus(422), "D1; "+RuleErrors1)
 		})
 	}
 }
+
+// tag names the constraint in the report's coverage: the field and the kind ("title maxLength").
+func (c constraint) tag() string { return c.field + " " + c.kind }
 
 // violation is a value just past the constraint (omit for required).
 func (c constraint) violation() any {

@@ -33,11 +33,31 @@ const (
 var Aspects = []string{AspectEnvelope, AspectAuth, AspectValidation, AspectNotFound, AspectConflict,
 	AspectRateLimit, AspectTransition, AspectIsolation}
 
+// The effect labels: every spec carries exactly one (D110).
+const (
+	// LabelEffectRead marks a spec whose requests change nothing on the target: it calls only
+	// operations that read, and calls operations that change the target only without a
+	// credential the target accepts (no token, or one it never issued), which is refused before
+	// any effect.
+	LabelEffectRead = "effect:read"
+	// LabelEffectWrite marks a spec that may change the target: any request with a credential to
+	// an operation that changes it (creates, updates, deletes, cart removals, regenerations,
+	// deprecations, syncs, restores), whatever the body, valid or not.
+	LabelEffectWrite = "effect:write"
+	// LabelSpendsRateLimit marks a spec that spends a rate window, a thumbnail window or a
+	// login throttle of the target (it sends until a 429, or sends failed logins).
+	LabelSpendsRateLimit = "spends:ratelimit"
+)
+
 // LabelRule prefixes the label naming a rule of the registry a spec checks (rule:<id>).
 const LabelRule = "rule:"
 
 func labels(profile string, op Operation, aspect string, rules []string) ginkgo.Labels {
-	l := []string{profile, "op:" + op.ID, "area:" + op.Area, "aspect:" + aspect}
+	effect := LabelEffectRead
+	if op.Change() != "" {
+		effect = LabelEffectWrite
+	}
+	l := []string{profile, "op:" + op.ID, "area:" + op.Area, "aspect:" + aspect, effect}
 	for _, id := range rules {
 		l = append(l, LabelRule+id)
 	}
@@ -62,6 +82,39 @@ func Profile(contract bool, op Operation, aspect string, rules ...string) ginkgo
 		return Contract(op, aspect, rules...)
 	}
 	return Reference(op, aspect, rules...)
+}
+
+// withEffect returns l with its effect label replaced by effect.
+func withEffect(l ginkgo.Labels, effect string) ginkgo.Labels {
+	out := make([]string, 0, len(l))
+	for _, x := range l {
+		if x == LabelEffectRead || x == LabelEffectWrite {
+			x = effect
+		}
+		out = append(out, x)
+	}
+	return ginkgo.Label(out...)
+}
+
+// WithoutCredential marks a spec of an operation that changes the target as effect:read: every
+// request it sends carries no credential the target accepts (no bearer token, or one the
+// target never issued), so the target refuses it with 401 before any effect (D110). A public
+// operation (cart removal) takes no credential: it stays effect:write.
+func WithoutCredential(l ginkgo.Labels) ginkgo.Labels {
+	if op, ok := OperationByID(LabelValue(l, "op")); ok && op.Access == Public {
+		return l
+	}
+	return withEffect(l, LabelEffectRead)
+}
+
+// Writes marks a spec of an operation that only reads as effect:write: it changes the target
+// as a step (creates a comment to count it, snoozes a card to list it, …).
+func Writes(l ginkgo.Labels) ginkgo.Labels { return withEffect(l, LabelEffectWrite) }
+
+// SpendsRateLimit adds spends:ratelimit to l: the spec spends a rate window, a thumbnail
+// window or a login throttle.
+func SpendsRateLimit(l ginkgo.Labels) ginkgo.Labels {
+	return ginkgo.Label(append(append([]string{}, l...), LabelSpendsRateLimit)...)
 }
 
 // LabelValues returns the values of every label key:value among labels.
@@ -98,8 +151,10 @@ func OperationInRun(filter string, op Operation) bool {
 	}
 	for _, profile := range []string{LabelContract, LabelReference} {
 		for _, aspect := range Aspects {
-			if match([]string{profile, "op:" + op.ID, "area:" + op.Area, "aspect:" + aspect}) {
-				return true
+			for _, effect := range []string{LabelEffectRead, LabelEffectWrite} {
+				if match([]string{profile, "op:" + op.ID, "area:" + op.Area, "aspect:" + aspect, effect}) {
+					return true
+				}
 			}
 		}
 	}

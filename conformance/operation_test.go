@@ -43,14 +43,14 @@ func authSpecs(op Operation, rules fieldRules) {
 		return
 	}
 	// Rules AUTH-1, ENV-3 (conformance/rules.md).
-	It("answers 401 with body shape (b) to a request without a bearer token", Contract(op, AspectAuth, "AUTH-1", "ENV-3"), func() {
+	It("answers 401 with body shape (b) to a request without a bearer token", WithoutCredential(Contract(op, AspectAuth, "AUTH-1", "ENV-3")), func() {
 		ex := send(Request{Op: op, As: "nobody (no Authorization header)", Body: probe(rules)})
 		Expect(ex).To(HaveStatus(401), RuleAuth2)
 		Expect(ex).To(HaveEnvelopeB(), RuleAuth2)
 	})
 
 	// Rules AUTH-2, ENV-3 (conformance/rules.md).
-	It("answers 401 with body shape (b) to an invalid bearer token", Contract(op, AspectAuth, "AUTH-2", "ENV-3"), func() {
+	It("answers 401 with body shape (b) to an invalid bearer token", WithoutCredential(Contract(op, AspectAuth, "AUTH-2", "ENV-3")), func() {
 		ex := send(Request{Op: op, As: "a caller with an invalid token", Token: BadToken, Body: probe(rules)})
 		Expect(ex).To(HaveStatus(401), RuleAuth2)
 		Expect(ex).To(HaveEnvelopeB(), RuleAuth2)
@@ -85,7 +85,7 @@ func headerSpecs(op Operation, rules fieldRules) {
 		return
 	}
 	// Rules HDR-1, AUTH-1 (conformance/rules.md).
-	It("carries the rate-limit headers on its 401 answer", Contract(op, AspectRateLimit, "HDR-1", "AUTH-1"), func() {
+	It("carries the rate-limit headers on its 401 answer", WithoutCredential(Contract(op, AspectRateLimit, "HDR-1", "AUTH-1")), func() {
 		ex := send(Request{Op: op, As: "nobody (no Authorization header)", Body: probe(rules)})
 		Expect(ex).To(HaveStatus(401), RuleAuth2)
 		Expect(ex).To(HaveRateLimitHeaders(), RuleHeaders)

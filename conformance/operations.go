@@ -112,3 +112,33 @@ var Operations = []Operation{
 
 // Areas lists the area labels in the order the suite describes them.
 var Areas = []string{"account", "operations", "admin", "ai", "domains", "websites"}
+
+// changes names what each operation that changes the target does, by operation id; operations
+// absent here only read (authenticate included: a successful login is a read, D110).
+var changes = map[string]string{
+	"masterCardsCreate": "creates", "masterBoardsCreate": "creates", "cardsCreate": "creates",
+	"masterGroupsCreate": "creates", "commentsCreate": "creates", "tagsCreate": "creates",
+	"masterCardsUpdate": "updates", "cardsUpdate": "updates", "boardsUpdate": "updates",
+	"masterGroupsUpdate": "updates", "tourCardsUpdate": "updates",
+	"groupsDelete":           "deletes",
+	"domainCartRemove":       "cart removals",
+	"thumbnailsRegenerate":   "regenerations",
+	"themeVersionsDeprecate": "deprecations",
+	"masterBoardsSync":       "syncs",
+	"conversationsRestore":   "restores",
+}
+
+// Change says what op changes on the target ("creates", "updates", "deletes", "cart removals",
+// "regenerations", "deprecations", "syncs", "restores"), or "" for an operation that only
+// reads.
+func (op Operation) Change() string { return changes[op.ID] }
+
+// OperationByID returns the operation with operationId id.
+func OperationByID(id string) (Operation, bool) {
+	for _, op := range Operations {
+		if op.ID == id {
+			return op, true
+		}
+	}
+	return Operation{}, false
+}

@@ -230,7 +230,8 @@ func describeWidgetCardsList() {
 
 		// Rule SNOOZE-1, judged by counts (list records' fields are not shown; a card listed with
 		// an id is needed to pick one, else the spec skips).
-		It("counts a card snoozed into the future in snoozed_count and lists it only with include_snoozed", Serial, Contract(op, AspectTransition, "SNOOZE-1"), func() {
+		// It snoozes a card (cards/update) to see it leave the list: a write (D110).
+		It("counts a card snoozed into the future in snoozed_count and lists it only with include_snoozed", Serial, Writes(Contract(op, AspectTransition, "SNOOZE-1")), func() {
 			tool := manifest.Operations.ToolKey
 			list := func(include bool) *Exchange {
 				GinkgoHelper()
@@ -267,7 +268,7 @@ func describeWidgetCardsList() {
 
 		// D29, D18, D20: a card snoozed into the future leaves the default list, is counted in
 		// snoozed_count, and is listed with include_snoozed; null snoozed_until wakes it.
-		It("hides a snoozed card unless include_snoozed is true", Reference(op, AspectTransition), func() {
+		It("hides a snoozed card unless include_snoozed is true", Writes(Reference(op, AspectTransition)), func() {
 			all := call(member, op, map[string]any{"tool_key": manifest.Operations.ToolKey, "include_snoozed": true})
 			shown := call(member, op, map[string]any{"tool_key": manifest.Operations.ToolKey})
 			visible := idsOf(shown.Objects("data.cards"))

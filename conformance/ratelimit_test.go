@@ -109,7 +109,7 @@ func rateLimitSpecs(op Operation) {
 
 	// Rule LIMIT-2, spent on a token just issued by concurrent senders; skipped (never failed)
 	// when the deployment's latency keeps the suite from sending 2×limit+1 requests in a minute.
-	It("answers 429 with body shape (b) and Retry-After once X-RateLimit-Limit is spent", Serial, Contract(op, AspectRateLimit, "LIMIT-2"), func() {
+	It("answers 429 with body shape (b) and Retry-After once X-RateLimit-Limit is spent", Serial, SpendsRateLimit(Contract(op, AspectRateLimit, "LIMIT-2")), func() {
 		ex, n, inAMinute := exhaust(op, login(superadmin)) // a window no other spec uses, so none waits for it
 		if ex == nil {
 			if !inAMinute {
@@ -127,7 +127,7 @@ func rateLimitSpecs(op Operation) {
 	// D14: one window per user, so logging in again does not start a new one; Retry-After is
 	// whole seconds until the reset (1..60); a 429 does not spend more; another user is not
 	// affected.
-	It("keeps one window per user with Retry-After of at most 60 seconds", Serial, Reference(op, AspectRateLimit, "REF-LIMIT"), func() {
+	It("keeps one window per user with Retry-After of at most 60 seconds", Serial, SpendsRateLimit(Reference(op, AspectRateLimit, "REF-LIMIT")), func() {
 		ex, _, _ := exhaust(op, login(superadmin))
 		Expect(ex).NotTo(BeNil(), "D14: the window is spent")
 		wait, _ := RetryAfter(ex.Header)

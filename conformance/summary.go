@@ -32,17 +32,34 @@ type Summary struct {
 	ByOperation map[string]map[string]*Tally // op id -> aspect -> tally
 	Failures    []string                     // full names of failed specs
 	Skips       []string                     // full names of specs skipped with a reason, and the reason
+	// Run is how the run was narrowed; LeftOut counts, per reason, the specs the readonly
+	// profile left out (D110).
+	Run     Run
+	LeftOut map[string]int
+}
+
+// LeftOutByFilter reports whether the label filter or a focus left the spec out of the run.
+func LeftOutByFilter(sr types.SpecReport) bool {
+	return sr.State == types.SpecStateSkipped && sr.Failure.Message == "" && sr.RunTime == 0
 }
 
 // Summarize tallies the spec reports of a suite run.
-func Summarize(report types.Report) Summary {
-	s := Summary{Profile: map[string]*Tally{}, ByOperation: map[string]map[string]*Tally{}}
+func Summarize(report types.Report) Summary { return SummarizeRun(report, Run{}) }
+
+// SummarizeRun tallies the spec reports of a suite run narrowed by run, counting what the
+// readonly profile left out.
+func SummarizeRun(report types.Report, run Run) Summary {
+	s := Summary{Profile: map[string]*Tally{}, ByOperation: map[string]map[string]*Tally{}, Run: run, LeftOut: map[string]int{}}
 	for _, sr := range report.SpecReports {
 		if sr.LeafNodeType != types.NodeTypeIt || sr.State == types.SpecStateInvalid {
 			continue
 		}
-		if sr.State == types.SpecStateSkipped && sr.Failure.Message == "" && sr.RunTime == 0 {
-			// Left out by the label filter or focus: not part of this run.
+		if LeftOutByFilter(sr) {
+			// Left out by the label filter or focus: not part of this run; the readonly
+			// profile says why it left a spec out.
+			if why := run.LeftOutReason(sr.Labels()); why != "" {
+				s.LeftOut[why]++
+			}
 			continue
 		}
 		labels := sr.Labels()
@@ -152,6 +169,25 @@ func (s Summary) Write(w io.Writer) error {
 			fmt.Fprintf(&b, "  - %s\n", f)
 		}
 	}
+	if s.Run.ReadOnly {
+		fmt.Fprintf(&b, "\nLeft out by the readonly profile (%s):\n", s.Run)
+		if len(s.LeftOut) == 0 {
+			b.WriteString("  nothing\n")
+		}
+		for _, why := range s.LeftOutReasons() {
+			fmt.Fprintf(&b, "  %4d  %s\n", s.LeftOut[why], why)
+		}
+	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// LeftOutReasons lists the reasons of LeftOut, sorted.
+func (s Summary) LeftOutReasons() []string {
+	out := make([]string, 0, len(s.LeftOut))
+	for why := range s.LeftOut {
+		out = append(out, why)
+	}
+	sort.Strings(out)
+	return out
 }

@@ -43,7 +43,7 @@ func describeThumbnailsRegenerate() {
 		// run or another process may have spent part of the window): once the suite itself got 5
 		// accepted for the project within the last 10 minutes, the next must be 429. A 429 before
 		// that proves nothing either way (the window may not be fresh): the spec skips and says so.
-		It("answers 429 with Retry-After once 5 regenerations of the project succeeded in 10 minutes", Serial, Contract(op, AspectRateLimit, "LIMIT-3"), func() {
+		It("answers 429 with Retry-After once 5 regenerations of the project succeeded in 10 minutes", Serial, SpendsRateLimit(Contract(op, AspectRateLimit, "LIMIT-3")), func() {
 			bodies := []map[string]any{page(),
 				{"type": "template", "entity_id": manifest.Websites.TemplateID},
 				{"type": "layout", "entity_id": manifest.Websites.LayoutID}}
@@ -72,7 +72,7 @@ func describeThumbnailsRegenerate() {
 		})
 
 		// D15: Retry-After is the seconds until the oldest of the five leaves the 10-minute window.
-		It("answers the 6th regeneration with Retry-After of at most 600 seconds", Serial, Reference(op, AspectRateLimit, "REF-THUMB"), func() {
+		It("answers the 6th regeneration with Retry-After of at most 600 seconds", Serial, SpendsRateLimit(Reference(op, AspectRateLimit, "REF-THUMB")), func() {
 			var last *Exchange
 			for i := 0; i < 6; i++ {
 				last = send(Request{Op: op, As: "the member", Token: token(member, op), Body: page(), NoRetry: true})

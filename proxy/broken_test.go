@@ -77,7 +77,7 @@ func TestBrokenVariantsAreCaught(t *testing.T) {
 			clear(body)
 			body["error"], body["message"], body["data"] = true, "Card 1 not found.", map[string]any{}
 		}, pCardsUpdate, false, `{"id": 1}`, []string{proxy.ShapeA}},
-		{"a success with error true", func(_ *int, _ http.Header, body map[string]any) { body["error"] = true },
+		{"a success whose error is not a boolean", func(_ *int, _ http.Header, body map[string]any) { body["error"] = "false" },
 			pTagsList, false, `{}`, []string{proxy.ShapeSuccess}},
 		{"a field of the wrong type in an answer", func(_ *int, _ http.Header, body map[string]any) {
 			body["data"].(map[string]any)["pagination"].(map[string]any)["total"] = "12"
@@ -135,7 +135,7 @@ func TestRequestViolationsAreTheClients(t *testing.T) {
 	}
 	vs := s.proxy.Exchanges(1)[0].Violations
 	if len(vs) != 1 || vs[0].Rule != proxy.RequestSchema || vs[0].Party != proxy.Client {
-		t.Fatalf("violations %+v, want one client REQUEST-SCHEMA", vs)
+		t.Fatalf("violations %+v, want one client REQ-1", vs)
 	}
 	if n := s.proxy.DeploymentViolations(); n != 0 {
 		t.Errorf("%d deployment violations, want 0", n)
@@ -143,7 +143,7 @@ func TestRequestViolationsAreTheClients(t *testing.T) {
 }
 
 // When the upstream cannot be reached the client gets 502 in shape (a), with a message naming
-// the upstream, and the rule UPSTREAM-ANSWERS.
+// the upstream, and the rule UP-1.
 func TestUpstreamFailureAnswers502InShapeA(t *testing.T) {
 	s := startProxy(t, newMock(t))
 	s.upstream.Close()

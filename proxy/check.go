@@ -62,7 +62,7 @@ func ruleIDs(vs []Violation) []string {
 	return ids
 }
 
-// checkStatus is STATUS-LISTED.
+// checkStatus is STATUS-1.
 func checkStatus(ex *exchange) []Violation {
 	if ex.op.anyStatus || ex.op.listed(ex.status) {
 		return nil
@@ -72,7 +72,7 @@ func checkStatus(ex *exchange) []Violation {
 	return []Violation{violation(StatusListed, fmt.Sprintf("%s answered %d; it lists %s", ex.op.id, ex.status, strings.Join(codes, ", ")))}
 }
 
-// checkHeaders is HEADERS-RATELIMIT and RETRY-AFTER.
+// checkHeaders is HDR-1 and HDR-2.
 func checkHeaders(status int, h http.Header) []Violation {
 	var vs []Violation
 	limit, limitOK, limitWhy := headerInt(h, "X-RateLimit-Limit")

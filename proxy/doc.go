@@ -1,6 +1,8 @@
 // Package proxy is a validating reverse proxy: it forwards every request to a real deployment
 // of the interface and checks each exchange of the 24 operations against the contract, as far
-// as one exchange can show it (rules.go is the one table of the rules it checks).
+// as one exchange can show it. The rules are the registry's (package conformance/rules, shared
+// with the conformance suite and rendered to conformance/rules.md); rules.go names those the
+// proxy checks.
 //
 // For each request the proxy
 //
@@ -10,19 +12,19 @@
 //     and body as the client sent them (X-Forwarded-* included, none added), Host set to the
 //     upstream's; a path that is not one of the 24 operations is forwarded too, unchecked;
 //  3. on the answer, reads ahead up to MaxBody bytes of its body (decoding gzip for the checks
-//     only), checks the request (the client's rule REQUEST-SCHEMA) and the answer (status,
+//     only), checks the request (the client's rule REQ-1) and the answer (status,
 //     envelope shape, rate-limit headers, Retry-After, body schema: the deployment's rules),
 //     and adds X-Contract-Violations with the ids of the rules broken;
 //  4. streams the answer on: status, headers and body bytes as the upstream sent them;
 //  5. journals the exchange, credentials redacted, and counts it for the reports.
 //
 // When no answer comes from the upstream it answers 502 in shape (a) with a message naming
-// the upstream and the failure (rule UPSTREAM-ANSWERS).
+// the upstream and the failure (rule UP-1).
 //
 // The proxy's own pages live under /__proxy/ and are never forwarded: the dashboard
 // (GET /__proxy/), the journal (GET /__proxy/exchanges) and the rule table (GET /__proxy/rules).
 // Reports: Report, WriteJSONReport and WriteJUnitReport. Choices: docs/decisions.md, D90–D98.
 //
-// It reads the OpenAPI document from package spec and must not import mockserver, reference
-// or fixtures (its tests use the mock as an upstream).
+// It reads the OpenAPI document from package spec and the rules from conformance/rules, and
+// must not import mockserver, reference, fixtures or the suite (package conformance, Ginkgo) (its tests use the mock as an upstream).
 package proxy

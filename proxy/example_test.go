@@ -57,8 +57,8 @@ func Example() {
 	}
 	// Output:
 	// 404 violations=""
-	// 429 violations="RETRY-AFTER"
-	// exchange 2, domainCartRemove: RETRY-AFTER (deployment): Retry-After is missing
+	// 429 violations="HDR-2"
+	// exchange 2, domainCartRemove: HDR-2 (deployment): Retry-After is missing
 }
 
 // dropRetryAfter removes Retry-After from an answer before its header is written.

@@ -12,7 +12,7 @@ import (
 )
 
 // upstreamHeaderTimeout bounds the wait for the upstream's status and headers (the default
-// transport's); after it the client gets the 502 of UPSTREAM-ANSWERS.
+// transport's); after it the client gets the 502 of UP-1.
 const upstreamHeaderTimeout = 2 * time.Minute
 
 // exchangeKey carries the *exchange of a request through the ReverseProxy's hooks.

@@ -25,7 +25,7 @@ var codesNotShown = map[string]bool{
 type operation struct {
 	id    string
 	route *routers.Route
-	// bodyRoute is route with the response headers left out, so ANSWER-SCHEMA judges bodies
+	// bodyRoute is route with the response headers left out, so DOC-1 judges bodies
 	// only (kin-openapi stops at the first header error, before the body).
 	bodyRoute *routers.Route
 	// anyStatus is set for the operations whose codes are not shown.

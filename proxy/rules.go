@@ -1,5 +1,7 @@
 package proxy
 
+import "github.com/opsapi/mocktoolkit/conformance/rules"
+
 // Party says whose fault a violation is.
 type Party string
 
@@ -10,49 +12,52 @@ const (
 	Client Party = "client"
 )
 
-// Rule is one contract rule a single exchange can show broken.
+// Rule is one contract rule a single exchange can show broken: a rule of the registry
+// (package conformance/rules, rendered to conformance/rules.md) that the proxy checks.
 type Rule struct {
-	// ID is the rule's stable id, as it appears in X-Contract-Violations and the reports.
+	// ID is the registry's id, as it appears in X-Contract-Violations and the reports.
 	ID string `json:"id"`
-	// Statement says the rule in one sentence.
+	// Statement is the registry's statement of the rule.
 	Statement string `json:"statement"`
 	// Party is who breaks the rule when it is broken.
 	Party Party `json:"party"`
 }
 
-// The rule ids. They are the one place the proxy names its rules; the table Rules says each.
+// The ids of the rules the proxy checks, named after the check that finds each broken; they
+// are the registry's ids (several checks may report one rule: a 401 or 429 not in shape (b)
+// and a 403 in neither shape both break ENV-3).
 const (
-	StatusListed     = "STATUS-LISTED"
-	ShapeSuccess     = "SHAPE-SUCCESS"
-	ShapeA           = "SHAPE-A"
-	ShapeB           = "SHAPE-B"
-	ShapeAOrB        = "SHAPE-A-OR-B"
-	ShapeC           = "SHAPE-C"
-	ErrorsByField    = "ERRORS-BY-FIELD"
-	HeadersRateLimit = "HEADERS-RATELIMIT"
-	RetryAfter       = "RETRY-AFTER"
-	AnswerSchema     = "ANSWER-SCHEMA"
-	InvalidAccepted  = "INVALID-ACCEPTED"
-	UpstreamAnswers  = "UPSTREAM-ANSWERS"
-	RequestSchema    = "REQUEST-SCHEMA"
+	StatusListed     = "STATUS-1"
+	ShapeSuccess     = "ENV-1"
+	ShapeA           = "ENV-2"
+	ShapeB           = "ENV-3"
+	ShapeAOrB        = "ENV-3"
+	ShapeC           = "ENV-4"
+	ErrorsByField    = "ERR-5"
+	HeadersRateLimit = "HDR-1"
+	RetryAfter       = "HDR-2"
+	AnswerSchema     = "DOC-1"
+	InvalidAccepted  = "ERR-6"
+	UpstreamAnswers  = "UP-1"
+	RequestSchema    = "REQ-1"
 )
 
-// Rules is the table of every rule the proxy checks (docs/decisions.md, D90–D98).
-var Rules = []Rule{
-	{StatusListed, "The status is one the operation lists (413 included); authenticate and the creates of master boards, cards, master groups, comments and tags may answer any status, since their codes are not shown.", Deployment},
-	{ShapeSuccess, "A success (2xx) body is a JSON object with `error` false, `message` a string and `data` present.", Deployment},
-	{ShapeA, "A 400, 404, 409 or 500 body is shape (a): `error` true, `message` a string and `data` an array.", Deployment},
-	{ShapeB, "A 401 or 429 body is shape (b): `error` true and `message` a string, nothing else (authenticate may add its `errors` list).", Deployment},
-	{ShapeAOrB, "A 403 body is shape (a) or shape (b).", Deployment},
-	{ShapeC, "A 422 body is shape (c): `message` a string and `errors` an object whose every value is a list of strings.", Deployment},
-	{ErrorsByField, "The `errors` of a 422 name at least one field, and every key is a field of the operation's request body.", Deployment},
-	{HeadersRateLimit, "Every answer of an operation carries X-RateLimit-Limit and X-RateLimit-Remaining as non-negative integers, Remaining not above Limit (a 422 may leave them out, but if it sends them they must be integers).", Deployment},
-	{RetryAfter, "A 429 carries Retry-After as a whole number of seconds.", Deployment},
-	{AnswerSchema, "The body of an answer with a listed status matches the OpenAPI document's schema for that status: field names, types, enumerations and nullability.", Deployment},
-	{InvalidAccepted, "A request that breaks a field rule (type, required, enumeration, format, length or range) is not answered with success.", Deployment},
-	{UpstreamAnswers, "The deployment answers every request; the proxy answered 502 because it could not get an answer.", Deployment},
-	{RequestSchema, "The request body is a JSON object that matches the operation's request schema: field types, required fields, enumerations, formats, lengths and ranges.", Client},
-}
+// Rules is the table of every rule the proxy checks, in the registry's order: the registry's
+// rules marked as checked by the proxy (docs/decisions.md, D90–D98).
+var Rules = func() []Rule {
+	var out []Rule
+	for _, r := range rules.All {
+		if !r.CheckedBy(rules.Proxy) {
+			continue
+		}
+		party := Deployment
+		if r.Client {
+			party = Client
+		}
+		out = append(out, Rule{ID: r.ID, Statement: r.Statement, Party: party})
+	}
+	return out
+}()
 
 // rulesByID indexes Rules.
 var rulesByID = func() map[string]Rule {

@@ -41,7 +41,7 @@ func validationOptions() *openapi3filter.Options {
 	}
 }
 
-// checkRequest is REQUEST-SCHEMA. invalid says a field rule is broken (for INVALID-ACCEPTED).
+// checkRequest is REQ-1. invalid says a field rule is broken (for ERR-6).
 func checkRequest(ctx context.Context, ex *exchange) (vs []Violation, invalid bool) {
 	req, err := validationRequest(ctx, ex, ex.op.route)
 	if err != nil {
@@ -85,7 +85,7 @@ func requestProblem(err error) string {
 	return firstLine(err.Error())
 }
 
-// checkAnswer is ANSWER-SCHEMA: the body against the document's schema for the status.
+// checkAnswer is DOC-1: the body against the document's schema for the status.
 func checkAnswer(ctx context.Context, ex *exchange) []Violation {
 	req, err := validationRequest(ctx, ex, ex.op.bodyRoute)
 	if err != nil {

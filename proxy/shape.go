@@ -8,8 +8,10 @@ import (
 	"strings"
 )
 
-// checkShape is SHAPE-SUCCESS, SHAPE-A, SHAPE-B, SHAPE-A-OR-B, SHAPE-C and ERRORS-BY-FIELD:
-// the envelope the interface gives the status. Statuses it gives none (413, 502, ...) pass.
+// checkShape is ENV-1 (success), ENV-2 (shape (a)), ENV-3 (shape (b); a 403 in (a) or (b)),
+// ENV-4 (shape (c)) and ERR-5 (errors keyed by request fields): the envelope the interface gives
+// the status, as the registry states it (`error` a boolean, as the suite checks it). Statuses it
+// gives none (413, 502, ...) pass.
 func checkShape(op *operation, status int, body []byte) []Violation {
 	obj, err := jsonObject(body)
 	fail := func(id, why string) []Violation {
@@ -105,8 +107,7 @@ func member(obj map[string]any, key, want string, ok func(any) bool) string {
 	return ""
 }
 
-func isTrue(v any) bool     { return v == true }
-func isFalse(v any) bool    { return v == false }
+func isBool(v any) bool     { _, ok := v.(bool); return ok }
 func isString(v any) bool   { _, ok := v.(string); return ok }
 func isArray(v any) bool    { _, ok := v.([]any); return ok }
 func isObject(v any) bool   { _, ok := v.(map[string]any); return ok }
@@ -123,17 +124,17 @@ func firstWhy(whys ...string) string {
 }
 
 func successShape(obj map[string]any) string {
-	return firstWhy(member(obj, "error", "false", isFalse), member(obj, "message", "a string", isString), member(obj, "data", "", isAnything))
+	return firstWhy(member(obj, "error", "a boolean", isBool), member(obj, "message", "a string", isString), member(obj, "data", "", isAnything))
 }
 
 func shapeA(obj map[string]any) string {
-	return firstWhy(member(obj, "error", "true", isTrue), member(obj, "message", "a string", isString), member(obj, "data", "an array", isArray))
+	return firstWhy(member(obj, "error", "a boolean", isBool), member(obj, "message", "a string", isString), member(obj, "data", "an array", isArray))
 }
 
 // shapeB allows `errors` besides `error` and `message` on authenticate, whose answer fields
 // the interface lists with an `errors` list (D93).
 func shapeB(obj map[string]any, authenticate bool) string {
-	if why := firstWhy(member(obj, "error", "true", isTrue), member(obj, "message", "a string", isString)); why != "" {
+	if why := firstWhy(member(obj, "error", "a boolean", isBool), member(obj, "message", "a string", isString)); why != "" {
 		return why
 	}
 	var extra []string

@@ -19,6 +19,7 @@ import (
 	"github.com/onsi/ginkgo/v2/types"
 
 	"github.com/opsapi/mocktoolkit/conformance"
+	"github.com/opsapi/mocktoolkit/conformance/rules"
 	"github.com/opsapi/mocktoolkit/mockserver"
 )
 
@@ -74,17 +75,27 @@ type specResult struct {
 	Labels  []string
 	State   types.SpecState
 	Failure string
+	// Records are the exchanges the spec made, as the suite's client counted them.
+	Records []conformance.ExchangeRecord
+	// LeftOut is set for a spec the label filter left out of the run.
+	LeftOut bool
 }
 
 // runSuite runs the suite binary with args (and CONFORMANCE_BASE_URL=base when base is not
 // empty) and returns its specs from the JSON report, and whether the run passed.
 func runSuite(t *testing.T, base string, args ...string) ([]specResult, bool, string) {
 	t.Helper()
+	return runSuiteEnv(t, base, nil, args...)
+}
+
+// runSuiteEnv is runSuite with extra environment variables (NAME=value) for the suite.
+func runSuiteEnv(t *testing.T, base string, env []string, args ...string) ([]specResult, bool, string) {
+	t.Helper()
 	report := filepath.Join(t.TempDir(), "report.json")
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, suiteBinary, append([]string{"-ginkgo.no-color", "-ginkgo.json-report=" + report}, args...)...)
-	cmd.Env = append(os.Environ(), "CONFORMANCE_BASE_URL="+base, "CONFORMANCE_PROFILE=")
+	cmd.Env = append(append(os.Environ(), "CONFORMANCE_BASE_URL="+base, "CONFORMANCE_PROFILE="), env...)
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	runErr := cmd.Run()
@@ -102,7 +113,8 @@ func runSuite(t *testing.T, base string, args ...string) ([]specResult, bool, st
 			if sr.LeafNodeType != types.NodeTypeIt {
 				continue
 			}
-			specs = append(specs, specResult{Name: sr.FullText(), Labels: sr.Labels(), State: sr.State, Failure: sr.Failure.Message})
+			specs = append(specs, specResult{Name: sr.FullText(), Labels: sr.Labels(), State: sr.State, Failure: sr.Failure.Message,
+				Records: conformance.Records(sr), LeftOut: conformance.LeftOutByFilter(sr)})
 		}
 	}
 	return specs, runErr == nil, out.String()
@@ -130,6 +142,9 @@ func TestSpecNames(t *testing.T) {
 		}
 		if profiles != 1 {
 			t.Errorf("spec %q has labels %v: it needs exactly one of contract and reference", s.Name, s.Labels)
+		}
+		if effects := len(conformance.LabelValues(s.Labels, "effect")); effects != 1 {
+			t.Errorf("spec %q has labels %v: it needs exactly one effect label (%s or %s)", s.Name, s.Labels, conformance.LabelEffectRead, conformance.LabelEffectWrite)
 		}
 		lines = append(lines, fmt.Sprintf("%s [%s]", s.Name, strings.Join(s.Labels, ", ")))
 	}
@@ -207,7 +222,8 @@ func TestRulesDocument(t *testing.T) {
 }
 
 // checkRuleLabels fails t when a contract spec names no rule, a spec names a rule the registry
-// lacks, or a rule (other than those checked on every answer) has no spec.
+// lacks, or a rule the suite checks (other than those checked on every answer) has no spec;
+// rules only the proxy checks need none.
 func checkRuleLabels(t *testing.T, specs []specResult) {
 	t.Helper()
 	cited := map[string]int{}
@@ -229,8 +245,35 @@ func checkRuleLabels(t *testing.T, specs []specResult) {
 		}
 	}
 	for _, r := range conformance.Rules {
+		if !r.CheckedBy(rules.Suite) {
+			// Checked only by the validating proxy (package proxy): no spec is expected, and none
+			// may claim it.
+			if cited[r.ID] > 0 {
+				t.Errorf("rule %s is marked as checked by the proxy only, yet %d specs cite it", r.ID, cited[r.ID])
+			}
+			continue
+		}
 		if cited[r.ID] == 0 && !r.EveryAnswer {
 			t.Errorf("rule %s has no spec: %s", r.ID, r.Statement)
 		}
+	}
+}
+
+// checkEffectLabels holds the effect labels of the specs that ran to the exchanges they made
+// (conformance.EffectLabelProblems, D110).
+func checkEffectLabels(t *testing.T, specs []specResult) {
+	t.Helper()
+	checked := 0
+	for _, s := range specs {
+		if s.LeftOut {
+			continue
+		}
+		checked++
+		for _, p := range conformance.EffectLabelProblems(s.Labels, s.State, s.Records) {
+			t.Errorf("spec %q: %s", s.Name, p)
+		}
+	}
+	if checked == 0 {
+		t.Errorf("no spec ran: the effect labels were not checked")
 	}
 }

@@ -442,11 +442,13 @@ func TestSuitePassesTheReference(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the whole suite")
 	}
-	specs, ok, out := runSuite(t, startMock(t, nil), "-ginkgo.label-filter=contract")
+	filter := "contract"
+	specs, ok, out := runSuite(t, startMock(t, nil), "-ginkgo.label-filter="+filter)
 	if !ok {
-		t.Fatalf("the contract profile fails against the reference mock:\n%s", out)
+		t.Fatalf("the %s profile fails against the reference mock:\n%s", filter, out)
 	}
-	t.Logf("the contract profile passes against the reference mock (%d specs)", len(specs))
+	t.Logf("the %s profile passes against the reference mock (%d specs)", filter, len(specs))
+	checkEffectLabels(t, specs)
 }
 
 // TestSuiteCatchesBreaks runs the contract profile against every broken variant: each run must

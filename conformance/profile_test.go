@@ -1,0 +1,67 @@
+package conformance_test
+
+import (
+	"testing"
+
+	"github.com/opsapi/mocktoolkit/conformance"
+)
+
+func TestRunFilter(t *testing.T) {
+	for _, c := range []struct {
+		name, flag string
+		cfg        conformance.Config
+		want       string
+	}{
+		{"no profile keeps the flag", "contract && area:ai", conformance.Config{}, "contract && area:ai"},
+		{"a profile is the filter when no flag is given", "", conformance.Config{Profile: "contract"}, "contract"},
+		{"the flag wins over a profile filter", "reference", conformance.Config{Profile: "contract"}, "reference"},
+		{"readonly narrows contract by default", "", conformance.Config{Profile: "readonly"}, "(contract) && effect:read && !spends:ratelimit"},
+		{"readonly narrows the flag's filter", "area:ai", conformance.Config{Profile: "readonly"}, "(area:ai) && effect:read && !spends:ratelimit"},
+		{"readonly may spend rate windows when allowed", "", conformance.Config{Profile: "readonly", AllowRateLimit: true}, "(contract) && effect:read"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if got := conformance.RunFilter(c.flag, c.cfg).Filter; got != c.want {
+				t.Errorf("RunFilter(%q, %+v) = %q, want %q", c.flag, c.cfg, got, c.want)
+			}
+		})
+	}
+}
+
+func TestLeftOutReason(t *testing.T) {
+	run := conformance.RunFilter("", conformance.Config{Profile: "readonly"})
+	for _, c := range []struct {
+		name   string
+		labels []string
+		want   string
+	}{
+		{"a create", []string{"contract", "op:tagsCreate", "effect:write"}, "changes the target: creates"},
+		{"a cart removal", []string{"contract", "op:domainCartRemove", "effect:write"}, "changes the target: cart removals"},
+		{"a write as a step", []string{"contract", "op:widgetCardsList", "effect:write"}, "changes the target: writes as a step of a check on a reading operation"},
+		{"a rate window", []string{"contract", "op:tagsList", "effect:read", "spends:ratelimit"}, "spends a rate window (CONFORMANCE_ALLOW_RATELIMIT=1 runs it)"},
+		{"a read runs", []string{"contract", "op:tagsList", "effect:read"}, ""},
+		{"a reference spec was never in the run", []string{"reference", "op:tagsCreate", "effect:write"}, ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if got := run.LeftOutReason(c.labels); got != c.want {
+				t.Errorf("LeftOutReason(%v) = %q, want %q", c.labels, got, c.want)
+			}
+		})
+	}
+	if got := (conformance.Run{Filter: "contract"}).LeftOutReason([]string{"contract", "op:tagsCreate", "effect:write"}); got != "" {
+		t.Errorf("a run without the readonly profile gave a reason: %q", got)
+	}
+}
+
+func TestReportFiles(t *testing.T) {
+	f := conformance.ResolveReports(conformance.Config{ReportsDir: "/reports", HTMLFile: "x.html"}, "", "my.json")
+	want := conformance.ReportFiles{JUnit: "/reports/junit.xml", JSON: "my.json", HTML: "x.html", Summary: "/reports/summary.txt"}
+	if f != want {
+		t.Errorf("ResolveReports = %+v, want %+v", f, want)
+	}
+	if err := conformance.CheckWritable("/dev/null/report.xml"); err == nil {
+		t.Errorf("CheckWritable of a path under a file succeeded")
+	}
+	if w := conformance.WriteReportFile("HTML", "/dev/null/report.html", nil); w == "" {
+		t.Errorf("WriteReportFile to a path that cannot be created gave no warning")
+	}
+}
