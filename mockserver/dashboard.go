@@ -43,24 +43,25 @@ type dashboardData struct {
 
 // handleDashboard serves the dashboard: fixture credentials and ids, the journal, and the
 // controls for reset, clock and fault rules.
-func (s *Server) handleDashboard(w http.ResponseWriter, _ *http.Request) {
-	wl := s.world.Load()
-	pretty, _ := json.MarshalIndent(wl.manifest, "", "  ")
+func (s *Server) handleDashboard(w http.ResponseWriter, r *http.Request) {
+	wl := s.worldOf(r)
+	st := wl.state()
+	pretty, _ := json.MarshalIndent(st.manifest, "", "  ")
 	ops := make([]string, 0, len(s.ops))
 	for _, rt := range s.ops {
 		ops = append(ops, rt.id)
 	}
 	sort.Strings(ops)
 	data := dashboardData{
-		Seed:          wl.manifest.Seed,
-		Now:           s.clockNow(),
+		Seed:          st.source.Seed,
+		Now:           wl.clockNow(),
 		Latency:       s.steering.latency.String(),
 		AdminRequired: s.steering.admin != "",
-		Manifest:      wl.manifest,
+		Manifest:      st.manifest,
 		ManifestJSON:  string(pretty),
 		Operations:    ops,
-		Faults:        s.steering.faults.list(),
-		Requests:      s.steering.journal.list(50),
+		Faults:        wl.faults.list(),
+		Requests:      wl.journal.list(50),
 	}
 	writeHTML(w, http.StatusOK, "index.html", data)
 }

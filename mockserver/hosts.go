@@ -1,0 +1,63 @@
+package mockserver
+
+import (
+	"net"
+	"net/http"
+	"strconv"
+	"strings"
+)
+
+// hostPolicy is the guard of the mock's own endpoints against DNS rebinding (D103): a page on
+// a name the attacker controls, re-pointed at 127.0.0.1, reaches the mock with its own name in
+// Host. The controls answer only Hosts that are IP addresses, localhost (or *.localhost) and
+// the names of Config.AllowedHosts; "*" turns the guard off.
+type hostPolicy struct {
+	any   bool
+	names map[string]bool
+}
+
+func newHostPolicy(names []string) hostPolicy {
+	p := hostPolicy{names: map[string]bool{}}
+	for _, n := range names {
+		n = strings.ToLower(strings.TrimSuffix(strings.TrimSpace(n), "."))
+		switch n {
+		case "":
+		case "*":
+			p.any = true
+		default:
+			p.names[n] = true
+		}
+	}
+	return p
+}
+
+// hostName is the name in a Host header, without port, brackets or a final dot, lower case.
+func hostName(host string) string {
+	if h, _, err := net.SplitHostPort(host); err == nil {
+		host = h
+	}
+	host = strings.TrimSuffix(strings.TrimPrefix(host, "["), "]")
+	return strings.ToLower(strings.TrimSuffix(host, "."))
+}
+
+func (p hostPolicy) allows(host string) bool {
+	name := hostName(host)
+	switch {
+	case p.any, name == "", net.ParseIP(name) != nil:
+		return true
+	case name == "localhost", strings.HasSuffix(name, ".localhost"):
+		return true
+	}
+	return p.names[name]
+}
+
+// hostAllowed guards the /__mock/ endpoints (the dashboard included) with the host policy:
+// another Host answers 403 shape (b) naming it and the flag that allows it.
+func (s *Server) hostAllowed(w http.ResponseWriter, r *http.Request) bool {
+	if !strings.HasPrefix(r.URL.Path, "/__mock") || s.steering.hosts.allows(r.Host) {
+		return true
+	}
+	name := clip(hostName(r.Host), 100)
+	writeShapeB(w, http.StatusForbidden, "The mock's own endpoints answer only localhost, IP addresses and the hosts of --allowed-hosts (a guard against DNS rebinding); the host "+strconv.Quote(name)+" is not one of them: start the mock with --allowed-hosts "+name+" to allow it.")
+	return false
+}

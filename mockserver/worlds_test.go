@@ -1,0 +1,182 @@
+package mockserver_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/opsapi/mocktoolkit/mockserver"
+)
+
+// raw is a goroutine-safe call for the worlds tests: it returns the status and the JSON body.
+func raw(method, url, token string, body any) (int, map[string]any, error) {
+	var rd io.Reader
+	if body != nil {
+		b, _ := json.Marshal(body)
+		rd = bytes.NewReader(b)
+	}
+	req, err := http.NewRequest(method, url, rd)
+	if err != nil {
+		return 0, nil, err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return 0, nil, err
+	}
+	defer res.Body.Close()
+	var out map[string]any
+	err = json.NewDecoder(res.Body).Decode(&out)
+	return res.StatusCode, out, err
+}
+
+// worker runs one world's loop: reset, log in, write a tag, fault the tag list once, read it,
+// count the calls. Every answer must be its own world's.
+func worker(base, name, email, password string, rounds int) error {
+	w := base + "/__worlds/" + name
+	for round := range rounds {
+		if st, _, err := raw("POST", w+"/__mock/reset", "", nil); err != nil || st != 200 {
+			return fmt.Errorf("%s reset: %d %v", name, st, err)
+		}
+		st, login, err := raw("POST", w+pAuthenticate, "", map[string]any{"email": email, "password": password})
+		if err != nil || st != 200 {
+			return fmt.Errorf("%s login: %d %v", name, st, err)
+		}
+		token := login["data"].(map[string]any)["token"].(string)
+		tag := fmt.Sprintf("tag-%s-%d", name, round)
+		if st, _, err := raw("POST", w+"/services/operations/v1/operations/tags/create", token, map[string]any{"name": tag}); err != nil || st != 200 {
+			return fmt.Errorf("%s tag create: %d %v", name, st, err)
+		}
+		if st, _, err := raw("POST", w+"/__mock/faults", "", map[string]any{"operation": "tagsList", "status": 500, "times": 1}); err != nil || st != 201 {
+			return fmt.Errorf("%s fault: %d %v", name, st, err)
+		}
+		if st, _, _ := raw("POST", w+pTagsList, token, nil); st != 500 {
+			return fmt.Errorf("%s: faulted tags/list answered %d, want 500", name, st)
+		}
+		st, list, err := raw("POST", w+pTagsList, token, nil)
+		if err != nil || st != 200 {
+			return fmt.Errorf("%s tags/list: %d %v (another world's reset?)", name, st, err)
+		}
+		mine := 0
+		for _, t := range list["data"].(map[string]any)["tags"].([]any) {
+			n := t.(map[string]any)["name"].(string)
+			if strings.HasPrefix(n, "tag-") && n != tag {
+				return fmt.Errorf("%s sees tag %q of another world or round", name, n)
+			}
+			if n == tag {
+				mine++
+			}
+		}
+		if mine != 1 {
+			return fmt.Errorf("%s: its tag %q seen %d times", name, tag, mine)
+		}
+		_, count, _ := raw("GET", w+"/__mock/requests/count?operation=tagsList", "", nil)
+		if count["count"] != float64(2) {
+			return fmt.Errorf("%s: tagsList count %v, want 2", name, count["count"])
+		}
+		if st, _, _ := raw("POST", base+pTagsList, token, nil); st != 401 {
+			return fmt.Errorf("%s: its token in the default world answered %d, want 401", name, st)
+		}
+	}
+	return nil
+}
+
+// Eight workers, each resetting, faulting and writing its own world in a loop, never see one
+// another (D100). Run with -race.
+func TestWorldsIsolateParallelWorkers(t *testing.T) {
+	m := newMock(t, mockserver.Config{})
+	member := m.manifest.Users.Member
+	var wg sync.WaitGroup
+	errs := make(chan error, 8)
+	for i := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs <- worker(m.url, fmt.Sprintf("w%d", i), member.Email, member.Password, 4)
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			t.Error(err)
+		}
+	}
+	a := m.ctl(http.MethodGet, "/__mock/worlds", nil).wantStatus(t, 200)
+	if got := len(a.list(t, "worlds")); got != 9 {
+		t.Errorf("%d worlds listed, want the default and 8 named", got)
+	}
+}
+
+// A world is named by path prefix or header; bad names and a prefix that disagrees with the
+// header answer 400 shape (a).
+func TestWorldNames(t *testing.T) {
+	m := newMock(t, mockserver.Config{})
+	tok := m.login(m.manifest.Users.Member)
+	m.ctl(http.MethodPost, pTagsList, nil, "Authorization", "Bearer "+tok, mockserver.WorldHeader, "other").wantStatus(t, 401)
+	m.ctl(http.MethodPost, pTagsList, nil, "Authorization", "Bearer "+tok, mockserver.WorldHeader, "default").wantStatus(t, 200)
+	for _, path := range []string{"/__worlds/bad%20name/__mock/clock", "/__worlds/" + strings.Repeat("x", 65) + "/__mock/clock", "/__worlds//__mock/clock", "/__worlds/-x/__mock/clock"} {
+		a := m.ctl(http.MethodGet, path, nil).wantStatus(t, 400)
+		a.wantShape(t, "a")
+	}
+	m.ctl(http.MethodGet, "/__worlds/a/__mock/clock", nil, mockserver.WorldHeader, "b").wantStatus(t, 400)
+	m.ctl(http.MethodGet, "/__worlds/a/__mock/clock", nil, mockserver.WorldHeader, "a").wantStatus(t, 200)
+}
+
+// Past --max-worlds the least recently used named world goes; with named worlds off, a named
+// world answers 400.
+func TestWorldsAreBounded(t *testing.T) {
+	m := newMock(t, mockserver.Config{MaxWorlds: 2})
+	for _, n := range []string{"a", "b", "c"} {
+		m.ctl(http.MethodGet, "/__worlds/"+n+"/__mock/clock", nil).wantStatus(t, 200)
+		time.Sleep(2 * time.Millisecond)
+	}
+	names := []string{}
+	for _, w := range m.ctl(http.MethodGet, "/__mock/worlds", nil).wantStatus(t, 200).list(t, "worlds") {
+		names = append(names, w["name"].(string))
+	}
+	if strings.Join(names, ",") != "default,b,c" {
+		t.Errorf("worlds %v, want default,b,c", names)
+	}
+	off := newMock(t, mockserver.Config{MaxWorlds: -1})
+	off.ctl(http.MethodGet, "/__worlds/a/__mock/clock", nil).wantStatus(t, 400).wantShape(t, "a")
+}
+
+// Clocks, fault rules and the journal are per world; Go tests reach a world through World.
+func TestWorldSteeringIsPerWorld(t *testing.T) {
+	s, err := mockserver.New(mockserver.Config{Now: testNow})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := s.World("w1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Advance(time.Hour); err != nil {
+		t.Fatal(err)
+	}
+	if d := w.Now().Sub(s.Now()); d < 59*time.Minute {
+		t.Errorf("w1's clock is %v ahead of the default world, want an hour", d)
+	}
+	at := time.Date(2030, 1, 2, 3, 4, 5, 0, time.UTC)
+	w.Freeze(true)
+	if err := w.SetClock(at); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(10 * time.Millisecond)
+	if !w.Now().Equal(at) {
+		t.Errorf("frozen clock reads %v, want %v", w.Now(), at)
+	}
+	if _, err := s.World("no good"); err == nil {
+		t.Error("a bad name made a world")
+	}
+}
