@@ -9,8 +9,9 @@ import (
 
 // hostPolicy is the guard of the mock's own endpoints against DNS rebinding (D103): a page on
 // a name the attacker controls, re-pointed at 127.0.0.1, reaches the mock with its own name in
-// Host. The controls answer only Hosts that are IP addresses, localhost (or *.localhost) and
-// the names of Config.AllowedHosts; "*" turns the guard off.
+// Host. The controls answer only Hosts that are IP addresses, names reserved from registration
+// (localhost, *.localhost, *.test, example.com, …) and the names of Config.AllowedHosts; "*"
+// turns the guard off.
 type hostPolicy struct {
 	any   bool
 	names map[string]bool
@@ -45,10 +46,26 @@ func (p hostPolicy) allows(host string) bool {
 	switch {
 	case p.any, name == "", net.ParseIP(name) != nil:
 		return true
-	case name == "localhost", strings.HasSuffix(name, ".localhost"):
+	case reserved(name):
 		return true
 	}
 	return p.names[name]
+}
+
+// reserved tells the names nobody can register (RFC 2606, RFC 6761) and so nobody can point at
+// the mock by DNS: localhost, the example domains and the .localhost, .test, .example and
+// .invalid top-level domains (Go's httptest.NewRequest uses example.com).
+func reserved(name string) bool {
+	switch name {
+	case "localhost", "example.com", "example.net", "example.org":
+		return true
+	}
+	for _, tld := range []string{".localhost", ".test", ".example", ".invalid", ".example.com", ".example.net", ".example.org"} {
+		if strings.HasSuffix(name, tld) {
+			return true
+		}
+	}
+	return false
 }
 
 // hostAllowed guards the /__mock/ endpoints (the dashboard included) with the host policy:
@@ -58,6 +75,6 @@ func (s *Server) hostAllowed(w http.ResponseWriter, r *http.Request) bool {
 		return true
 	}
 	name := clip(hostName(r.Host), 100)
-	writeShapeB(w, http.StatusForbidden, "The mock's own endpoints answer only localhost, IP addresses and the hosts of --allowed-hosts (a guard against DNS rebinding); the host "+strconv.Quote(name)+" is not one of them: start the mock with --allowed-hosts "+name+" to allow it.")
+	writeShapeB(w, http.StatusForbidden, "The mock's own endpoints answer only localhost, IP addresses, reserved names and the hosts of --allowed-hosts (a guard against DNS rebinding); the host "+strconv.Quote(name)+" is not one of them: start the mock with --allowed-hosts "+name+" to allow it.")
 	return false
 }

@@ -115,7 +115,7 @@ func TestCORSBrowserGrade(t *testing.T) {
 // gets 403 shape (b) (D103). The API answers any Host.
 func TestControlsRefuseForeignHosts(t *testing.T) {
 	m := newMock(t, mockserver.Config{AllowedHosts: []string{"mock.test"}})
-	for host, want := range map[string]int{"attacker.example": 403, "localhost:4010": 200, "127.0.0.1": 200, "[::1]:80": 200, "mock.test": 200, "app.localhost": 200} {
+	for host, want := range map[string]int{"attacker.example.org.evil.net": 403, "rebind.attacker.net:4010": 403, "localhost:4010": 200, "127.0.0.1": 200, "[::1]:80": 200, "mock.test": 200, "app.localhost": 200} {
 		t.Run(host, func(t *testing.T) {
 			req, _ := http.NewRequest(http.MethodGet, m.url+"/__mock/clock", nil)
 			req.Host = host
@@ -130,7 +130,7 @@ func TestControlsRefuseForeignHosts(t *testing.T) {
 		})
 	}
 	req, _ := http.NewRequest(http.MethodPost, m.url+pCardsList, strings.NewReader("{}"))
-	req.Host = "attacker.example"
+	req.Host = "attacker.net"
 	res, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)
