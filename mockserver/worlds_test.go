@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/opsapi/mocktoolkit/fixtures"
 	"github.com/opsapi/mocktoolkit/mockserver"
 )
 
@@ -178,5 +179,53 @@ func TestWorldSteeringIsPerWorld(t *testing.T) {
 	}
 	if _, err := s.World("no good"); err == nil {
 		t.Error("a bad name made a world")
+	}
+}
+
+// A reset names a scenario; the manifest and the worlds list describe the world loaded, also
+// after a snapshot (D101, D102).
+func TestScenariosAndManifest(t *testing.T) {
+	f, err := fixtures.LoadScenarioFile("../fixtures/scenarios/launch.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := newMock(t, mockserver.Config{Scenarios: map[string]*fixtures.ScenarioFile{f.Name: f}})
+	m.ctl(http.MethodPost, "/__worlds/s/__mock/reset", map[string]any{"scenario": "nope"}).wantStatus(t, 422).wantFieldError(t, "scenario")
+	a := m.ctl(http.MethodPost, "/__worlds/s/__mock/reset", map[string]any{"scenario": "empty"}).wantStatus(t, 200)
+	if a.field("scenario") != "empty" {
+		t.Errorf("reset answered scenario %v", a.field("scenario"))
+	}
+	man := m.ctl(http.MethodGet, "/__worlds/s/__mock/fixtures", nil).wantStatus(t, 200)
+	if ops := man.body["operations"].(map[string]any); ops["card_id"] != float64(0) {
+		t.Errorf("the empty world's manifest names card %v", ops["card_id"])
+	}
+	m.ctl(http.MethodPost, "/__worlds/s/__mock/reset", map[string]any{"scenario": "launch"}).wantStatus(t, 200)
+
+	st := m.ctl(http.MethodGet, "/__mock/state", nil).wantStatus(t, 200)
+	var cards []any
+	for _, c := range st.body["cards"].([]any) {
+		if c.(map[string]any)["id"] != float64(m.manifest.Operations.CardID) {
+			cards = append(cards, c)
+		}
+	}
+	var comments []any
+	for _, c := range st.body["comments"].([]any) {
+		if c.(map[string]any)["card_id"] != float64(m.manifest.Operations.CardID) {
+			comments = append(comments, c)
+		}
+	}
+	st.body["cards"], st.body["comments"] = cards, comments
+	m.ctl(http.MethodPut, "/__mock/state", st.body).wantStatus(t, 200)
+	man = m.ctl(http.MethodGet, "/__mock/fixtures", nil).wantStatus(t, 200)
+	if ops := man.body["operations"].(map[string]any); ops["card_id"] != float64(0) {
+		t.Errorf("after the snapshot the manifest still names card %v", ops["card_id"])
+	}
+	worlds := m.ctl(http.MethodGet, "/__mock/worlds", nil).wantStatus(t, 200).list(t, "worlds")
+	notes := fmt.Sprint(worlds[0]["notes"])
+	if worlds[0]["snapshot"] != true || !strings.Contains(notes, "operations.card_id") {
+		t.Errorf("default world after a snapshot: %v", worlds[0])
+	}
+	if worlds[1]["scenario"] != "launch" {
+		t.Errorf("world s: %v", worlds[1])
 	}
 }
