@@ -123,6 +123,7 @@ func (s *Server) controls() map[string]http.HandlerFunc {
 	return map[string]http.HandlerFunc{
 		"GET /":                      s.handleDashboardRedirect,
 		"GET /healthz":               s.handleHealth,
+		"GET /favicon.ico":           handleFavicon,
 		"GET /__mock/worlds":         s.handleWorlds,
 		"GET /__mock/requests/count": s.handleRequestsCount,
 		"GET /__mock/fixtures":       s.handleFixtures,
