@@ -68,13 +68,35 @@ func reserved(name string) bool {
 	return false
 }
 
-// hostAllowed guards the /__mock/ endpoints (the dashboard included) with the host policy:
-// another Host answers 403 shape (b) naming it and the flag that allows it.
+// hostAllowed guards the /__mock/ endpoints (the dashboard included): a change from a foreign
+// origin, or a Host the host policy refuses, answers 403 shape (b) saying why.
 func (s *Server) hostAllowed(w http.ResponseWriter, r *http.Request) bool {
-	if !strings.HasPrefix(r.URL.Path, "/__mock") || s.steering.hosts.allows(r.Host) {
+	if !strings.HasPrefix(r.URL.Path, "/__mock") {
+		return true
+	}
+	if !s.originAllowed(r) {
+		writeShapeB(w, http.StatusForbidden, "The mock's own endpoints take changes only from their own pages and the origins of --cors-origins; the origin "+strconv.Quote(clip(r.Header.Get("Origin"), 100))+" is not one of them.")
+		return false
+	}
+	if s.steering.hosts.allows(r.Host) {
 		return true
 	}
 	name := clip(hostName(r.Host), 100)
 	writeShapeB(w, http.StatusForbidden, "The mock's own endpoints answer only localhost, IP addresses, reserved names and the hosts of --allowed-hosts (a guard against DNS rebinding); the host "+strconv.Quote(name)+" is not one of them: start the mock with --allowed-hosts "+name+" to allow it.")
 	return false
+}
+
+// originAllowed refuses a change to the mock's own endpoints (any method but GET and HEAD)
+// sent by a page of another origin (D103): a form or a no-cors fetch needs no preflight, so
+// CORS alone would let any page reset the world without reading the answer. Requests without
+// an Origin (curl, test clients) and from the mock's own pages or listed origins pass.
+func (s *Server) originAllowed(r *http.Request) bool {
+	origin := r.Header.Get("Origin")
+	if origin == "" || r.Method == http.MethodGet || r.Method == http.MethodHead {
+		return true
+	}
+	if origin == "http://"+r.Host || origin == "https://"+r.Host {
+		return true
+	}
+	return s.steering.cors.origins[strings.TrimRight(origin, "/")]
 }

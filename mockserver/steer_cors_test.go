@@ -140,3 +140,15 @@ func TestControlsRefuseForeignHosts(t *testing.T) {
 		t.Errorf("API with a foreign Host: %d, want 401", res.StatusCode)
 	}
 }
+
+// A change to the controls from a foreign origin is refused even without a preflight (a form
+// or a no-cors fetch); the mock's own pages, listed origins and clients without Origin pass
+// (D103).
+func TestControlsRefuseForeignOrigins(t *testing.T) {
+	m := newMock(t, mockserver.Config{CORSOrigins: []string{"http://localhost:5173"}})
+	m.ctl(http.MethodPost, "/__mock/reset", nil, "Origin", "https://evil.example").wantStatus(t, 403).wantShape(t, "b")
+	m.ctl(http.MethodPost, "/__mock/reset", nil, "Origin", "http://localhost:5173").wantStatus(t, 200)
+	m.ctl(http.MethodPost, "/__mock/reset", nil, "Origin", m.url).wantStatus(t, 200)
+	m.ctl(http.MethodPost, "/__mock/reset", nil).wantStatus(t, 200)
+	m.ctl(http.MethodGet, "/__mock/clock", nil, "Origin", "https://evil.example").wantStatus(t, 200)
+}
