@@ -229,3 +229,34 @@ func TestScenariosAndManifest(t *testing.T) {
 		t.Errorf("world s: %v", worlds[1])
 	}
 }
+
+// POST /__mock/clock sets, freezes and advances one world's clock; wrong values answer 422
+// and leave it as it was (D104).
+func TestClockSetAndFreeze(t *testing.T) {
+	m := newMock(t, mockserver.Config{})
+	w := "/__worlds/clock"
+	a := m.ctl(http.MethodPost, w+"/__mock/clock", map[string]any{"set": "2025-01-02T03:04:05Z", "freeze": true}).wantStatus(t, 200)
+	if a.field("now") != "2025-01-02T03:04:05Z" || a.field("frozen") != true {
+		t.Errorf("set and freeze: %s", a.raw)
+	}
+	time.Sleep(1100 * time.Millisecond)
+	if got := m.ctl(http.MethodGet, w+"/__mock/clock", nil).field("now"); got != "2025-01-02T03:04:05Z" {
+		t.Errorf("a frozen clock moved to %v", got)
+	}
+	a = m.ctl(http.MethodPost, w+"/__mock/clock", map[string]any{"advance_seconds": 60}).wantStatus(t, 200)
+	if a.field("now") != "2025-01-02T03:05:05Z" {
+		t.Errorf("advance while frozen: %v", a.field("now"))
+	}
+	for _, body := range []map[string]any{
+		{"set": "yesterday"}, {"set": "9999-06-01T00:00:00Z"}, {"advance_seconds": -1}, {},
+		{"set": "2030-01-01T00:00:00Z", "advance_seconds": -5},
+	} {
+		m.ctl(http.MethodPost, w+"/__mock/clock", body).wantStatus(t, 422)
+	}
+	if got := m.ctl(http.MethodGet, w+"/__mock/clock", nil).field("now"); got != "2025-01-02T03:05:05Z" {
+		t.Errorf("a refused change moved the clock to %v", got)
+	}
+	if got := m.ctl(http.MethodGet, "/__mock/clock", nil).field("now"); got == "2025-01-02T03:05:05Z" {
+		t.Error("the default world's clock followed another world's")
+	}
+}
