@@ -4,6 +4,9 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"io"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -92,4 +95,24 @@ func (s *syncBuffer) String() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.b.String()
+}
+
+// --scenarios loads a directory of scenario files; --scenario may name one of them, and a
+// broken file stops the start naming its line.
+func TestScenarioFlags(t *testing.T) {
+	none := func(string) string { return "" }
+	opts, err := parseFlags([]string{"--scenarios", "../../fixtures/scenarios", "--scenario", "launch"}, none, io.Discard)
+	if err != nil || opts.worlds.scenario != "launch" || opts.worlds.scenarios["launch"] == nil {
+		t.Fatalf("parse: %+v %v", opts.worlds, err)
+	}
+	bad := filepath.Join(t.TempDir(), "bad.yaml")
+	if err := os.WriteFile(bad, []byte("cards:\n  - title: x\n    priority: extreme\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := parseFlags([]string{"--scenario", bad}, none, io.Discard); err == nil || !strings.Contains(err.Error(), "line 2: cards[0]") {
+		t.Errorf("a broken scenario file: %v", err)
+	}
+	if _, err := parseFlags([]string{"--max-worlds", "-1"}, none, io.Discard); err == nil {
+		t.Error("--max-worlds -1 accepted")
+	}
 }

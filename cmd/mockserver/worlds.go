@@ -3,6 +3,7 @@ package main
 import (
 	"flag"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -24,6 +25,7 @@ type worldOptions struct {
 func worldFlags(fs *flag.FlagSet, getenv func(string) string) func() (worldOptions, error) {
 	scenario := fs.String("scenario", envOr(getenv, "MOCK_SCENARIO", fixtures.DefaultScenario), "the world to start from: "+strings.Join(fixtures.Scenarios, ", ")+", or a scenario file (.yaml, .yml, .json) (MOCK_SCENARIO)")
 	maxWorlds := fs.String("max-worlds", envOr(getenv, "MOCK_MAX_WORLDS", strconv.Itoa(mockserver.DefaultMaxWorlds)), "most named worlds kept (/__worlds/<name>/…), the least recently used going first; 0 turns them off (MOCK_MAX_WORLDS)")
+	dir := fs.String("scenarios", envOr(getenv, "MOCK_SCENARIOS", ""), "a directory of scenario files (.yaml, .yml, .json), each a scenario resets may name (MOCK_SCENARIOS)")
 	hosts := fs.String("allowed-hosts", envOr(getenv, "MOCK_ALLOWED_HOSTS", ""), "comma-separated host names the /__mock/ endpoints answer besides localhost and IP addresses, * for any (MOCK_ALLOWED_HOSTS)")
 	return func() (worldOptions, error) {
 		o := worldOptions{scenario: *scenario}
@@ -40,15 +42,22 @@ func worldFlags(fs *flag.FlagSet, getenv func(string) string) func() (worldOptio
 				o.allowedHosts = append(o.allowedHosts, h)
 			}
 		}
-		if isScenarioFile(o.scenario) {
+		if o.scenarios, err = loadScenarioDir(*dir); err != nil {
+			return worldOptions{}, fmt.Errorf("--scenarios: %w", err)
+		}
+		_, named := o.scenarios[o.scenario]
+		switch {
+		case isScenarioFile(o.scenario):
 			f, err := fixtures.LoadScenarioFile(o.scenario)
 			if err != nil {
 				return worldOptions{}, fmt.Errorf("--scenario: %w", err)
 			}
 			o.file, o.scenario = f, f.Name
-			o.scenarios = map[string]*fixtures.ScenarioFile{f.Name: f}
-		} else if !fixtures.IsScenario(o.scenario) {
-			return worldOptions{}, fmt.Errorf("--scenario: want one of %s or a scenario file (.yaml, .yml, .json), got %q", strings.Join(fixtures.Scenarios, ", "), o.scenario)
+			o.scenarios[f.Name] = f
+		case named:
+			o.file = o.scenarios[o.scenario]
+		case !fixtures.IsScenario(o.scenario):
+			return worldOptions{}, fmt.Errorf("--scenario: want one of %s, a scenario of --scenarios or a scenario file (.yaml, .yml, .json), got %q", strings.Join(fixtures.Scenarios, ", "), o.scenario)
 		}
 		return o, nil
 	}
@@ -69,4 +78,31 @@ func (o worldOptions) apply(cfg *mockserver.Config) {
 	cfg.Scenarios = o.scenarios
 	cfg.MaxWorlds = o.maxWorlds
 	cfg.AllowedHosts = o.allowedHosts
+}
+
+// loadScenarioDir loads every scenario file of dir ("" for none), by scenario name; JSON
+// Schemas (*.schema.json) beside them are left alone.
+func loadScenarioDir(dir string) (map[string]*fixtures.ScenarioFile, error) {
+	out := map[string]*fixtures.ScenarioFile{}
+	if dir == "" {
+		return out, nil
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	for _, e := range entries {
+		if e.IsDir() || !isScenarioFile(e.Name()) || strings.HasSuffix(e.Name(), ".schema.json") {
+			continue
+		}
+		f, err := fixtures.LoadScenarioFile(filepath.Join(dir, e.Name()))
+		if err != nil {
+			return nil, err
+		}
+		if other, dup := out[f.Name]; dup {
+			return nil, fmt.Errorf("%s and %s both name the scenario %q", other.Path(), f.Path(), f.Name)
+		}
+		out[f.Name] = f
+	}
+	return out, nil
 }
