@@ -77,6 +77,13 @@ func TestClientControls(t *testing.T) {
 	if err := c.ClearRequests(ctx); err != nil {
 		t.Fatal(err)
 	}
+	if err := c.DeleteWorld(ctx, "w1"); err != nil {
+		t.Fatal(err)
+	}
+	var gone *mockclient.Error
+	if err := c.DeleteWorld(ctx, "w1"); !errors.As(err, &gone) || gone.Status != http.StatusNotFound {
+		t.Errorf("deleting a deleted world: %v", err)
+	}
 	if _, err := mockclient.New(c.BaseURL()).Manifest(ctx); err == nil {
 		t.Error("no admin token, and still an answer")
 	}

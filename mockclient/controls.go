@@ -238,3 +238,8 @@ func (c *Client) LoginAs(ctx context.Context, role string) (string, error) {
 	}
 	return c.Login(ctx, creds.Email, creds.Password)
 }
+
+// DeleteWorld forgets the named world (a worker's teardown); its next use builds it afresh.
+func (c *Client) DeleteWorld(ctx context.Context, name string) error {
+	return c.World("").do(ctx, "DELETE", "/__mock/worlds?name="+url.QueryEscape(name), nil, nil)
+}

@@ -125,6 +125,7 @@ func (s *Server) controls() map[string]http.HandlerFunc {
 		"GET /healthz":               s.handleHealth,
 		"GET /favicon.ico":           handleFavicon,
 		"GET /__mock/worlds":         s.handleWorlds,
+		"DELETE /__mock/worlds":      s.handleWorldDelete,
 		"GET /__mock/requests/count": s.handleRequestsCount,
 		"GET /__mock/fixtures":       s.handleFixtures,
 		"GET /__mock":                s.handleDashboardRedirect,

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -239,4 +240,29 @@ func clip(s string, n int) string {
 		return s
 	}
 	return s[:n] + "…"
+}
+
+// handleWorldDelete forgets the named world of ?name= (a test worker's teardown); its tokens
+// and records go with it, and its next use builds it afresh. The default world cannot be
+// deleted (reset it instead).
+func (s *Server) handleWorldDelete(w http.ResponseWriter, r *http.Request) {
+	name := r.URL.Query().Get("name")
+	switch {
+	case name == "":
+		writeValidation(w, map[string][]string{"name": {"The name field is required: give the world to delete as ?name=."}})
+		return
+	case name == DefaultWorld:
+		writeShapeA(w, http.StatusBadRequest, "The default world cannot be deleted; POST /__mock/reset starts it over.")
+		return
+	}
+	reg := s.worlds
+	reg.mu.Lock()
+	_, ok := reg.named[name]
+	delete(reg.named, name)
+	reg.mu.Unlock()
+	if !ok {
+		writeShapeA(w, http.StatusNotFound, "The mock holds no world named "+strconv.Quote(clip(name, 80))+"; GET /__mock/worlds lists them.")
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"deleted": name})
 }
