@@ -134,9 +134,6 @@ func NewClient(ctx context.Context, base string, cfg Config) (*Client, error) {
 	}, nil
 }
 
-// BaseURL is the base URL of the deployment under test.
-func (c *Client) BaseURL() string { return c.base }
-
 // Send makes the call r describes. On a 429 it waits Retry-After and tries again (three times at
 // most) unless r.NoRetry is set or the wait is longer than the client's bound (then the 429 is
 // returned with LongRetry set). The error is a transport failure or a suite bug; answers of any

@@ -161,13 +161,6 @@ func HaveEnvelopeAOrB() types.GomegaMatcher {
 	})
 }
 
-// HaveEnvelopeC matches validation body shape (c): `message` string and `errors` object.
-func HaveEnvelopeC() types.GomegaMatcher {
-	return matcher("have body shape (c) (`message` string, `errors` object)", func(ex *Exchange) (bool, string) {
-		return all(ex, msgString, [2]string{"errors", "an object"})
-	})
-}
-
 // HaveValidationErrorFor matches a shape (c) body whose `errors` has the key field.
 func HaveValidationErrorFor(field string) types.GomegaMatcher {
 	return matcher(fmt.Sprintf("be a validation error (shape (c)) with `errors` keyed by %q", field), func(ex *Exchange) (bool, string) {

@@ -7,13 +7,12 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"mime"
 	"net/http"
-	"slices"
+	"strconv"
 	"strings"
 
-	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/opsapi/mocktoolkit/reference"
-	"github.com/opsapi/mocktoolkit/spec"
 )
 
 // maxBody is the largest request body an operation accepts (D41).
@@ -24,10 +23,30 @@ const maxBody = 1 << 20
 type bodyProblem struct {
 	status  int
 	message string
+	field   string // the request field at fault, when it is not the body as a whole
 }
 
-// readBody reads at most limit bytes of the request body as one JSON object, decoded once with
-// its numbers kept exact; an empty body counts as {} (D2). Of duplicate keys the last wins (D8).
+// contentTypeProblem refuses a body that is not declared JSON (D6): requests carry
+// Content-Type: application/json (with parameters such as charset, or a +json type); an empty
+// body may come without one. Config.LenientContentType reads any body as JSON instead.
+func contentTypeProblem(r *http.Request, raw []byte) *bodyProblem {
+	ct := r.Header.Get("Content-Type")
+	if len(raw) == 0 || ct == "application/json" {
+		return nil
+	}
+	if mt, _, err := mime.ParseMediaType(ct); err == nil && (mt == "application/json" || strings.HasSuffix(mt, "+json")) {
+		return nil
+	}
+	msg := "The Content-Type header must be application/json, not " + strconv.Quote(ct) + "."
+	if ct == "" {
+		msg = "The Content-Type header is missing: a request body must be sent as application/json."
+	}
+	return &bodyProblem{status: http.StatusBadRequest, message: msg, field: "Content-Type"}
+}
+
+// readBody reads at most limit bytes of the request body as one JSON object, decoded once,
+// and returns the bytes (trimmed) and the object; an empty body has no
+// bytes and counts as {} (D2). Of duplicate keys the last wins (D8).
 // It is the one body reader of the operations and of the mock's controls.
 func readBody(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, map[string]any, *bodyProblem) {
 	var raw []byte
@@ -40,23 +59,23 @@ func readBody(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, map[
 	var tooLarge *http.MaxBytesError
 	switch {
 	case errors.As(err, &tooLarge):
-		return nil, nil, &bodyProblem{http.StatusRequestEntityTooLarge, "The request body must not be larger than " + byteSize(limit) + "."}
+		return nil, nil, &bodyProblem{status: http.StatusRequestEntityTooLarge, message: "The request body must not be larger than " + byteSize(limit) + "."}
 	case err != nil:
-		return nil, nil, &bodyProblem{http.StatusBadRequest, "The request body could not be read."}
+		return nil, nil, &bodyProblem{status: http.StatusBadRequest, message: "The request body could not be read."}
 	}
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 {
-		return []byte("{}"), map[string]any{}, nil
+		return nil, map[string]any{}, nil
 	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
+	// Numbers decode as float64: validation needs their type and bounds only, and an integer
+	// past 64 bits, which a float64 cannot tell apart, is refused by decode with the same words.
 	var value any
-	if err := dec.Decode(&value); err != nil || dec.InputOffset() != int64(len(raw)) {
-		return nil, nil, &bodyProblem{http.StatusBadRequest, "The request body is not valid JSON."}
+	if err := json.Unmarshal(raw, &value); err != nil {
+		return nil, nil, &bodyProblem{status: http.StatusBadRequest, message: "The request body is not valid JSON."}
 	}
 	obj, ok := value.(map[string]any)
 	if !ok {
-		return nil, nil, &bodyProblem{http.StatusBadRequest, "The request body must be a JSON object."}
+		return nil, nil, &bodyProblem{status: http.StatusBadRequest, message: "The request body must be a JSON object."}
 	}
 	return raw, obj, nil
 }
@@ -69,71 +88,13 @@ func byteSize(n int64) string {
 	return fmt.Sprintf("%d bytes", n)
 }
 
-// bodyVisitOptions are those openapi3filter.ValidateRequestBody uses for a request body with
-// every error collected (the spec sets no defaults, so none are written back).
-var bodyVisitOptions = []openapi3.SchemaValidationOption{openapi3.VisitAsRequest(), openapi3.MultiErrors()}
-
-// validate checks a body against the operation's request schema with kin-openapi — the one
-// field validator of the HTTP path — and returns the failures keyed by field (D5), worded by
-// the one sentence writer (reference/messages.go), or nil. Text that is not UTF-8 is checked on
-// the raw bytes: decoding would silently turn it into U+FFFD (D74).
-func validate(schema *openapi3.Schema, raw []byte, value map[string]any) map[string][]string {
-	fields := textErrors(raw)
-	err := schema.VisitJSON(value, bodyVisitOptions...)
-	if err == nil {
-		return fields
-	}
-	if fields == nil {
-		fields = map[string][]string{}
-	}
-	for _, e := range spec.SchemaErrors(err) {
-		field := spec.Field(e)
-		if field == "" {
-			field = "body"
-		}
-		msg := sentence(field, e)
-		if slices.Contains(schema.Required, field) && missing(e.Value) {
-			msg = reference.MsgRequired(field) // null and blank are missing, however the schema failed them (D44)
-		}
-		if !slices.Contains(fields[field], msg) {
-			fields[field] = append(fields[field], msg)
-		}
-	}
-	if len(fields) == 0 {
-		fields["body"] = []string{"The request body is invalid."}
-	}
-	return fields
-}
-
-// textErrors words each top-level field of a request body whose text is not valid UTF-8: raw
-// bytes that are not UTF-8, or an escaped lone surrogate such as "\ud800" (D74). It returns nil
-// when every string is valid text.
-func textErrors(raw []byte) map[string][]string {
-	bad := spec.InvalidText(raw)
-	if len(bad) == 0 {
-		return nil
-	}
-	fields := map[string][]string{}
-	for _, path := range bad {
-		field := path
-		if i := strings.IndexAny(field, ".["); i > 0 {
-			field = field[:i] // errors are keyed by the top-level field (D5)
-		}
-		fields[field] = append(fields[field], reference.MsgText(field, path))
-	}
-	return fields
-}
-
-// missing tells a value that stands for no value: null, or a string of white space only (D44).
-func missing(v any) bool {
-	s, isString := v.(string)
-	return v == nil || isString && strings.TrimSpace(s) == ""
-}
-
 // decode reads a body that passed validation into the operation's input. Validation leaves one
 // thing for Go to refuse: an integer past the 64-bit range; it is worded as the schema's
 // failures are. JSON does not tell 5 from 5.0, so integral numbers are integers (D8).
 func decode(body []byte, in any) error {
+	if len(body) == 0 {
+		return nil // an empty body is {} (D2): every field absent
+	}
 	err := json.Unmarshal(body, in)
 	if err == nil {
 		return nil
@@ -188,6 +149,9 @@ func decodeControl(w http.ResponseWriter, r *http.Request, v any, limit int64) b
 	if fields := textErrors(body); fields != nil { // text that is not UTF-8 (D74)
 		writeValidation(w, fields)
 		return false
+	}
+	if len(body) == 0 {
+		return true
 	}
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.DisallowUnknownFields()

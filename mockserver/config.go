@@ -47,6 +47,9 @@ type Config struct {
 	// AllowedHosts are host names, besides localhost and IP addresses, the mock's own endpoints
 	// answer (D103); "*" turns the check off.
 	AllowedHosts []string
+	// LenientContentType reads every request body as JSON whatever its Content-Type; by
+	// default a body not declared application/json is refused, as a real framework would (D6).
+	LenientContentType bool
 	// MaxRecords caps the cards, comments and tags of each project (D70); zero means no cap.
 	MaxRecords int
 }

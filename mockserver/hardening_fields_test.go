@@ -14,7 +14,7 @@ import (
 	"github.com/opsapi/mocktoolkit/spec"
 )
 
-// The date-time from issue 10: year 10000 once in UTC. It is refused as a field error, and
+// A date-time of year 10000 once in UTC (D73). It is refused as a field error, and
 // the lists, the snapshot and everything after keep working (D73).
 func TestUnwritableDateTimeIsAFieldError(t *testing.T) {
 	m := newMock(t, mockserver.Config{})

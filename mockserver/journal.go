@@ -256,13 +256,13 @@ func (s *Server) recordRequests(next http.Handler) http.Handler {
 		wl := s.worldOf(r)
 		start := time.Now()
 		at := wl.clock.Now()
-		reqBody, _ := io.ReadAll(io.LimitReader(r.Body, maxJournalBody+1)) // one more: was it cut?
+		reqBody, readErr := readUpTo(r.Body, r.ContentLength, maxJournalBody+1) // one more: was it cut?
 		reqSize := len(reqBody)
-		if reqSize <= maxJournalBody {
+		if readErr == nil && reqSize <= maxJournalBody {
 			r.Body = &readAhead{Reader: bytes.NewReader(reqBody), data: reqBody, Closer: r.Body}
-		} else {
+		} else { // cut, or broken off: the pipeline reads the rest, and meets the error itself
 			r.Body = readCloser{io.MultiReader(bytes.NewReader(reqBody), r.Body), r.Body}
-			reqBody = reqBody[:maxJournalBody]
+			reqBody = reqBody[:min(reqSize, maxJournalBody)]
 		}
 		rec := &journalRecorder{statusRecorder: statusRecorder{ResponseWriter: w}}
 		next.ServeHTTP(rec, r)
@@ -281,6 +281,19 @@ func (s *Server) recordRequests(next http.Handler) http.Handler {
 		}
 		wl.journal.add(e)
 	})
+}
+
+// readUpTo reads at most limit bytes of body, in one allocation when its length is known.
+func readUpTo(body io.Reader, length int64, limit int) ([]byte, error) {
+	if length >= 0 && length < int64(limit) {
+		b := make([]byte, length)
+		n, err := io.ReadFull(body, b)
+		if err == nil { // a body longer than announced cannot happen: net/http stops at Content-Length
+			return b[:n], nil
+		}
+		return b[:n], err
+	}
+	return io.ReadAll(io.LimitReader(body, int64(limit)))
 }
 
 // readAhead is a request body the journal has read whole: the pipeline takes data as it is

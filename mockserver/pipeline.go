@@ -94,6 +94,9 @@ func (s *Server) pipeline(rt *route) http.Handler {
 			rq.caller = user
 		}
 		body, value, problem := readBody(w, r, maxBody)
+		if problem == nil && !s.cfg.LenientContentType {
+			problem = contentTypeProblem(r, body)
+		}
 		if problem != nil {
 			s.writeUnreadable(w, rt, problem)
 			return
@@ -163,10 +166,15 @@ func clientAddr(r *http.Request) string {
 
 // writeUnreadable answers a body that cannot be read as the operation's fields: 413 for an
 // oversized body; else 400 shape (a), or, on an operation whose listed codes have no 400, 422
-// shape (c) keyed by the fields the operation requires, as if the body were empty (D2).
+// shape (c) keyed by the field at fault (a header, D6) or by the fields the operation
+// requires, as if the body were empty (D2).
 func (s *Server) writeUnreadable(w http.ResponseWriter, rt *route, p *bodyProblem) {
 	if p.status == http.StatusRequestEntityTooLarge || rt.lists[http.StatusBadRequest] {
 		writeShapeA(w, p.status, p.message)
+		return
+	}
+	if p.field != "" {
+		writeValidation(w, map[string][]string{p.field: {p.message}})
 		return
 	}
 	fields := validate(rt.schema, nil, map[string]any{})

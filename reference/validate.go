@@ -27,9 +27,7 @@ const (
 var (
 	priorities         = []string{"low", "normal", "high", "urgent"}
 	masterCardStatuses = []string{"open", "in_progress", "closed", "to_check", "blocked"}
-	tourCardStatuses   = []string{"open", "closed"}
 	cardTypes          = []string{"widget", "widget_tour", "tour"}
-	entityTypes        = []string{EntityPage, EntityTemplate, EntityLayout}
 )
 
 // fieldErrors collects the field failures a store method finds, worded by messages.go.

@@ -28,6 +28,7 @@ import (
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	tuneGC(os.Getenv)
 	err := run(ctx, os.Args[1:], os.Getenv, os.Stdout, os.Stderr)
 	var exit *exitError
 	switch {

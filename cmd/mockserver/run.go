@@ -24,6 +24,7 @@ type options struct {
 	seed      int64
 	rateLimit int
 	maxRecs   int
+	lenient   bool
 	now       time.Time
 	steer     steerOptions
 	worlds    worldOptions
@@ -115,6 +116,7 @@ func flagSet(getenv func(string) string) (*flag.FlagSet, func() (options, error)
 	seed := fs.String("seed", envOr(getenv, "MOCK_SEED", strconv.FormatInt(fixtures.DefaultSeed, 10)), "seed of the fixture world (MOCK_SEED)")
 	limit := fs.String("rate-limit", envOr(getenv, "MOCK_RATE_LIMIT", strconv.Itoa(mockserver.DefaultRateLimit)), "requests per minute per caller (MOCK_RATE_LIMIT)")
 	maxRecs := fs.String("max-records", envOr(getenv, "MOCK_MAX_RECORDS", "0"), "most cards, comments and tags per project, 0 for no cap (MOCK_MAX_RECORDS; D70)")
+	lenient := fs.Bool("lenient-content-type", envOr(getenv, "MOCK_LENIENT_CONTENT_TYPE", "") != "", "read every request body as JSON whatever its Content-Type (MOCK_LENIENT_CONTENT_TYPE; D6)")
 	now := fs.String("now", envOr(getenv, "MOCK_NOW", ""), "start the mock's clock at this RFC 3339 time (MOCK_NOW); default: the system time")
 	ver := fs.Bool("version", false, "print the version and exit")
 	steer := steerFlags(fs, getenv)
@@ -137,6 +139,7 @@ func flagSet(getenv func(string) string) (*flag.FlagSet, func() (options, error)
 		if opts.rateLimit, err = strconv.Atoi(*limit); err != nil || opts.rateLimit < 1 {
 			return options{}, fmt.Errorf("--rate-limit: want a positive integer, got %q", *limit)
 		}
+		opts.lenient = *lenient
 		if opts.maxRecs, err = strconv.Atoi(*maxRecs); err != nil || opts.maxRecs < 0 {
 			return options{}, fmt.Errorf("--max-records: want a whole number, 0 for no cap, got %q", *maxRecs)
 		}
@@ -221,8 +224,10 @@ func printManifest(opts options, out io.Writer) error {
 
 // serve runs the mock until ctx ends, then drains in-flight requests.
 func serve(ctx context.Context, opts options, std stdio) error {
-	logger := slog.New(slog.NewTextHandler(std.err, nil))
-	cfg := mockserver.Config{Seed: opts.seed, Now: opts.now, RateLimit: opts.rateLimit, MaxRecords: opts.maxRecs, Logger: logger}
+	logs := newLogBuffer(std.err)
+	defer logs.Close()
+	logger := slog.New(slog.NewTextHandler(logs, nil))
+	cfg := mockserver.Config{Seed: opts.seed, Now: opts.now, RateLimit: opts.rateLimit, MaxRecords: opts.maxRecs, LenientContentType: opts.lenient, Logger: logger}
 	opts.worlds.apply(&cfg)
 	if err := opts.steer.apply(&cfg); err != nil {
 		return err
@@ -241,7 +246,7 @@ func serve(ctx context.Context, opts options, std stdio) error {
 	printStartup(std.out, base, opts, mock)
 
 	errc := make(chan error, 1)
-	go func() { errc <- srv.Serve(ln) }()
+	go func() { errc <- srv.Serve(mock.Listener(ln)) }() // net/http's own answers in the envelope (D79)
 	select {
 	case err := <-errc:
 		return fmt.Errorf("serve: %w", err)

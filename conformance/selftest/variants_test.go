@@ -311,7 +311,7 @@ var variants = []variant{
 					"language": nil, "needs_code__regeneration": false, "warn_message": ""})
 			}
 		})},
-	// Behaviour rules (issue 11): each caught by a contract spec that cites the rule.
+	// Behaviour rules: each caught by a contract spec that cites the rule.
 	{"answers comments/list with 404, a status it does not list", "STATUS-1",
 		rewrite(op(conformance.OpCommentsList), func(_ *http.Request, _ map[string]any, a *answer) {
 			if a.status == 422 {
