@@ -51,15 +51,16 @@ func newBenchMock(tb testing.TB, grow func(*reference.State, fixtures.Manifest))
 // load replaces the world by a fresh seeded one changed by grow and logs the member in.
 func (m *benchMock) load(tb testing.TB, grow func(*reference.State, fixtures.Manifest)) {
 	tb.Helper()
-	w := fixtures.Build(fixtures.DefaultSeed, m.s.clock.Now())
+	def := m.s.worlds.def
+	w := fixtures.Build(fixtures.DefaultSeed, def.clock.Now())
 	if grow != nil {
 		grow(&w.State, w.Manifest)
 	}
-	st, err := reference.New(w.State, reference.WithClock(m.s.clock))
+	st, err := reference.New(w.State, reference.WithClock(def.clock))
 	if err != nil {
 		tb.Fatalf("load world: %v", err)
 	}
-	m.s.world.Store(&world{store: st, manifest: w.Manifest})
+	def.cur.Store(&worldState{store: st, manifest: w.Manifest, source: Source{Seed: fixtures.DefaultSeed, Scenario: fixtures.DefaultScenario}})
 	m.manifest = w.Manifest
 	creds := w.Manifest.Users.Member
 	res, err := st.Authenticate(reference.AuthenticateInput{Email: creds.Email, Password: creds.Password})

@@ -21,9 +21,10 @@ var (
 // thumbnail window, snoozes and overdue cards all read it. It never reads past LatestClock:
 // there it stops (saturates) rather than wrap or leave the range the mock can write.
 type Clock struct {
-	mu    sync.RWMutex
-	base  time.Time // the clock's reading at since
-	since time.Time // the system time (with its monotonic reading) when base was set
+	mu     sync.RWMutex
+	base   time.Time // the clock's reading at since
+	since  time.Time // the system time (with its monotonic reading) when base was set
+	frozen bool      // the clock reads base until unfrozen (D104)
 }
 
 // NewClock returns a clock that reads start now (the system time when start is zero). A start
@@ -53,6 +54,9 @@ func (c *Clock) Now() time.Time {
 }
 
 func (c *Clock) now() time.Time {
+	if c.frozen {
+		return c.base
+	}
 	elapsed := time.Since(c.since) // monotonic: never negative, far from overflowing
 	if elapsed < 0 || c.base.Add(elapsed).After(LatestClock) {
 		return LatestClock
@@ -84,4 +88,31 @@ func clampClock(t time.Time) time.Time {
 		return LatestClock
 	}
 	return t
+}
+
+// Set moves the clock to t, forward or back (D104), keeping it frozen or running. It refuses
+// an instant outside EarliestClock..LatestClock.
+func (c *Clock) Set(t time.Time) error {
+	if err := CheckClockStart(t); err != nil {
+		return err
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.base, c.since = t.UTC(), time.Now()
+	return nil
+}
+
+// Freeze stops the clock where it stands (true), or lets it run again from there (false).
+func (c *Clock) Freeze(frozen bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.base, c.since = c.now(), time.Now()
+	c.frozen = frozen
+}
+
+// Frozen reports whether the clock is stopped.
+func (c *Clock) Frozen() bool {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	return c.frozen
 }

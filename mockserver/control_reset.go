@@ -1,45 +1,58 @@
 package mockserver
 
 import (
-	"github.com/opsapi/mocktoolkit/reference"
+	"errors"
 	"net/http"
-	"time"
+
+	"github.com/opsapi/mocktoolkit/reference"
 )
 
 // resetInput is the body of POST /__mock/reset.
 type resetInput struct {
-	Seed *int64 `json:"seed"`
+	Seed     *int64 `json:"seed"`
+	Scenario string `json:"scenario"`
 }
 
-// handleReset puts back the seeded world (Config.Seed, or the body's seed) and forgets rate
-// windows, fault rules and the journal. Tokens issued in the old world vanish with it (D10).
+// handleReset puts back the request's world from the configured seed and scenario, or those of
+// the body (D62, D101), and forgets its rate windows, fault rules and journal. Tokens issued in
+// the old world vanish with it (D10).
 func (s *Server) handleReset(w http.ResponseWriter, r *http.Request) {
 	var in resetInput
 	if !decodeControl(w, r, &in, maxBody) {
 		return
 	}
-	seed := s.cfg.Seed
+	src := Source{Seed: s.cfg.Seed, Scenario: s.cfg.Scenario}
 	if in.Seed != nil {
 		if *in.Seed == 0 {
 			writeValidation(w, map[string][]string{"seed": {reference.MsgNot("seed", "0")}})
 			return
 		}
-		seed = *in.Seed
+		src.Seed = *in.Seed
 	}
-	if err := s.Reset(seed); err != nil {
-		s.logger.Error("reset", "seed", seed, "err", err)
+	if in.Scenario != "" {
+		if !s.knownScenario(in.Scenario) {
+			writeValidation(w, map[string][]string{"scenario": {reference.MsgOneOf("scenario", s.scenarioNames())}})
+			return
+		}
+		src.Scenario = in.Scenario
+	}
+	wl := s.worldOf(r)
+	if err := s.resetWorld(wl, src); err != nil {
+		s.logger.Error("reset", "world", wl.name, "seed", src.Seed, "scenario", src.Scenario, "err", err)
+		var ue *reference.Error
+		if errors.As(err, &ue) {
+			writeValidation(w, map[string][]string{"scenario": {"The scenario does not load: " + err.Error() + "."}})
+			return
+		}
 		writeShapeA(w, http.StatusInternalServerError, "The world could not be reset.")
 		return
 	}
-	wl := s.world.Load()
+	st := wl.state()
 	writeJSON(w, http.StatusOK, map[string]any{
-		"seed":     seed,
-		"now":      s.clockNow(),
-		"fixtures": wl.manifest,
+		"world":    wl.name,
+		"seed":     st.source.Seed,
+		"scenario": st.source.Scenario,
+		"now":      wl.clockNow(),
+		"fixtures": st.manifest,
 	})
-}
-
-// clockNow is the mock's time as the controls show it: RFC 3339, UTC, whole seconds (D9).
-func (s *Server) clockNow() string {
-	return s.clock.Now().Truncate(time.Second).Format(time.RFC3339)
 }

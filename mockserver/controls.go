@@ -7,18 +7,25 @@ func (s *Server) handleHealth(w http.ResponseWriter, _ *http.Request) {
 	writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
 }
 
-// handleFixtures answers the fixture manifest of the current world.
-func (s *Server) handleFixtures(w http.ResponseWriter, _ *http.Request) {
-	writeJSON(w, http.StatusOK, s.world.Load().manifest)
+// handleFixtures answers the fixture manifest of the request's world (D102).
+func (s *Server) handleFixtures(w http.ResponseWriter, r *http.Request) {
+	writeJSON(w, http.StatusOK, s.worldOf(r).state().manifest)
 }
 
-// handleDashboardRedirect sends GET /__mock to the dashboard at /__mock/, keeping the query (the
-// dashboard takes ?token=).
+// handleDashboardRedirect sends GET / and GET /__mock to the dashboard at /__mock/ (of the
+// request's world), keeping the query (the dashboard takes ?token=).
 func (s *Server) handleDashboardRedirect(w http.ResponseWriter, r *http.Request) {
-	target := "/__mock/"
+	target := dashboardPath
+	if wl := s.worldOf(r); wl.name != DefaultWorld {
+		target = WorldPrefix + wl.name + dashboardPath
+	}
 	if r.URL.RawQuery != "" {
 		target += "?" + r.URL.RawQuery
 	}
 	w.Header().Set("Location", target)
 	writeJSON(w, http.StatusMovedPermanently, map[string]string{"location": target})
 }
+
+// handleFavicon answers browsers' favicon request with 204, so opening the dashboard leaves
+// nothing in the journal.
+func handleFavicon(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusNoContent) }

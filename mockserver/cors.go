@@ -6,14 +6,17 @@ import (
 	"strings"
 )
 
-// CORS headers of the mock (README, "Steering the mock": CORS).
+// CORS headers of the mock (D67 as revised by D103; README, "Steering the mock": CORS).
 const (
-	corsAllowHeaders  = "Authorization, Content-Type, Accept, Prefer, X-Request-Id, X-Mock-Admin-Token"
+	corsAllowHeaders  = "Authorization, Content-Type, Accept, Prefer, X-Request-Id, X-Mock-World, X-Mock-Admin-Token"
 	corsExposeHeaders = "X-RateLimit-Limit, X-RateLimit-Remaining, Retry-After, X-Request-Id, X-Mock-Forced"
 	corsMaxAge        = "600"
+	// maxRequestHeaders bounds the Access-Control-Request-Headers the mock reflects.
+	maxRequestHeaders = 2 << 10
 )
 
-// corsPolicy is the set of origins browsers may call the mock from; any when empty.
+// corsPolicy is the set of origins browsers may call the mock from: any ("*") when none are
+// listed, for the API only.
 type corsPolicy struct {
 	any     bool
 	origins map[string]bool
@@ -35,17 +38,20 @@ func newCORSPolicy(origins []string) corsPolicy {
 	return p
 }
 
-// allowOrigin is the Access-Control-Allow-Origin for origin, or "" when it may not call.
-func (p corsPolicy) allowOrigin(origin string) string {
+// allowOrigin is the Access-Control-Allow-Origin for origin, or "" when it may not call, and
+// whether credentials may be sent. An origin listed by name is echoed with credentials; any
+// other is allowed as "*" only when the policy allows any and the path is the API's: the
+// mock's own endpoints (/__mock/…) answer listed origins only (D103).
+func (p corsPolicy) allowOrigin(origin string, control bool) (allow string, credentials bool) {
 	switch {
 	case origin == "":
-		return ""
-	case p.any:
-		return "*"
+		return "", false
 	case p.origins[origin]:
-		return origin
+		return origin, true
+	case p.any && !control:
+		return "*", false
 	}
-	return ""
+	return "", false
 }
 
 // cors sets the CORS headers on every answer to an allowed Origin and answers a preflight
@@ -54,13 +60,15 @@ func (p corsPolicy) allowOrigin(origin string) string {
 func (s *Server) cors(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		h := w.Header()
-		if !s.steering.cors.any {
-			h.Add("Vary", "Origin")
-		}
-		allow := s.steering.cors.allowOrigin(r.Header.Get("Origin"))
+		control := strings.HasPrefix(r.URL.Path, "/__mock")
+		h.Add("Vary", "Origin")
+		allow, creds := s.steering.cors.allowOrigin(r.Header.Get("Origin"), control)
 		if allow != "" {
 			h.Set("Access-Control-Allow-Origin", allow)
 			h.Set("Access-Control-Expose-Headers", corsExposeHeaders)
+			if creds {
+				h.Set("Access-Control-Allow-Credentials", "true")
+			}
 		}
 		if r.Method != http.MethodOptions || r.Header.Get("Access-Control-Request-Method") == "" {
 			next.ServeHTTP(w, r)
@@ -72,12 +80,54 @@ func (s *Server) cors(next http.Handler) http.Handler {
 			return
 		}
 		if allow != "" {
+			h.Add("Vary", "Access-Control-Request-Headers")
 			h.Set("Access-Control-Allow-Methods", methods+", OPTIONS")
-			h.Set("Access-Control-Allow-Headers", corsAllowHeaders)
+			h.Set("Access-Control-Allow-Headers", allowHeaders(r.Header.Get("Access-Control-Request-Headers")))
 			h.Set("Access-Control-Max-Age", corsMaxAge)
+			if r.Header.Get("Access-Control-Request-Private-Network") == "true" && !control {
+				h.Set("Access-Control-Allow-Private-Network", "true")
+			}
+		}
+		if rt, ok := s.ops[r.URL.Path]; ok && worldError(r) == nil {
+			// Rate-limit headers on every answer of an operation (D14), read without spending:
+			// a preflight is the browser's, not the client's call (D103).
+			setRateHeaders(h, s.worldOf(r).limiter.peek(rt.id+" addr:"+clientAddr(r)))
 		}
 		w.WriteHeader(http.StatusNoContent)
 	})
+}
+
+// allowHeaders is the Access-Control-Allow-Headers of a preflight: the headers the browser
+// asks for (traceparent, sentry-trace, X-Requested-With, … any header name), else the mock's
+// own list. Names that are not HTTP tokens, or a list past 2 KiB, get the mock's list.
+func allowHeaders(requested string) string {
+	requested = strings.TrimSpace(requested)
+	if requested == "" || len(requested) > maxRequestHeaders {
+		return corsAllowHeaders
+	}
+	names := strings.Split(requested, ",")
+	for i, n := range names {
+		n = strings.TrimSpace(n)
+		if !isToken(n) {
+			return corsAllowHeaders
+		}
+		names[i] = n
+	}
+	return strings.Join(names, ", ")
+}
+
+// isToken tells an HTTP token (RFC 9110 §5.6.2), as header names are.
+func isToken(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, c := range []byte(s) {
+		ok := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte("!#$%&'*+-.^_`|~", c) >= 0
+		if !ok {
+			return false
+		}
+	}
+	return true
 }
 
 // pathMethods lists the methods a known path answers ("" for an unknown path).

@@ -6,8 +6,8 @@ import (
 	"encoding/json"
 	"html/template"
 	"net/http"
-	"sort"
 	"strconv"
+	"strings"
 )
 
 // dashboardPath is the dashboard page.
@@ -28,39 +28,52 @@ var dashboardTemplates = template.Must(template.New("").Funcs(template.FuncMap{
 }).ParseFS(dashboardFiles, "dashboard/*.html"))
 
 // dashboardData is what the page shows when it is served; the script refreshes the journal,
-// the clock and the fault rules afterwards.
+// the clock, the worlds and the fault rules afterwards.
 type dashboardData struct {
+	World         string // the world the page is opened in
+	Prefix        string // the path prefix of that world ("" for the default world)
 	Seed          int64
+	Scenario      string
+	Snapshot      bool
+	Notes         []string
+	Scenarios     []string
 	Now           string
 	Latency       string
 	AdminRequired bool
 	Manifest      any
 	ManifestJSON  string
 	Operations    []string
+	Ops           []dashboardOp
 	Faults        []faultRule
 	Requests      []journalEntry
 }
 
-// handleDashboard serves the dashboard: fixture credentials and ids, the journal, and the
-// controls for reset, clock and fault rules.
-func (s *Server) handleDashboard(w http.ResponseWriter, _ *http.Request) {
-	wl := s.world.Load()
-	pretty, _ := json.MarshalIndent(wl.manifest, "", "  ")
-	ops := make([]string, 0, len(s.ops))
-	for _, rt := range s.ops {
-		ops = append(ops, rt.id)
-	}
-	sort.Strings(ops)
+// handleDashboard serves the dashboard of the request's world: the worlds, fixture
+// credentials and ids, the journal, the controls (reset, clock, faults, snapshots, log in) and
+// the 24 operations with an example body to try.
+func (s *Server) handleDashboard(w http.ResponseWriter, r *http.Request) {
+	wl := s.worldOf(r)
+	st := wl.state()
+	pretty, _ := json.MarshalIndent(st.manifest, "", "  ")
 	data := dashboardData{
-		Seed:          wl.manifest.Seed,
-		Now:           s.clockNow(),
+		World:         wl.name,
+		Seed:          st.source.Seed,
+		Scenario:      st.source.Scenario,
+		Snapshot:      st.source.Snapshot,
+		Notes:         st.notes,
+		Scenarios:     s.scenarioNames(),
+		Now:           wl.clockNow(),
 		Latency:       s.steering.latency.String(),
 		AdminRequired: s.steering.admin != "",
-		Manifest:      wl.manifest,
+		Manifest:      st.manifest,
 		ManifestJSON:  string(pretty),
-		Operations:    ops,
-		Faults:        s.steering.faults.list(),
-		Requests:      s.steering.journal.list(50),
+		Operations:    s.operationIDs(),
+		Ops:           s.dashboardOps(st.manifest),
+		Faults:        wl.faults.list(),
+		Requests:      wl.journal.list(50),
+	}
+	if wl.name != DefaultWorld {
+		data.Prefix = strings.TrimSuffix(WorldPrefix, "/") + "/" + wl.name
 	}
 	writeHTML(w, http.StatusOK, "index.html", data)
 }

@@ -4,7 +4,7 @@
 //
 // It is the HTTP adapter only: the rules live in reference. New returns a *Server, an
 // http.Handler that embedding tests hold to steer the mock from Go (Snapshot, LoadState, Reset,
-// Manifest, Advance). routes.go is the one table of the API surface: a row per operationId with
+// Manifest, Advance on the default world; World(name) for another). routes.go is the one table of the API surface: a row per operationId with
 // its handler; the operation's path, access (public, bearer, superadmin), listed statuses and
 // request schema are read from the spec (route.go). envelope.go is the one place that encodes
 // JSON and the one table from reference error codes to HTTP status; reference/messages.go is
@@ -15,19 +15,24 @@
 //  1. recover: a panic becomes a logged 500 in shape (a), never a dropped connection;
 //  2. request id: X-Request-Id is echoed or assigned;
 //  3. log: one line per request, through the configured logger;
-//  4. CORS: every answer to an allowed Origin carries Access-Control-Allow-Origin and
+//  4. world (D100): the /__worlds/<name> prefix is taken off the path (or X-Mock-World read)
+//     and the request's world bound once, created on first use; a bad name answers 400 shape
+//     (a) at route match;
+//  5. CORS: every answer to an allowed Origin carries Access-Control-Allow-Origin and
 //     Access-Control-Expose-Headers (the rate-limit headers, Retry-After); a preflight OPTIONS
-//     on a known path answers 204 with the allowed methods and headers, before any auth;
-//  5. journal: requests to the API (not to the mock's own endpoints) and their answers are
+//     on a known path answers 204 with the allowed methods, the requested headers and the
+//     rate-limit headers, before any auth; /__mock/ answers listed origins only (D103);
+//  6. journal: requests to the API (not to the mock's own endpoints) and their answers are
 //     kept, credentials redacted, for GET /__mock/requests;
-//  6. route match: an unknown path answers 404 and a known path with another method 405
+//  7. route match: an unknown path answers 404 and a known path with another method 405
 //     (with Allow), both in shape (a) and with the rate-limit headers of the client address;
-//     the mock's own endpoints under /__mock/ need the admin token when one is set (401
-//     shape (b));
-//  7. world: the current world is bound once, for the whole request;
-//  8. rate limit: X-RateLimit-Limit and X-RateLimit-Remaining on every answer of an operation;
-//     once spent, 429 shape (b) with Retry-After (per user, or per client address on public
-//     operations and without a valid token; D14);
+//     the mock's own endpoints under /__mock/ answer only safe hosts and, for changes, their
+//     own or listed origins (403 shape (b), D103), and need the admin token when one is set
+//     (401 shape (b));
+//  8. rate limit: the world's records are bound once for the whole request, then
+//     X-RateLimit-Limit and X-RateLimit-Remaining go on every answer of an operation; once
+//     spent, 429 shape (b) with Retry-After (per user, or per client address on public
+//     operations and without a valid token, in the request's world; D14);
 //  9. steer: the delay of --latency and of a matching fault rule, then a status forced by
 //     `Prefer: code=NNN` or by the rule, in the interface's shape for it; no state changes;
 //  10. auth: 401 shape (b) without a valid bearer token, 403 shape (b) for a non-superadmin on
@@ -44,7 +49,7 @@
 // unreadable body is 422 keyed by the fields the operation requires (D2); where they have no
 // 422, failed fields are 400 shape (a) (D30).
 //
-// The mock's own endpoints (routes.go's controls: reset, clock, faults, journal, snapshots,
+// The mock's own endpoints (routes.go's controls: worlds, reset, clock, faults, journal, snapshots,
 // the dashboard at GET /__mock/, the spec at /openapi.json and /openapi.yaml) are described
 // in the README, "Steering the mock".
 //

@@ -79,14 +79,14 @@ func (f *faultRules) fire(opID string, d *draws) (faultRule, bool) {
 	return faultRule{}, false
 }
 
-// handleFaultsList answers the fault rules.
-func (s *Server) handleFaultsList(w http.ResponseWriter, _ *http.Request) {
-	writeJSON(w, http.StatusOK, map[string]any{"faults": s.steering.faults.list()})
+// handleFaultsList answers the fault rules of the request's world.
+func (s *Server) handleFaultsList(w http.ResponseWriter, r *http.Request) {
+	writeJSON(w, http.StatusOK, map[string]any{"faults": s.worldOf(r).faults.list()})
 }
 
 // handleFaultsClear removes every fault rule.
-func (s *Server) handleFaultsClear(w http.ResponseWriter, _ *http.Request) {
-	s.steering.faults.clear()
+func (s *Server) handleFaultsClear(w http.ResponseWriter, r *http.Request) {
+	s.worldOf(r).faults.clear()
 	writeJSON(w, http.StatusOK, map[string]any{"faults": []faultRule{}})
 }
 
@@ -101,5 +101,5 @@ func (s *Server) handleFaultsAdd(w http.ResponseWriter, r *http.Request) {
 		writeValidation(w, fields)
 		return
 	}
-	writeJSON(w, http.StatusCreated, s.steering.faults.add(rule))
+	writeJSON(w, http.StatusCreated, s.worldOf(r).faults.add(rule))
 }

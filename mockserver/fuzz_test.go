@@ -35,7 +35,7 @@ func fuzzTarget(t *testing.T) (*benchMock, map[byte]string) {
 		fuzzErr = errors.New("the first input's set-up failed")
 		fuzzMock = newBenchMock(t, nil)
 		creds := fuzzMock.manifest.Users.Superadmin
-		res, err := fuzzMock.s.store().Authenticate(reference.AuthenticateInput{Email: creds.Email, Password: creds.Password})
+		res, err := fuzzMock.s.worlds.def.state().store.Authenticate(reference.AuthenticateInput{Email: creds.Email, Password: creds.Password})
 		fuzzErr = err
 		fuzzTok = map[byte]string{1: "Bearer " + fuzzMock.token, 2: "Bearer " + res.Token}
 	})

@@ -37,7 +37,7 @@ func call[In, Out any](r reply, op func(*reference.Store, int64, In) (Out, error
 		if err := decode(rq.body, &in); err != nil {
 			return answer{}, err
 		}
-		out, err := op(rq.world.store, rq.caller.ID, in)
+		out, err := op(rq.state.store, rq.caller.ID, in)
 		if err != nil {
 			return answer{}, err
 		}
@@ -125,19 +125,19 @@ type authenticateBody struct {
 // failures (the store throttles per e-mail, D71); 200 with a token; 401 with the same answer for
 // a wrong e-mail and a wrong password (D1), counted against the address.
 func (s *Server) authenticate(rq *request) (answer, error) {
-	if after := s.logins.blocked(rq.addr); after > 0 {
+	if after := rq.world.logins.blocked(rq.addr); after > 0 {
 		return answer{}, &reference.Error{Code: reference.ERATELIMITED, Message: reference.LoginThrottledMessage, RetryAfter: after}
 	}
 	var in reference.AuthenticateInput
 	if err := decode(rq.body, &in); err != nil {
 		return answer{}, err
 	}
-	res, err := rq.world.store.Authenticate(in)
+	res, err := rq.state.store.Authenticate(in)
 	switch {
 	case err == nil:
 		return answer{status: http.StatusOK, body: authenticateBody{Message: "Login successful.", Data: &res, Errors: []string{}}}, nil
 	case reference.ErrorCode(err) == reference.EUNAUTHENTICATED:
-		s.logins.failed(rq.addr)
+		rq.world.logins.failed(rq.addr)
 		msg := reference.ErrorMessage(err)
 		return answer{status: http.StatusUnauthorized, body: authenticateBody{Error: true, Message: msg, Errors: []string{msg}}}, nil
 	}

@@ -36,6 +36,7 @@ type journalEntry struct {
 	Time       time.Time   `json:"time"`
 	Method     string      `json:"method"`
 	Path       string      `json:"path"`
+	World      string      `json:"world"`
 	Operation  string      `json:"operation,omitempty"`
 	Status     int         `json:"status"`
 	DurationMS float64     `json:"duration_ms"`
@@ -94,13 +95,20 @@ type journal struct {
 	entries []*journalEntry // a queue: entries[start] is the oldest, new ones are appended
 	costs   []int           // cost of entries[i]
 	start   int
+	counts  map[callKey]int // calls per operation and status since the last clear, never dropped (D105)
+}
+
+// callKey counts the calls of an operation that answered a status.
+type callKey struct {
+	operation string
+	status    int
 }
 
 func newJournal(size int) *journal {
 	if size <= 0 {
 		size = DefaultJournalSize
 	}
-	return &journal{size: size}
+	return &journal{size: size, counts: map[callKey]int{}}
 }
 
 func (j *journal) add(e journalEntry) {
@@ -109,6 +117,9 @@ func (j *journal) add(e journalEntry) {
 	defer j.mu.Unlock()
 	j.nextID++
 	e.ID = j.nextID
+	if e.Operation != "" {
+		j.counts[callKey{e.Operation, e.Status}]++
+	}
 	for len(j.entries) > 0 && (len(j.entries) >= j.size || j.bytes+cost > journalBytes) {
 		j.dropOldest()
 	}
@@ -151,6 +162,21 @@ func (j *journal) clear() {
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	j.entries, j.costs, j.start, j.bytes = nil, nil, 0, 0
+	j.counts = map[callKey]int{}
+}
+
+// count is how many calls of operation (any when "") answered a status that status matches
+// since the journal was last cleared.
+func (j *journal) count(operation string, status statusFilter) int {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	n := 0
+	for k, c := range j.counts {
+		if (operation == "" || k.operation == operation) && status.match(k.status) {
+			n += c
+		}
+	}
+	return n
 }
 
 // withinJournalBounds tells headers the journal can keep as they are.
@@ -223,12 +249,13 @@ func (rec *journalRecorder) Write(b []byte) (int, error) {
 // recordRequests writes every request outside the mock's own endpoints to the journal.
 func (s *Server) recordRequests(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if s.isControlPath(r.URL.Path) {
+		if s.isControlPath(r.URL.Path) || worldError(r) != nil {
 			next.ServeHTTP(w, r)
 			return
 		}
+		wl := s.worldOf(r)
 		start := time.Now()
-		at := s.clock.Now()
+		at := wl.clock.Now()
 		reqBody, readErr := readUpTo(r.Body, r.ContentLength, maxJournalBody+1) // one more: was it cut?
 		reqSize := len(reqBody)
 		if readErr == nil && reqSize <= maxJournalBody {
@@ -244,7 +271,7 @@ func (s *Server) recordRequests(next http.Handler) http.Handler {
 			path = path[:maxJournalPath] + "…[cut]"
 		}
 		e := journalEntry{
-			Time: at, Method: r.Method, Path: path, Status: rec.status,
+			Time: at, World: wl.name, Method: r.Method, Path: path, Status: rec.status,
 			DurationMS: float64(time.Since(start).Microseconds()) / 1000,
 			Request:    journalBody{header: journalHeader(r.Header), raw: reqBody, size: reqSize},
 			Response:   journalBody{header: journalHeader(rec.Header()), raw: rec.body, size: rec.size},
@@ -252,7 +279,7 @@ func (s *Server) recordRequests(next http.Handler) http.Handler {
 		if rt, ok := s.ops[r.URL.Path]; ok {
 			e.Operation = rt.id
 		}
-		s.steering.journal.add(e)
+		wl.journal.add(e)
 	})
 }
 
@@ -287,24 +314,4 @@ type readCloser struct {
 // when under /__mock/) from the API's paths.
 func (s *Server) isControlPath(path string) bool {
 	return path == "/__mock" || strings.HasPrefix(path, "/__mock/") || s.controlMethods(path) != ""
-}
-
-// handleRequests answers the journal, newest first; ?limit=N keeps the newest N.
-func (s *Server) handleRequests(w http.ResponseWriter, r *http.Request) {
-	limit := 0
-	if v := r.URL.Query().Get("limit"); v != "" {
-		n, err := strconv.Atoi(v)
-		if err != nil || n < 1 {
-			writeValidation(w, map[string][]string{"limit": {"The limit must be a positive integer."}})
-			return
-		}
-		limit = n
-	}
-	writeJSON(w, http.StatusOK, map[string]any{"requests": s.steering.journal.list(limit)})
-}
-
-// handleRequestsClear empties the journal.
-func (s *Server) handleRequestsClear(w http.ResponseWriter, _ *http.Request) {
-	s.steering.journal.clear()
-	writeJSON(w, http.StatusOK, map[string]any{"requests": []journalEntry{}})
 }

@@ -13,23 +13,29 @@ import (
 // operation's row: the world bound once for the whole request, the caller, the client's
 // address and the body that passed validation.
 type request struct {
-	world  *world
+	world  *world         // the request's world (D100)
+	state  *worldState    // its records, bound once for the whole request
 	caller reference.User // the zero User on public operations
 	addr   string         // the client's address (login throttle, D71)
 	body   []byte         // a JSON object that passed the spec's validation
 }
 
-// chain is the whole mock: recover → request id → log → CORS (preflight on a known path) →
-// journal → route match, then per operation the pipeline below.
+// chain is the whole mock: recover → request id → log → world (D100) → CORS (preflight on a
+// known path) → journal → route match, then per operation the pipeline below.
 func (s *Server) chain() http.Handler {
-	return s.recoverPanics(s.requestID(s.logRequests(s.cors(s.recordRequests(http.HandlerFunc(s.dispatch))))))
+	return s.recoverPanics(s.requestID(s.logRequests(s.bindWorld(s.cors(s.recordRequests(http.HandlerFunc(s.dispatch)))))))
 }
 
 // dispatch matches the route: an operation, a control, or 404/405 in the envelope (D3).
 func (s *Server) dispatch(w http.ResponseWriter, r *http.Request) {
+	if err := worldError(r); err != nil {
+		writeShapeA(w, http.StatusBadRequest, err.Error())
+		return
+	}
+	wl := s.worldOf(r)
 	if rt, ok := s.ops[r.URL.Path]; ok {
 		if r.Method != http.MethodPost {
-			if !s.spend(w, "addr:"+clientAddr(r)) {
+			if !s.spend(w, wl, "addr:"+clientAddr(r)) {
 				return
 			}
 			writeMethodNotAllowed(w, r.Method, http.MethodPost)
@@ -39,7 +45,7 @@ func (s *Server) dispatch(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if h, ok := s.ctrl[r.Method+" "+r.URL.Path]; ok {
-		if s.admitted(w, r) {
+		if s.hostAllowed(w, r) && s.admitted(w, r) {
 			h(w, r)
 		}
 		return
@@ -49,7 +55,7 @@ func (s *Server) dispatch(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	// Every response carries the rate-limit headers (D3), unknown paths too.
-	if !s.spend(w, "addr:"+clientAddr(r)) {
+	if !s.spend(w, wl, "addr:"+clientAddr(r)) {
 		return
 	}
 	writeShapeA(w, http.StatusNotFound, "The route "+r.URL.Path+" could not be found.")
@@ -67,12 +73,13 @@ func writeMethodNotAllowed(w http.ResponseWriter, method, allow string) {
 // listed (D2, D30).
 func (s *Server) pipeline(rt *route) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		rq := &request{world: s.world.Load(), addr: clientAddr(r)}
-		user, authed := rq.world.identify(r)
-		if !s.rateLimit(w, rt, rq.addr, user, authed) {
+		wl := s.worldOf(r)
+		rq := &request{world: wl, state: wl.state(), addr: clientAddr(r)}
+		user, authed := rq.state.identify(r)
+		if !s.rateLimit(w, wl, rt, rq.addr, user, authed) {
 			return
 		}
-		if !s.steer(w, r, rt) {
+		if !s.steer(w, r, wl, rt) {
 			return
 		}
 		if rt.access != accessPublic {
@@ -109,7 +116,7 @@ func (s *Server) pipeline(rt *route) http.Handler {
 }
 
 // identify resolves the bearer token, if any, to its user in this world.
-func (wl *world) identify(r *http.Request) (reference.User, bool) {
+func (wl *worldState) identify(r *http.Request) (reference.User, bool) {
 	token, ok := bearer(r)
 	if !ok {
 		return reference.User{}, false
@@ -130,20 +137,18 @@ func bearer(r *http.Request) (string, bool) {
 // rateLimit spends one request of the caller's window for the operation (D14): per user on
 // authenticated operations, so logging in again does not start a new window; per client
 // address otherwise. It sets the headers and answers 429 when spent.
-func (s *Server) rateLimit(w http.ResponseWriter, rt *route, addr string, user reference.User, authed bool) bool {
+func (s *Server) rateLimit(w http.ResponseWriter, wl *world, rt *route, addr string, user reference.User, authed bool) bool {
 	if authed && rt.access != accessPublic {
-		return s.spend(w, rt.id+" user:"+strconv.FormatInt(user.ID, 10))
+		return s.spend(w, wl, rt.id+" user:"+strconv.FormatInt(user.ID, 10))
 	}
-	return s.spend(w, rt.id+" addr:"+addr)
+	return s.spend(w, wl, rt.id+" addr:"+addr)
 }
 
-// spend takes one request of key's window, sets the rate-limit headers and answers 429 once the
-// window is spent.
-func (s *Server) spend(w http.ResponseWriter, key string) bool {
-	v := s.limiter.take(key)
-	h := w.Header()
-	h["X-Ratelimit-Limit"] = []string{strconv.Itoa(v.limit)}
-	h["X-Ratelimit-Remaining"] = []string{strconv.Itoa(v.remaining)}
+// spend takes one request of key's window in wl, sets the rate-limit headers and answers 429
+// once the window is spent.
+func (s *Server) spend(w http.ResponseWriter, wl *world, key string) bool {
+	v := wl.limiter.take(key)
+	setRateHeaders(w.Header(), v)
 	if !v.allowed {
 		writeRateLimited(w, "Too many requests.", v.retryAfter)
 		return false
@@ -187,4 +192,10 @@ func writeInvalid(w http.ResponseWriter, rt *route, fields map[string][]string) 
 		return
 	}
 	writeShapeA(w, http.StatusBadRequest, reference.Summary(fields))
+}
+
+// setRateHeaders sets X-RateLimit-Limit and X-RateLimit-Remaining of a verdict.
+func setRateHeaders(h http.Header, v verdict) {
+	h["X-Ratelimit-Limit"] = []string{strconv.Itoa(v.limit)}
+	h["X-Ratelimit-Remaining"] = []string{strconv.Itoa(v.remaining)}
 }

@@ -15,15 +15,15 @@ const forcedRetryAfter = 60 * time.Second
 // steer applies the steering of an operation after its rate limit and before its auth:
 // the delay of --latency and of a matching fault rule, then a status forced by the Prefer
 // header or by the rule. It reports whether the operation should go on.
-func (s *Server) steer(w http.ResponseWriter, r *http.Request, rt *route) bool {
+func (s *Server) steer(w http.ResponseWriter, r *http.Request, wl *world, rt *route) bool {
 	st := s.steering
 	code, msg := preferred(r.Header, rt)
 	if msg != "" {
 		writeShapeA(w, http.StatusBadRequest, msg)
 		return false
 	}
-	rule, fired := st.faults.fire(rt.id, st.rand)
-	delay := st.latency.draw(st.rand)
+	rule, fired := wl.faults.fire(rt.id, wl.rand)
+	delay := st.latency.draw(wl.rand)
 	if fired {
 		delay += time.Duration(rule.LatencyMS) * time.Millisecond
 	}

@@ -51,6 +51,19 @@ func (l *rateLimiter) take(key string) verdict {
 	return verdict{limit: l.limit, remaining: l.limit - w.Count, allowed: true}
 }
 
+// peek is the verdict key's window would give now, without spending from it.
+func (l *rateLimiter) peek(key string) verdict {
+	now := l.now()
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	w := l.windows[key]
+	if w.Spent(now, rateWindow, l.limit) {
+		return verdict{limit: l.limit, remaining: 0, retryAfter: w.Until(now, rateWindow)}
+	}
+	count := w.Add(now, rateWindow).Count - 1 // the count as it stands in the current window
+	return verdict{limit: l.limit, remaining: l.limit - count, allowed: true}
+}
+
 // clear forgets every window (reset).
 func (l *rateLimiter) clear() {
 	l.mu.Lock()

@@ -31,9 +31,9 @@ func DecodeState(b []byte) (reference.State, error) {
 	return st, nil
 }
 
-// handleStateGet answers the whole state as JSON (reference.State).
-func (s *Server) handleStateGet(w http.ResponseWriter, _ *http.Request) {
-	if err := writeJSON(w, http.StatusOK, s.Snapshot()); err != nil {
+// handleStateGet answers the whole state of the request's world as JSON (reference.State).
+func (s *Server) handleStateGet(w http.ResponseWriter, r *http.Request) {
+	if err := writeJSON(w, http.StatusOK, s.worldOf(r).state().store.State()); err != nil {
 		s.logger.Error("encode state", "err", err)
 	}
 }
@@ -41,13 +41,13 @@ func (s *Server) handleStateGet(w http.ResponseWriter, _ *http.Request) {
 // handleStatePut replaces the world with the snapshot in the body. A snapshot that is not
 // JSON answers 400 and one that does not load (unknown fields, text that is not UTF-8, broken
 // field rules or references: D65, D74, D76) 422; the old world stays in both cases. The
-// fixture manifest is kept: it describes the seed's world.
+// fixture manifest is checked against the new records (D102).
 func (s *Server) handleStatePut(w http.ResponseWriter, r *http.Request) {
 	var st reference.State
 	if !decodeControl(w, r, &st, maxSnapshot) {
 		return
 	}
-	if err := s.LoadState(st); err != nil {
+	if err := s.loadState(s.worldOf(r), st); err != nil {
 		writeValidation(w, map[string][]string{"state": {"The snapshot does not load: " + err.Error() + "."}})
 		return
 	}

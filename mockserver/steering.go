@@ -7,16 +7,14 @@ import (
 	"time"
 )
 
-// steering holds what the mock's controls change besides the world: fault rules, the journal,
-// the random source of latency and probabilities, and what the configuration fixes (latency,
-// admin token, CORS origins). Every part is safe for concurrent use.
+// steering holds what the configuration fixes for every world: latency, admin token, CORS
+// origins and the hosts the controls answer (D103). What the controls change (fault rules, the
+// journal, random draws) belongs to each world (world.go).
 type steering struct {
 	latency Latency
 	admin   string
 	cors    corsPolicy
-	journal *journal
-	faults  *faultRules
-	rand    *draws
+	hosts   hostPolicy
 
 	ctrlMethods map[string]string // by control path: its methods, comma separated
 }
@@ -26,9 +24,7 @@ func newSteering(cfg Config) *steering {
 		latency: cfg.Latency,
 		admin:   cfg.AdminToken,
 		cors:    newCORSPolicy(cfg.CORSOrigins),
-		journal: newJournal(cfg.JournalSize),
-		faults:  &faultRules{},
-		rand:    newDraws(cfg.Seed),
+		hosts:   newHostPolicy(cfg.AllowedHosts),
 	}
 }
 

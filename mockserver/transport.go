@@ -93,7 +93,9 @@ func (s *Server) transportAnswer(status int, detail string, addr net.Addr) []byt
 	if err != nil {
 		host = addr.String()
 	}
-	v := s.limiter.take("addr:" + host) // the window of unknown paths and 405s (D3)
+	// The window of unknown paths and 405s (D3), in the default world: a request net/http could
+	// not read names no world (D100).
+	v := s.worlds.def.limiter.take("addr:" + host)
 	var b bytes.Buffer
 	b.WriteString("HTTP/1.1 " + strconv.Itoa(status) + " " + http.StatusText(status) + "\r\n")
 	b.WriteString("Content-Type: application/json\r\n")

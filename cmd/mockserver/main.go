@@ -1,18 +1,23 @@
 // Command mockserver serves the reference implementation of the interface over HTTP with its
-// seeded fixtures.
+// seeded fixtures, in isolated worlds (D100).
 //
-//	mockserver [--addr 127.0.0.1:4010] [--seed N] [--rate-limit N] [--now RFC3339]
-//	           [--latency 100ms-400ms] [--state-file FILE] [--admin-token T] [--cors-origins O,...]
-//	mockserver fixtures [--seed N]     print the fixture manifest and exit
+//	mockserver [serve] [--addr 127.0.0.1:4010] [--seed N] [--scenario NAME|FILE] [--scenarios DIR] [--rate-limit N]
+//	           [--now RFC3339] [--latency 100ms-400ms] [--state-file FILE] [--admin-token T]
+//	           [--cors-origins O,...] [--allowed-hosts H,...] [--max-worlds N]
+//	mockserver fixtures [--seed N] [--scenario NAME|FILE]   print the fixture manifest and exit
+//	mockserver proxy --upstream URL                          a validating proxy
+//	mockserver help | --help | --version
 //
-// Every flag has an environment fallback: MOCK_ADDR, MOCK_SEED, MOCK_RATE_LIMIT, MOCK_NOW,
-// MOCK_LATENCY, MOCK_STATE_FILE, MOCK_ADMIN_TOKEN, MOCK_CORS_ORIGINS. With --state-file the
+// Every flag has an environment fallback: MOCK_ADDR, MOCK_SEED, MOCK_SCENARIO, MOCK_SCENARIOS, MOCK_RATE_LIMIT,
+// MOCK_NOW, MOCK_LATENCY, MOCK_STATE_FILE, MOCK_ADMIN_TOKEN, MOCK_CORS_ORIGINS,
+// MOCK_ALLOWED_HOSTS, MOCK_MAX_WORLDS. Unknown subcommands and flags exit 2. With --state-file the
 // world is loaded from the file at start (when it exists) and saved there at graceful stop.
 // On SIGTERM or SIGINT it stops accepting connections, finishes in-flight requests and exits 0.
 package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -24,8 +29,18 @@ func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	tuneGC(os.Getenv)
-	if err := run(ctx, os.Args[1:], os.Getenv, os.Stdout, os.Stderr); err != nil {
+	err := run(ctx, os.Args[1:], os.Getenv, os.Stdout, os.Stderr)
+	var exit *exitError
+	switch {
+	case errors.As(err, &exit):
+		if exit.msg != "" {
+			fmt.Fprintln(os.Stderr, "mockserver:", exit.msg)
+		}
+		stop()
+		os.Exit(exit.code)
+	case err != nil:
 		fmt.Fprintln(os.Stderr, "mockserver:", err)
+		stop()
 		os.Exit(1)
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"net"
 	"net/http"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/opsapi/mocktoolkit/fixtures"
@@ -26,6 +27,8 @@ type options struct {
 	lenient   bool
 	now       time.Time
 	steer     steerOptions
+	worlds    worldOptions
+	version   bool // --version: print it and exit
 }
 
 // shutdownTimeout bounds how long in-flight requests may take to finish after SIGTERM; those
@@ -67,63 +70,133 @@ func newHTTPServer(handler http.Handler, l serverLimits) *http.Server {
 	}
 }
 
-// run is the whole program; main only wires the process to it.
+// run is the whole program; main only wires the process to it. Unknown subcommands and flags
+// return an exitError of code 2 after the usage; help and --version print and return nil.
 func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
 	std := stdio{out: stdout, err: stderr}
-	if len(args) > 0 && args[0] == "fixtures" {
-		opts, err := parseFlags(args[1:], getenv, stderr)
-		if err != nil {
-			return err
+	sub := "serve"
+	if len(args) > 0 && !isFlag(args[0]) {
+		sub, args = args[0], args[1:]
+	}
+	var err error
+	switch sub {
+	case "help":
+		_, err = parseFlagsTo([]string{"--help"}, getenv, stdout, stderr)
+	case "fixtures":
+		var opts options
+		if opts, err = parseFlagsTo(args, getenv, stdout, stderr); err == nil {
+			err = printManifest(opts, std.out)
 		}
-		return printManifest(opts, std.out)
+	case "proxy":
+		err = runProxy(ctx, args, getenv, std)
+		if errors.Is(err, flag.ErrHelp) {
+			return nil
+		}
+	case "serve":
+		var opts options
+		if opts, err = parseFlagsTo(args, getenv, stdout, stderr); err == nil {
+			err = serve(ctx, opts, std)
+		}
+	default:
+		fmt.Fprintf(stderr, "mockserver: unknown subcommand %q\n\n", sub)
+		printUsage(stderr, flagDefaults(getenv))
+		return &exitError{code: 2}
 	}
-	if len(args) > 0 && args[0] == "proxy" {
-		return runProxy(ctx, args[1:], getenv, std)
+	if errors.Is(err, errHelp) {
+		return nil
 	}
-	opts, err := parseFlags(args, getenv, stderr)
-	if err != nil {
-		return err
-	}
-	return serve(ctx, opts, std)
+	return err
 }
 
-func parseFlags(args []string, getenv func(string) string, stderr io.Writer) (options, error) {
+// flagSet declares every flag of serve and fixtures on a new set, and returns the function
+// that reads them after parsing.
+func flagSet(getenv func(string) string) (*flag.FlagSet, func() (options, error)) {
 	fs := flag.NewFlagSet("mockserver", flag.ContinueOnError)
-	fs.SetOutput(stderr)
 	addr := fs.String("addr", envOr(getenv, "MOCK_ADDR", "127.0.0.1:4010"), "address to listen on (MOCK_ADDR)")
 	seed := fs.String("seed", envOr(getenv, "MOCK_SEED", strconv.FormatInt(fixtures.DefaultSeed, 10)), "seed of the fixture world (MOCK_SEED)")
 	limit := fs.String("rate-limit", envOr(getenv, "MOCK_RATE_LIMIT", strconv.Itoa(mockserver.DefaultRateLimit)), "requests per minute per caller (MOCK_RATE_LIMIT)")
 	maxRecs := fs.String("max-records", envOr(getenv, "MOCK_MAX_RECORDS", "0"), "most cards, comments and tags per project, 0 for no cap (MOCK_MAX_RECORDS; D70)")
 	lenient := fs.Bool("lenient-content-type", envOr(getenv, "MOCK_LENIENT_CONTENT_TYPE", "") != "", "read every request body as JSON whatever its Content-Type (MOCK_LENIENT_CONTENT_TYPE; D6)")
 	now := fs.String("now", envOr(getenv, "MOCK_NOW", ""), "start the mock's clock at this RFC 3339 time (MOCK_NOW); default: the system time")
+	ver := fs.Bool("version", false, "print the version and exit")
 	steer := steerFlags(fs, getenv)
+	worlds := worldFlags(fs, getenv)
+	return fs, func() (options, error) {
+		if *ver {
+			return options{version: true}, nil
+		}
+		opts := options{addr: *addr}
+		var err error
+		if opts.steer, err = steer(); err != nil {
+			return options{}, err
+		}
+		if opts.worlds, err = worlds(); err != nil {
+			return options{}, err
+		}
+		if opts.seed, err = strconv.ParseInt(*seed, 10, 64); err != nil || opts.seed == 0 {
+			return options{}, fmt.Errorf("--seed: want a non-zero integer, got %q", *seed)
+		}
+		if opts.rateLimit, err = strconv.Atoi(*limit); err != nil || opts.rateLimit < 1 {
+			return options{}, fmt.Errorf("--rate-limit: want a positive integer, got %q", *limit)
+		}
+		opts.lenient = *lenient
+		if opts.maxRecs, err = strconv.Atoi(*maxRecs); err != nil || opts.maxRecs < 0 {
+			return options{}, fmt.Errorf("--max-records: want a whole number, 0 for no cap, got %q", *maxRecs)
+		}
+		if *now != "" {
+			if opts.now, err = time.Parse(time.RFC3339, *now); err != nil {
+				return options{}, fmt.Errorf("--now: want an RFC 3339 time such as 2026-06-01T09:00:00Z, got %q", *now)
+			}
+			if err := mockserver.CheckClockStart(opts.now); err != nil {
+				return options{}, fmt.Errorf("--now %s: %w", *now, err)
+			}
+		}
+		return opts, nil
+	}
+}
+
+// flagDefaults is the flag list of the usage.
+func flagDefaults(getenv func(string) string) string {
+	fs, _ := flagSet(getenv)
+	var b strings.Builder
+	fs.SetOutput(&b)
+	fs.PrintDefaults()
+	return b.String()
+}
+
+// parseFlags reads the flags of serve and fixtures, writing everything to stderr.
+func parseFlags(args []string, getenv func(string) string, stderr io.Writer) (options, error) {
+	return parseFlagsTo(args, getenv, stderr, stderr)
+}
+
+// parseFlagsTo reads the flags of serve and fixtures. --help prints the usage to stdout and
+// returns errHelp; --version prints the version and returns errHelp; a flag error prints it
+// with the usage to stderr and returns an exitError of code 2.
+func parseFlagsTo(args []string, getenv func(string) string, stdout, stderr io.Writer) (options, error) {
+	fs, read := flagSet(getenv)
+	var errs strings.Builder
+	fs.SetOutput(&errs)
+	fs.Usage = func() {}
 	if err := fs.Parse(args); err != nil {
-		return options{}, err
-	}
-	opts := options{addr: *addr}
-	var err error
-	if opts.steer, err = steer(); err != nil {
-		return options{}, err
-	}
-	if opts.seed, err = strconv.ParseInt(*seed, 10, 64); err != nil || opts.seed == 0 {
-		return options{}, fmt.Errorf("--seed: want a non-zero integer, got %q", *seed)
-	}
-	if opts.rateLimit, err = strconv.Atoi(*limit); err != nil || opts.rateLimit < 1 {
-		return options{}, fmt.Errorf("--rate-limit: want a positive integer, got %q", *limit)
-	}
-	opts.lenient = *lenient
-	if opts.maxRecs, err = strconv.Atoi(*maxRecs); err != nil || opts.maxRecs < 0 {
-		return options{}, fmt.Errorf("--max-records: want a whole number, 0 for no cap, got %q", *maxRecs)
-	}
-	if *now != "" {
-		if opts.now, err = time.Parse(time.RFC3339, *now); err != nil {
-			return options{}, fmt.Errorf("--now: want an RFC 3339 time such as 2026-06-01T09:00:00Z, got %q", *now)
+		if errors.Is(err, flag.ErrHelp) {
+			printUsage(stdout, flagDefaults(getenv))
+			return options{}, errHelp
 		}
-		if err := mockserver.CheckClockStart(opts.now); err != nil {
-			return options{}, fmt.Errorf("--now %s: %w", *now, err)
-		}
+		fmt.Fprint(stderr, errs.String())
+		printUsage(stderr, flagDefaults(getenv))
+		return options{}, &exitError{code: 2}
 	}
-	return opts, nil
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "mockserver: unexpected argument %q\n\n", fs.Arg(0))
+		printUsage(stderr, flagDefaults(getenv))
+		return options{}, &exitError{code: 2}
+	}
+	opts, err := read()
+	if err == nil && opts.version {
+		fmt.Fprintln(stdout, version())
+		return options{}, errHelp
+	}
+	return opts, err
 }
 
 func envOr(getenv func(string) string, key, def string) string {
@@ -136,7 +209,17 @@ func envOr(getenv func(string) string, key, def string) string {
 func printManifest(opts options, out io.Writer) error {
 	enc := json.NewEncoder(out)
 	enc.SetIndent("", "  ")
-	return enc.Encode(fixtures.Build(opts.seed, time.Now()).Manifest)
+	var w fixtures.World
+	var err error
+	if opts.worlds.file != nil {
+		w, err = opts.worlds.file.Build(opts.seed, time.Now())
+	} else {
+		w, err = fixtures.BuildScenario(opts.worlds.scenario, opts.seed, time.Now())
+	}
+	if err != nil {
+		return err
+	}
+	return enc.Encode(w.Manifest)
 }
 
 // serve runs the mock until ctx ends, then drains in-flight requests.
@@ -145,6 +228,7 @@ func serve(ctx context.Context, opts options, std stdio) error {
 	defer logs.Close()
 	logger := slog.New(slog.NewTextHandler(logs, nil))
 	cfg := mockserver.Config{Seed: opts.seed, Now: opts.now, RateLimit: opts.rateLimit, MaxRecords: opts.maxRecs, LenientContentType: opts.lenient, Logger: logger}
+	opts.worlds.apply(&cfg)
 	if err := opts.steer.apply(&cfg); err != nil {
 		return err
 	}
@@ -157,10 +241,9 @@ func serve(ctx context.Context, opts options, std stdio) error {
 		return fmt.Errorf("listen: %w", err)
 	}
 	srv := newHTTPServer(mock, defaultLimits)
-	member := fixtures.Build(opts.seed, time.Now()).Manifest.Users.Member
 	base := baseURL(ln.Addr())
 	fmt.Fprintf(std.out, "mockserver listening on %s (%s, seed %d)\n", base, ln.Addr(), opts.seed)
-	fmt.Fprintf(std.out, "member login: %s / %s — manifest at %s/__mock/fixtures\n", member.Email, member.Password, base)
+	printStartup(std.out, base, opts, mock)
 
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(mock.Listener(ln)) }() // net/http's own answers in the envelope (D79)
@@ -202,4 +285,26 @@ func baseURL(addr net.Addr) string {
 		return fmt.Sprintf("http://127.0.0.1:%d", tcp.Port)
 	}
 	return "http://" + tcp.String()
+}
+
+// printStartup tells what was loaded and where to go: the dashboard, the world and its source,
+// a login, and how to reach the named worlds.
+func printStartup(out io.Writer, base string, opts options, mock *mockserver.Server) {
+	src := mock.Default().Source()
+	loaded := fmt.Sprintf("scenario %s, seed %d", src.Scenario, src.Seed)
+	if opts.worlds.file != nil {
+		loaded = fmt.Sprintf("scenario %s from %s, seed %d", src.Scenario, opts.worlds.file.Path(), src.Seed)
+	}
+	if src.Snapshot {
+		loaded += ", records from the state file " + opts.steer.stateFile
+	} else if opts.steer.stateFile != "" {
+		loaded += ", state file " + opts.steer.stateFile + " (not there yet: written at stop)"
+	}
+	fmt.Fprintf(out, "dashboard: %s/ — default world: %s\n", base, loaded)
+	if member := mock.Manifest().Users.Member; member.Email != "" {
+		fmt.Fprintf(out, "member login: %s / %s — manifest at %s/__mock/fixtures\n", member.Email, member.Password, base)
+	}
+	if opts.worlds.maxWorlds > 0 {
+		fmt.Fprintf(out, "isolated worlds: %s/__worlds/<name>/… (or header X-Mock-World), up to %d\n", base, opts.worlds.maxWorlds)
+	}
 }

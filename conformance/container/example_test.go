@@ -9,10 +9,12 @@ import (
 	"github.com/testcontainers/testcontainers-go"
 
 	"github.com/opsapi/mocktoolkit/conformance/container"
+	"github.com/opsapi/mocktoolkit/mockclient"
 )
 
-// ExampleRun starts the mock image built by `make image` with the seeded world 7 and a low rate
-// limit, and checks that it is ready. It needs a Docker engine, so it has no Output line: go test
+// ExampleRun starts the mock image built by `make image` with the seeded world 7, a low rate
+// limit, the edge scenario and an admin token, resets a world of its own through the Go client
+// and checks that the mock is ready. It needs a Docker engine, so it has no Output line: go test
 // compiles it but does not run it (TestRun does the same against a real engine).
 func ExampleRun() {
 	ctx := context.Background()
@@ -20,6 +22,8 @@ func ExampleRun() {
 	ctr, err := container.Run(ctx, container.DefaultImage,
 		container.WithSeed(7),
 		container.WithRateLimit(60),
+		container.WithScenario("edge"),
+		container.WithAdminToken("s3cret"),
 	)
 	defer func() {
 		if err := testcontainers.TerminateContainer(ctr); err != nil {
@@ -34,6 +38,16 @@ func ExampleRun() {
 	base, err := ctr.BaseURL(ctx)
 	if err != nil {
 		log.Printf("mockserver base url: %v", err)
+		return
+	}
+	// Steer a world of this test's own through the Go client.
+	client, err := ctr.Client(ctx, mockclient.WithAdminToken("s3cret"), mockclient.WithWorld("example"))
+	if err != nil {
+		log.Printf("mockserver client: %v", err)
+		return
+	}
+	if _, err := client.Reset(ctx, mockclient.Reset{Scenario: "empty"}); err != nil {
+		log.Printf("reset: %v", err)
 		return
 	}
 	resp, err := http.Get(base + "/healthz")

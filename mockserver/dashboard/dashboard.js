@@ -1,9 +1,12 @@
-// The dashboard's controls: plain fetch calls to the /__mock/ endpoints, no build step.
+// The dashboard's controls: plain fetch calls to the /__mock/ endpoints of the page's world
+// (D100), no build step. dashboard_try.js adds logins, try-it forms, copying and snapshots.
 (function () {
   "use strict";
   var params = new URLSearchParams(location.search);
   var token = params.get("token") || sessionStorage.getItem("mockAdminToken") || "";
   if (token) { sessionStorage.setItem("mockAdminToken", token); }
+  var prefix = document.body.getAttribute("data-prefix") || "";
+  var requests = [];
 
   function $(id) { return document.getElementById(id); }
 
@@ -13,16 +16,21 @@
     s.className = isError ? "error" : "";
   }
 
-  // api calls a control and resolves with its JSON answer; an error answer rejects with its
-  // message (shape (a) or (b)) or its first field error (shape (c)).
-  function api(method, path, body) {
+  // api calls a control of the page's world (or, with global, the path as given) and resolves
+  // with its JSON answer; an error answer rejects with its message (shape (a) or (b)) or its
+  // first field error (shape (c)).
+  function api(method, path, body, global) {
     var headers = { "Accept": "application/json" };
     if (token) { headers["X-Mock-Admin-Token"] = token; }
     if (body !== undefined) { headers["Content-Type"] = "application/json"; }
-    return fetch(path, { method: method, headers: headers, body: body === undefined ? undefined : JSON.stringify(body) })
+    var raw = typeof body === "string";
+    return fetch((global ? "" : prefix) + path, { method: method, headers: headers, body: body === undefined ? undefined : (raw ? body : JSON.stringify(body)) })
       .then(function (res) {
         return res.json().then(function (data) {
-          if (!res.ok) { throw new Error(res.status + ": " + (data.message || "failed")); }
+          if (!res.ok) {
+            var first = data.errors ? Object.keys(data.errors).map(function (k) { return data.errors[k][0]; })[0] : "";
+            throw new Error(res.status + ": " + (first || data.message || "failed"));
+          }
           return data;
         });
       });
@@ -45,11 +53,31 @@
     });
   }
 
-  function renderJournal(requests) {
+  // matches tells whether a journal entry passes the page's filters.
+  function matches(e) {
+    var op = $("journal-operation").value, st = $("journal-status").value.trim().toLowerCase();
+    var q = $("journal-search").value.trim().toLowerCase();
+    if (op && e.operation !== op) { return false; }
+    if (st && !(String(e.status) === st || (st.length === 3 && st.slice(1) === "xx" && String(e.status)[0] === st[0]))) { return false; }
+    if (q && (e.path + " " + JSON.stringify(e.request) + " " + JSON.stringify(e.response)).toLowerCase().indexOf(q) < 0) { return false; }
+    return true;
+  }
+
+  function copyButton(td, label, e) {
+    var b = document.createElement("button");
+    b.type = "button";
+    b.className = "copy copy-" + label;
+    b.textContent = label;
+    b.addEventListener("click", function () { window.mockDashboard.copyAs(label, e); });
+    td.appendChild(b);
+  }
+
+  function renderJournal() {
     var body = $("journal").tBodies[0];
     body.textContent = "";
-    requests.forEach(function (e) {
+    requests.filter(matches).forEach(function (e) {
       var tr = document.createElement("tr");
+      tr.className = "s" + String(e.status)[0];
       cell(tr, e.id);
       cell(tr, e.time.slice(11, 19));
       cell(tr, e.method);
@@ -64,13 +92,16 @@
       path.appendChild(details);
       cell(tr, e.status);
       cell(tr, e.duration_ms.toFixed(1));
+      var copy = cell(tr, "");
+      copyButton(copy, "curl", e);
+      copyButton(copy, "fetch", e);
       body.appendChild(tr);
     });
   }
 
   function refresh() {
-    api("GET", "/__mock/requests?limit=50").then(function (d) { renderJournal(d.requests); }).catch(function (err) { say(err.message, true); });
-    api("GET", "/__mock/clock").then(function (d) { $("clock-now").textContent = d.now; }).catch(function () {});
+    api("GET", "/__mock/requests?limit=200").then(function (d) { requests = d.requests; renderJournal(); }).catch(function (err) { say(err.message, true); });
+    api("GET", "/__mock/clock").then(function (d) { $("clock-now").textContent = d.now + (d.frozen ? " (frozen)" : ""); }).catch(function () {});
     api("GET", "/__mock/faults").then(function (d) { renderFaults(d.faults); }).catch(function () {});
   }
 
@@ -79,20 +110,32 @@
     return v === "" ? undefined : Number(v);
   }
 
+  function clock(body, what) {
+    api("POST", "/__mock/clock", body)
+      .then(function (d) { $("clock-now").textContent = d.now + (d.frozen ? " (frozen)" : ""); say(what + " " + d.now + "."); })
+      .catch(function (err) { say(err.message, true); });
+  }
+
   $("reset-form").addEventListener("submit", function (ev) {
     ev.preventDefault();
+    var body = { scenario: $("reset-scenario").value };
     var seed = numberOf("reset-seed");
-    api("POST", "/__mock/reset", seed === undefined ? {} : { seed: seed })
+    if (seed !== undefined) { body.seed = seed; }
+    api("POST", "/__mock/reset", body)
       .then(function () { location.reload(); })
       .catch(function (err) { say(err.message, true); });
   });
 
   $("clock-form").addEventListener("submit", function (ev) {
     ev.preventDefault();
-    api("POST", "/__mock/clock", { advance_seconds: numberOf("advance-seconds") })
-      .then(function (d) { $("clock-now").textContent = d.now; say("Clock advanced to " + d.now + "."); })
-      .catch(function (err) { say(err.message, true); });
+    clock({ advance_seconds: numberOf("advance-seconds") }, "Clock advanced to");
   });
+  $("clock-set-form").addEventListener("submit", function (ev) {
+    ev.preventDefault();
+    clock({ set: $("clock-set").value.trim() }, "Clock set to");
+  });
+  $("clock-freeze").addEventListener("click", function () { clock({ freeze: true }, "Clock frozen at"); });
+  $("clock-unfreeze").addEventListener("click", function () { clock({ freeze: false }, "Clock running from"); });
 
   $("fault-form").addEventListener("submit", function (ev) {
     ev.preventDefault();
@@ -104,10 +147,28 @@
       .catch(function (err) { say(err.message, true); });
   });
 
+  $("force-form").addEventListener("submit", function (ev) {
+    ev.preventDefault();
+    var op = $("force-operation").value;
+    api("POST", "/__mock/faults", { operation: op, status: numberOf("force-status"), times: 1 })
+      .then(function (r) { say("The next " + op + " call answers " + r.status + "."); refresh(); })
+      .catch(function (err) { say(err.message, true); });
+  });
+
   $("faults-clear").addEventListener("click", function () {
     api("DELETE", "/__mock/faults").then(function () { say("Fault rules cleared."); refresh(); })
       .catch(function (err) { say(err.message, true); });
   });
 
+  $("journal-clear").addEventListener("click", function () {
+    api("DELETE", "/__mock/requests").then(function () { say("Journal cleared."); refresh(); })
+      .catch(function (err) { say(err.message, true); });
+  });
+  ["journal-operation", "journal-status", "journal-search"].forEach(function (id) {
+    $(id).addEventListener("input", renderJournal);
+  });
+
+  window.mockDashboard = { api: api, say: say, prefix: prefix, refresh: refresh, $: $ };
+  refresh();
   setInterval(refresh, 2000);
 })();

@@ -1,0 +1,118 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// help, --help, --version and unknown words answer at once and never start a server.
+func TestTheCommandExplainsItself(t *testing.T) {
+	tests := []struct {
+		name     string
+		args     []string
+		code     int // 0: run returns nil
+		out, err string
+	}{
+		{name: "help lists subcommands, flags, env vars and an example", args: []string{"help"}, out: "MOCK_SCENARIO"},
+		{name: "--help exits 0", args: []string{"--help"}, out: "serve"},
+		{name: "serve --help exits 0", args: []string{"serve", "-h"}, out: "fixtures"},
+		{name: "--version", args: []string{"--version"}, out: "mockserver "},
+		{name: "an unknown word exits 2 with the usage", args: []string{"srve"}, code: 2, err: `unknown subcommand "srve"`},
+		{name: "an unknown flag exits 2", args: []string{"--bogus"}, code: 2, err: "flag provided but not defined"},
+		{name: "a stray argument exits 2", args: []string{"serve", "extra"}, code: 2, err: "unexpected argument"},
+		{name: "an unknown scenario is a flag error", args: []string{"--scenario", "nope"}, code: 1, err: ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+			defer cancel()
+			var out, errw bytes.Buffer
+			err := run(ctx, append(tt.args, "--addr", "127.0.0.1:1"), func(string) string { return "" }, &out, &errw)
+			var exit *exitError
+			switch {
+			case tt.code == 0 && err != nil:
+				t.Fatalf("run: %v", err)
+			case tt.code == 2 && (!errors.As(err, &exit) || exit.code != 2):
+				t.Fatalf("run: %v, want exit 2", err)
+			case tt.code == 1 && (err == nil || errors.As(err, &exit)):
+				t.Fatalf("run: %v, want an error", err)
+			}
+			if !strings.Contains(out.String(), tt.out) || !strings.Contains(errw.String(), tt.err) {
+				t.Errorf("stdout %q\nstderr %q\nwant %q / %q", out.String(), errw.String(), tt.out, tt.err)
+			}
+			if strings.Contains(out.String(), "listening on") {
+				t.Error("a server was started")
+			}
+		})
+	}
+}
+
+// The start-up lines show the dashboard and what the default world was built from.
+func TestStartupLinesShowWhatWasLoaded(t *testing.T) {
+	var out bytes.Buffer
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	w := &syncBuffer{b: &out}
+	go func() {
+		done <- run(ctx, []string{"--addr", "127.0.0.1:0", "--scenario", "empty"}, func(string) string { return "" }, w, &bytes.Buffer{})
+	}()
+	deadline := time.Now().Add(5 * time.Second)
+	for !strings.Contains(w.String(), "isolated worlds") && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"dashboard: http://127.0.0.1:", "scenario empty", "isolated worlds"} {
+		if !strings.Contains(w.String(), want) {
+			t.Errorf("start-up lines lack %q:\n%s", want, w.String())
+		}
+	}
+}
+
+// syncBuffer is a buffer written by the command and read by the test.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  *bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// --scenarios loads a directory of scenario files; --scenario may name one of them, and a
+// broken file stops the start naming its line.
+func TestScenarioFlags(t *testing.T) {
+	none := func(string) string { return "" }
+	opts, err := parseFlags([]string{"--scenarios", "../../fixtures/scenarios", "--scenario", "launch"}, none, io.Discard)
+	if err != nil || opts.worlds.scenario != "launch" || opts.worlds.scenarios["launch"] == nil {
+		t.Fatalf("parse: %+v %v", opts.worlds, err)
+	}
+	bad := filepath.Join(t.TempDir(), "bad.yaml")
+	if err := os.WriteFile(bad, []byte("cards:\n  - title: x\n    priority: extreme\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := parseFlags([]string{"--scenario", bad}, none, io.Discard); err == nil || !strings.Contains(err.Error(), "line 2: cards[0]") {
+		t.Errorf("a broken scenario file: %v", err)
+	}
+	if _, err := parseFlags([]string{"--max-worlds", "-1"}, none, io.Discard); err == nil {
+		t.Error("--max-worlds -1 accepted")
+	}
+}

@@ -1,0 +1,108 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/opsapi/mocktoolkit/fixtures"
+	"github.com/opsapi/mocktoolkit/mockserver"
+)
+
+// worldOptions are the flags of worlds and scenarios (D100, D101).
+type worldOptions struct {
+	scenario     string                            // the name of the scenario of every new world
+	file         *fixtures.ScenarioFile            // when --scenario named a file
+	scenarios    map[string]*fixtures.ScenarioFile // user-authored scenarios by name
+	maxWorlds    int                               // mockserver.Config.MaxWorlds (-1: off)
+	allowedHosts []string
+}
+
+// worldFlags declares --scenario, --max-worlds and --allowed-hosts on fs.
+func worldFlags(fs *flag.FlagSet, getenv func(string) string) func() (worldOptions, error) {
+	scenario := fs.String("scenario", envOr(getenv, "MOCK_SCENARIO", fixtures.DefaultScenario), "the world to start from: "+strings.Join(fixtures.Scenarios, ", ")+", or a scenario file (.yaml, .yml, .json) (MOCK_SCENARIO)")
+	maxWorlds := fs.String("max-worlds", envOr(getenv, "MOCK_MAX_WORLDS", strconv.Itoa(mockserver.DefaultMaxWorlds)), "most named worlds kept (/__worlds/<name>/…), the least recently used going first; 0 turns them off (MOCK_MAX_WORLDS)")
+	dir := fs.String("scenarios", envOr(getenv, "MOCK_SCENARIOS", ""), "a directory of scenario files (.yaml, .yml, .json), each a scenario resets may name (MOCK_SCENARIOS)")
+	hosts := fs.String("allowed-hosts", envOr(getenv, "MOCK_ALLOWED_HOSTS", ""), "comma-separated host names the /__mock/ endpoints answer besides localhost and IP addresses, * for any (MOCK_ALLOWED_HOSTS)")
+	return func() (worldOptions, error) {
+		o := worldOptions{scenario: *scenario}
+		n, err := strconv.Atoi(*maxWorlds)
+		if err != nil || n < 0 || n > 10000 {
+			return worldOptions{}, fmt.Errorf("--max-worlds: want a whole number from 0 to 10000, got %q", *maxWorlds)
+		}
+		o.maxWorlds = n
+		if n == 0 {
+			o.maxWorlds = -1
+		}
+		for _, h := range strings.Split(*hosts, ",") {
+			if h = strings.TrimSpace(h); h != "" {
+				o.allowedHosts = append(o.allowedHosts, h)
+			}
+		}
+		if o.scenarios, err = loadScenarioDir(*dir); err != nil {
+			return worldOptions{}, fmt.Errorf("--scenarios: %w", err)
+		}
+		_, named := o.scenarios[o.scenario]
+		switch {
+		case isScenarioFile(o.scenario):
+			f, err := fixtures.LoadScenarioFile(o.scenario)
+			if err != nil {
+				return worldOptions{}, fmt.Errorf("--scenario: %w", err)
+			}
+			o.file, o.scenario = f, f.Name
+			o.scenarios[f.Name] = f
+		case named:
+			o.file = o.scenarios[o.scenario]
+		case !fixtures.IsScenario(o.scenario):
+			return worldOptions{}, fmt.Errorf("--scenario: want one of %s, a scenario of --scenarios or a scenario file (.yaml, .yml, .json), got %q", strings.Join(fixtures.Scenarios, ", "), o.scenario)
+		}
+		return o, nil
+	}
+}
+
+// isScenarioFile tells a file name from a scenario name.
+func isScenarioFile(s string) bool {
+	switch strings.ToLower(filepath.Ext(s)) {
+	case ".yaml", ".yml", ".json":
+		return true
+	}
+	return strings.ContainsRune(s, filepath.Separator)
+}
+
+// apply sets the worlds of cfg.
+func (o worldOptions) apply(cfg *mockserver.Config) {
+	cfg.Scenario = o.scenario
+	cfg.Scenarios = o.scenarios
+	cfg.MaxWorlds = o.maxWorlds
+	cfg.AllowedHosts = o.allowedHosts
+}
+
+// loadScenarioDir loads every scenario file of dir ("" for none), by scenario name; JSON
+// Schemas (*.schema.json) beside them are left alone.
+func loadScenarioDir(dir string) (map[string]*fixtures.ScenarioFile, error) {
+	out := map[string]*fixtures.ScenarioFile{}
+	if dir == "" {
+		return out, nil
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	for _, e := range entries {
+		if e.IsDir() || !isScenarioFile(e.Name()) || strings.HasSuffix(e.Name(), ".schema.json") {
+			continue
+		}
+		f, err := fixtures.LoadScenarioFile(filepath.Join(dir, e.Name()))
+		if err != nil {
+			return nil, err
+		}
+		if other, dup := out[f.Name]; dup {
+			return nil, fmt.Errorf("%s and %s both name the scenario %q", other.Path(), f.Path(), f.Name)
+		}
+		out[f.Name] = f
+	}
+	return out, nil
+}

@@ -1,0 +1,133 @@
+// Package mockclient is a Go client of the mock server's own endpoints (README, "Steering the
+// mock"): worlds, reset and scenarios, the clock, fault rules, the request journal and its
+// counts, the fixture manifest, snapshots, and a login helper that returns a bearer token.
+//
+// A Client addresses one world: the default one, or the one named by WithWorld or World, whose
+// requests go to /__worlds/<name>/ (D100). Every method takes a context; errors from the mock
+// are *Error, with the status, message and field errors of its envelope.
+//
+// It imports only the standard library and the toolkit's data packages (fixtures, reference);
+// it must not import mockserver, so a test can drive a mock in a container or another process.
+package mockclient
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strings"
+)
+
+// Client calls the mock's controls for one world. It is safe for concurrent use.
+type Client struct {
+	base  string
+	world string
+	admin string
+	hc    *http.Client
+}
+
+// Option configures a Client.
+type Option func(*Client)
+
+// WithWorld makes the client address the world name (created by the mock on first use).
+func WithWorld(name string) Option { return func(c *Client) { c.world = name } }
+
+// WithAdminToken sends the mock's admin token (--admin-token) in X-Mock-Admin-Token.
+func WithAdminToken(token string) Option { return func(c *Client) { c.admin = token } }
+
+// WithHTTPClient sets the HTTP client (http.DefaultClient when not set).
+func WithHTTPClient(hc *http.Client) Option { return func(c *Client) { c.hc = hc } }
+
+// New returns a client of the mock at baseURL, such as http://127.0.0.1:4010.
+func New(baseURL string, opts ...Option) *Client {
+	c := &Client{base: strings.TrimRight(baseURL, "/"), hc: http.DefaultClient}
+	for _, o := range opts {
+		o(c)
+	}
+	return c
+}
+
+// World returns a client of the same mock for the world name.
+func (c *Client) World(name string) *Client {
+	cp := *c
+	cp.world = name
+	return &cp
+}
+
+// WorldName is the world the client addresses ("" for the default world).
+func (c *Client) WorldName() string { return c.world }
+
+// BaseURL is the base URL of the client's world, to give an API client or a browser: the
+// mock's URL, followed by /__worlds/<name> for a named world.
+func (c *Client) BaseURL() string {
+	if c.world == "" || c.world == "default" {
+		return c.base
+	}
+	return c.base + "/__worlds/" + url.PathEscape(c.world)
+}
+
+// Error is an answer of the mock that is not a success: its status and the message and
+// field errors of the interface's shapes.
+type Error struct {
+	Status  int                 `json:"-"`
+	Message string              `json:"message"`
+	Errors  map[string][]string `json:"errors,omitempty"`
+}
+
+func (e *Error) Error() string {
+	msg := fmt.Sprintf("mock answered %d: %s", e.Status, e.Message)
+	for field, list := range e.Errors {
+		msg += fmt.Sprintf(" [%s: %s]", field, strings.Join(list, " "))
+	}
+	return msg
+}
+
+// do sends method path with body (JSON-encoded when not nil) and decodes a 2xx answer into
+// out (when not nil); other statuses are *Error.
+func (c *Client) do(ctx context.Context, method, path string, body, out any) error {
+	var rd io.Reader
+	if body != nil {
+		b, err := json.Marshal(body)
+		if err != nil {
+			return fmt.Errorf("%s %s: encode: %w", method, path, err)
+		}
+		rd = bytes.NewReader(b)
+	}
+	req, err := http.NewRequestWithContext(ctx, method, c.BaseURL()+path, rd)
+	if err != nil {
+		return fmt.Errorf("%s %s: %w", method, path, err)
+	}
+	req.Header.Set("Accept", "application/json")
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	if c.admin != "" {
+		req.Header.Set("X-Mock-Admin-Token", c.admin)
+	}
+	res, err := c.hc.Do(req)
+	if err != nil {
+		return fmt.Errorf("%s %s: %w", method, path, err)
+	}
+	defer res.Body.Close()
+	raw, err := io.ReadAll(res.Body)
+	if err != nil {
+		return fmt.Errorf("%s %s: read answer: %w", method, path, err)
+	}
+	if res.StatusCode/100 != 2 {
+		e := &Error{Status: res.StatusCode}
+		if json.Unmarshal(raw, e) != nil || e.Message == "" {
+			e.Message = strings.TrimSpace(string(raw))
+		}
+		return e
+	}
+	if out == nil {
+		return nil
+	}
+	if err := json.Unmarshal(raw, out); err != nil {
+		return fmt.Errorf("%s %s: decode answer: %w", method, path, err)
+	}
+	return nil
+}

@@ -1,0 +1,90 @@
+package mockclient_test
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"testing"
+	"time"
+
+	"github.com/opsapi/mocktoolkit/mockclient"
+	"github.com/opsapi/mocktoolkit/mockserver"
+)
+
+func newClient(t *testing.T, cfg mockserver.Config, opts ...mockclient.Option) *mockclient.Client {
+	t.Helper()
+	cfg.Now = time.Date(2026, 6, 1, 9, 0, 0, 0, time.UTC)
+	mock, err := mockserver.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(mock)
+	t.Cleanup(srv.Close)
+	return mockclient.New(srv.URL, opts...)
+}
+
+// Every control answers through the client, in the world it addresses.
+func TestClientControls(t *testing.T) {
+	ctx := context.Background()
+	c := newClient(t, mockserver.Config{AdminToken: "adm"}, mockclient.WithAdminToken("adm")).World("w1")
+	if _, err := c.Reset(ctx, mockclient.Reset{Seed: 7, Scenario: "edge"}); err != nil {
+		t.Fatal(err)
+	}
+	tok, err := c.LoginAs(ctx, "superadmin")
+	if err != nil || tok == "" {
+		t.Fatalf("login: %q %v", tok, err)
+	}
+	f, err := c.AddFault(ctx, mockclient.Fault{Operation: "cardsList", Status: 503})
+	var me *mockclient.Error
+	if !errors.As(err, &me) || me.Status != http.StatusUnprocessableEntity || len(me.Errors["status"]) == 0 {
+		t.Fatalf("a 503 fault: %v %v", f, err)
+	}
+	if f, err = c.AddFault(ctx, mockclient.Fault{Operation: "cardsList", Status: 500, Times: 2}); err != nil || f.ID == 0 {
+		t.Fatalf("add fault: %+v %v", f, err)
+	}
+	if list, err := c.Faults(ctx); err != nil || len(list) != 1 {
+		t.Fatalf("faults: %v %v", list, err)
+	}
+	if err := c.ClearFaults(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Freeze(ctx, true); err != nil {
+		t.Fatal(err)
+	}
+	clk, err := c.Advance(ctx, time.Hour)
+	if err != nil || !clk.Frozen || clk.Now.Hour() != 10 {
+		t.Fatalf("advance: %+v %v", clk, err)
+	}
+	if n, err := c.Count(ctx, mockclient.Filter{Operation: "authenticate"}); err != nil || n != 1 {
+		t.Fatalf("count: %d %v", n, err)
+	}
+	reqs, err := c.Requests(ctx, mockclient.Filter{Status: "2xx", Limit: 5})
+	if err != nil || len(reqs) != 1 || reqs[0].World != "w1" {
+		t.Fatalf("requests: %+v %v", reqs, err)
+	}
+	st, err := c.State(ctx)
+	if err != nil || len(st.Cards) == 0 {
+		t.Fatalf("state: %v", err)
+	}
+	if err := c.PutState(ctx, st); err != nil {
+		t.Fatal(err)
+	}
+	ws, err := c.Worlds(ctx)
+	if err != nil || len(ws) != 2 || ws[1].Name != "w1" || ws[1].Scenario != "edge" || !ws[1].Snapshot {
+		t.Fatalf("worlds: %+v %v", ws, err)
+	}
+	if err := c.ClearRequests(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.DeleteWorld(ctx, "w1"); err != nil {
+		t.Fatal(err)
+	}
+	var gone *mockclient.Error
+	if err := c.DeleteWorld(ctx, "w1"); !errors.As(err, &gone) || gone.Status != http.StatusNotFound {
+		t.Errorf("deleting a deleted world: %v", err)
+	}
+	if _, err := mockclient.New(c.BaseURL()).Manifest(ctx); err == nil {
+		t.Error("no admin token, and still an answer")
+	}
+}

@@ -1,0 +1,245 @@
+package mockclient
+
+import (
+	"context"
+	"net/url"
+	"strconv"
+	"time"
+
+	"github.com/opsapi/mocktoolkit/fixtures"
+	"github.com/opsapi/mocktoolkit/reference"
+)
+
+// WorldInfo is one world of GET /__mock/worlds.
+type WorldInfo struct {
+	Name     string    `json:"name"`
+	Scenario string    `json:"scenario"`
+	Seed     int64     `json:"seed"`
+	Snapshot bool      `json:"snapshot"`
+	Created  time.Time `json:"created"`
+	LastUsed time.Time `json:"last_used"`
+	Requests int64     `json:"requests"`
+	Now      string    `json:"now"`
+	Frozen   bool      `json:"frozen"`
+	Notes    []string  `json:"notes"`
+}
+
+// Worlds lists every world the mock holds, the default one first.
+func (c *Client) Worlds(ctx context.Context) ([]WorldInfo, error) {
+	var out struct {
+		Worlds []WorldInfo `json:"worlds"`
+	}
+	err := c.do(ctx, "GET", "/__mock/worlds", nil, &out)
+	return out.Worlds, err
+}
+
+// Reset is what a reset builds: a seed (0: the mock's --seed) and a scenario ("": the mock's
+// --scenario), such as "empty", "busy", "edge" or a scenario file's name.
+type Reset struct {
+	Seed     int64  `json:"seed,omitempty"`
+	Scenario string `json:"scenario,omitempty"`
+}
+
+// ResetResult is the answer of a reset.
+type ResetResult struct {
+	World    string            `json:"world"`
+	Seed     int64             `json:"seed"`
+	Scenario string            `json:"scenario"`
+	Now      string            `json:"now"`
+	Fixtures fixtures.Manifest `json:"fixtures"`
+}
+
+// Reset builds the world again from r: records, tokens, rate windows, fault rules and the
+// journal start over; the clock is kept.
+func (c *Client) Reset(ctx context.Context, r Reset) (ResetResult, error) {
+	var out ResetResult
+	err := c.do(ctx, "POST", "/__mock/reset", r, &out)
+	return out, err
+}
+
+// Clock is the world's time.
+type Clock struct {
+	Now    time.Time `json:"now"`
+	Frozen bool      `json:"frozen"`
+	World  string    `json:"world"`
+}
+
+// Clock reads the world's clock.
+func (c *Client) Clock(ctx context.Context) (Clock, error) {
+	var out Clock
+	err := c.do(ctx, "GET", "/__mock/clock", nil, &out)
+	return out, err
+}
+
+// SetClock sets the world's clock to t (forward or back).
+func (c *Client) SetClock(ctx context.Context, t time.Time) (Clock, error) {
+	return c.clock(ctx, map[string]any{"set": t.UTC().Format(time.RFC3339)})
+}
+
+// Freeze stops the world's clock (true) or lets it run again (false).
+func (c *Client) Freeze(ctx context.Context, frozen bool) (Clock, error) {
+	return c.clock(ctx, map[string]any{"freeze": frozen})
+}
+
+// Advance moves the world's clock forward by d, in whole seconds.
+func (c *Client) Advance(ctx context.Context, d time.Duration) (Clock, error) {
+	return c.clock(ctx, map[string]any{"advance_seconds": int64(d / time.Second)})
+}
+
+func (c *Client) clock(ctx context.Context, body map[string]any) (Clock, error) {
+	var out Clock
+	err := c.do(ctx, "POST", "/__mock/clock", body, &out)
+	return out, err
+}
+
+// Fault is a fault rule: on calls to Operation (an operationId), answer Status and/or add
+// LatencyMS, for the next Times calls or with Probability, or on every call.
+type Fault struct {
+	ID          int64   `json:"id,omitempty"`
+	Operation   string  `json:"operation"`
+	Status      int     `json:"status,omitempty"`
+	LatencyMS   int64   `json:"latency_ms,omitempty"`
+	Times       int     `json:"times,omitempty"`
+	Remaining   int     `json:"remaining,omitempty"`
+	Probability float64 `json:"probability,omitempty"`
+}
+
+// AddFault adds a fault rule to the world and returns it with its id.
+func (c *Client) AddFault(ctx context.Context, f Fault) (Fault, error) {
+	f.ID, f.Remaining = 0, 0
+	var out Fault
+	err := c.do(ctx, "POST", "/__mock/faults", f, &out)
+	return out, err
+}
+
+// Faults lists the world's fault rules.
+func (c *Client) Faults(ctx context.Context) ([]Fault, error) {
+	var out struct {
+		Faults []Fault `json:"faults"`
+	}
+	err := c.do(ctx, "GET", "/__mock/faults", nil, &out)
+	return out.Faults, err
+}
+
+// ClearFaults removes the world's fault rules.
+func (c *Client) ClearFaults(ctx context.Context) error {
+	return c.do(ctx, "DELETE", "/__mock/faults", nil, nil)
+}
+
+// Filter selects journal entries: an operationId, a status ("404") or class ("4xx"), at most
+// Limit of them (0: all kept).
+type Filter struct {
+	Operation string
+	Status    string
+	Limit     int
+}
+
+func (f Filter) query() string {
+	q := url.Values{}
+	if f.Operation != "" {
+		q.Set("operation", f.Operation)
+	}
+	if f.Status != "" {
+		q.Set("status", f.Status)
+	}
+	if f.Limit > 0 {
+		q.Set("limit", strconv.Itoa(f.Limit))
+	}
+	if len(q) == 0 {
+		return ""
+	}
+	return "?" + q.Encode()
+}
+
+// Request is one journal entry: a request to the API and its answer, credentials redacted.
+type Request struct {
+	ID         int64     `json:"id"`
+	Time       time.Time `json:"time"`
+	World      string    `json:"world"`
+	Method     string    `json:"method"`
+	Path       string    `json:"path"`
+	Operation  string    `json:"operation"`
+	Status     int       `json:"status"`
+	DurationMS float64   `json:"duration_ms"`
+	Request    Body      `json:"request"`
+	Response   Body      `json:"response"`
+}
+
+// Body is the headers and body of a journal entry's request or answer.
+type Body struct {
+	Headers map[string]string `json:"headers"`
+	Body    any               `json:"body"`
+}
+
+// Requests lists the world's journal, newest first.
+func (c *Client) Requests(ctx context.Context, f Filter) ([]Request, error) {
+	var out struct {
+		Requests []Request `json:"requests"`
+	}
+	err := c.do(ctx, "GET", "/__mock/requests"+f.query(), nil, &out)
+	return out.Requests, err
+}
+
+// Count is how often the world's operation was called (with a status that matches) since its
+// last reset or journal clear: WireMock's verify.
+func (c *Client) Count(ctx context.Context, f Filter) (int, error) {
+	f.Limit = 0
+	var out struct {
+		Count int `json:"count"`
+	}
+	err := c.do(ctx, "GET", "/__mock/requests/count"+f.query(), nil, &out)
+	return out.Count, err
+}
+
+// ClearRequests empties the world's journal and its counts.
+func (c *Client) ClearRequests(ctx context.Context) error {
+	return c.do(ctx, "DELETE", "/__mock/requests", nil, nil)
+}
+
+// Manifest is the world's fixture manifest: logins and ids of records to act on.
+func (c *Client) Manifest(ctx context.Context) (fixtures.Manifest, error) {
+	var out fixtures.Manifest
+	err := c.do(ctx, "GET", "/__mock/fixtures", nil, &out)
+	return out, err
+}
+
+// State is a snapshot of the world's records.
+func (c *Client) State(ctx context.Context) (reference.State, error) {
+	var out reference.State
+	err := c.do(ctx, "GET", "/__mock/state", nil, &out)
+	return out, err
+}
+
+// PutState replaces the world's records with st.
+func (c *Client) PutState(ctx context.Context, st reference.State) error {
+	return c.do(ctx, "PUT", "/__mock/state", st, nil)
+}
+
+// Login authenticates in the world and returns the bearer token.
+func (c *Client) Login(ctx context.Context, email, password string) (string, error) {
+	var out struct {
+		Data struct {
+			Token string `json:"token"`
+		} `json:"data"`
+	}
+	err := c.do(ctx, "POST", "/v1/authenticate", map[string]string{"email": email, "password": password}, &out)
+	return out.Data.Token, err
+}
+
+// LoginAs logs in as a role of the world's manifest: "member", "superadmin" or "outsider".
+func (c *Client) LoginAs(ctx context.Context, role string) (string, error) {
+	m, err := c.Manifest(ctx)
+	if err != nil {
+		return "", err
+	}
+	creds := map[string]fixtures.Credentials{"member": m.Users.Member, "superadmin": m.Users.Superadmin, "outsider": m.Users.Outsider}[role]
+	if creds.Email == "" {
+		return "", &Error{Status: 0, Message: "the manifest names no login for the role " + strconv.Quote(role)}
+	}
+	return c.Login(ctx, creds.Email, creds.Password)
+}
+
+// DeleteWorld forgets the named world (a worker's teardown); its next use builds it afresh.
+func (c *Client) DeleteWorld(ctx context.Context, name string) error {
+	return c.World("").do(ctx, "DELETE", "/__mock/worlds?name="+url.QueryEscape(name), nil, nil)
+}
