@@ -146,8 +146,16 @@ func splitWorld(path string) (name, rest string, ok bool) {
 func (s *Server) bindWorld(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		name, path, prefixed := splitWorld(r.URL.Path)
+		header := r.Header.Get(WorldHeader)
+		if !prefixed && header == "" { // the default world: worldOf falls back to it unbound
+			def := s.worlds.def
+			def.touch()
+			def.requests.Add(1)
+			next.ServeHTTP(w, r)
+			return
+		}
 		b := bound{}
-		if header := r.Header.Get(WorldHeader); header != "" {
+		if header != "" {
 			if prefixed && header != name {
 				b.err = &errNoWorld{fmt.Sprintf("The path names world %q and the %s header names %q: use one.", clip(name, 80), WorldHeader, clip(header, 80))}
 			}
