@@ -3,14 +3,16 @@
 //
 //	mockserver [serve] [--addr 127.0.0.1:4010] [--seed N] [--scenario NAME|FILE] [--scenarios DIR] [--rate-limit N]
 //	           [--now RFC3339] [--latency 100ms-400ms] [--state-file FILE] [--admin-token T]
-//	           [--cors-origins O,...] [--allowed-hosts H,...] [--max-worlds N]
+//	           [--cors-origins O,...] [--allowed-hosts H,...] [--max-worlds N] [--max-records N]
+//	           [--lenient-content-type]
 //	mockserver fixtures [--seed N] [--scenario NAME|FILE]   print the fixture manifest and exit
-//	mockserver proxy --upstream URL                          a validating proxy
+//	mockserver proxy --upstream URL [--addr A] [--report-json F] [--report-junit F] [--fail-on-violation]
+//	                                                          a validating proxy in front of a deployment
 //	mockserver help | --help | --version
 //
 // Every flag has an environment fallback: MOCK_ADDR, MOCK_SEED, MOCK_SCENARIO, MOCK_SCENARIOS, MOCK_RATE_LIMIT,
 // MOCK_NOW, MOCK_LATENCY, MOCK_STATE_FILE, MOCK_ADMIN_TOKEN, MOCK_CORS_ORIGINS,
-// MOCK_ALLOWED_HOSTS, MOCK_MAX_WORLDS. Unknown subcommands and flags exit 2. With --state-file the
+// MOCK_ALLOWED_HOSTS, MOCK_MAX_WORLDS, MOCK_MAX_RECORDS, MOCK_LENIENT_CONTENT_TYPE. Unknown subcommands and flags exit 2. With --state-file the
 // world is loaded from the file at start (when it exists) and saved there at graceful stop.
 // On SIGTERM or SIGINT it stops accepting connections, finishes in-flight requests and exits 0.
 package main
