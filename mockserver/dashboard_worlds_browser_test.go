@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/chromedp/chromedp"
 	"github.com/opsapi/mocktoolkit/mockserver"
@@ -72,9 +73,13 @@ func TestDashboardForFrontendDevelopers(t *testing.T) {
 	})
 
 	t.Run("the journal is coloured, filtered and copied", func(t *testing.T) {
-		waitText(ctx, t, "#journal tbody", func(s string) bool { return strings.Contains(s, "tags/list") }, "journal")
-		red, err := chromedp.Run(ctx, chromedp.Evaluate[int](`document.querySelectorAll("#journal tr.s5").length`))
-		green, _ := chromedp.Run(ctx, chromedp.Evaluate[int](`document.querySelectorAll("#journal tr.s2").length`))
+		// The journal is polled: wait until the forced 500 has come in, not just any row.
+		var red, green int
+		var err error
+		for deadline := time.Now().Add(15 * time.Second); time.Now().Before(deadline) && red == 0; time.Sleep(100 * time.Millisecond) {
+			red, err = chromedp.Run(ctx, chromedp.Evaluate[int](`document.querySelectorAll("#journal tr.s5").length`))
+		}
+		green, _ = chromedp.Run(ctx, chromedp.Evaluate[int](`document.querySelectorAll("#journal tr.s2").length`))
 		if err != nil || red == 0 || green == 0 {
 			t.Fatalf("rows: %d red, %d green, %v", red, green, err)
 		}
