@@ -83,7 +83,7 @@ soak: ## the soak test for $(SOAK): 64 clients mixing reads and writes, race det
 fuzz: ## run each fuzz target for $(FUZZTIME) (the seeds alone run in `make test`)
 	$(GO) test -run '^$$' -fuzz '^FuzzHandler$$' -fuzztime $(FUZZTIME) ./mockserver
 	$(GO) test -run '^$$' -fuzz '^FuzzEnvelope$$' -fuzztime $(FUZZTIME) ./mockserver
-	$(GO) test -run '^$$' -fuzz '^FuzzRedact$$' -fuzztime $(FUZZTIME) ./mockserver
+	$(GO) test -run '^$$' -fuzz '^FuzzRedact$$' -fuzztime $(FUZZTIME) ./internal/redact
 	$(GO) test -run '^$$' -fuzz '^FuzzLoadState$$' -fuzztime $(FUZZTIME) ./reference
 	$(GO) test -run '^$$' -fuzz '^FuzzInvalidText$$' -fuzztime $(FUZZTIME) ./spec
 

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/opsapi/mocktoolkit/internal/redact"
 )
 
 // DefaultJournalSize is how many requests the journal keeps when Config.JournalSize is zero.
@@ -61,12 +63,12 @@ func (b *journalBody) view() {
 	if b.header == nil && b.raw == nil {
 		return // already redacted
 	}
-	b.Headers = redactHeaders(b.header)
-	b.Body = redactBody(b.raw)
+	b.Headers = redact.Headers(b.header)
+	b.Body = redact.Body(b.raw)
 	if b.size > len(b.raw) {
 		text, ok := b.Body.(string)
 		if !ok {
-			text = redactText(string(b.raw))
+			text = redact.Text(string(b.raw))
 		}
 		b.Body = text + fmt.Sprintf(" …[cut: the first %d bytes of %d or more]", len(b.raw), b.size)
 	}

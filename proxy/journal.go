@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"sync"
 	"time"
+
+	"github.com/opsapi/mocktoolkit/internal/redact"
 )
 
 // maxJournalBody is how much of each body a journal entry keeps.
@@ -87,13 +89,13 @@ func (p *Proxy) record(ex *exchange) {
 	e := Exchange{
 		Time:       ex.start.UTC(),
 		Method:     ex.method,
-		Path:       redactTarget(ex.target),
+		Path:       redact.Target(ex.target),
 		Status:     ex.status,
 		DurationMS: float64(time.Since(ex.start).Microseconds()) / 1000,
 		Violations: ex.violations,
 		Notes:      ex.notes,
-		Request:    Message{Headers: redactHeaders(ex.reqHeader), Body: redactBody(cut(ex.reqBody))},
-		Response:   Message{Headers: redactHeaders(ex.respHeader), Body: redactBody(cut(ex.respBody))},
+		Request:    Message{Headers: redact.Headers(ex.reqHeader), Body: redact.Body(cut(ex.reqBody))},
+		Response:   Message{Headers: redact.Headers(ex.respHeader), Body: redact.Body(cut(ex.respBody))},
 	}
 	if e.Violations == nil {
 		e.Violations = []Violation{}

@@ -1,4 +1,7 @@
-package mockserver
+// Package redact replaces credentials in what the toolkit records — the mock's journal and the
+// validating proxy's — whatever the body's format, keeping JSON's shape (D64, D97). It is the
+// one place that knows which names hold a credential.
+package redact
 
 import (
 	"bytes"
@@ -14,7 +17,7 @@ const redacted = "[redacted]"
 
 // secretNames are the names of credentials and capabilities, as body fields, form fields,
 // multipart parts, query parameters, cookies or headers (D64): compared in lower case with
-// "-" read as "_". isSecretName also catches the usual variants (new_password, csrf_token,
+// "-" read as "_". IsSecretName also catches the usual variants (new_password, csrf_token,
 // client_secret, X-Api-Key …).
 var secretNames = map[string]bool{
 	"password": true, "passwd": true, "pwd": true, "token": true, "access_token": true,
@@ -24,8 +27,8 @@ var secretNames = map[string]bool{
 	"x_api_key": true, "x_auth_token": true, "x_mock_admin_token": true, "credentials": true,
 }
 
-// isSecretName reports whether a field or header of that name holds a credential.
-func isSecretName(name string) bool {
+// IsSecretName reports whether a field or header of that name holds a credential.
+func IsSecretName(name string) bool {
 	n := strings.ReplaceAll(strings.ToLower(strings.TrimSpace(name)), "-", "_")
 	if secretNames[n] {
 		return true
@@ -41,12 +44,12 @@ func isSecretName(name string) bool {
 // schemeHeaders keep their scheme when redacted ("Bearer [redacted]").
 var schemeHeaders = map[string]bool{"Authorization": true, "Proxy-Authorization": true}
 
-// redactHeaders flattens h for the journal, the values of credential headers replaced.
-func redactHeaders(h http.Header) map[string]string {
+// Headers flattens h for the journal, the values of credential headers replaced.
+func Headers(h http.Header) map[string]string {
 	out := make(map[string]string, len(h))
 	for k, v := range h {
 		val := strings.Join(v, ", ")
-		if isSecretName(k) {
+		if IsSecretName(k) {
 			scheme, _, found := strings.Cut(val, " ")
 			val = redacted
 			if found && schemeHeaders[http.CanonicalHeaderKey(k)] {
@@ -58,11 +61,11 @@ func redactHeaders(h http.Header) map[string]string {
 	return out
 }
 
-// redactBody decodes a JSON body for the journal with the values of credential fields
+// Body decodes a JSON body for the journal with the values of credential fields
 // replaced at any depth, keeping its shape (redactValue). A body that is not JSON (a form,
 // multipart, plain text, or JSON cut short) is kept as text with credential values replaced
-// by pattern (redactText).
-func redactBody(b []byte) any {
+// by pattern (Text).
+func Body(b []byte) any {
 	b = bytes.TrimSpace(b)
 	if len(b) == 0 {
 		return nil
@@ -71,7 +74,7 @@ func redactBody(b []byte) any {
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.UseNumber()
 	if err := dec.Decode(&v); err != nil || dec.More() {
-		return redactText(string(b))
+		return Text(string(b))
 	}
 	return redactValue(v, false)
 }
@@ -84,7 +87,7 @@ func redactValue(v any, secret bool) any {
 	switch t := v.(type) {
 	case map[string]any:
 		for k, x := range t {
-			t[k] = redactValue(x, secret || isSecretName(k))
+			t[k] = redactValue(x, secret || IsSecretName(k))
 		}
 	case []any:
 		for i, x := range t {
@@ -107,12 +110,12 @@ func redactValue(v any, secret bool) any {
 // boundary or the end of what was kept.
 var multipartPart = regexp.MustCompile(`(?s)(name="([^"]{1,100})"[^\r\n]*\r?\n(?:[^\r\n]+\r?\n)*\r?\n)(.*?)(\r?\n--|\z)`)
 
-// redactText replaces the values of credentials in a body that is not JSON: the parts of a
+// Text replaces the values of credentials in a body that is not JSON: the parts of a
 // multipart body named after a credential, then every name/value pair redactPairs finds.
-func redactText(s string) string {
+func Text(s string) string {
 	s = multipartPart.ReplaceAllStringFunc(s, func(match string) string {
 		m := multipartPart.FindStringSubmatch(match)
-		if isSecretName(m[2]) {
+		if IsSecretName(m[2]) {
 			return m[1] + redacted + m[4]
 		}
 		return match
@@ -126,7 +129,7 @@ func redactText(s string) string {
 // value is replaced up to its closing quote (or the end), keeping the quotes; an array or object
 // up to where it closes (or the end); any other up to the next '&', ';', ',', '}', ']' or line
 // end. Names are read as runs of letters,
-// digits and "_-.%[]", percent-decoded, and judged by isSecretName; a name inside another
+// digits and "_-.%[]", percent-decoded, and judged by IsSecretName; a name inside another
 // value may redact more than needed, never less.
 func redactPairs(s string) string {
 	var out strings.Builder
@@ -145,7 +148,7 @@ func redactPairs(s string) string {
 		if unescaped, err := url.QueryUnescape(name); err == nil {
 			name = unescaped
 		}
-		if !isSecretName(name) && !isSecretName(strings.Trim(name, "[].")) {
+		if !IsSecretName(name) && !IsSecretName(strings.Trim(name, "[].")) {
 			continue
 		}
 		k := j
@@ -236,4 +239,30 @@ func bracketEnd(s string, k int) int {
 		}
 	}
 	return len(s)
+}
+
+// Target replaces the values of credential query parameters of a request target
+// ("/path?token=…"); a query that does not parse is replaced whole.
+func Target(target string) string {
+	path, query, found := strings.Cut(target, "?")
+	if !found {
+		return target
+	}
+	values, err := url.ParseQuery(query)
+	if err != nil {
+		return path + "?" + redacted
+	}
+	changed := false
+	for k, vs := range values {
+		if IsSecretName(k) {
+			for i := range vs {
+				vs[i] = redacted
+			}
+			changed = true
+		}
+	}
+	if !changed {
+		return target
+	}
+	return path + "?" + values.Encode()
 }

@@ -1,4 +1,4 @@
-package mockserver
+package redact
 
 import (
 	"encoding/json"
@@ -29,12 +29,12 @@ func TestRedactBody(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := json.Marshal(redactBody([]byte(tt.body)))
+			got, err := json.Marshal(Body([]byte(tt.body)))
 			if err != nil {
 				t.Fatal(err)
 			}
 			if string(got) != tt.want {
-				t.Errorf("redactBody(%q)\n got %s\nwant %s", tt.body, got, tt.want)
+				t.Errorf("Body(%q)\n got %s\nwant %s", tt.body, got, tt.want)
 			}
 		})
 	}
@@ -50,7 +50,7 @@ func TestRedactHeaders(t *testing.T) {
 		h.Set(k, "s3cr3t")
 	}
 	h.Set("Accept", "application/json")
-	got := redactHeaders(h)
+	got := Headers(h)
 	for k, v := range got {
 		if strings.Contains(v, "s3cr3t") || strings.Contains(v, "c2VjcmV0") {
 			t.Errorf("%s: %q keeps its secret", k, v)
@@ -68,7 +68,7 @@ func FuzzRedact(f *testing.F) {
 	f.Add([]byte(`"x": "`), []byte(`&`), uint8(1), uint8(3), "v4lue")
 	f.Add([]byte("--b\r\n"), []byte("\r\n--b--"), uint8(2), uint8(5), "zz")
 	f.Fuzz(func(t *testing.T, prefix, suffix []byte, format, nameIndex uint8, value string) {
-		_ = redactBody(append(append([]byte{}, prefix...), suffix...)) // never panics
+		_ = Body(append(append([]byte{}, prefix...), suffix...)) // never panics
 		checkShape(t, prefix)
 
 		names := []string{"password", "token", "access_token", "session_token", "code", "client_secret", "api_key", "X-Api-Key", "new_password", "refresh_token"}
@@ -88,7 +88,7 @@ func FuzzRedact(f *testing.F) {
 			pair = fmt.Sprintf(`{"outer":{"%s":[%q,{"x":%q}]}}`, name, secret, secret)
 		}
 		body := string(prefix) + " " + pair + " " + string(suffix)
-		out, err := json.Marshal(redactBody([]byte(body)))
+		out, err := json.Marshal(Body([]byte(body)))
 		if err != nil {
 			t.Fatalf("redacted body does not encode: %v", err)
 		}
@@ -105,7 +105,7 @@ func checkShape(t *testing.T, body []byte) {
 		return
 	}
 	var after any
-	b, _ := json.Marshal(redactBody(body))
+	b, _ := json.Marshal(Body(body))
 	if err := json.Unmarshal(b, &after); err != nil {
 		t.Fatalf("redacted JSON does not decode: %v", err)
 	}
