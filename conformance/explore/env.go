@@ -166,13 +166,16 @@ func (e *env) reset() {
 	e.vars = map[string]int{}
 }
 
-// pick resolves a ref: the idx-th id of the pool, wrapping; false when the pool is empty.
+// pick resolves a ref: the idx-th id of the pool counting from the newest (past the oldest:
+// the oldest), so dropping an earlier step while shrinking leaves the pick alone; false when
+// the pool is empty.
 func (e *env) pick(r ref) (ID, bool) {
 	p := e.pools[r.pool]
 	if len(p) == 0 {
 		return ID{}, false
 	}
-	return p[r.idx%len(p)], true
+	i := min(r.idx, len(p)-1)
+	return p[len(p)-1-i], true
 }
 
 // add records a created id under pools, naming it after prefix (card1, card2, ...).

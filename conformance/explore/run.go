@@ -42,6 +42,9 @@ type Options struct {
 	Steps int
 	// Diff replays every case against the in-process reference mock and reports differences.
 	Diff bool
+	// ShrinkTime bounds the time spent shrinking a failing case (0: 30s). Every replay of a case
+	// talks to the target, so a target with long lists shrinks slowly.
+	ShrinkTime time.Duration
 	// Log, when set, receives progress lines.
 	Log io.Writer
 }
@@ -135,6 +138,9 @@ func Run(ctx context.Context, c *conformance.Client, m fixtures.Manifest, opts O
 	if opts.Steps <= 0 {
 		opts.Steps = 8
 	}
+	if opts.ShrinkTime <= 0 {
+		opts.ShrinkTime = 30 * time.Second
+	}
 	schemas, err := loadSchemas(ctx)
 	if err != nil {
 		return res, err
@@ -154,7 +160,7 @@ func Run(ctx context.Context, c *conformance.Client, m fixtures.Manifest, opts O
 	}
 	for name, v := range map[string]string{
 		"rapid.checks": strconv.Itoa(opts.Cases), "rapid.seed": strconv.FormatUint(res.Seed, 10),
-		"rapid.steps": strconv.Itoa(opts.Steps), "rapid.nofailfile": "true",
+		"rapid.steps": strconv.Itoa(opts.Steps), "rapid.nofailfile": "true", "rapid.shrinktime": opts.ShrinkTime.String(),
 	} {
 		if err := flag.Set(name, v); err != nil {
 			return res, fmt.Errorf("explore: set %s: %w", name, err)
