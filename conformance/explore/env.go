@@ -2,7 +2,6 @@ package explore
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"strconv"
 
@@ -209,10 +208,4 @@ func (e *env) materialize(body map[string]any) (send map[string]any, shown map[s
 		}
 	}
 	return send, shown, true
-}
-
-// jsonOf encodes v for messages.
-func jsonOf(v any) string {
-	b, _ := json.Marshal(v)
-	return string(b)
 }
