@@ -22,6 +22,7 @@ type runner struct {
 	log     io.Writer
 
 	cases, calls int
+	foundAt      int // the case that first broke a property (shrinking replays come after)
 	trace        []Call
 	failure      *Failure
 	diffs        []string
@@ -51,6 +52,9 @@ func (r *runner) property(t *rapid.T) {
 // fail records v with the case so far, then fails the case with a message that does not
 // change between replays.
 func (r *runner) fail(t *rapid.T, v *violation) {
+	if r.foundAt == 0 {
+		r.foundAt = r.cases
+	}
 	r.failure = &Failure{Rule: v.Rule, Reason: v.Reason, Detail: v.Detail, Calls: slices.Clone(r.trace)}
 	if v.Go != "" {
 		r.failure.Detail = strings.TrimSpace(v.Detail + "\nGo: " + v.Go)

@@ -80,8 +80,10 @@ func OptionsFromEnv(getenv func(string) string) (Options, error) {
 
 // Result is what a run found.
 type Result struct {
-	Seed    uint64
-	Cases   int // cases run, shrinking replays included
+	Seed  uint64
+	Cases int // cases run, shrinking replays included
+	// FoundAt is the case that first broke a property (0 when none did).
+	FoundAt int
 	Calls   int // HTTP calls to the target
 	Elapsed time.Duration
 	// Failure is the first property broken, its case shrunk; nil when every case passed.
@@ -170,7 +172,7 @@ func Run(ctx context.Context, c *conformance.Client, m fixtures.Manifest, opts O
 	tb := &recorder{name: "explore"}
 	rapid.Check(tb, r.property)
 	res.Elapsed = time.Since(start)
-	res.Cases, res.Calls = r.cases, r.calls
+	res.Cases, res.Calls, res.FoundAt = r.cases, r.calls, r.foundAt
 	res.Diffs = r.diffs
 	if tb.failed {
 		if r.failure == nil {

@@ -109,5 +109,5 @@ func TestShrinksToThePlantedCalls(t *testing.T) {
 			t.Errorf("the spec lacks %q:\n%s", s, spec)
 		}
 	}
-	t.Logf("found after %d cases (%d calls, %s), shrunk to %d calls:\n%s", res.Cases, res.Calls, res.Elapsed, len(f.Calls), f.Report())
+	t.Logf("found by case %d; %d cases with the shrinking replays (%d calls, %s); shrunk to %d calls:\n%s", res.FoundAt, res.Cases, res.Calls, res.Elapsed, len(f.Calls), f.Report())
 }

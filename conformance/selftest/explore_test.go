@@ -220,7 +220,7 @@ func TestExploreCatchesBreaks(t *testing.T) {
 				verdict := "missed"
 				if f := res.Failure; f != nil {
 					verdict = "caught: " + f.Rule
-					t.Logf("%s: %s after %d cases, shrunk to %d calls\n%s", v.name, f.Rule, res.Cases, len(f.Calls), f.Report())
+					t.Logf("%s: %s found by case %d, shrunk to %d calls (%d cases with the replays)\n%s", v.name, f.Rule, res.FoundAt, len(f.Calls), res.Cases, f.Report())
 				}
 				mu.Lock()
 				verdicts[v.name] = verdict
