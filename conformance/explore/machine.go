@@ -39,6 +39,9 @@ func (r *runner) property(t *rapid.T) {
 	}
 	t.Repeat(map[string]func(*rapid.T){
 		"request":   r.actRequest,
+		"request2":  r.actRequest, // single requests weigh three steps in eleven
+		"request3":  r.actRequest,
+		"update":    r.actUpdate,
 		"count":     r.actCount,
 		"pages":     r.actPages,
 		"cart":      r.actCart,
@@ -348,6 +351,52 @@ func (r *runner) actPages(t *rapid.T) {
 			r.check(t, e, &violation{Rule: RuleCommentPages, Reason: "comments/list answered more comments than per_page",
 				Detail: fmt.Sprintf("per_page %d, %d comments", perPage, n),
 				Go:     fmt.Sprintf("Expect(len(ex.Objects(\"data.comments\"))).To(BeNumerically(\"<=\", %d))", perPage)})
+		}
+		return outcome(ex)
+	})
+}
+
+// creators make the record an update acts on when the case has none yet.
+var creators = map[string]struct {
+	op   conformance.Operation
+	pool string
+}{
+	conformance.OpCardsUpdate.ID:        {conformance.OpCardsCreate, "createdCard"},
+	conformance.OpMasterCardsUpdate.ID:  {conformance.OpMasterCardsCreate, "createdMasterCard"},
+	conformance.OpMasterGroupsUpdate.ID: {conformance.OpMasterGroupsCreate, "createdMasterGrp"},
+}
+
+// actUpdate updates a record the case created (creating one first when there is none), with a
+// valid body or one invalid in one field.
+func (r *runner) actUpdate(t *rapid.T) {
+	op := rapid.SampledFrom([]conformance.Operation{conformance.OpCardsUpdate, conformance.OpMasterCardsUpdate,
+		conformance.OpMasterGroupsUpdate, conformance.OpBoardsUpdate}).Draw(t, "update")
+	fields := r.schemas[op.ID]
+	body, _ := validBody(t, op, fields, manifestView{r.target})
+	req := request{op: op, as: callerOf(op), body: body, intent: accepted}
+	if rapid.Bool().Draw(t, "update.invalid") {
+		if f, how, broke := breakField(t, fields, body); broke {
+			req.intent, req.field, req.how = invalidField, f, how
+		}
+	}
+	var create request
+	c, creates := creators[op.ID]
+	if creates {
+		cbody, _ := validBody(t, c.op, r.schemas[c.op.ID], manifestView{r.target})
+		create = request{op: c.op, as: callerOf(c.op), body: cbody, intent: accepted}
+	}
+	r.both(t, op.ID+" "+req.describe(), func(e *env) string {
+		if creates && len(e.pools[c.pool]) == 0 {
+			if _, _, ok := r.send(t, e, create); !ok {
+				return errSkip.Error()
+			}
+		}
+		ex, _, ok := r.send(t, e, req)
+		if !ok {
+			return errSkip.Error()
+		}
+		if req.intent == invalidField {
+			return invalidOutcome(ex)
 		}
 		return outcome(ex)
 	})

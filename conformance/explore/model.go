@@ -9,8 +9,9 @@ import (
 	"github.com/opsapi/mocktoolkit/conformance"
 )
 
-// actCart removes cart items: from an open cart (CART-TOTALS, CART-GONE), with the token of
-// another cart (CART-TOKEN), or from the cart locked for checkout (CART-LOCKED).
+// actCart removes cart items: one, two of the same cart, or one twice (CART-TOTALS, CART-GONE);
+// one with the token of another cart (CART-TOKEN); one from the cart locked for checkout
+// (CART-LOCKED).
 func (r *runner) actCart(t *rapid.T) {
 	carts := r.target.m.Domains.Carts
 	i := rapid.IntRange(0, len(carts)-1).Draw(t, "cart")
@@ -18,8 +19,9 @@ func (r *runner) actCart(t *rapid.T) {
 	if len(items) == 0 {
 		t.Skip("the cart has no items")
 	}
-	item := items[rapid.IntRange(0, len(items)-1).Draw(t, "cart.item")]
-	mode := rapid.SampledFrom([]string{"remove", "remove", "wrong-token", "locked"}).Draw(t, "cart.mode")
+	j := rapid.IntRange(0, len(items)-1).Draw(t, "cart.item")
+	item := items[j]
+	mode := rapid.SampledFrom([]string{"remove", "remove-two", "again", "wrong-token", "locked"}).Draw(t, "cart.mode")
 	r.both(t, "cart "+mode, func(e *env) string {
 		switch mode {
 		case "wrong-token":
@@ -42,22 +44,35 @@ func (r *runner) actCart(t *rapid.T) {
 			}
 			return outcome(ex)
 		}
-		tok := cartToken(e, i)
-		key := fmt.Sprintf("%s/%d", tok.v, item)
-		ex, _, _ := r.send(t, e, request{op: conformance.OpDomainCartRemove, as: anonymous, intent: accepted,
-			body: map[string]any{"session_token": tok, "cart_item_id": item}})
-		switch {
-		case ex.Status == 429:
-			return "inconclusive"
-		case e.removed[key] && ex.Status != 404:
-			r.check(t, e, &violation{Rule: RuleCartGone, Reason: fmt.Sprintf("domain-cart/remove answered %d for an item removed before", ex.Status),
-				Go: "Expect(ex).To(HaveStatus(404))"})
-		case ex.Status == 200:
-			e.removed[key] = true
-			r.checkCart(t, e, tok.v, item, ex)
+		out := r.removeItem(t, e, i, item)
+		switch mode {
+		case "remove-two":
+			out += ", " + r.removeItem(t, e, i, items[(j+1)%len(items)])
+		case "again":
+			out += ", " + r.removeItem(t, e, i, item)
 		}
-		return outcome(ex)
+		return out
 	})
+}
+
+// removeItem removes item from the i-th cart of the manifest and checks the answer against the
+// cart's previous answer in this case.
+func (r *runner) removeItem(t *rapid.T, e *env, i int, item int64) string {
+	tok := cartToken(e, i)
+	key := fmt.Sprintf("%s/%d", tok.v, item)
+	ex, _, _ := r.send(t, e, request{op: conformance.OpDomainCartRemove, as: anonymous, intent: accepted,
+		body: map[string]any{"session_token": tok, "cart_item_id": item}})
+	switch {
+	case ex.Status == 429:
+		return "inconclusive"
+	case e.removed[key] && ex.Status != 404:
+		r.check(t, e, &violation{Rule: RuleCartGone, Reason: fmt.Sprintf("domain-cart/remove answered %d for an item removed before", ex.Status),
+			Go: "Expect(ex).To(HaveStatus(404))"})
+	case ex.Status == 200:
+		e.removed[key] = true
+		r.checkCart(t, e, tok.v, item, ex)
+	}
+	return outcome(ex)
 }
 
 // checkCart compares a removal's cart with the cart's previous answer in this case.
@@ -146,7 +161,7 @@ func (r *runner) actDeprecate(t *rapid.T) {
 
 // actThumbs regenerates thumbnails of the member's project in a burst: THUMB-LIMIT.
 func (r *runner) actThumbs(t *rapid.T) {
-	n := rapid.IntRange(1, 7).Draw(t, "burst")
+	n := rapid.IntRange(5, 8).Draw(t, "burst") // one past the limit in a single case, often
 	kinds := make([]string, n)
 	for i := range kinds {
 		kinds[i] = rapid.SampledFrom([]string{"page", "template", "layout"}).Draw(t, "type")

@@ -63,32 +63,46 @@ func (f *Failure) Script() string {
 // GoSpec renders the failing case as a spec to paste into the suite (package conformance_test,
 // whose helpers call, callInvalid, member, superadmin, anonymous and manifest it uses).
 func (f *Failure) GoSpec() string {
+	check := ""
+	if _, c, ok := strings.Cut(f.Detail, "\nGo: "); ok {
+		check = c
+	} else if c, ok := strings.CutPrefix(f.Detail, "Go: "); ok {
+		check = c
+	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "// Regression found by explore mode (seed %d): %s — %s\n", f.Seed, f.Rule, Statement(f.Rule))
 	fmt.Fprintf(&b, "It(%q, Label(\"contract\", \"regression\"), func() {\n", "explore regression: "+f.Reason)
-	b.WriteString("\tcount := func(ex *Exchange, path string) int64 {\n\t\tif n, ok := ex.Int(path); ok {\n\t\t\treturn n\n\t\t}\n\t\tv, _ := ex.Get(path)\n\t\ta, _ := v.([]any)\n\t\treturn int64(len(a))\n\t}\n")
-	b.WriteString("\t_ = count\n")
+	if strings.Contains(check, "count(") {
+		b.WriteString("\tcount := func(ex *Exchange, path string) int64 {\n\t\tif n, ok := ex.Int(path); ok {\n\t\t\treturn n\n\t\t}\n\t\tv, _ := ex.Get(path)\n\t\ta, _ := v.([]any)\n\t\treturn int64(len(a))\n\t}\n")
+	}
+	var used []string
 	for i, c := range f.Calls {
 		fn := "call"
 		if c.Invalid {
 			fn = "callInvalid"
 		}
 		fmt.Fprintf(&b, "\tex%d := %s(%s, Op%s, %s) // the run saw %d\n", i+1, fn, c.As.goName(), exported(c.Op.ID), goBody(c.Body), c.Status)
+		used = append(used, fmt.Sprintf("ex%d", i+1))
 		if c.Var != "" {
 			fmt.Fprintf(&b, "\t%s, _ := ex%d.Int(%q)\n", c.Var, i+1, c.VarPath)
+			used = append(used, c.Var)
 		}
 	}
 	if n := len(f.Calls); n > 0 {
-		fmt.Fprintf(&b, "\tex := ex%d\n\t_ = ex\n", n)
+		fmt.Fprintf(&b, "\t_ = []any{%s}\n", strings.Join(used, ", "))
+		if bareEx.MatchString(check) {
+			fmt.Fprintf(&b, "\tex := ex%d\n", n)
+		}
 	}
-	if _, check, ok := strings.Cut(f.Detail, "\nGo: "); ok {
+	if check != "" {
 		fmt.Fprintf(&b, "\t%s\n", check)
-	} else if strings.HasPrefix(f.Detail, "Go: ") {
-		fmt.Fprintf(&b, "\t%s\n", strings.TrimPrefix(f.Detail, "Go: "))
 	}
 	b.WriteString("})\n")
 	return b.String()
 }
+
+// bareEx finds the last exchange, ex, in an assertion (not ex1, ex2, ...).
+var bareEx = regexp.MustCompile(`\bex\b`)
 
 func exported(id string) string { return strings.ToUpper(id[:1]) + id[1:] }
 
