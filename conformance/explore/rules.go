@@ -40,7 +40,7 @@ var Rules = []Rule{
 	{RuleHeaders, "Every answer but a validation error carries integer X-RateLimit-Limit and X-RateLimit-Remaining, the remaining count between 0 and the limit."},
 	{RuleRetryAfter, "A 429 answer carries Retry-After in whole seconds."},
 	// Checked on generated requests.
-	{RuleInvalidField, "A body that breaks one field's type, required flag, enumeration or bound is refused with 422 and an errors object keyed by that field (400 where the operation lists no 422)."},
+	{RuleInvalidField, "A body that breaks one field's type, required flag, enumeration or bound is refused with a validation error whose errors object is keyed by that field: status 422 where the operation lists it, any status where its codes are not shown, 400 where it lists no 422."},
 	{RuleValidAccepted, "A body that satisfies every field rule, sent by a caller allowed to act on the records it names, is not answered with a validation error."},
 	{RuleNotFound, "A request naming a record that does not exist answers 404 on operations that list 404."},
 	// Checked by the model over sequences of calls.
