@@ -3,7 +3,6 @@ package explore
 import (
 	"context"
 	"fmt"
-	"io"
 	"slices"
 	"strings"
 
@@ -19,7 +18,6 @@ type runner struct {
 	schemas schemaOf
 	target  *env
 	ref     *env
-	log     io.Writer
 
 	cases, calls int
 	foundAt      int // the case that first broke a property (shrinking replays come after)

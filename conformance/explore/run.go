@@ -151,7 +151,7 @@ func Run(ctx context.Context, c *conformance.Client, m fixtures.Manifest, opts O
 	if err != nil {
 		return res, err
 	}
-	r := &runner{ctx: ctx, schemas: schemas, target: target, log: opts.Log}
+	r := &runner{ctx: ctx, schemas: schemas, target: target}
 	if opts.Diff {
 		ref, stop, err := startReference(ctx)
 		if err != nil {
@@ -168,12 +168,18 @@ func Run(ctx context.Context, c *conformance.Client, m fixtures.Manifest, opts O
 			return res, fmt.Errorf("explore: set %s: %w", name, err)
 		}
 	}
+	if opts.Log != nil {
+		fmt.Fprintf(opts.Log, "explore: %d cases of about %d steps, seed %d (%s=%d reproduces the run)\n", opts.Cases, opts.Steps, res.Seed, EnvSeed, res.Seed)
+	}
 	start := time.Now()
 	tb := &recorder{name: "explore"}
 	rapid.Check(tb, r.property)
 	res.Elapsed = time.Since(start)
 	res.Cases, res.Calls, res.FoundAt = r.cases, r.calls, r.foundAt
 	res.Diffs = r.diffs
+	if opts.Log != nil {
+		fmt.Fprintf(opts.Log, "explore: %d cases, %d calls in %s\n", res.Cases, res.Calls, res.Elapsed.Round(time.Millisecond))
+	}
 	if tb.failed {
 		if r.failure == nil {
 			return res, fmt.Errorf("explore: rapid failed without a property: %s", tb.out.String())
