@@ -49,6 +49,10 @@ const (
 	LabelSpendsRateLimit = "spends:ratelimit"
 )
 
+// LabelExplore marks the spec of explore mode (conformance/explore): it cites every rule
+// explore mode checks, and runs only with CONFORMANCE_EXPLORE set.
+const LabelExplore = "explore"
+
 // LabelRule prefixes the label naming a rule of the registry a spec checks (rule:<id>).
 const LabelRule = "rule:"
 
@@ -115,6 +119,16 @@ func Writes(l ginkgo.Labels) ginkgo.Labels { return withEffect(l, LabelEffectWri
 // window or a login throttle.
 func SpendsRateLimit(l ginkgo.Labels) ginkgo.Labels {
 	return ginkgo.Label(append(append([]string{}, l...), LabelSpendsRateLimit)...)
+}
+
+// Explore labels the spec of explore mode: contract, write (it creates and removes), spending
+// rate and thumbnail windows, with a rule label per id it may cite.
+func Explore(ruleIDs []string) ginkgo.Labels {
+	l := []string{LabelContract, LabelExplore, LabelEffectWrite, LabelSpendsRateLimit}
+	for _, id := range ruleIDs {
+		l = append(l, LabelRule+id)
+	}
+	return ginkgo.Label(l...)
 }
 
 // LabelValues returns the values of every label key:value among labels.

@@ -22,6 +22,9 @@ const (
 	Suite Checker = 1 << iota
 	// Proxy rules are checked by the validating proxy (package proxy) on every exchange.
 	Proxy
+	// Explore rules are checked by explore mode (package conformance/explore) on generated
+	// requests and sequences.
+	Explore
 )
 
 // A Rule is one rule, in our own words, with the section of the interface it comes from.
@@ -41,7 +44,7 @@ type Rule struct {
 	// so no spec needs to name it.
 	EveryAnswer bool
 	// By says who checks the rule; zero means the suite only. A rule the suite does not check
-	// (By is Proxy) needs no spec.
+	// (By is Proxy or Explore) needs no spec.
 	By Checker
 	// Client marks a rule that binds the client, not the deployment (the proxy reports it as the
 	// client's).
@@ -64,25 +67,25 @@ func (r Rule) CheckedBy(c Checker) bool {
 // out of use.
 var All = []Rule{
 	// Envelope and statuses.
-	{ID: "ENV-1", By: Suite | Proxy, Source: "Conventions (3)",
+	{ID: "ENV-1", By: Suite | Proxy | Explore, Source: "Conventions (3)",
 		Statement: "A success answer is a JSON object with `error` (a boolean), `message` (a string) and `data`."},
-	{ID: "ENV-2", By: Suite | Proxy, Source: "Endpoints (error body shapes); Errors",
+	{ID: "ENV-2", By: Suite | Proxy | Explore, Source: "Endpoints (error body shapes); Errors",
 		Statement: "A 400, 404, 409 or 500 answer has body shape (a): `error` boolean, `message` string, `data` array."},
-	{ID: "ENV-3", By: Suite | Proxy, Source: "Endpoints (error body shapes); Errors",
+	{ID: "ENV-3", By: Suite | Proxy | Explore, Source: "Endpoints (error body shapes); Errors",
 		Statement: "A 401 or 429 answer has body shape (b): `error` and `message` and nothing else; a 403 has shape (a) or (b)."},
-	{ID: "ENV-4", Source: "Endpoints (error body shapes); Errors", By: Proxy,
+	{ID: "ENV-4", Source: "Endpoints (error body shapes); Errors", By: Proxy | Explore,
 		Statement: "A 422 answer has body shape (c): `message` a string and `errors` an object whose every value is a list of strings."},
-	{ID: "DOC-1", By: Suite | Proxy, Source: "Resources; Endpoints (as encoded in spec/openapi.yaml)", EveryAnswer: true,
+	{ID: "DOC-1", By: Suite | Proxy | Explore, Source: "Resources; Endpoints (as encoded in spec/openapi.yaml)", EveryAnswer: true,
 		Statement: "Every answer matches the OpenAPI document: the fields it names have the types it gives them."},
-	{ID: "STATUS-1", By: Suite | Proxy, Source: "Endpoints (the codes listed per operation)", EveryAnswer: true,
+	{ID: "STATUS-1", By: Suite | Proxy | Explore, Source: "Endpoints (the codes listed per operation)", EveryAnswer: true,
 		Statement: "An operation answers only the statuses listed for it (413, for a body too large, is allowed everywhere). Operations whose codes are not listed (authenticate, master board create, card create, master group create, comment create, tag create) are not judged on their status."},
 	{ID: "STATUS-2", Source: "Endpoints; Errors (201 row)",
 		Statement: "A success is 201 on master card create and 200 on every other operation whose codes are listed; where codes are not listed any 2xx is a success."},
 	{ID: "DATA-1", Source: "Endpoints; Resources",
 		Statement: "A success carries in `data` what the operation names, with the types the interface gives (records, counters, lists, the pagination object)."},
-	{ID: "HDR-1", By: Suite | Proxy, Source: "Endpoints (rate-limit headers)",
+	{ID: "HDR-1", By: Suite | Proxy | Explore, Source: "Endpoints (rate-limit headers)",
 		Statement: "Every answer except a validation error carries `X-RateLimit-Limit` and `X-RateLimit-Remaining` as integers, Remaining between 0 and Limit."},
-	{ID: "HDR-2", Source: "Endpoints (rate-limit headers); Errors (429)", By: Proxy,
+	{ID: "HDR-2", Source: "Endpoints (rate-limit headers); Errors (429)", By: Proxy | Explore,
 		Statement: "A 429 answer carries `Retry-After` as a whole number of seconds."},
 	{ID: "UP-1", Source: "Conventions (every operation answers)", By: Proxy,
 		Statement: "The deployment answers every request of an operation with an HTTP answer (a proxy in front of it otherwise answers 502)."},
@@ -102,16 +105,18 @@ var All = []Rule{
 		Statement: "Authenticate with a wrong password is refused (an error status) and hands out no token."},
 
 	// Validation.
-	{ID: "ERR-1", Source: "Errors (rule 1)",
+	{ID: "ERR-1", By: Suite | Explore, Source: "Errors (rule 1)",
 		Statement: "A body field that breaks its type, required flag, enumeration or maximum length is answered with a validation error: 422 in shape (c), `errors` keyed by the field (where the operation's codes are not listed, the shape (c) body alone is judged)."},
 	{ID: "ERR-2", Source: "Limits; Endpoints (min/max)",
 		Statement: "A number below its minimum or above its maximum is a validation error keyed by the field, like ERR-1."},
 	{ID: "ERR-3", Source: "Endpoints; Limits",
 		Statement: "A value exactly at the bound of its constraint (longest length, smallest or largest number, each enumeration value) is valid: no validation error names the field."},
-	{ID: "ERR-4", Source: "Errors (rule 2)",
+	{ID: "ERR-4", By: Suite | Explore, Source: "Errors (rule 2)",
 		Statement: "On an operation that lists 404, a record that does not exist is answered with 404 in shape (a)."},
 	{ID: "ERR-5", Source: "Endpoints (body (c): detail per failed field)", By: Proxy,
 		Statement: "The `errors` of a validation error name at least one field, and each key is a field of the operation's request body (or a path into one)."},
+	{ID: "ERR-7", Source: "Errors (rule 1); Endpoints (request fields)", By: Explore,
+		Statement: "A body that satisfies every field rule, sent by a caller allowed to act on the records it names, is not answered with a validation error."},
 	{ID: "ERR-6", Source: "Errors (rule 1)", By: Proxy,
 		Statement: "A request that breaks a field rule (type, required flag, enumeration, format, length or range) is never answered with a success."},
 
@@ -120,31 +125,35 @@ var All = []Rule{
 		Statement: "`X-RateLimit-Remaining` is what is left of the current window: two answers in a row in one window count down."},
 	{ID: "LIMIT-2", Source: "Limits; Errors (429)",
 		Statement: "`X-RateLimit-Limit` is the most requests a minute: more than twice that many requests within one minute meet a 429 in shape (b) with an integer `Retry-After`."},
-	{ID: "LIMIT-3", Source: "Limits (thumbnail regeneration)",
+	{ID: "LIMIT-3", By: Suite | Explore, Source: "Limits (thumbnail regeneration)",
 		Statement: "At most 5 thumbnail regenerations succeed per project in 10 minutes: once 5 have succeeded for a project within the last 10 minutes, the next is 429 in shape (b) with `Retry-After`."},
 
 	// Domain cart.
-	{ID: "CART-1", Source: "Endpoints (22); Resources (cart)",
+	{ID: "CART-1", By: Suite | Explore, Source: "Endpoints (22); Resources (cart)",
 		Statement: "Removing a cart item with its cart's session token answers 200 with `data.cart`; the item is gone, so removing it again is 404."},
-	{ID: "CART-2", Source: "Resources (cart); Endpoints (22)",
+	{ID: "CART-2", By: Suite | Explore, Source: "Resources (cart); Endpoints (22)",
 		Statement: "`item_count` follows the cart: it is the number of entries of `items`, and each removal lowers it by one without raising `total_price`."},
-	{ID: "CART-3", Source: "Endpoints (22)",
+	{ID: "CART-3", By: Suite | Explore, Source: "Endpoints (22)",
 		Statement: "The session token proves the item is in the cart being changed: a removal with another cart's token is refused and leaves the item in its cart (its own token still removes it)."},
-	{ID: "CART-4", Source: "Errors (rule 3); States and transitions",
+	{ID: "CART-4", By: Suite | Explore, Source: "Errors (rule 3); States and transitions",
 		Statement: "A cart locked for checkout refuses every removal with 409 in shape (a), and keeps its items."},
 
 	// Transitions and effects.
-	{ID: "TRANS-1", Source: "States and transitions (master card / tour card status)",
+	{ID: "TRANS-1", By: Suite | Explore, Source: "States and transitions (master card / tour card status)",
 		Statement: "Master card update and tour card update move the card to the status given; where the answer's card is an object with a `status`, it is that status."},
 	{ID: "TRANS-2", Source: "States and transitions (conversation)",
 		Statement: "Restoring an archived conversation that exists answers 200 with `data` an empty array."},
 	{ID: "TRANS-3", Source: "States and transitions (theme version); Endpoints (24)",
 		Statement: "Deprecating an approved theme version answers `theme_status` \"deprecated\" and `version_id` as a string."},
-	{ID: "TRANS-4", Source: "Endpoints (24)",
+	{ID: "TRANS-4", By: Suite | Explore, Source: "Endpoints (24)",
 		Statement: "A theme version that is not approved cannot be deprecated: the answer is a refusal status the operation lists (400, 403 or 422; 409 belongs to carts), in that status's shape."},
+	{ID: "TRANS-5", Source: "States and transitions (theme version)", By: Explore,
+		Statement: "Once a theme version is deprecated, every later successful answer about it says deprecated."},
+	{ID: "LIST-1", Source: "Endpoints (creates and lists: cards, tags, comments, master boards)", By: Explore,
+		Statement: "A successful create adds exactly one entry to its list (cards, tags, a card's comments, master boards), and a refused create adds none."},
 	{ID: "PUSH-1", Source: "Endpoints (3, push_to_projects)",
 		Statement: "A master card created with `push_to_projects` reaches the projects: the member's project lists one more card."},
-	{ID: "SYNC-1", Source: "Endpoints (10)",
+	{ID: "SYNC-1", By: Suite | Explore, Source: "Endpoints (10)",
 		Statement: "A board sync re-syncs every project, adding the master board's cards they lack: a master card created without push reaches the member's project, and a second sync adds no card."},
 	{ID: "SNOOZE-1", Source: "Endpoints (5, 8)",
 		Statement: "A widget card snoozed into the future counts in `snoozed_count` and leaves the widget list when `include_snoozed` is false; with `include_snoozed` true it stays listed."},
@@ -152,7 +161,7 @@ var All = []Rule{
 		Statement: "Deleting a group answers 200 with `data` an empty array; the group is gone, so deleting the same id again is 404."},
 	{ID: "COMMENT-1", Source: "Endpoints (20); Resources (comment)",
 		Statement: "A comment created on a card is counted by that card's comment list: its `total` grows; a reply carries its parent's id in `parent_comment_id`."},
-	{ID: "PAGE-1", Source: "Resources (pagination object); Endpoints (2)",
+	{ID: "PAGE-1", By: Suite | Explore, Source: "Resources (pagination object); Endpoints (2)",
 		Statement: "Pagination adds up: `per_page` and `current_page` are the values asked for, `total_pages` is `total` divided by `per_page` rounded up (0 or 1 for no comments), and a page lists `per_page` comments, or what is left on the last page, or none past it."},
 	{ID: "ISO-1", Source: "Authentication (3); the manifest's outsider, a user of another project",
 		Statement: "A user of another project cannot act on the member's records: the request is refused with an error status the operation lists."},
@@ -211,6 +220,9 @@ func checkedBy(r Rule) string {
 	}
 	if r.CheckedBy(Proxy) {
 		who = append(who, "proxy")
+	}
+	if r.CheckedBy(Explore) {
+		who = append(who, "explore")
 	}
 	s := strings.Join(who, ", ")
 	if r.Client {

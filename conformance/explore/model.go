@@ -1,0 +1,216 @@
+package explore
+
+import (
+	"fmt"
+	"slices"
+
+	"pgregory.net/rapid"
+
+	"github.com/opsapi/mocktoolkit/conformance"
+)
+
+// actCart removes cart items: one, two of the same cart, or one twice (CART-2, CART-1);
+// one with the token of another cart (CART-3); one from the cart locked for checkout
+// (CART-4).
+func (r *runner) actCart(t *rapid.T) {
+	carts := r.target.m.Domains.Carts
+	i := rapid.IntRange(0, len(carts)-1).Draw(t, "cart")
+	items := carts[i].ItemIDs
+	if len(items) == 0 {
+		t.Skip("the cart has no items")
+	}
+	j := rapid.IntRange(0, len(items)-1).Draw(t, "cart.item")
+	item := items[j]
+	mode := rapid.SampledFrom([]string{"remove", "remove-two", "again", "wrong-token", "locked"}).Draw(t, "cart.mode")
+	r.both(t, "cart "+mode, func(e *env) string {
+		switch mode {
+		case "wrong-token":
+			other := cartToken(e, (i+1)%len(e.m.Domains.Carts))
+			ex, _, _ := r.send(t, e, request{op: conformance.OpDomainCartRemove, as: anonymous,
+				body: map[string]any{"session_token": other, "cart_item_id": item}})
+			if ex.Status >= 200 && ex.Status < 300 {
+				r.check(t, e, &violation{Rule: RuleCartToken, Reason: "domain-cart/remove removed an item with another cart's token",
+					Go: "Expect(ex).To(HaveErrorStatus())"})
+			}
+			return outcome(ex)
+		case "locked":
+			lc := e.m.Domains.LockedCart
+			tok := secret{v: lc.SessionToken, goExpr: "manifest.Domains.LockedCart.SessionToken", shell: "LOCKED_CART_TOKEN"}
+			ex, _, _ := r.send(t, e, request{op: conformance.OpDomainCartRemove, as: anonymous,
+				body: map[string]any{"session_token": tok, "cart_item_id": lc.ItemID}})
+			if ex.Status != 409 && ex.Status != 429 {
+				r.check(t, e, &violation{Rule: RuleCartLocked, Reason: fmt.Sprintf("domain-cart/remove answered %d for a locked cart", ex.Status),
+					Go: "Expect(ex).To(HaveStatus(409))"})
+			}
+			return outcome(ex)
+		}
+		out := r.removeItem(t, e, i, item)
+		switch mode {
+		case "remove-two":
+			out += ", " + r.removeItem(t, e, i, items[(j+1)%len(items)])
+		case "again":
+			out += ", " + r.removeItem(t, e, i, item)
+		}
+		return out
+	})
+}
+
+// removeItem removes item from the i-th cart of the manifest and checks the answer against the
+// cart's previous answer in this case.
+func (r *runner) removeItem(t *rapid.T, e *env, i int, item int64) string {
+	tok := cartToken(e, i)
+	key := fmt.Sprintf("%s/%d", tok.v, item)
+	ex, _, _ := r.send(t, e, request{op: conformance.OpDomainCartRemove, as: anonymous, intent: accepted,
+		body: map[string]any{"session_token": tok, "cart_item_id": item}})
+	switch {
+	case ex.Status == 429:
+		return "inconclusive"
+	case e.removed[key] && ex.Status != 404:
+		r.check(t, e, &violation{Rule: RuleCartGone, Reason: fmt.Sprintf("domain-cart/remove answered %d for an item removed before", ex.Status),
+			Go: "Expect(ex).To(HaveStatus(404))"})
+	case ex.Status == 200:
+		e.removed[key] = true
+		r.checkCart(t, e, tok.v, item, ex)
+	}
+	return outcome(ex)
+}
+
+// checkCart compares a removal's cart with the cart's previous answer in this case.
+func (r *runner) checkCart(t *rapid.T, e *env, token string, item int64, ex *conformance.Exchange) {
+	var ids []int64
+	for _, it := range ex.Objects("data.cart.items") {
+		if f, ok := it["id"].(float64); ok {
+			ids = append(ids, int64(f))
+		}
+	}
+	if slices.Contains(ids, item) {
+		r.check(t, e, &violation{Rule: RuleCartTotals, Reason: "domain-cart/remove answered a cart that still holds the removed item",
+			Detail: fmt.Sprintf("item %d, items %v", item, ids), Go: fmt.Sprintf("Expect(ex.Objects(\"data.cart.items\")).NotTo(ContainElement(HaveKeyWithValue(\"id\", BeNumerically(\"==\", %d))))", item)})
+	}
+	count, ok1 := ex.Int("data.cart.item_count")
+	tv, _ := ex.Get("data.cart.total_price")
+	total, ok2 := tv.(float64)
+	if !ok1 || !ok2 {
+		return // DOC-1 judges the types
+	}
+	if prev, seen := e.cartSeen[token]; seen {
+		if count != prev.count-1 || total > prev.total {
+			r.check(t, e, &violation{Rule: RuleCartTotals, Reason: "domain-cart/remove did not lower item_count by one, or raised total_price",
+				Detail: fmt.Sprintf("before: item_count %d, total_price %v; after: item_count %d, total_price %v", prev.count, prev.total, count, total),
+				Go:     fmt.Sprintf("Expect(count(ex, \"data.cart.item_count\")).To(BeNumerically(\"==\", %d))", prev.count-1)})
+		}
+	}
+	e.cartSeen[token] = cartState{count: count, total: total}
+}
+
+// actSync syncs a master board twice and reads the member's cards around the second sync:
+// SYNC-1.
+func (r *runner) actSync(t *rapid.T) {
+	board := ref{pool: "masterBoard", idx: rapid.IntRange(0, 7).Draw(t, "board")}
+	sync := request{op: conformance.OpMasterBoardsSync, as: superadmin, intent: accepted, body: map[string]any{"board_id": board}}
+	list := request{op: conformance.OpCardsList, as: member, body: map[string]any{}}
+	r.both(t, "sync twice", func(e *env) string {
+		first, _, ok := r.send(t, e, sync)
+		if !ok {
+			return errSkip.Error()
+		}
+		before, bi, ok1 := r.count(t, e, list, "data.cards")
+		second, _, _ := r.send(t, e, sync)
+		after, ai, ok2 := r.count(t, e, list, "data.cards")
+		if first.Status != 200 || second.Status != 200 || !ok1 || !ok2 {
+			return outcome(first) + " " + outcome(second)
+		}
+		if after != before {
+			r.check(t, e, &violation{Rule: RuleSyncIdempotent, Reason: "a second master-boards/sync changed the member's card count",
+				Detail: fmt.Sprintf("%d cards before the second sync, %d after", before, after),
+				Go:     fmt.Sprintf("Expect(count(ex%d, \"data.cards\")).To(Equal(count(ex%d, \"data.cards\")))", ai+1, bi+1)})
+		}
+		return fmt.Sprintf("%s, count %+d", outcome(second), after-before)
+	})
+}
+
+// actDeprecate deprecates an approved version (TRANS-5) or the one that is not
+// approved (TRANS-4).
+func (r *runner) actDeprecate(t *rapid.T) {
+	approved := rapid.IntRange(0, 3).Draw(t, "approved") > 0
+	pool := "unapproved"
+	if approved {
+		pool = "approved"
+	}
+	req := request{op: conformance.OpThemeVersionsDeprecate, as: member,
+		body: map[string]any{"version_id": ref{pool: pool, idx: rapid.IntRange(0, 7).Draw(t, "version")}}}
+	r.both(t, "deprecate "+pool, func(e *env) string {
+		ex, _, ok := r.send(t, e, req)
+		if !ok {
+			return errSkip.Error()
+		}
+		success := ex.Status >= 200 && ex.Status < 300
+		switch {
+		case !approved && success:
+			r.check(t, e, &violation{Rule: RuleDeprecateOnly, Reason: "themes/versions/deprecate accepted a version that is not approved",
+				Go: "Expect(ex).To(HaveErrorStatus())"})
+		case approved && success:
+			if s, _ := ex.String("data.theme_status"); s != "deprecated" {
+				r.check(t, e, &violation{Rule: RuleDeprecatedStays, Reason: "themes/versions/deprecate answered a theme_status other than deprecated",
+					Detail: "theme_status: " + s, Go: "Expect(ex).To(HaveJSON(\"data.theme_status\", \"deprecated\", func(v any, _ bool) bool { return v == \"deprecated\" }))"})
+			}
+		}
+		return outcome(ex)
+	})
+}
+
+// actThumbs regenerates thumbnails of the member's project in a burst: LIMIT-3.
+func (r *runner) actThumbs(t *rapid.T) {
+	n := rapid.IntRange(5, 8).Draw(t, "burst") // one past the limit in a single case, often
+	kinds := make([]string, n)
+	for i := range kinds {
+		kinds[i] = rapid.SampledFrom([]string{"page", "template", "layout"}).Draw(t, "type")
+	}
+	r.both(t, "thumbnails", func(e *env) string {
+		took := 0
+		for _, k := range kinds {
+			ex, _, _ := r.send(t, e, request{op: conformance.OpThumbnailsRegenerate, as: member, intent: accepted,
+				body: map[string]any{"type": k, "entity_id": ref{pool: k}}})
+			if ex.Status == 200 {
+				e.thumbs++
+				took++
+			}
+			if e.thumbs > 5 {
+				r.check(t, e, &violation{Rule: RuleThumbLimit, Reason: "thumbnails/regenerate accepted a 6th regeneration of the project within 10 minutes",
+					Detail: fmt.Sprintf("%d accepted in this case", e.thumbs), Go: "Expect(ex).To(HaveStatus(429))"})
+			}
+		}
+		return fmt.Sprintf("%d accepted", took)
+	})
+}
+
+// actStatus moves a tour card's or a master card's status: TRANS-1.
+func (r *runner) actStatus(t *rapid.T) {
+	var req request
+	var status string
+	if rapid.Bool().Draw(t, "tour") {
+		status = rapid.SampledFrom([]string{"open", "closed"}).Draw(t, "status")
+		req = request{op: conformance.OpTourCardsUpdate, as: member, intent: accepted,
+			body: map[string]any{"id": ref{pool: "tourCard", idx: rapid.IntRange(0, 7).Draw(t, "card")}, "status": status}}
+	} else {
+		status = rapid.SampledFrom([]string{"open", "in_progress", "closed", "to_check", "blocked"}).Draw(t, "status")
+		req = request{op: conformance.OpMasterCardsUpdate, as: superadmin, intent: accepted,
+			body: map[string]any{"id": ref{pool: "createdMasterCard", idx: rapid.IntRange(0, 7).Draw(t, "card")}, "status": status}}
+	}
+	r.both(t, req.op.ID+" status", func(e *env) string {
+		ex, _, ok := r.send(t, e, req)
+		if !ok {
+			return errSkip.Error()
+		}
+		if ex.Status == 200 {
+			v, _ := ex.Get("data.card")
+			if o, isObj := v.(map[string]any); isObj {
+				if s, has := o["status"]; has && s != status {
+					r.check(t, e, &violation{Rule: RuleStatusMoves, Reason: req.op.ID + " answered the card with another status than it set",
+						Detail: fmt.Sprintf("set %q, answered %v", status, s), Go: fmt.Sprintf("Expect(ex).To(HaveJSON(\"data.card.status\", %q, func(v any, _ bool) bool { return v == %q }))", status, status)})
+				}
+			}
+		}
+		return outcome(ex)
+	})
+}

@@ -1,0 +1,221 @@
+package explore
+
+import (
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// Script renders the failing case as a shell script: curl calls with the credentials as
+// variables (BASE_URL, TOKEN, SUPERADMIN_TOKEN, ...), ids created by a call read with jq.
+func (f *Failure) Script() string {
+	var b strings.Builder
+	b.WriteString("#!/bin/sh\n")
+	fmt.Fprintf(&b, "# explore mode reproduction: %s (seed %d)\n", f.Rule, f.Seed)
+	fmt.Fprintf(&b, "# %s\n# broken: %s\n", Statement(f.Rule), f.Reason)
+	b.WriteString("# needs curl and jq; set BASE_URL and the variables below (tokens from /v1/authenticate)\nset -eu\n")
+	vars := map[string]bool{"BASE_URL": true}
+	for _, c := range f.Calls {
+		if v := c.As.tokenVar(); v != "" {
+			vars[v] = true
+		}
+		for _, val := range c.Body {
+			if s, ok := val.(secret); ok {
+				vars[s.shell] = true
+			}
+		}
+	}
+	names := make([]string, 0, len(vars))
+	for v := range vars {
+		names = append(names, v)
+	}
+	sort.Strings(names)
+	for _, v := range names {
+		fmt.Fprintf(&b, ": \"${%s:?set %s}\"\n", v, v)
+	}
+	b.WriteString(`post() { # path token body: prints the answer's body, then its status on a line of its own
+  if [ -n "$2" ]; then auth="Authorization: Bearer $2"; else auth="X-No-Auth: 1"; fi
+  curl -sS -X POST "$BASE_URL$1" -H 'Content-Type: application/json' -H 'Accept: application/json' \
+    -H "$auth" --data-binary "$3" -w '\n%{http_code}\n'
+}
+`)
+	for i, c := range f.Calls {
+		tok := ""
+		if v := c.As.tokenVar(); v != "" {
+			tok = "$" + v
+		}
+		fmt.Fprintf(&b, "\n# %d. %s as %s: the run saw %d\n", i+1, c.Op.ID, c.As, c.Status)
+		fmt.Fprintf(&b, "out%d=$(post %s \"%s\" %s)\n", i+1, c.Op.Path, tok, shellBody(c.Body))
+		fmt.Fprintf(&b, "echo \"%d. %s: $(printf '%%s\\n' \"$out%d\" | tail -n 1)\"\n", i+1, c.Op.ID, i+1)
+		if c.Var != "" {
+			fmt.Fprintf(&b, "%s=$(printf '%%s\\n' \"$out%d\" | head -n 1 | jq -r '.%s')\n", c.Var, i+1, c.VarPath)
+		}
+		if c.Count != "" {
+			fmt.Fprintf(&b, "printf '%%s\\n' \"$out%d\" | head -n 1 | jq '.%s | if type == \"array\" then length else . end'\n", i+1, c.Count)
+		}
+	}
+	return b.String()
+}
+
+// GoSpec renders the failing case as a spec to paste into the suite (package conformance_test,
+// whose helpers call, callInvalid, member, superadmin, anonymous and manifest it uses).
+func (f *Failure) GoSpec() string {
+	check := ""
+	if _, c, ok := strings.Cut(f.Detail, "\nGo: "); ok {
+		check = c
+	} else if c, ok := strings.CutPrefix(f.Detail, "Go: "); ok {
+		check = c
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "// Regression found by explore mode (seed %d): %s — %s\n", f.Seed, f.Rule, Statement(f.Rule))
+	fmt.Fprintf(&b, "It(%q, Label(\"contract\", \"regression\"), func() {\n", "explore regression: "+f.Reason)
+	if strings.Contains(check, "count(") {
+		b.WriteString("\tcount := func(ex *Exchange, path string) int64 {\n\t\tif n, ok := ex.Int(path); ok {\n\t\t\treturn n\n\t\t}\n\t\tv, _ := ex.Get(path)\n\t\ta, _ := v.([]any)\n\t\treturn int64(len(a))\n\t}\n")
+	}
+	var used []string
+	for i, c := range f.Calls {
+		fn := "call"
+		if c.Invalid {
+			fn = "callInvalid"
+		}
+		fmt.Fprintf(&b, "\tex%d := %s(%s, Op%s, %s) // the run saw %d\n", i+1, fn, c.As.goName(), exported(c.Op.ID), goBody(c.Body), c.Status)
+		used = append(used, fmt.Sprintf("ex%d", i+1))
+		if c.Var != "" {
+			fmt.Fprintf(&b, "\t%s, _ := ex%d.Int(%q)\n", c.Var, i+1, c.VarPath)
+			used = append(used, c.Var)
+		}
+	}
+	if n := len(f.Calls); n > 0 {
+		fmt.Fprintf(&b, "\t_ = []any{%s}\n", strings.Join(used, ", "))
+		if bareEx.MatchString(check) {
+			fmt.Fprintf(&b, "\tex := ex%d\n", n)
+		}
+	}
+	if check != "" {
+		fmt.Fprintf(&b, "\t%s\n", check)
+	}
+	b.WriteString("})\n")
+	return b.String()
+}
+
+// bareEx finds the last exchange, ex, in an assertion (not ex1, ex2, ...).
+var bareEx = regexp.MustCompile(`\bex\b`)
+
+func exported(id string) string { return strings.ToUpper(id[:1]) + id[1:] }
+
+func sortedKeys(m map[string]any) []string {
+	k := make([]string, 0, len(m))
+	for x := range m {
+		k = append(k, x)
+	}
+	sort.Strings(k)
+	return k
+}
+
+// shellBody renders a body as a single-quoted shell word; ids of earlier calls and secrets are
+// spliced in as variables.
+func shellBody(body map[string]any) string {
+	var b strings.Builder
+	b.WriteString("'{")
+	for i, k := range sortedKeys(body) {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		b.WriteString(quoteShell(jsonText(k)) + ":")
+		switch v := body[k].(type) {
+		case ID:
+			if v.Var != "" {
+				b.WriteString(`'"$` + v.Var + `"'`)
+			} else {
+				b.WriteString(strconv.FormatInt(v.V, 10))
+			}
+		case secret:
+			b.WriteString(`"'"$` + v.shell + `"'"`)
+		default:
+			b.WriteString(quoteShell(jsonText(v)))
+		}
+	}
+	b.WriteString("}'")
+	return b.String()
+}
+
+func jsonText(v any) string {
+	out, _ := json.Marshal(v)
+	return string(out)
+}
+
+// quoteShell escapes text for the inside of a single-quoted shell word.
+func quoteShell(s string) string { return strings.ReplaceAll(s, "'", `'\''`) }
+
+// goBody renders a body as a Go map literal; ids of earlier calls are variables, manifest ids
+// and secrets read the manifest.
+func goBody(body map[string]any) string {
+	if len(body) == 0 {
+		return "nil"
+	}
+	parts := make([]string, 0, len(body))
+	for _, k := range sortedKeys(body) {
+		parts = append(parts, strconv.Quote(k)+": "+goValue(body[k]))
+	}
+	return "map[string]any{" + strings.Join(parts, ", ") + "}"
+}
+
+func goValue(v any) string {
+	switch x := v.(type) {
+	case nil:
+		return "nil"
+	case ID:
+		if x.Var != "" {
+			return x.Var
+		}
+		if x.Go != "" {
+			return x.Go
+		}
+		return strconv.FormatInt(x.V, 10)
+	case secret:
+		return x.goExpr
+	case string:
+		return strconv.Quote(x)
+	case bool:
+		return strconv.FormatBool(x)
+	case int64:
+		return strconv.FormatInt(x, 10)
+	case int:
+		return strconv.Itoa(x)
+	case float64:
+		return strconv.FormatFloat(x, 'g', -1, 64)
+	case []any:
+		parts := make([]string, len(x))
+		for i, e := range x {
+			parts[i] = goValue(e)
+		}
+		return "[]any{" + strings.Join(parts, ", ") + "}"
+	case map[string]any:
+		return goBody(x)
+	}
+	return fmt.Sprintf("%#v", v)
+}
+
+// Report renders the failure for a person: the rule, what was seen, the shrunk calls, the
+// seed, the script and the spec.
+func (f *Failure) Report() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "explore mode: %s broken — %s\n  rule: %s\n  seed: %d (CONFORMANCE_EXPLORE_SEED=%d reproduces the run)\n", f.Rule, f.Reason, Statement(f.Rule), f.Seed, f.Seed)
+	fmt.Fprintf(&b, "  shrunk to %d calls:\n", len(f.Calls))
+	for i, c := range f.Calls {
+		fmt.Fprintf(&b, "    %d. %s as %s %s -> %d\n", i+1, c.Op.ID, c.As, redact(c.Raw), c.Status)
+	}
+	if f.Detail != "" {
+		fmt.Fprintf(&b, "\n  what was seen:\n    %s\n", strings.ReplaceAll(f.Detail, "\n", "\n    "))
+	}
+	fmt.Fprintf(&b, "\n--- reproduction (sh) ---\n%s\n--- regression spec (Go, paste into the suite) ---\n%s", f.Script(), f.GoSpec())
+	return b.String()
+}
+
+var secretFields = regexp.MustCompile(`("(?:password|token|session_token)"\s*:\s*)"(?:[^"\\]|\\.)*"`)
+
+// redact hides passwords and tokens in a JSON text.
+func redact(s string) string { return secretFields.ReplaceAllString(s, `$1"<redacted>"`) }

@@ -1,0 +1,53 @@
+package conformance_test
+
+import (
+	"fmt"
+	"os"
+	"strings"
+
+	. "github.com/onsi/ginkgo/v2"
+
+	. "github.com/opsapi/mocktoolkit/conformance" //nolint:revive // the suite reads as the interface does
+	"github.com/opsapi/mocktoolkit/conformance/explore"
+)
+
+// Explore mode (package explore): with CONFORMANCE_EXPLORE=N the suite runs N cases generated
+// from the OpenAPI document — single requests valid or invalid in one field, and sequences over
+// a model of what the interface states — against the target the suite chose, after the fixed
+// specs (Serial, lowest priority), or alone with --ginkgo.label-filter=explore. Every property it
+// checks is in explore.Rules, stated from the interface only, so the spec is contract. Its
+// records are the manifest's and its own; it spends cart items, the thumbnail window and
+// approved versions as the fixed specs do (run it last, or against a fresh deployment).
+var _ = Describe("Explore mode", func() {
+	It("holds every property on generated requests and sequences of calls", Explore(exploreRuleIDs()), Serial, SpecPriority(-1), func(ctx SpecContext) {
+		opts, err := explore.OptionsFromEnv(os.Getenv)
+		must(err, "read the explore variables")
+		if opts.Cases == 0 {
+			Skip(fmt.Sprintf("explore mode is off: set %s=N to run N generated cases (%s fixes the seed)", explore.EnvCases, explore.EnvSeed))
+		}
+		opts.Log = GinkgoWriter
+		res, err := explore.Run(ctx, client, manifest.Manifest, opts)
+		must(err, "start explore mode")
+		summary := fmt.Sprintf("explore mode: seed %d (%s=%d reproduces it), %d cases, %d calls in %s",
+			res.Seed, explore.EnvSeed, res.Seed, res.Cases, res.Calls, res.Elapsed.Round(1e6))
+		if opts.Diff {
+			summary += fmt.Sprintf("; against the reference: %d differences", len(res.Diffs))
+			if len(res.Diffs) > 0 {
+				summary += "\n  " + strings.Join(res.Diffs, "\n  ")
+			}
+		}
+		AddReportEntry("explore", summary, ReportEntryVisibilityAlways)
+		if res.Failure != nil {
+			Fail(fmt.Sprintf("case %d of the run broke a property; shrunk:\n%s", res.FoundAt, res.Failure.Report()))
+		}
+	})
+})
+
+// exploreRuleIDs are the registry ids explore mode checks.
+func exploreRuleIDs() []string {
+	ids := make([]string, len(explore.Rules))
+	for i, r := range explore.Rules {
+		ids[i] = r.ID
+	}
+	return ids
+}
