@@ -147,12 +147,42 @@ func appendStringPtr(b []byte, v *string) []byte {
 // appendTime writes t as time.Time.MarshalJSON does (RFC 3339 with nanoseconds, quoted); ok
 // turns false for a year MarshalJSON refuses, and stays false once it is.
 func appendTime(b []byte, t time.Time, ok bool) ([]byte, bool) {
+	if t.Location() == time.UTC && t.Nanosecond() == 0 {
+		// The store's times (UTC, whole seconds, D9), by hand: several per record, and
+		// AppendFormat was a fifth of encoding a page.
+		y, mo, d := t.Date()
+		if y < 0 || y > 9999 {
+			return b, false
+		}
+		h, mi, sec := t.Clock()
+		b = append(b, '"')
+		b = appendDigits(b, y, 4)
+		b = appendDigits(append(b, '-'), int(mo), 2)
+		b = appendDigits(append(b, '-'), d, 2)
+		b = appendDigits(append(b, 'T'), h, 2)
+		b = appendDigits(append(b, ':'), mi, 2)
+		b = appendDigits(append(b, ':'), sec, 2)
+		return append(b, 'Z', '"'), ok
+	}
 	if y := t.Year(); y < 0 || y > 9999 {
 		return b, false
 	}
 	b = append(b, '"')
 	b = t.AppendFormat(b, time.RFC3339Nano)
 	return append(b, '"'), ok
+}
+
+// appendDigits appends n (0 ≤ n < 10^width) in exactly width decimal digits.
+func appendDigits(b []byte, n, width int) []byte {
+	start := len(b)
+	for range width {
+		b = append(b, '0')
+	}
+	for i := len(b) - 1; i >= start && n > 0; i-- {
+		b[i] = byte('0' + n%10)
+		n /= 10
+	}
+	return b
 }
 
 func appendTimePtr(b []byte, t *time.Time, ok bool) ([]byte, bool) {
