@@ -226,7 +226,7 @@ func printManifest(opts options, out io.Writer) error {
 func serve(ctx context.Context, opts options, std stdio) error {
 	logs := newLogBuffer(std.err)
 	defer logs.Close()
-	logger := slog.New(slog.NewTextHandler(logs, nil))
+	logger := slog.New(newRequestLines(logs))
 	cfg := mockserver.Config{Seed: opts.seed, Now: opts.now, RateLimit: opts.rateLimit, MaxRecords: opts.maxRecs, LenientContentType: opts.lenient, Logger: logger}
 	opts.worlds.apply(&cfg)
 	if err := opts.steer.apply(&cfg); err != nil {
