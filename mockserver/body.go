@@ -27,15 +27,18 @@ type bodyProblem struct {
 }
 
 // contentTypeProblem refuses a body that is not declared JSON (D6): requests carry
-// Content-Type: application/json (with parameters such as charset, or a +json type); an empty
-// body may come without one. Config.LenientContentType reads any body as JSON instead.
-func contentTypeProblem(r *http.Request, raw []byte) *bodyProblem {
+// Content-Type: application/json (with parameters such as a UTF-8 charset, or a +json type);
+// an empty body may come without one. It is checked before the body is read, so a form post is
+// told about its header, not about its bytes. Config.LenientContentType reads any body as JSON.
+func contentTypeProblem(r *http.Request) *bodyProblem {
 	ct := r.Header.Get("Content-Type")
-	if len(raw) == 0 || ct == "application/json" {
+	if r.ContentLength == 0 || ct == "application/json" {
 		return nil
 	}
-	if mt, _, err := mime.ParseMediaType(ct); err == nil && (mt == "application/json" || strings.HasSuffix(mt, "+json")) {
-		return nil
+	if mt, params, err := mime.ParseMediaType(ct); err == nil && (mt == "application/json" || strings.HasSuffix(mt, "+json")) {
+		if cs, ok := params["charset"]; !ok || strings.EqualFold(cs, "utf-8") || strings.EqualFold(cs, "utf8") {
+			return nil // JSON is UTF-8 (RFC 8259)
+		}
 	}
 	msg := "The Content-Type header must be application/json, not " + strconv.Quote(ct) + "."
 	if ct == "" {
@@ -71,7 +74,18 @@ func readBody(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, map[
 	// past 64 bits, which a float64 cannot tell apart, is refused by decode with the same words.
 	var value any
 	if err := json.Unmarshal(raw, &value); err != nil {
-		return nil, nil, &bodyProblem{status: http.StatusBadRequest, message: "The request body is not valid JSON."}
+		var typeErr *json.UnmarshalTypeError
+		if !errors.As(err, &typeErr) {
+			return nil, nil, &bodyProblem{status: http.StatusBadRequest, message: "The request body is not valid JSON."}
+		}
+		// Valid JSON with a number past float64 (1e400): decode it as written; the field is then
+		// refused like any integer past 64 bits (D8).
+		dec := json.NewDecoder(bytes.NewReader(raw))
+		dec.UseNumber()
+		value = nil
+		if dec.Decode(&value) != nil {
+			return nil, nil, &bodyProblem{status: http.StatusBadRequest, message: "The request body is not valid JSON."}
+		}
 	}
 	obj, ok := value.(map[string]any)
 	if !ok {

@@ -22,6 +22,7 @@ func TestContentTypeMustBeJSON(t *testing.T) {
 		{"multipart", "multipart/form-data; boundary=x"},
 		{"no header at all", ""},
 		{"a malformed header", "application/"},
+		{"JSON in another charset", "application/json; charset=latin1"},
 	} {
 		t.Run("refuses "+tc.name, func(t *testing.T) {
 			status, answer := sendAs(t, m.url+pCardsCreate, member, tc.contentType, body)
@@ -37,6 +38,12 @@ func TestContentTypeMustBeJSON(t *testing.T) {
 			}
 		})
 	}
+	t.Run("names the header for a real form body, not its bytes", func(t *testing.T) {
+		status, answer := sendAs(t, m.url+pCardsCreate, member, "application/x-www-form-urlencoded", "title=x")
+		if status != http.StatusBadRequest || !strings.Contains(answer, `"message":"The Content-Type header`) {
+			t.Errorf("%d %s, want 400 naming the header", status, answer)
+		}
+	})
 	t.Run("accepts an empty body without a header", func(t *testing.T) {
 		if status, answer := sendAs(t, m.url+pCardsList, member, "", ""); status != http.StatusOK {
 			t.Errorf("%d %s, want 200", status, answer)

@@ -230,4 +230,7 @@ func TestIntegralNumbersAndDuplicateKeys(t *testing.T) {
 		t.Errorf("card %v, want id %d titled second", got, card)
 	}
 	m.post(pCardsUpdate, member, fmt.Sprintf(`{"id": %d, "group_id": 1e30}`, card)).wantFieldError(t, "group_id")
+	// Past what a float64 holds, still valid JSON: a field error too, not "not valid JSON".
+	m.post(pCardsUpdate, member, `{"id": 1e400}`).wantFieldError(t, "id")
+	m.post(pConvRestore, member, `{"conversation_id": 1e400}`).wantFieldError(t, "conversation_id")
 }

@@ -93,9 +93,14 @@ func (s *Server) pipeline(rt *route) http.Handler {
 			}
 			rq.caller = user
 		}
-		body, value, problem := readBody(w, r, maxBody)
-		if problem == nil && !s.cfg.LenientContentType {
-			problem = contentTypeProblem(r, body)
+		var problem *bodyProblem
+		if !s.cfg.LenientContentType {
+			problem = contentTypeProblem(r)
+		}
+		var body []byte
+		var value map[string]any
+		if problem == nil {
+			body, value, problem = readBody(w, r, maxBody)
 		}
 		if problem != nil {
 			s.writeUnreadable(w, rt, problem)
