@@ -2,6 +2,7 @@ package mockserver
 
 import (
 	"fmt"
+	"net/http"
 	"sync"
 	"time"
 
@@ -115,4 +116,14 @@ func (c *Clock) Frozen() bool {
 	c.mu.RLock()
 	defer c.mu.RUnlock()
 	return c.frozen
+}
+
+// stampDate sets the Date header to the clock's time when the clock is not the system's (moved,
+// set or frozen), so that a client reading the time of the service from Date sees the mock's
+// (D80); otherwise net/http's own Date stands.
+func (c *Clock) stampDate(h http.Header) {
+	now := c.Now()
+	if d := time.Since(now); d > time.Second || d < -time.Second {
+		h["Date"] = []string{now.UTC().Format(http.TimeFormat)}
+	}
 }

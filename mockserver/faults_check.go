@@ -13,9 +13,13 @@ func (s *Server) checkFault(in faultInput) (faultRule, map[string][]string) {
 	bad := func(field, msg string) { fields[field] = append(fields[field], msg) }
 	rule := faultRule{Operation: in.Operation}
 	rt, known := s.routeByID(in.Operation)
-	var codes []int
+	var codes []int // the error statuses the operation lists: what a fault may answer
 	if known {
-		codes = rt.codes
+		for _, c := range rt.codes {
+			if c >= 400 {
+				codes = append(codes, c)
+			}
+		}
 	}
 	switch {
 	case in.Operation == "":

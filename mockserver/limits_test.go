@@ -9,9 +9,9 @@ import (
 	"github.com/opsapi/mocktoolkit/mockserver"
 )
 
-// When a body field violates its type, required flag, enumeration or maximum length, the answer
-// is a validation error with errors keyed by field (interface §Errors rule 1, §Limits). Each
-// bound is tried at the bound (accepted) and just past it (422 keyed by that field).
+// A field past its bound is a validation error keyed by that field, and a value at the bound is
+// accepted (rules ERR-1, ERR-2, ERR-3 of conformance/rules.md). Each bound is tried at the bound
+// and just past it.
 func TestLimitsAtAndPastTheirBounds(t *testing.T) {
 	m := newMock(t, mockserver.Config{})
 	member, admin := m.login(m.manifest.Users.Member), m.login(m.manifest.Users.Superadmin)

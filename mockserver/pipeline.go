@@ -33,6 +33,7 @@ func (s *Server) dispatch(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	wl := s.worldOf(r)
+	wl.clock.stampDate(w.Header())
 	if rt, ok := s.ops[r.URL.Path]; ok {
 		if r.Method != http.MethodPost {
 			if !s.spend(w, wl, "addr:"+clientAddr(r)) {

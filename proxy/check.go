@@ -16,21 +16,21 @@ func (p *Proxy) check(ctx context.Context, ex *exchange) []Violation {
 		return nil
 	}
 	var vs []Violation
-	invalid := false
+	var broken []string // the request's fields that break their rules
 	if ex.reqWhole {
 		var reqVs []Violation
-		reqVs, invalid = checkRequest(ctx, ex)
+		reqVs, broken = checkRequest(ctx, ex)
 		vs = append(vs, reqVs...)
 	} else {
 		ex.note(fmt.Sprintf("request body over %d bytes: its fields were not checked", p.maxBody))
 	}
 	vs = append(vs, checkStatus(ex)...)
 	vs = append(vs, checkHeaders(ex.status, ex.respHeader)...)
-	if invalid && ex.status >= 200 && ex.status < 300 {
+	if len(broken) > 0 && ex.status >= 200 && ex.status < 300 {
 		vs = append(vs, violation(InvalidAccepted, fmt.Sprintf("the request breaks a field rule (%s), yet the answer is %d", RequestSchema, ex.status)))
 	}
 	if ex.respWhole {
-		shape := checkShape(ex.op, ex.status, ex.respBody)
+		shape := checkShape(ex.op, ex.status, ex.respBody, broken)
 		vs = append(vs, shape...)
 		if len(shape) == 0 && ex.op.listed(ex.status) {
 			vs = append(vs, checkAnswer(ctx, ex)...)

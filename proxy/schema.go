@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 
 	"github.com/getkin/kin-openapi/openapi3filter"
@@ -41,20 +42,21 @@ func validationOptions() *openapi3filter.Options {
 	}
 }
 
-// checkRequest is REQ-1. invalid says a field rule is broken (for ERR-6).
-func checkRequest(ctx context.Context, ex *exchange) (vs []Violation, invalid bool) {
+// checkRequest is REQ-1. broken lists the top-level fields whose rules the request breaks
+// (for ERR-5 and ERR-6).
+func checkRequest(ctx context.Context, ex *exchange) (vs []Violation, broken []string) {
 	req, err := validationRequest(ctx, ex, ex.op.route)
 	if err != nil {
-		return nil, false
+		return nil, nil
 	}
 	in := &openapi3filter.RequestValidationInput{Request: req, Route: ex.op.route, Options: validationOptions()}
 	verr := openapi3filter.ValidateRequest(ctx, in)
 	if verr == nil {
-		return nil, false
+		return nil, nil
 	}
 	fields := spec.SchemaErrors(verr)
 	if len(fields) == 0 {
-		return []Violation{violation(RequestSchema, requestProblem(verr))}, false
+		return []Violation{violation(RequestSchema, requestProblem(verr))}, nil
 	}
 	whys := make([]string, 0, len(fields))
 	for _, e := range fields {
@@ -63,11 +65,11 @@ func checkRequest(ctx context.Context, ex *exchange) (vs []Violation, invalid bo
 			where = "body"
 		}
 		whys = append(whys, where+": "+e.Reason)
-		if where != "body" {
-			invalid = true
+		if where != "body" && !slices.Contains(broken, where) {
+			broken = append(broken, where)
 		}
 	}
-	return []Violation{violation(RequestSchema, summarise(whys))}, invalid
+	return []Violation{violation(RequestSchema, summarise(whys))}, broken
 }
 
 // requestProblem words a request failure that is about no field (a body that is not JSON).

@@ -114,7 +114,7 @@ var All = []Rule{
 	{ID: "ERR-4", By: Suite | Explore, Source: "Errors (rule 2)",
 		Statement: "On an operation that lists 404, a record that does not exist is answered with 404 in shape (a)."},
 	{ID: "ERR-5", Source: "Endpoints (body (c): detail per failed field)", By: Proxy,
-		Statement: "The `errors` of a validation error name at least one field, and each key is a field of the operation's request body (or a path into one)."},
+		Statement: "The `errors` of a validation error name at least one field and, when the request breaks the rules of some of its fields, one of those fields."},
 	{ID: "ERR-7", Source: "Errors (rule 1); Endpoints (request fields)", By: Explore,
 		Statement: "A body that satisfies every field rule, sent by a caller allowed to act on the records it names, is not answered with a validation error."},
 	{ID: "ERR-6", Source: "Errors (rule 1)", By: Proxy,

@@ -332,6 +332,28 @@ func slowPerUser() correct {
 	return c
 }
 
+// clockAhead runs the deployment's clock ten years ahead of the tester's, from its first
+// request on: the interface states no clock, so a contract spec may only use the time the
+// deployment itself gives (its Date header).
+func clockAhead() correct {
+	var once sync.Once
+	return correct{
+		name:  "runs its clock ten years ahead of the tester's",
+		basis: "the interface states no clock: a deployment's time is its own",
+		before: func(x *xchg) bool {
+			once.Do(func() {
+				r := httptest.NewRequest(http.MethodPost, "/__mock/clock", strings.NewReader(`{"advance_seconds": 315360000}`))
+				rec := httptest.NewRecorder()
+				x.h.ServeHTTP(rec, r)
+				if rec.Code != http.StatusOK {
+					panic("advance the clock: " + rec.Body.String())
+				}
+			})
+			return false
+		},
+	}
+}
+
 // newestFirst answers comments/list newest first, default per_page 20, by reading every page
 // of the mock (oldest first) and paginating the reversed list itself.
 func newestFirst(x *xchg) {
@@ -631,6 +653,7 @@ var corrects = []correct{
 	perUserRate(600),
 	slowPerUser(),
 	revokeOnLogin(),
+	clockAhead(),
 	{
 		name: "lists comments newest first, 20 a page by default",
 		// Default page and per_page are left open (Limits); so is the order of comments.
