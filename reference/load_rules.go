@@ -3,6 +3,7 @@ package reference
 import (
 	"fmt"
 	"math"
+	"net/mail"
 	"slices"
 	"strings"
 	"time"
@@ -37,6 +38,9 @@ func checkRecords(st State) error {
 		r.id("id", u.ID)
 		r.text("name", u.Name, 0, false)
 		r.text("email", u.Email, 0, true)
+		if a, err := mail.ParseAddress(u.Email); err != nil || a.Address != strings.TrimSpace(u.Email) {
+			r.fail("email must be an e-mail address (the user could never log in)")
+		}
 		r.text("password", u.Password, 0, true)
 		r.optText("language", u.Language, 0)
 	}
@@ -51,6 +55,12 @@ func checkRecords(st State) error {
 		r.platform(b.PlatformID)
 		r.text("title", b.Title, maxTitle, true)
 		r.optText("tool_key", b.ToolKey, maxToolKey)
+		if b.IsMaster && (b.ToolKey == nil || strings.TrimSpace(*b.ToolKey) == "") {
+			r.fail("tool_key is required on a master board (D44): sync finds projects by it")
+		}
+		if b.MasterBoardID != nil && *b.MasterBoardID == b.ID {
+			r.fail("master_board_id names the board itself")
+		}
 		r.optText("description", b.Description, 0)
 		r.optText("color", b.Color, maxColor)
 		r.optText("icon", b.Icon, maxIcon)
@@ -77,6 +87,9 @@ func checkRecords(st State) error {
 		r.at("comments", i, c.ID)
 		r.id("id", c.ID)
 		r.text("comment", c.Comment, 0, true)
+		if c.ParentCommentID != nil && *c.ParentCommentID >= c.ID {
+			r.fail("parent_comment_id must name an earlier comment (a reply comes after its parent)")
+		}
 		r.time("read_at", c.ReadAt)
 		r.times(c.CreatedAt, c.UpdatedAt, c.DeletedAt)
 	}
@@ -115,9 +128,16 @@ func checkRecords(st State) error {
 		r.oneOf("theme_status", v.ThemeStatus, []string{ThemeDraft, ThemePublished, ThemeDeprecated})
 		r.oneOf("approval_status", v.ApprovalStatus, []string{ApprovalPending, ApprovalApproved, ApprovalRejected})
 	}
+	entities := map[int64]bool{}
+	for _, e := range st.Entities {
+		entities[e.ID] = true
+	}
 	for i, g := range st.Regenerations {
 		r.at("thumbnail_regenerations", i, g.EntityID)
 		r.time("at", &g.At)
+		if !entities[g.EntityID] {
+			r.fail("entity_id names no website entity")
+		}
 	}
 	return r.err
 }
@@ -150,7 +170,7 @@ func checkCardRules(r *ruleCheck, c Card) {
 // checkCartRules checks a cart and its items (D34, D50).
 func checkCartRules(r *ruleCheck, c Cart) {
 	r.text("session_token", c.SessionToken, maxSession, true)
-	r.text("currency", c.Currency, 0, false)
+	r.text("currency", c.Currency, 0, true)
 	for j, it := range c.Items {
 		field := fmt.Sprintf("items[%d]", j)
 		r.id(field+".id", it.ID)
