@@ -154,7 +154,8 @@ CONTAINER_RUN_ID = opsapi-conformance-$(shell echo $$PPID)
 conformance-image-run: image image-conformance ## run the suite image against the mock image, both as plain containers; reports in build/reports
 	@mkdir -p build/reports
 	@docker network create $(CONTAINER_RUN_ID) >/dev/null
-	@docker run --detach --rm --network $(CONTAINER_RUN_ID) --name $(CONTAINER_RUN_ID)-mock $(MOCK_IMAGE) >/dev/null; \
+	@docker run --detach --rm --network $(CONTAINER_RUN_ID) --name $(CONTAINER_RUN_ID)-mock $(MOCK_IMAGE) \
+	    --allowed-hosts $(CONTAINER_RUN_ID)-mock >/dev/null; \
 	  docker run --rm --network $(CONTAINER_RUN_ID) --user "$$(id -u):$$(id -g)" -v "$(CURDIR)/build/reports:/reports" \
 	    -e CONFORMANCE_BASE_URL=http://$(CONTAINER_RUN_ID)-mock:4010 $(SUITE_IMAGE) \
 	    $$([ -t 1 ] || echo -ginkgo.no-color) $(GINKGO_ARGS); \
