@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"encoding/xml"
@@ -16,30 +15,10 @@ import (
 	"github.com/opsapi/mocktoolkit/mockserver"
 )
 
-// startProxyCmd runs `mockserver proxy` with args and env, and returns its URL and a stop
-// function that cancels it (as SIGTERM does) and returns run's error.
+// startProxyCmd runs `mockserver proxy` with env and args until the returned stop is called.
 func startProxyCmd(t *testing.T, env map[string]string, args ...string) (string, func() error) {
 	t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
-	outR, outW := io.Pipe()
-	errc := make(chan error, 1)
-	go func() {
-		errc <- run(ctx, append([]string{"proxy", "--addr", "127.0.0.1:0"}, args...), func(k string) string { return env[k] }, outW, io.Discard)
-		outW.Close()
-	}()
-	lines := bufio.NewScanner(outR)
-	if !lines.Scan() {
-		cancel()
-		t.Fatalf("the proxy printed nothing: %v", <-errc)
-	}
-	_, url, ok := strings.Cut(lines.Text(), "listening on ")
-	if !ok {
-		cancel()
-		t.Fatalf("first line %q names no address", lines.Text())
-	}
-	url, _, _ = strings.Cut(url, " ")
-	go func() { _, _ = io.Copy(io.Discard, outR) }()
-	return url, func() error { cancel(); return <-errc }
+	return startCmd(t, env, append([]string{"proxy", "--addr", "127.0.0.1:0"}, args...)...)
 }
 
 // upstreamMock serves the reference mock; with broken set, its answers lack X-RateLimit-Remaining.

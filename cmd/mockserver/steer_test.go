@@ -1,12 +1,9 @@
 package main
 
 import (
-	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
 	"io"
-	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -14,68 +11,12 @@ import (
 	"time"
 )
 
-// startMock runs the command with args until the returned stop is called; it returns the base
-// URL the mock listens on.
-func startMock(t *testing.T, args ...string) (string, func() error) {
-	t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
-	outR, outW := io.Pipe()
-	errc := make(chan error, 1)
-	go func() {
-		errc <- run(ctx, append([]string{"--addr", "127.0.0.1:0"}, args...), func(string) string { return "" }, outW, io.Discard)
-		outW.Close()
-	}()
-	lines := bufio.NewScanner(outR)
-	if !lines.Scan() {
-		cancel()
-		t.Fatalf("the mock printed nothing: %v", <-errc)
-	}
-	_, url, ok := strings.Cut(lines.Text(), "listening on ")
-	if !ok {
-		cancel()
-		t.Fatalf("first line %q names no address", lines.Text())
-	}
-	url, _, _ = strings.Cut(url, " ")
-	go func() { _, _ = io.Copy(io.Discard, outR) }()
-	return url, func() error { cancel(); return <-errc }
-}
-
-func postJSON(t *testing.T, url, token string, body any) map[string]any {
-	t.Helper()
-	b, _ := json.Marshal(body)
-	req, _ := http.NewRequest(http.MethodPost, url, bytes.NewReader(b))
-	req.Header.Set("Content-Type", "application/json")
-	if token != "" {
-		req.Header.Set("Authorization", "Bearer "+token)
-	}
-	res, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer res.Body.Close()
-	var out map[string]any
-	_ = json.NewDecoder(res.Body).Decode(&out)
-	return out
-}
-
 // --state-file: the world is saved at graceful stop and loaded at the next start, so a tag
 // created before a restart is still there after it (D65).
 func TestStateFileSurvivesARestart(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "world.json")
 	url, stop := startMock(t, "--state-file", file, "--now", "2026-06-01T09:00:00Z")
-	var manifest struct {
-		Users struct {
-			Member struct{ Email, Password string }
-		}
-	}
-	res, err := http.Get(url + "/__mock/fixtures")
-	if err != nil {
-		t.Fatal(err)
-	}
-	_ = json.NewDecoder(res.Body).Decode(&manifest)
-	res.Body.Close()
-	login := postJSON(t, url+"/v1/authenticate", "", map[string]any{"email": manifest.Users.Member.Email, "password": manifest.Users.Member.Password})
-	token := login["data"].(map[string]any)["token"].(string)
+	token := loginMember(t, url)
 	postJSON(t, url+"/services/operations/v1/operations/tags/create", token, map[string]any{"name": "survivor"})
 	if err := stop(); err != nil {
 		t.Fatalf("stop: %v", err)

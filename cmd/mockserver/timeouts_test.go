@@ -61,25 +61,13 @@ func TestTheLongestDelayIsAnswered(t *testing.T) {
 	if rule["id"] == nil {
 		t.Fatalf("fault rule refused: %v", rule)
 	}
-	var manifest struct {
-		Users struct {
-			Member struct{ Email, Password string }
-		}
-	}
-	res, err := http.Get(url + "/__mock/fixtures")
-	if err != nil {
-		t.Fatal(err)
-	}
-	_ = json.NewDecoder(res.Body).Decode(&manifest)
-	res.Body.Close()
-	login := postJSON(t, url+"/v1/authenticate", "", map[string]any{"email": manifest.Users.Member.Email, "password": manifest.Users.Member.Password})
-	token := login["data"].(map[string]any)["token"].(string)
+	token := loginMember(t, url)
 
 	body, _ := json.Marshal(map[string]any{"title": "held", "description": strings.Repeat("d", 64<<10)})
 	req, _ := http.NewRequest(http.MethodPost, url+"/services/operations/v1/operations/cards/create", bytes.NewReader(body))
 	req.Header.Set("Authorization", "Bearer "+token)
 	req.Header.Set("Content-Type", "application/json")
-	res, err = http.DefaultClient.Do(req)
+	res, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatalf("the delayed request got no answer: %v", err)
 	}

@@ -1,0 +1,82 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+)
+
+// startMock runs the command with args until the returned stop is called; it returns the base
+// URL the mock listens on.
+func startMock(t *testing.T, args ...string) (string, func() error) {
+	t.Helper()
+	return startCmd(t, nil, append([]string{"--addr", "127.0.0.1:0"}, args...)...)
+}
+
+// startCmd runs the command with args and env until the returned stop is called (it cancels the
+// command's context, as SIGTERM does, and returns run's error); it returns the base URL of the
+// "listening on" line the command prints first.
+func startCmd(t *testing.T, env map[string]string, args ...string) (string, func() error) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	outR, outW := io.Pipe()
+	errc := make(chan error, 1)
+	go func() {
+		errc <- run(ctx, args, func(k string) string { return env[k] }, outW, io.Discard)
+		outW.Close()
+	}()
+	lines := bufio.NewScanner(outR)
+	if !lines.Scan() {
+		cancel()
+		t.Fatalf("the command printed nothing: %v", <-errc)
+	}
+	_, url, ok := strings.Cut(lines.Text(), "listening on ")
+	if !ok {
+		cancel()
+		t.Fatalf("first line %q names no address", lines.Text())
+	}
+	url, _, _ = strings.Cut(url, " ")
+	go func() { _, _ = io.Copy(io.Discard, outR) }()
+	return url, func() error { cancel(); return <-errc }
+}
+
+// loginMember reads the fixture manifest of the mock at url and logs its member in.
+func loginMember(t *testing.T, url string) string {
+	t.Helper()
+	var manifest struct {
+		Users struct {
+			Member struct{ Email, Password string }
+		}
+	}
+	res, err := http.Get(url + "/__mock/fixtures")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = json.NewDecoder(res.Body).Decode(&manifest)
+	res.Body.Close()
+	login := postJSON(t, url+"/v1/authenticate", "", map[string]any{"email": manifest.Users.Member.Email, "password": manifest.Users.Member.Password})
+	return login["data"].(map[string]any)["token"].(string)
+}
+
+func postJSON(t *testing.T, url, token string, body any) map[string]any {
+	t.Helper()
+	b, _ := json.Marshal(body)
+	req, _ := http.NewRequest(http.MethodPost, url, bytes.NewReader(b))
+	req.Header.Set("Content-Type", "application/json")
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	var out map[string]any
+	_ = json.NewDecoder(res.Body).Decode(&out)
+	return out
+}
