@@ -6,8 +6,11 @@ SEED ?= 20261121
 
 .PHONY: help run proxy test test-quick test-codegen codegen build fixtures-golden vet conformance conformance-golden
 
+# help prints each target's line with the variables it names ($(ADDR), ...) at their values.
 help: ## print this help
-	@awk 'BEGIN {FS = ":.*## "} /^[a-zA-Z_-]+:.*## / {printf "  %-24s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
+	@ADDR='$(ADDR)' SOAK='$(SOAK)' FUZZTIME='$(FUZZTIME)' awk 'BEGIN {FS = ":.*## "} /^[a-zA-Z_-]+:.*## / { \
+	    d = $$2; while (match(d, /\$$\([A-Z_]+\)/)) { v = substr(d, RSTART + 2, RLENGTH - 3); d = substr(d, 1, RSTART - 1) ENVIRON[v] substr(d, RSTART + RLENGTH) } \
+	    printf "  %-24s %s\n", $$1, d }' $(MAKEFILE_LIST)
 
 run: ## run the mock with its seeded fixtures on $(ADDR)
 	$(GO) run ./cmd/mockserver --addr $(ADDR) --seed $(SEED)
@@ -35,7 +38,7 @@ test: ## the full loop: every test (race detector on, container tests, the whole
 	elif [ "$${REQUIRE_DOCKER:-}" = 1 ]; then \
 	  echo "test: no Docker engine reachable, and REQUIRE_DOCKER=1" >&2; exit 1; \
 	else \
-	  echo "SKIPPED: the container tests of conformance/container and the suite against the mock image (no Docker engine reachable)"; \
+	  echo "SKIPPED: the container tests of mockserver/container and the suite against the mock image (no Docker engine reachable)"; \
 	fi
 
 test-quick: ## the quick loop: go test ./... (no race detector, no containers, a sample of the self-test)
@@ -61,9 +64,9 @@ vet: ## gofmt check, go vet and staticcheck (pinned in go.mod as a tool)
 CONFORMANCE_BASE_URL ?= http://$(ADDR)
 CONFORMANCE_PROFILE ?= contract
 
-conformance: ## build the suite binary and run it against CONFORMANCE_BASE_URL (label filter CONFORMANCE_PROFILE, default contract; readonly: only specs that change nothing); JUnit, JSON and HTML reports in build/
+conformance: ## build the suite binary and run it against CONFORMANCE_BASE_URL (label filter CONFORMANCE_PROFILE, default contract; readonly: only specs that change nothing; CONFORMANCE_PARALLEL=N specs at once, default 4); JUnit, JSON and HTML reports in build/
 	$(GO) test -c -o build/conformance.test ./conformance
-	CONFORMANCE_BASE_URL=$(CONFORMANCE_BASE_URL) CONFORMANCE_HTML=build/conformance.html \
+	CONFORMANCE_BASE_URL=$(CONFORMANCE_BASE_URL) CONFORMANCE_HTML=build/conformance.html $(if $(CONFORMANCE_PARALLEL),CONFORMANCE_PARALLEL=$(CONFORMANCE_PARALLEL)) \
 	  $(if $(filter readonly,$(CONFORMANCE_PROFILE)),CONFORMANCE_PROFILE=readonly ./build/conformance.test,./build/conformance.test --ginkgo.label-filter='$(CONFORMANCE_PROFILE)') \
 	  --ginkgo.junit-report=build/conformance-junit.xml --ginkgo.json-report=build/conformance.json
 
@@ -75,10 +78,11 @@ BENCHTIME ?= 1s
 FUZZTIME ?= 10s
 SOAK ?= 60s
 
-bench: ## in-process benchmarks of the pipeline, the bare handler, load at 32 connections, scale, start-up and idle RSS (docs/performance.md)
+bench: ## in-process benchmarks of the pipeline, the bare handler, load at 32 connections, scale, start-up and idle RSS, 64 busy worlds per GC setting, and RSS with 64 full journals (docs/performance.md)
 	$(GO) test -run '^$$' -bench 'BenchmarkPipeline|BenchmarkLoad|BenchmarkCardsCreateAt|BenchmarkCommentsListAt|BenchmarkStartInProcess' -benchtime $(BENCHTIME) ./mockserver
 	$(GO) test -run '^$$' -bench 'BenchmarkBinary' -benchtime 10x ./mockserver
-	$(GO) test -run '^$$' -bench 'BenchmarkMemoryPerRecord' -benchtime 1x ./mockserver
+	$(GO) test -run '^$$' -bench 'BenchmarkMemoryPerRecord|BenchmarkJournalWorstCaseRSS' -benchtime 1x ./mockserver
+	$(GO) test -run '^$$' -bench 'BenchmarkWorlds' -benchtime 40000x ./mockserver
 
 bench-load: ## the mock from outside: wrk against the built binary and a bare net/http handler, median ratio (docs/performance.md)
 	bash internal/benchload/bench-load.sh
@@ -118,7 +122,7 @@ export TESTCONTAINERS_RYUK_DISABLED ?= true
 
 # container_build(tag,dockerfile,context) builds tag quietly, then removes the image the tag
 # named before (if no container uses it), so repeated builds (every `go test` of
-# conformance/container runs `make image`) do not pile up dangling images.
+# mockserver/container runs `make image`) do not pile up dangling images.
 container_build = old=$$(docker image inspect --format '{{.Id}}' $(1) 2>/dev/null); \
 	docker build --quiet --tag $(1) --file $(2) $(3) >/dev/null || exit 1; \
 	new=$$(docker image inspect --format '{{.Id}}' $(1)); \
@@ -151,13 +155,13 @@ conformance-container: image ## run the suite against the mock image, started wi
 # A network and two containers named after this make process, removed whatever the outcome.
 CONTAINER_RUN_ID = opsapi-conformance-$(shell echo $$PPID)
 
-conformance-image-run: image image-conformance ## run the suite image against the mock image, both as plain containers; reports in build/reports
+conformance-image-run: image image-conformance ## run the suite image against the mock image, both as plain containers (label filter CONFORMANCE_PROFILE, default contract); reports in build/reports
 	@mkdir -p build/reports
 	@docker network create $(CONTAINER_RUN_ID) >/dev/null
 	@docker run --detach --rm --network $(CONTAINER_RUN_ID) --name $(CONTAINER_RUN_ID)-mock $(MOCK_IMAGE) \
 	    --allowed-hosts $(CONTAINER_RUN_ID)-mock >/dev/null; \
 	  docker run --rm --network $(CONTAINER_RUN_ID) --user "$$(id -u):$$(id -g)" -v "$(CURDIR)/build/reports:/reports" \
-	    -e CONFORMANCE_BASE_URL=http://$(CONTAINER_RUN_ID)-mock:4010 $(SUITE_IMAGE) \
+	    -e CONFORMANCE_BASE_URL=http://$(CONTAINER_RUN_ID)-mock:4010 -e CONFORMANCE_PROFILE='$(CONFORMANCE_PROFILE)' $(if $(CONFORMANCE_PARALLEL),-e CONFORMANCE_PARALLEL=$(CONFORMANCE_PARALLEL)) $(SUITE_IMAGE) \
 	    $$([ -t 1 ] || echo -ginkgo.no-color) $(GINKGO_ARGS); \
 	  status=$$?; \
 	  docker rm --force $(CONTAINER_RUN_ID)-mock >/dev/null 2>&1; \

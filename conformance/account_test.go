@@ -5,6 +5,8 @@ import (
 	. "github.com/onsi/gomega"
 
 	. "github.com/opsapi/mocktoolkit/conformance"
+
+	"github.com/opsapi/mocktoolkit/conformance/rules"
 )
 
 var _ = Describe("Account area", func() {
@@ -23,14 +25,14 @@ var _ = Describe("Account area", func() {
 		// Rules AUTH-4, ENV-1 (conformance/rules.md).
 		It("logs the member in and returns a token in the login result", Contract(op, AspectEnvelope, "AUTH-4", "ENV-1"), func() {
 			ex := send(Request{Op: op, As: "the member", Body: creds()})
-			Expect(ex).To(HaveSuccessEnvelope(), RuleConventions3)
-			Expect(ex).To(HaveKind("data.token", "a string"), RuleAuth5)
-			Expect(ex).To(HaveJSON("data.token", "not empty", func(v any, _ bool) bool { return v != "" }), RuleAuth5)
+			Expect(ex).To(HaveSuccessEnvelope())
+			Expect(ex).To(HaveKind("data.token", "a string"), Cite(rules.AUTH4))
+			Expect(ex).To(HaveJSON("data.token", "not empty", func(v any, _ bool) bool { return v != "" }), Cite(rules.AUTH4))
 			for _, f := range []struct{ path, kind string }{
 				{"data.needs_code__regeneration", "a boolean"}, {"data.warn_message", "a string"},
 				{"data.id", "an integer"}, {"data.name", "a string"}, {"data.email", "a string"},
 			} {
-				Expect(ex).To(HaveKind(f.path, f.kind), RuleSuccess)
+				Expect(ex).To(HaveKind(f.path, f.kind), Cite(rules.DATA1))
 			}
 		})
 
@@ -40,23 +42,23 @@ var _ = Describe("Account area", func() {
 			outsider := manifest.Users.Outsider
 			ex := send(Request{Op: op, As: "the outsider with a wrong password",
 				Body: map[string]any{"email": outsider.Email, "password": "wrong-" + outsider.Password}})
-			Expect(ex).To(HaveErrorStatus(), RuleLogin)
-			Expect(ex).To(HaveJSON("data.token", "absent or empty", func(v any, present bool) bool { return !present || v == "" || v == nil }), RuleLogin)
+			Expect(ex).To(HaveErrorStatus(), Cite(rules.AUTH5))
+			Expect(ex).To(HaveJSON("data.token", "absent or empty", func(v any, present bool) bool { return !present || v == "" || v == nil }), Cite(rules.AUTH5))
 		})
 
 		// D1: success is 200.
 		It("answers a successful login with status 200", Reference(op, AspectEnvelope), func() {
 			ex := send(Request{Op: op, As: "the member", Body: creds()})
-			Expect(ex).To(HaveStatus(200), "D1")
+			Expect(ex).To(HaveStatus(200), choiceStatus)
 		})
 
 		// D10: every login issues a new token, and it is the bearer token of the other operations.
 		It("issues a bearer token that authenticates the other operations", Reference(op, AspectAuth), func() {
 			ex := send(Request{Op: op, As: "the member", Body: creds()})
 			tok, _ := ex.String("data.token")
-			Expect(tok).NotTo(Equal(token(member, op)), "D10: every login issues a new token")
+			Expect(tok).NotTo(Equal(token(member, op)), choiceToken+": every login issues a new token")
 			list := send(Request{Op: OpTagsList, As: "the member (a token just issued)", Token: tok})
-			Expect(list).To(HaveStatus(200), "D10")
+			Expect(list).To(HaveStatus(200), choiceToken)
 		})
 
 		// D1: a wrong e-mail and a wrong password answer 401, byte for byte the same, with body
@@ -66,17 +68,17 @@ var _ = Describe("Account area", func() {
 				Body: with(creds(), "password", "wrong-"+manifest.Users.Member.Password)})
 			unknownEmail := send(Request{Op: op, As: "an unknown e-mail",
 				Body: with(creds(), "email", "nobody-conformance@example.invalid")})
-			Expect(wrongPassword).To(HaveStatus(401), "D1")
-			Expect(wrongPassword).To(HaveKind("errors", "an array"), "D1")
-			Expect(wrongPassword).To(HaveJSON("error", "true", func(v any, _ bool) bool { return v == true }), "D1")
-			Expect(unknownEmail).To(HaveStatus(401), "D1")
-			Expect(string(unknownEmail.Body)).To(Equal(string(wrongPassword.Body)), "D1: the two failures answer byte for byte the same\n\n%s", unknownEmail.Describe())
+			Expect(wrongPassword).To(HaveStatus(401), choiceStatus)
+			Expect(wrongPassword).To(HaveKind("errors", "an array"), choiceStatus)
+			Expect(wrongPassword).To(HaveJSON("error", "true", func(v any, _ bool) bool { return v == true }), choiceStatus)
+			Expect(unknownEmail).To(HaveStatus(401), choiceStatus)
+			Expect(string(unknownEmail.Body)).To(Equal(string(wrongPassword.Body)), choiceStatus+": the two failures answer byte for byte the same\n\n%s", unknownEmail.Describe())
 		})
 
 		// The OpenAPI document gives `email` the email format; the status is D1.
 		It("rejects an e-mail that is not an e-mail address with a validation error keyed by \"email\"", Reference(op, AspectValidation), func() {
 			ex := send(Request{Op: op, As: "nobody", Body: with(creds(), "email", "not-an-email"), Intent: Invalid})
-			Expect(ex).To(HaveValidationErrorFor("email"), "the email field's format (OpenAPI document); D1 for the status")
+			Expect(ex).To(HaveValidationErrorFor("email"), "the email field's format (OpenAPI document); "+choiceStatus)
 		})
 	})
 })

@@ -5,6 +5,8 @@ import (
 	. "github.com/onsi/gomega"
 
 	. "github.com/opsapi/mocktoolkit/conformance"
+
+	"github.com/opsapi/mocktoolkit/conformance/rules"
 )
 
 var _ = Describe("AI assistant area", func() {
@@ -19,17 +21,17 @@ var _ = Describe("AI assistant area", func() {
 		It("restores an archived conversation", Contract(op, AspectTransition, "TRANS-2"), func() {
 			ex := call(member, op, map[string]any{"conversation_id": manifest.AI.ArchivedConversationIDs[0]})
 			expectSuccess(ex)
-			Expect(ex).To(HaveJSON("data", "an empty array", func(v any, _ bool) bool { a, ok := v.([]any); return ok && len(a) == 0 }), RuleRestore)
+			Expect(ex).To(HaveJSON("data", "an empty array", func(v any, _ bool) bool { a, ok := v.([]any); return ok && len(a) == 0 }), Cite(rules.TRANS2))
 		})
 
 		// Rules ERR-4, ENV-2 (conformance/rules.md).
 		It("answers 404 with body shape (a) for a conversation that does not exist", Contract(op, AspectNotFound, "ERR-4", "ENV-2"), func() {
-			expectNotFound(call(member, op, map[string]any{"conversation_id": missingID}), RuleErrors2)
+			expectNotFound(call(member, op, map[string]any{"conversation_id": missingID}), Cite(rules.ERR4))
 		})
 
 		// D33: restoring an active conversation is a no-op 200.
 		It("answers 200 to restoring an active conversation", Reference(op, AspectTransition), func() {
-			Expect(call(member, op, map[string]any{"conversation_id": manifest.AI.ActiveConversationID})).To(HaveStatus(200), "D33")
+			Expect(call(member, op, map[string]any{"conversation_id": manifest.AI.ActiveConversationID})).To(HaveStatus(200), choiceConversations)
 		})
 
 		isolationSpec(op, "the member's conversation", func() map[string]any {
@@ -38,7 +40,7 @@ var _ = Describe("AI assistant area", func() {
 
 		// D33: only the owner may restore; others get 404.
 		It("does not let an outsider restore the member's conversation", Reference(op, AspectIsolation), func() {
-			expectNotFound(call(outsider, op, map[string]any{"conversation_id": manifest.AI.ArchivedConversationIDs[0]}), "D33")
+			expectNotFound(call(outsider, op, map[string]any{"conversation_id": manifest.AI.ArchivedConversationIDs[0]}), choiceConversations)
 		})
 	})
 })

@@ -8,15 +8,12 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
 
-	"github.com/getkin/kin-openapi/openapi3"
-	"github.com/getkin/kin-openapi/openapi3filter"
-	"github.com/getkin/kin-openapi/routers"
-
+	"github.com/opsapi/mocktoolkit/conformance/check"
+	"github.com/opsapi/mocktoolkit/conformance/rules"
 	"github.com/opsapi/mocktoolkit/spec"
 )
 
@@ -45,6 +42,9 @@ type Request struct {
 	As string
 	// Token is sent as `Authorization: Bearer <Token>` when not empty.
 	Token string
+	// Authorization, when not empty, is sent as the Authorization header as it is, instead of
+	// Token (the auth-form probes: a token without its scheme, another scheme).
+	Authorization string
 	// Body is encoded as the JSON body; nil sends {}.
 	Body any
 	// RawBody, when not nil, is sent as is instead of Body.
@@ -57,6 +57,8 @@ type Request struct {
 	// Constraint names the field constraint the request breaks (Intent Invalid) or probes at its
 	// bound (e.g. "title maxLength"), for the report's coverage; "" for none.
 	Constraint string
+	// Header replaces the default Content-Type and Accept when set (a replayed flow's, D171).
+	Header http.Header
 }
 
 // Exchange is a request sent and the answer received, kept for assertions and failure messages.
@@ -71,44 +73,30 @@ type Exchange struct {
 	Body       []byte
 	JSON       map[string]any // nil unless the body is a JSON object
 	JSONErr    error          // why JSON is nil
-	SpecErr    error          // the answer does not match the OpenAPI document
 	RequestErr error          // the request is not what the suite meant to send (a suite bug)
-	Retries    int            // 429 answers waited out before this one
+	// Violations are the rules the answer breaks as the one contract checker judges it
+	// (package conformance/check): the deployment's only, since the suite breaks field rules
+	// on purpose.
+	Violations []check.Violation
+	Retries    int // 429 answers waited out before this one
 	// LongRetry is set when a 429 asked to wait longer than the client's bound.
 	LongRetry time.Duration
-	// Listed are the statuses the OpenAPI document lists for the operation, sorted.
-	Listed []int
 	// Latency is how long the last attempt took, from sending to the end of the answer.
 	Latency time.Duration
 }
 
-// StatusListed reports whether the answer's status is one the operation lists (rule STATUS-1):
-// always true where the interface does not show the operation's codes; 413 (a body too large)
-// is allowed everywhere.
-func (ex *Exchange) StatusListed() bool {
-	if !ex.Op.CodesShown() || ex.Status == http.StatusRequestEntityTooLarge {
-		return true
-	}
-	for _, c := range ex.Listed {
-		if c == ex.Status {
-			return true
-		}
-	}
-	return false
-}
+// StatusListed reports whether the answer's status is one the operation lists (STATUS-1, as
+// the checker judges it).
+func (ex *Exchange) StatusListed() bool { return len(ex.Broken(rules.STATUS1)) == 0 }
 
-// listedStatuses returns the numeric statuses the document lists for the route's operation.
-func listedStatuses(route *routers.Route) []int {
-	var out []int
-	if route.Operation == nil || route.Operation.Responses == nil {
-		return out
-	}
-	for k := range route.Operation.Responses.Map() {
-		if n, err := strconv.Atoi(k); err == nil {
-			out = append(out, n)
+// Broken returns the violations of rule id.
+func (ex *Exchange) Broken(id rules.ID) []check.Violation {
+	var out []check.Violation
+	for _, v := range ex.Violations {
+		if v.Rule == id {
+			out = append(out, v)
 		}
 	}
-	sort.Ints(out)
 	return out
 }
 
@@ -117,7 +105,6 @@ func listedStatuses(route *routers.Route) []int {
 type Client struct {
 	base     string
 	hc       *http.Client
-	doc      *openapi3.T
 	retryMax time.Duration
 	// Logf, when set, receives one line per 429 waited out.
 	Logf func(format string, args ...any)
@@ -127,14 +114,12 @@ type Client struct {
 
 // NewClient returns a client of the deployment at base.
 func NewClient(ctx context.Context, base string, cfg Config) (*Client, error) {
-	doc, err := spec.Load(ctx)
-	if err != nil {
+	if _, err := spec.Load(ctx); err != nil {
 		return nil, fmt.Errorf("new client: %w", err)
 	}
 	return &Client{
 		base:     strings.TrimRight(base, "/"),
-		hc:       &http.Client{Timeout: cfg.Timeout},
-		doc:      doc,
+		hc:       &http.Client{Timeout: cfg.Timeout, Transport: keepAlive(cfg.RateSenders)},
 		retryMax: cfg.RetryMax,
 	}, nil
 }
@@ -158,11 +143,7 @@ func (c *Client) Send(ctx context.Context, r Request) (*Exchange, error) {
 			return nil, fmt.Errorf("encode request of %s: %w", r.Op.ID, err)
 		}
 	}
-	route, ok := spec.Route(c.doc, r.Op.Path)
-	if !ok {
-		return nil, fmt.Errorf("spec has no route for %s (%s)", r.Op.ID, r.Op.Path)
-	}
-	ex := &Exchange{Op: r.Op, As: r.As, URL: c.base + r.Op.Path, ReqBody: body, Listed: listedStatuses(route)}
+	ex := &Exchange{Op: r.Op, As: r.As, URL: c.base + r.Op.Path, ReqBody: body}
 	for attempt := 0; ; attempt++ {
 		req, err := http.NewRequestWithContext(ctx, http.MethodPost, ex.URL, bytes.NewReader(body))
 		if err != nil {
@@ -170,16 +151,22 @@ func (c *Client) Send(ctx context.Context, r Request) (*Exchange, error) {
 		}
 		req.Header.Set("Content-Type", "application/json")
 		req.Header.Set("Accept", "application/json")
-		if r.Token != "" {
+		switch {
+		case r.Authorization != "":
+			req.Header.Set("Authorization", r.Authorization)
+		case r.Token != "":
 			req.Header.Set("Authorization", "Bearer "+r.Token)
+		}
+		for k, v := range r.Header {
+			req.Header[http.CanonicalHeaderKey(k)] = v
 		}
 		ex.ReqHeader = req.Header.Clone()
 		if attempt == 0 {
-			ex.RequestErr = c.checkRequest(ctx, req.Header, body, route, r.Intent)
+			ex.RequestErr = checkRequest(ctx, r.Op, req.Header, body, r.Intent)
 		}
 		started := time.Now()
 		resp, err := c.hc.Do(req)
-		record := ExchangeRecord{Op: r.Op.ID, Credential: credentialOf(r.Token), Intent: r.Intent.String(), Constraint: r.Constraint, NoRetry: r.NoRetry}
+		record := ExchangeRecord{Op: r.Op.ID, Credential: credentialOf(r.Token, r.Authorization), Intent: r.Intent.String(), Constraint: r.Constraint, NoRetry: r.NoRetry}
 		if err != nil {
 			c.Recorder.add(record)
 			return ex, fmt.Errorf("%s: POST %s: %w", r.Op.ID, ex.URL, err)
@@ -215,7 +202,9 @@ func (c *Client) Send(ctx context.Context, r Request) (*Exchange, error) {
 		}
 	}
 	ex.decode()
-	ex.SpecErr = c.checkResponse(ctx, ex, route)
+	ex.Violations = check.Deployment(check.Judge(ctx, check.Exchange{
+		Op: r.Op.Operation, ReqHeader: ex.ReqHeader, ReqBody: ex.ReqBody, Status: ex.Status, Header: ex.Header, Body: ex.Body,
+	}))
 	return ex, nil
 }
 
@@ -242,51 +231,18 @@ func (ex *Exchange) decode() {
 	ex.JSON = obj
 }
 
-func (c *Client) validationInput(ctx context.Context, h http.Header, body []byte, route *routers.Route) (*openapi3filter.RequestValidationInput, error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, "http://conformance.invalid"+route.Path, bytes.NewReader(body))
-	if err != nil {
-		return nil, err
-	}
-	req.Header = h.Clone()
-	return &openapi3filter.RequestValidationInput{
-		Request: req,
-		Route:   route,
-		Options: &openapi3filter.Options{
-			AuthenticationFunc: openapi3filter.NoopAuthenticationFunc,
-			MultiError:         true,
-		},
-	}, nil
-}
-
-func (c *Client) checkRequest(ctx context.Context, h http.Header, body []byte, route *routers.Route, intent Intent) error {
+// checkRequest says whether the request is what the suite meant (Intent), as the checker's
+// REQ-1 judges it.
+func checkRequest(ctx context.Context, op Operation, h http.Header, body []byte, intent Intent) error {
 	if intent == Raw {
 		return nil
 	}
-	in, err := c.validationInput(ctx, h, body, route)
-	if err != nil {
-		return err
-	}
-	verr := openapi3filter.ValidateRequest(ctx, in)
+	vs, _ := check.Request(ctx, op.Operation, h, body)
 	switch {
-	case intent == Valid && verr != nil:
-		return fmt.Errorf("the suite meant a valid request, but the spec rejects it: %w", verr)
-	case intent == Invalid && verr == nil:
+	case intent == Valid && len(vs) > 0:
+		return fmt.Errorf("the suite meant a valid request, but the spec rejects it: %s", vs[0].Detail)
+	case intent == Invalid && len(vs) == 0:
 		return errors.New("the suite meant an invalid request, but the spec accepts it")
 	}
 	return nil
-}
-
-func (c *Client) checkResponse(ctx context.Context, ex *Exchange, route *routers.Route) error {
-	in, err := c.validationInput(ctx, ex.ReqHeader, ex.ReqBody, route)
-	if err != nil {
-		return err
-	}
-	rin := &openapi3filter.ResponseValidationInput{
-		RequestValidationInput: in,
-		Status:                 ex.Status,
-		Header:                 ex.Header,
-		Options:                &openapi3filter.Options{MultiError: true},
-	}
-	rin.SetBodyBytes(ex.Body)
-	return openapi3filter.ValidateResponse(ctx, rin)
 }

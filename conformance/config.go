@@ -2,11 +2,12 @@ package conformance
 
 import (
 	"fmt"
+	"net/http"
 	"strconv"
 	"time"
 )
 
-// The environment variables of the suite.
+// The environment variables of the suite, and the values they name.
 const (
 	// EnvBaseURL names the deployment under test (e.g. http://127.0.0.1:4010). Unset: the image,
 	// else the in-process reference mock.
@@ -29,13 +30,16 @@ const (
 	// EnvRetryMax bounds the wait on a 429 outside the rate-limit specs, in seconds (default 65).
 	EnvRetryMax = "CONFORMANCE_RETRY_MAX"
 	// EnvRateSenders is how many requests the rate-limit spec keeps in flight at once to spend a
-	// window (default 16): raise it for a deployment with a high limit and slow answers.
+	// window (default 128, D162): raise it for a deployment with a high limit and slow answers.
 	EnvRateSenders = "CONFORMANCE_RATE_SENDERS"
 	// EnvTimeout is the timeout of one HTTP request, a Go duration (default 30s).
 	EnvTimeout = "CONFORMANCE_TIMEOUT"
-	// EnvProfile narrows the run: "readonly" (ReadOnlyFilter), or a label filter used when no
+	// EnvProfile narrows the run: ProfileReadOnly, or a label filter used when no
 	// --ginkgo.label-filter is given (e.g. "contract").
 	EnvProfile = "CONFORMANCE_PROFILE"
+	// ProfileReadOnly is the EnvProfile for production-like targets: only specs that change
+	// nothing on the target run, those labelled effect:read (D110).
+	ProfileReadOnly = "readonly"
 	// EnvAllowRateLimit, set to 1, lets the readonly profile run the specs that spend a rate
 	// window (login throttles included).
 	EnvAllowRateLimit = "CONFORMANCE_ALLOW_RATELIMIT"
@@ -45,7 +49,16 @@ const (
 	EnvReports = "CONFORMANCE_REPORTS"
 	// EnvHTML names the file of the self-contained HTML report.
 	EnvHTML = "CONFORMANCE_HTML"
+	// EnvFlows names a flow file, or a folder of them (*.json), to replay as specs labelled
+	// flow (flows.go; GET /__mock/flow writes them).
+	EnvFlows = "CONFORMANCE_FLOWS"
+	// EnvParallel is how many specs run at once (default 4, D161; 1: one after
+	// another): the suite binary runs itself as that many Ginkgo parallel processes (D160).
+	EnvParallel = "CONFORMANCE_PARALLEL"
 )
+
+// defaultParallel is the number of specs run at once when EnvParallel is unset (D161).
+const defaultParallel = 4
 
 // Config is the suite's environment.
 type Config struct {
@@ -64,6 +77,8 @@ type Config struct {
 	RateSenders    int
 	RetryMax       time.Duration
 	Timeout        time.Duration
+	// Parallel is EnvParallel: the number of Ginkgo processes the run is split across.
+	Parallel int
 }
 
 // LoadConfig reads the suite's environment through getenv (os.Getenv in the suite).
@@ -78,9 +93,10 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 		ReportsDir:   getenv(EnvReports),
 		Profile:      getenv(EnvProfile),
 		RateLimitMax: 2000,
-		RateSenders:  16,
+		RateSenders:  128,
 		RetryMax:     65 * time.Second,
 		Timeout:      30 * time.Second,
+		Parallel:     defaultParallel,
 	}
 	switch v := getenv(EnvAllowRateLimit); v {
 	case "", "0", "false":
@@ -103,6 +119,13 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 		}
 		cfg.RateSenders = n
 	}
+	if v := getenv(EnvParallel); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 || n > 64 {
+			return cfg, fmt.Errorf("load config: %s=%q is not a number from 1 to 64", EnvParallel, v)
+		}
+		cfg.Parallel = n
+	}
 	if v := getenv(EnvRetryMax); v != "" {
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 0 {
@@ -118,4 +141,13 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 		cfg.Timeout = d
 	}
 	return cfg, nil
+}
+
+// keepAlive is the client's transport: it keeps as many idle connections as the rate-limit spec
+// has senders (D162), so a spent window costs no new connection (a TLS handshake, against a
+// deployment) per request past net/http's default of two.
+func keepAlive(senders int) http.RoundTripper {
+	t := http.DefaultTransport.(*http.Transport).Clone()
+	t.MaxIdleConnsPerHost = max(senders, 2)
+	return t
 }

@@ -8,6 +8,8 @@ import (
 	. "github.com/onsi/gomega"
 
 	. "github.com/opsapi/mocktoolkit/conformance"
+
+	"github.com/opsapi/mocktoolkit/conformance/rules"
 )
 
 // A constraint is one field constraint of the interface: required, a JSON type, an
@@ -59,43 +61,51 @@ func (c constraint) accept(base map[string]any, v any) map[string]any {
 type fieldRules struct {
 	base        func() map[string]any
 	constraints []constraint
+	// spends is set for an operation whose accepted requests spend a window other specs count
+	// (the thumbnail limit, LIMIT-3): its "accepts" specs run Serial, on the process that
+	// counts (D160).
+	spends bool
 }
 
 // violationRule is the rule a violation spec checks: its citation and its id.
 func violationRule(_ Operation, c constraint) (string, string) {
 	if c.kind == "min" || c.kind == "max" {
-		return RuleLimits, "ERR-2"
+		return Cite(rules.ERR2), "ERR-2"
 	}
-	return RuleErrors1, "ERR-1"
+	return Cite(rules.ERR1), "ERR-1"
 }
 
 // validationSpecs declares, for each constraint of op, a spec that breaks it just past its bound
 // and one that sends the value at the bound.
 //
-// Rules ERR-1 and ERR-2 (a violation is a validation error keyed by the field) and ERR-3 (the
-// value at the bound is valid). Where the interface does not show the operation's codes (ops 1, 13, 18-21) the
+// Rules ERR-1 and ERR-2 (a violation is a validation error), ERR-5 (keyed by the field) and
+// ERR-3 (the value at the bound is valid). Where the interface does not show the operation's codes (ops 1, 13, 18-21) the
 // contract checks the body (shape (c), keyed), and the 422 status is reference (D1).
-func validationSpecs(op Operation, rules fieldRules) {
+func validationSpecs(op Operation, fr fieldRules) {
 	who := caller(op)
-	for _, c := range rules.constraints {
+	for _, c := range fr.constraints {
 		profile := c.ref == ""
 		rule, ruleID := violationRule(op, c)
 		if !profile {
 			rule = fmt.Sprintf("%s (%s: not stated by the interface)", rule, c.ref)
 		}
 		reject := func(name string, v any) {
-			It(fmt.Sprintf("rejects %s with a validation error keyed by %q", name, c.field), Profile(profile, op, AspectValidation, ruleID), func() {
-				ex := send(Request{Op: op, As: who.String(), Token: token(who, op), Body: with(rules.base(), c.field, v), Intent: Invalid, Constraint: c.tag()})
+			It(fmt.Sprintf("rejects %s with a validation error keyed by %q", name, c.field), Profile(profile, op, AspectValidation, ruleID, "ERR-5"), func() {
+				ex := send(Request{Op: op, As: who.String(), Token: token(who, op), Body: with(fr.base(), c.field, v), Intent: Invalid, Constraint: c.tag()})
 				if op.CodesShown() {
 					Expect(ex).To(HaveStatus(422), rule)
 				}
-				Expect(ex).To(HaveValidationErrorFor(c.field), rule)
+				Expect(ex).To(HaveValidationErrorFor(c.field)) // ENV-4 and ERR-5, cited by the matcher
 			})
 		}
+		var serial []any
+		if fr.spends {
+			serial = append(serial, Serial)
+		}
 		accept := func(name string, v any) {
-			It(fmt.Sprintf("accepts %s", name), Profile(profile, op, AspectValidation, "ERR-3"), func() {
-				ex := send(Request{Op: op, As: who.String(), Token: token(who, op), Body: c.accept(rules.base(), v), Constraint: c.tag()})
-				Expect(ex).To(AcceptField(c.field), RuleBoundOK)
+			It(fmt.Sprintf("accepts %s", name), serial, Profile(profile, op, AspectValidation, "ERR-3"), func() {
+				ex := send(Request{Op: op, As: who.String(), Token: token(who, op), Body: c.accept(fr.base(), v), Constraint: c.tag()})
+				Expect(ex).To(AcceptField(c.field), Cite(rules.ERR3))
 			})
 		}
 		switch c.kind {
@@ -120,13 +130,13 @@ func validationSpecs(op Operation, rules fieldRules) {
 			}
 		}
 	}
-	if !op.CodesShown() && len(rules.constraints) > 0 {
-		c := rules.constraints[0]
+	if !op.CodesShown() && len(fr.constraints) > 0 {
+		c := fr.constraints[0]
 		// D1: the interface does not show this operation's codes; the reference answers a field
 		// violation with 422, the status the interface gives validation errors.
 		It("answers a field violation with status 422", Reference(op, AspectValidation), func() {
-			ex := send(Request{Op: op, As: who.String(), Token: token(who, op), Body: with(rules.base(), c.field, c.violation()), Intent: Invalid, Constraint: c.tag()})
-			Expect(ex).To(HaveStatus(422), "D1; "+RuleErrors1)
+			ex := send(Request{Op: op, As: who.String(), Token: token(who, op), Body: with(fr.base(), c.field, c.violation()), Intent: Invalid, Constraint: c.tag()})
+			Expect(ex).To(HaveStatus(422), choiceStatus+"; "+Cite(rules.ERR1))
 		})
 	}
 }

@@ -5,6 +5,8 @@ import (
 	. "github.com/onsi/gomega"
 
 	. "github.com/opsapi/mocktoolkit/conformance"
+
+	"github.com/opsapi/mocktoolkit/conformance/rules"
 )
 
 // The create operations of the operations area (18, 20, 21). The interface shows their bodies
@@ -27,10 +29,10 @@ func describeCardsCreate() {
 			title := unique("Created card")
 			ex := call(member, op, map[string]any{"title": title, "priority": "high"})
 			expectSuccess(ex)
-			Expect(ex).To(HaveKind("data.card", "an object"), RuleSuccess)
-			Expect(ex).To(HaveKind("data.card.id", "an integer"), RuleSuccess)
-			Expect(ex).To(HaveJSON("data.card.title", "the title sent", func(v any, _ bool) bool { return v == title }), RuleSuccess)
-			Expect(ex).To(HaveJSON("data.card.priority", `"high"`, func(v any, _ bool) bool { return v == "high" }), RuleSuccess)
+			Expect(ex).To(HaveKind("data.card", "an object"), Cite(rules.DATA1))
+			Expect(ex).To(HaveKind("data.card.id", "an integer"), Cite(rules.DATA1))
+			Expect(ex).To(HaveJSON("data.card.title", "the title sent", func(v any, _ bool) bool { return v == title }), Cite(rules.DATA1))
+			Expect(ex).To(HaveJSON("data.card.priority", `"high"`, func(v any, _ bool) bool { return v == "high" }), Cite(rules.DATA1))
 		})
 
 		// D1: success is 200. D20: the new card is in cards/list. D19: status open, priority
@@ -38,13 +40,13 @@ func describeCardsCreate() {
 		It("answers 200 and lists the new card in cards/list with the default status and priority", Reference(op, AspectTransition), func() {
 			title := unique("Listed card")
 			ex := call(member, op, map[string]any{"title": title})
-			Expect(ex).To(HaveStatus(200), "D1")
+			Expect(ex).To(HaveStatus(200), choiceStatus)
 			id, _ := ex.Int("data.card.id")
 			card, ok := findByID(memberCards(member), id)
-			Expect(ok).To(BeTrue(), "D20: cards/list holds the created card %d", id)
-			Expect(card["title"]).To(Equal(title), "D20")
-			Expect(card["status"]).To(Equal("open"), "D19")
-			Expect(card["priority"]).To(Equal("normal"), "D19")
+			Expect(ok).To(BeTrue(), choiceWholeRecords+": cards/list holds the created card %d", id)
+			Expect(card["title"]).To(Equal(title), choiceWholeRecords)
+			Expect(card["status"]).To(Equal("open"), choiceCardDefaults)
+			Expect(card["priority"]).To(Equal("normal"), choiceCardDefaults)
 		})
 
 		isolationSpec(op, "the member's group (a card in it)", func() map[string]any {
@@ -53,7 +55,7 @@ func describeCardsCreate() {
 
 		// D28: a group, owner or tag that does not exist in the caller's project is 404.
 		It("answers 404 for a tag that does not exist", Reference(op, AspectNotFound), func() {
-			expectNotFound(call(member, op, map[string]any{"title": "Card", "tag_id": missingID}), "D28")
+			expectNotFound(call(member, op, map[string]any{"title": "Card", "tag_id": missingID}), choiceCardRefs)
 		})
 	})
 }
@@ -73,11 +75,11 @@ func describeCommentsCreate() {
 		It("creates a comment and a reply to it", Contract(op, AspectEnvelope, "COMMENT-1", "ENV-1", "DATA-1"), func() {
 			ex := call(member, op, map[string]any{"card_id": manifest.Operations.CardID, "comment": unique("Comment")})
 			expectSuccess(ex)
-			Expect(ex).To(HaveKind("data.comment.id", "an integer"), RuleSuccess)
+			Expect(ex).To(HaveKind("data.comment.id", "an integer"), Cite(rules.DATA1))
 			parent, _ := ex.Int("data.comment.id")
 			reply := call(member, op, map[string]any{"card_id": manifest.Operations.CardID, "comment": unique("Reply"), "parent_comment_id": parent})
 			expectSuccess(reply)
-			Expect(reply).To(HaveJSON("data.comment.parent_comment_id", "the parent's id", eqNum(parent)), RuleSuccess)
+			Expect(reply).To(HaveJSON("data.comment.parent_comment_id", "the parent's id", eqNum(parent)), Cite(rules.DATA1))
 		})
 
 		// Rule COMMENT-1: the card's comment list counts the new comment.
@@ -85,14 +87,14 @@ func describeCommentsCreate() {
 			list := func() int64 {
 				GinkgoHelper()
 				ex := call(member, OpCommentsList, map[string]any{"card_id": manifest.Operations.CardID})
-				Expect(ex).To(HaveStatus(200), RuleSuccess)
+				Expect(ex).To(HaveStatus(200), Cite(rules.DATA1))
 				n, ok := ex.Int("data.pagination.total")
-				Expect(ok).To(BeTrue(), "%s\n\n%s", RuleSuccess, ex.Describe())
+				Expect(ok).To(BeTrue(), "%s\n\n%s", Cite(rules.DATA1), ex.Describe())
 				return n
 			}
 			before := list()
 			expectSuccess(call(member, op, map[string]any{"card_id": manifest.Operations.CardID, "comment": unique("Counted comment")}))
-			Expect(list()).To(BeNumerically(">=", before+1), RuleComments)
+			Expect(list()).To(BeNumerically(">=", before+1), Cite(rules.COMMENT1))
 		})
 
 		isolationSpec(op, "the member's card (a comment)", func() map[string]any {
@@ -103,7 +105,7 @@ func describeCommentsCreate() {
 		It("answers 200 and lists the new comment in comments/list", Reference(op, AspectTransition), func() {
 			text := unique("Listed comment")
 			ex := call(member, op, map[string]any{"card_id": manifest.Operations.CardID, "comment": text})
-			Expect(ex).To(HaveStatus(200), "D1")
+			Expect(ex).To(HaveStatus(200), choiceStatus)
 			id, _ := ex.Int("data.comment.id")
 			list := call(member, OpCommentsList, map[string]any{"card_id": manifest.Operations.CardID, "per_page": 100})
 			pages, _ := list.Int("data.pagination.total_pages")
@@ -111,18 +113,18 @@ func describeCommentsCreate() {
 				list = call(member, OpCommentsList, map[string]any{"card_id": manifest.Operations.CardID, "per_page": 100, "page": pages})
 			}
 			c, ok := findByID(list.Objects("data.comments"), id)
-			Expect(ok).To(BeTrue(), "D26: comments are oldest first; the new one is on the last page\n\n%s", list.Describe())
-			Expect(c["comment"]).To(Equal(text), "D20")
+			Expect(ok).To(BeTrue(), choiceCommentPages+": comments are oldest first; the new one is on the last page\n\n%s", list.Describe())
+			Expect(c["comment"]).To(Equal(text), choiceWholeRecords)
 		})
 
 		// D27: a reply to a comment that does not exist is 404.
 		It("answers 404 for a reply to a comment that does not exist", Reference(op, AspectNotFound), func() {
-			expectNotFound(call(member, op, map[string]any{"card_id": manifest.Operations.CardID, "comment": "x", "parent_comment_id": missingID}), "D27")
+			expectNotFound(call(member, op, map[string]any{"card_id": manifest.Operations.CardID, "comment": "x", "parent_comment_id": missingID}), choiceReplyParent)
 		})
 
 		// D12: an outsider cannot comment on the member's card.
 		It("does not let an outsider comment on the member's card", Reference(op, AspectIsolation), func() {
-			expectNotFound(call(outsider, op, map[string]any{"card_id": manifest.Operations.CardID, "comment": "outsider"}), "D12")
+			expectNotFound(call(outsider, op, map[string]any{"card_id": manifest.Operations.CardID, "comment": "outsider"}), choiceOtherProject)
 		})
 	})
 }
@@ -141,16 +143,16 @@ func describeTagsCreate() {
 			name := unique("Tag")
 			ex := call(member, op, map[string]any{"name": name, "color": "#336699"})
 			expectSuccess(ex)
-			Expect(ex).To(HaveKind("data.tag.id", "an integer"), RuleSuccess)
-			Expect(ex).To(HaveJSON("data.tag.name", "the name sent", func(v any, _ bool) bool { return v == name }), RuleSuccess)
+			Expect(ex).To(HaveKind("data.tag.id", "an integer"), Cite(rules.DATA1))
+			Expect(ex).To(HaveJSON("data.tag.name", "the name sent", func(v any, _ bool) bool { return v == name }), Cite(rules.DATA1))
 		})
 
 		// D1, D20: 200, and the tag is in tags/list.
 		It("answers 200 and lists the new tag in tags/list", Reference(op, AspectTransition), func() {
 			ex := call(member, op, map[string]any{"name": unique("Listed tag")})
-			Expect(ex).To(HaveStatus(200), "D1")
+			Expect(ex).To(HaveStatus(200), choiceStatus)
 			id, _ := ex.Int("data.tag.id")
-			Expect(idsOf(call(member, OpTagsList, nil).Objects("data.tags"))).To(ContainElement(id), "D20")
+			Expect(idsOf(call(member, OpTagsList, nil).Objects("data.tags"))).To(ContainElement(id), choiceWholeRecords)
 		})
 	})
 }

@@ -10,6 +10,8 @@ import (
 
 	. "github.com/opsapi/mocktoolkit/conformance"
 	"github.com/opsapi/mocktoolkit/fixtures"
+
+	"github.com/opsapi/mocktoolkit/conformance/rules"
 )
 
 var _ = Describe("Domain registration area", func() {
@@ -74,22 +76,22 @@ var _ = Describe("Domain registration area", func() {
 		It("removes an item: it leaves data.cart.items and a second removal is 404", Serial, Contract(op, AspectTransition, "CART-1"), func() {
 			ex, tok, item := removeFirst()
 			expectSuccess(ex)
-			Expect(ex).To(HaveKind("data.cart", "an object"), RuleCart22)
-			Expect(ex).To(HaveKind("data.cart.items", "an array"), RuleCart22)
-			Expect(idsOf(ex.Objects("data.cart.items"))).NotTo(ContainElement(item), "%s\n\n%s", RuleCart22, ex.Describe())
-			expectNotFound(remove(tok, item), RuleErrors2)
+			Expect(ex).To(HaveKind("data.cart", "an object"), Cite(rules.CART1))
+			Expect(ex).To(HaveKind("data.cart.items", "an array"), Cite(rules.CART1))
+			Expect(idsOf(ex.Objects("data.cart.items"))).NotTo(ContainElement(item), "%s\n\n%s", Cite(rules.CART1), ex.Describe())
+			expectNotFound(remove(tok, item), Cite(rules.ERR4))
 		})
 
 		// Rules CART-4, ENV-2 (conformance/rules.md).
 		It("answers 409 with body shape (a) for a cart locked for checkout", Contract(op, AspectConflict, "CART-4", "ENV-2"), func() {
 			ex := remove(manifest.Domains.LockedCart.SessionToken, manifest.Domains.LockedCart.ItemID)
-			Expect(ex).To(HaveStatus(409), RuleErrors3)
-			Expect(ex).To(HaveEnvelopeA(), RuleErrors3)
+			Expect(ex).To(HaveStatus(409), Cite(rules.CART4))
+			Expect(ex).To(HaveEnvelopeA())
 		})
 
 		// Rules ERR-4, ENV-2 (conformance/rules.md).
 		It("answers 404 with body shape (a) for a cart that does not exist", Contract(op, AspectNotFound, "ERR-4", "ENV-2"), func() {
-			expectNotFound(remove(missingToken, manifest.Domains.Carts[0].ItemIDs[0]), RuleErrors2)
+			expectNotFound(remove(missingToken, manifest.Domains.Carts[0].ItemIDs[0]), Cite(rules.ERR4))
 		})
 
 		// Rule CART-2: item_count is the number of entries of items; two removals in a row from
@@ -97,23 +99,23 @@ var _ = Describe("Domain registration area", func() {
 		It("lowers item_count by one per removal, never raising total_price", Serial, Contract(op, AspectTransition, "CART-2"), func() {
 			first, cart, i := takeRun(2, true)
 			second := remove(cart.SessionToken, cart.ItemIDs[i+1])
-			Expect(second).To(HaveStatus(200), "%s: the next item of the cart (manifest order) is still there", RuleCart22)
+			Expect(second).To(HaveStatus(200), "%s: the next item of the cart (manifest order) is still there", Cite(rules.CART1))
 			for _, ex := range []*Exchange{first, second} {
 				items := int64(len(ex.Objects("data.cart.items")))
 				if arr, ok := ex.Get("data.cart.items"); ok {
 					a, _ := arr.([]any)
 					items = int64(len(a))
 				}
-				Expect(ex).To(HaveJSON("data.cart.item_count", fmt.Sprintf("the number of entries of items (%d)", items), eqNum(items)), RuleCartCounts)
+				Expect(ex).To(HaveJSON("data.cart.item_count", fmt.Sprintf("the number of entries of items (%d)", items), eqNum(items)), Cite(rules.CART2))
 			}
 			n1, _ := first.Int("data.cart.item_count")
-			Expect(second).To(HaveJSON("data.cart.item_count", fmt.Sprintf("one less than after the first removal (%d)", n1-1), eqNum(n1-1)), RuleCartCounts)
+			Expect(second).To(HaveJSON("data.cart.item_count", fmt.Sprintf("one less than after the first removal (%d)", n1-1), eqNum(n1-1)), Cite(rules.CART2))
 			p1, _ := first.Get("data.cart.total_price")
 			Expect(second).To(HaveJSON("data.cart.total_price", fmt.Sprintf("not above %v", p1), func(v any, _ bool) bool {
 				a, okA := p1.(float64)
 				b, okB := v.(float64)
 				return okA && okB && b <= a+1e-9
-			}), RuleCartCounts)
+			}), Cite(rules.CART2))
 		})
 
 		// Rule CART-3: a removal with another cart's token is refused, and the item stays in its
@@ -122,17 +124,17 @@ var _ = Describe("Domain registration area", func() {
 			_, cart, i := takeRun(2, true)
 			item := cart.ItemIDs[i+1]
 			By("removing the next item with the session token of another cart")
-			Expect(remove(otherToken(cart), item)).To(HaveErrorStatus(), RuleCartToken)
+			Expect(remove(otherToken(cart), item)).To(HaveErrorStatus(), Cite(rules.CART3))
 			By("removing it with its own cart's token")
-			Expect(remove(cart.SessionToken, item)).To(HaveStatus(200), "%s: the refused removal must leave the item in its cart", RuleCartToken)
+			Expect(remove(cart.SessionToken, item)).To(HaveStatus(200), "%s: the refused removal must leave the item in its cart", Cite(rules.CART3))
 		})
 
 		// Rule CART-4: a locked cart refuses removal, again and again (the item stays).
 		It("answers 409 again to a second removal from a locked cart", Contract(op, AspectConflict, "CART-4"), func() {
 			for range 2 {
 				ex := remove(manifest.Domains.LockedCart.SessionToken, manifest.Domains.LockedCart.ItemID)
-				Expect(ex).To(HaveStatus(409), RuleErrors3)
-				Expect(ex).To(HaveEnvelopeA(), RuleErrors3)
+				Expect(ex).To(HaveStatus(409), Cite(rules.CART4))
+				Expect(ex).To(HaveEnvelopeA())
 			}
 		})
 
@@ -141,15 +143,15 @@ var _ = Describe("Domain registration area", func() {
 		It("answers 404 to the wrong token and leaves the item in its cart", Serial, Reference(op, AspectIsolation, "REF-CART"), func() {
 			_, cart, i := takeRun(2, true)
 			item := cart.ItemIDs[i+1]
-			expectNotFound(remove(otherToken(cart), item), "D35")
-			Expect(remove(cart.SessionToken, item)).To(HaveStatus(200), "D35: the item stays in its cart")
+			expectNotFound(remove(otherToken(cart), item), choiceCartChecks)
+			Expect(remove(cart.SessionToken, item)).To(HaveStatus(200), choiceCartChecks+": the item stays in its cart")
 		})
 
 		// D34: item_count is the number of items, total_price the sum of their prices.
 		It("recomputes item_count and total_price after a removal", Serial, Reference(op, AspectTransition, "REF-COUNTS"), func() {
 			ex, _, _ := removeFirst()
 			items := ex.Objects("data.cart.items")
-			Expect(ex).To(HaveJSON("data.cart.item_count", "the number of items", eqNum(int64(len(items)))), "D34")
+			Expect(ex).To(HaveJSON("data.cart.item_count", "the number of items", eqNum(int64(len(items)))), choiceCarts)
 			var sum float64
 			for _, it := range items {
 				p, _ := it["price"].(float64)
@@ -158,12 +160,12 @@ var _ = Describe("Domain registration area", func() {
 			Expect(ex).To(HaveJSON("data.cart.total_price", "the sum of the item prices", func(v any, _ bool) bool {
 				f, _ := v.(float64)
 				return math.Abs(f-math.Round(sum*100)/100) < 0.005
-			}), "D34")
+			}), choiceCarts)
 		})
 
 		// D35: a locked cart answers 409 whatever the item.
 		It("answers 409 for a locked cart whatever the item", Reference(op, AspectConflict, "REF-CART"), func() {
-			Expect(remove(manifest.Domains.LockedCart.SessionToken, missingID)).To(HaveStatus(409), "D35")
+			Expect(remove(manifest.Domains.LockedCart.SessionToken, missingID)).To(HaveStatus(409), choiceCartChecks)
 		})
 	})
 })

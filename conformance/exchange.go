@@ -81,7 +81,17 @@ func (ex *Exchange) HeaderInt(name string) (int64, bool) {
 	return n, err == nil
 }
 
-var secretFields = regexp.MustCompile(`("(?:password|token)"\s*:\s*)"(?:[^"\\]|\\.)*"`)
+var (
+	secretFields = regexp.MustCompile(`("(?:password|token)"\s*:\s*)"(?:[^"\\]|\\.)*"`)
+	bearerText   = regexp.MustCompile(`(?i)(Bearer )([A-Za-z0-9._~+/=-]{8,})`)
+)
+
+// Redact hides credentials in a text meant for a report: passwords and tokens in JSON, and a
+// bearer token quoted anywhere.
+func Redact(s string) string {
+	s = secretFields.ReplaceAllString(s, `$1"<redacted>"`)
+	return bearerText.ReplaceAllString(s, "${1}<redacted>")
+}
 
 // redactJSON hides passwords and tokens in a JSON text.
 func redactJSON(b []byte) string {
@@ -117,10 +127,13 @@ func headerLines(h http.Header, redactAuth, as string) string {
 	for _, k := range names {
 		for _, v := range h[k] {
 			if redactAuth != "" && strings.EqualFold(k, "Authorization") {
-				if v == "Bearer "+BadToken {
+				switch {
+				case v == "Bearer "+BadToken:
 					v = "Bearer <an invalid token>"
-				} else {
+				case strings.HasPrefix(v, "Bearer "):
 					v = "Bearer <the token of " + as + ", redacted>"
+				default:
+					v = "<redacted: " + as + ">"
 				}
 			}
 			fmt.Fprintf(&b, "    %s: %s\n", k, v)

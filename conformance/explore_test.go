@@ -9,6 +9,8 @@ import (
 
 	. "github.com/opsapi/mocktoolkit/conformance" //nolint:revive // the suite reads as the interface does
 	"github.com/opsapi/mocktoolkit/conformance/explore"
+	"github.com/opsapi/mocktoolkit/conformance/report"
+	"github.com/opsapi/mocktoolkit/mockserver"
 )
 
 // Explore mode (package explore): with CONFORMANCE_EXPLORE=N the suite runs N cases generated
@@ -26,10 +28,16 @@ var _ = Describe("Explore mode", func() {
 			Skip(fmt.Sprintf("explore mode is off: set %s=N to run N generated cases (%s fixes the seed)", explore.EnvCases, explore.EnvSeed))
 		}
 		opts.Log = GinkgoWriter
+		// Progress goes straight to the terminal: GinkgoWriter shows only after the spec.
+		opts.Progress = os.Stderr
+		if opts.Diff {
+			ref, err := mockserver.New(mockserver.Config{RateLimit: 1 << 30})
+			must(err, "start the reference of differential mode")
+			opts.Reference = ref
+		}
 		res, err := explore.Run(ctx, client, manifest.Manifest, opts)
 		must(err, "start explore mode")
-		summary := fmt.Sprintf("explore mode: seed %d (%s=%d reproduces it), %d cases, %d calls in %s",
-			res.Seed, explore.EnvSeed, res.Seed, res.Cases, res.Calls, res.Elapsed.Round(1e6))
+		summary := fmt.Sprintf("explore mode: seed %d (%s=%d reproduces it), %s", res.Seed, explore.EnvSeed, res.Seed, res.Counts())
 		if opts.Diff {
 			summary += fmt.Sprintf("; against the reference: %d differences", len(res.Diffs))
 			if len(res.Diffs) > 0 {
@@ -38,6 +46,7 @@ var _ = Describe("Explore mode", func() {
 		}
 		AddReportEntry("explore", summary, ReportEntryVisibilityAlways)
 		if res.Failure != nil {
+			AddReportEntry(report.ReportEntryExploreOp, res.Failure.Op(), ReportEntryVisibilityNever)
 			Fail(fmt.Sprintf("case %d of the run broke a property; shrunk:\n%s", res.FoundAt, res.Failure.Report()))
 		}
 	})
@@ -47,7 +56,7 @@ var _ = Describe("Explore mode", func() {
 func exploreRuleIDs() []string {
 	ids := make([]string, len(explore.Rules))
 	for i, r := range explore.Rules {
-		ids[i] = r.ID
+		ids[i] = string(r.ID)
 	}
 	return ids
 }

@@ -7,7 +7,8 @@ import (
 	"github.com/onsi/ginkgo/v2/types"
 )
 
-// The profile labels: every spec carries exactly one.
+// The suite's labels. Every spec carries exactly one profile label (LabelContract or
+// LabelReference) and exactly one effect label (LabelEffectRead or LabelEffectWrite, D110).
 const (
 	// LabelContract marks a spec that rests only on what the interface states. A deployment that is
 	// right by the interface never fails one; `--ginkgo.label-filter=contract` is the vendor profile.
@@ -15,6 +16,27 @@ const (
 	// LabelReference marks a spec that rests on one of our choices for a gap of the interface
 	// (docs/decisions.md, cited by D-id above the spec).
 	LabelReference = "reference"
+
+	// LabelEffectRead marks a spec whose requests change nothing on the target: it calls only
+	// operations that read, and calls operations that change the target only without a
+	// credential the target accepts (no token, or one it never issued), which is refused before
+	// any effect.
+	LabelEffectRead = "effect:read"
+	// LabelEffectWrite marks a spec that may change the target: any request with a credential to
+	// an operation that changes it (creates, updates, deletes, cart removals, regenerations,
+	// deprecations, syncs, restores), whatever the body, valid or not.
+	LabelEffectWrite = "effect:write"
+	// LabelSpendsRateLimit marks a spec that spends a rate window, a thumbnail window or a
+	// login throttle of the target (it sends until a 429, or sends failed logins).
+	LabelSpendsRateLimit = "spends:ratelimit"
+
+	// LabelExplore marks the spec of explore mode (conformance/explore): it cites every rule
+	// explore mode checks, and runs only with CONFORMANCE_EXPLORE set.
+	LabelExplore = "explore"
+	// LabelRule prefixes the label naming a rule of the registry a spec checks (rule:<id>).
+	LabelRule = "rule:"
+	// LabelFlow marks the specs that replay a recorded flow (CONFORMANCE_FLOWS, D172).
+	LabelFlow = "flow"
 )
 
 // The aspects a spec can check (label aspect:<name>).
@@ -33,29 +55,6 @@ const (
 var Aspects = []string{AspectEnvelope, AspectAuth, AspectValidation, AspectNotFound, AspectConflict,
 	AspectRateLimit, AspectTransition, AspectIsolation}
 
-// The effect labels: every spec carries exactly one (D110).
-const (
-	// LabelEffectRead marks a spec whose requests change nothing on the target: it calls only
-	// operations that read, and calls operations that change the target only without a
-	// credential the target accepts (no token, or one it never issued), which is refused before
-	// any effect.
-	LabelEffectRead = "effect:read"
-	// LabelEffectWrite marks a spec that may change the target: any request with a credential to
-	// an operation that changes it (creates, updates, deletes, cart removals, regenerations,
-	// deprecations, syncs, restores), whatever the body, valid or not.
-	LabelEffectWrite = "effect:write"
-	// LabelSpendsRateLimit marks a spec that spends a rate window, a thumbnail window or a
-	// login throttle of the target (it sends until a 429, or sends failed logins).
-	LabelSpendsRateLimit = "spends:ratelimit"
-)
-
-// LabelExplore marks the spec of explore mode (conformance/explore): it cites every rule
-// explore mode checks, and runs only with CONFORMANCE_EXPLORE set.
-const LabelExplore = "explore"
-
-// LabelRule prefixes the label naming a rule of the registry a spec checks (rule:<id>).
-const LabelRule = "rule:"
-
 func labels(profile string, op Operation, aspect string, rules []string) ginkgo.Labels {
 	effect := LabelEffectRead
 	if op.Change() != "" {
@@ -69,7 +68,7 @@ func labels(profile string, op Operation, aspect string, rules []string) ginkgo.
 }
 
 // Contract labels a spec of the vendor profile with its operation, aspect and the ids of the
-// rules it checks (Rules; a contract spec cites at least one).
+// rules it checks (rules.All; a contract spec cites at least one).
 func Contract(op Operation, aspect string, rules ...string) ginkgo.Labels {
 	return labels(LabelContract, op, aspect, rules)
 }
@@ -105,7 +104,7 @@ func withEffect(l ginkgo.Labels, effect string) ginkgo.Labels {
 // target never issued), so the target refuses it with 401 before any effect (D110). A public
 // operation (cart removal) takes no credential: it stays effect:write.
 func WithoutCredential(l ginkgo.Labels) ginkgo.Labels {
-	if op, ok := OperationByID(LabelValue(l, "op")); ok && op.Access == Public {
+	if op, ok := OperationByID(labelValue(l, "op")); ok && op.Access == Public {
 		return l
 	}
 	return withEffect(l, LabelEffectRead)
@@ -131,19 +130,8 @@ func Explore(ruleIDs []string) ginkgo.Labels {
 	return ginkgo.Label(l...)
 }
 
-// LabelValues returns the values of every label key:value among labels.
-func LabelValues(labels []string, key string) []string {
-	var out []string
-	for _, l := range labels {
-		if v, ok := strings.CutPrefix(l, key+":"); ok {
-			out = append(out, v)
-		}
-	}
-	return out
-}
-
-// LabelValue returns the value of the first label key:value among labels, or "".
-func LabelValue(labels []string, key string) string {
+// labelValue returns the value of the first label key:value among labels, or "".
+func labelValue(labels []string, key string) string {
 	for _, l := range labels {
 		if v, ok := strings.CutPrefix(l, key+":"); ok {
 			return v
@@ -152,11 +140,12 @@ func LabelValue(labels []string, key string) string {
 	return ""
 }
 
-// OperationInRun reports whether the label filter may select specs of op: some profile and
+// Selects reports whether the run's label filter may select specs of op: some profile and
 // aspect of op's labels match it. A filter on rule labels, or one that does not parse, counts as
-// selecting op.
-func OperationInRun(filter string, op Operation) bool {
-	if filter == "" || strings.Contains(filter, LabelRule) {
+// selecting op; so does one on probe labels (probe:<class>).
+func (r Run) Selects(op Operation) bool {
+	filter := r.Filter
+	if filter == "" || strings.Contains(filter, LabelRule) || strings.Contains(filter, "probe:") {
 		return true
 	}
 	match, err := types.ParseLabelFilter(filter)

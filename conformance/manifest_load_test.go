@@ -3,10 +3,13 @@ package conformance_test
 import (
 	"context"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/opsapi/mocktoolkit/conformance"
+	mf "github.com/opsapi/mocktoolkit/conformance/manifest"
 	"github.com/opsapi/mocktoolkit/mockserver"
 )
 
@@ -21,10 +24,10 @@ func TestLoadManifestFromAGuardedMock(t *testing.T) {
 	defer srv.Close()
 	ctx := context.Background()
 
-	if _, err := conformance.LoadManifest(ctx, conformance.Config{}, srv.URL); err == nil {
-		t.Fatal("manifest loaded from a guarded mock without the admin token")
+	if _, err := (conformance.Config{}).LoadManifest(ctx, srv.URL); err == nil || !strings.Contains(err.Error(), "set "+conformance.EnvAdminToken) {
+		t.Fatalf("manifest from a guarded mock without the admin token: %v, want a hint to set %s", err, conformance.EnvAdminToken)
 	}
-	m, err := conformance.LoadManifest(ctx, conformance.Config{AdminToken: "s3cret"}, srv.URL)
+	m, err := conformance.Config{AdminToken: "s3cret"}.LoadManifest(ctx, srv.URL)
 	if err != nil {
 		t.Fatalf("load manifest with the admin token: %v", err)
 	}
@@ -43,5 +46,22 @@ func TestLoadConfigReadsTheAdminToken(t *testing.T) {
 	})
 	if err != nil || cfg.AdminToken != "tok" {
 		t.Fatalf("LoadConfig: %+v, %v", cfg, err)
+	}
+}
+
+// A manifest file with a key the schema does not know (a misspelt board_id) is refused, naming
+// the key, instead of being read without it.
+func TestLoadManifestRefusesUnknownKeys(t *testing.T) {
+	bad := strings.Replace(string(mf.Example), `"board_id"`, `"bord_id"`, 1)
+	if bad == string(mf.Example) {
+		t.Fatal("the example has no board_id; update this test")
+	}
+	path := filepath.Join(t.TempDir(), "manifest.json")
+	if err := os.WriteFile(path, []byte(bad), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := conformance.Config{ManifestFile: path}.LoadManifest(context.Background(), "")
+	if err == nil || !strings.Contains(err.Error(), "bord_id") {
+		t.Fatalf("LoadManifest of a manifest with bord_id: %v, want an error naming bord_id", err)
 	}
 }

@@ -2,9 +2,13 @@ package conformance
 
 import (
 	"fmt"
+	"net/http"
 	"strings"
 
 	"github.com/onsi/gomega/types"
+
+	"github.com/opsapi/mocktoolkit/conformance/check"
+	"github.com/opsapi/mocktoolkit/conformance/rules"
 )
 
 // exchangeMatcher is a Gomega matcher of an *Exchange whose messages carry the whole exchange.
@@ -66,116 +70,60 @@ func HaveErrorStatus() types.GomegaMatcher {
 	})
 }
 
-func jsonKind(v any) string {
-	switch v.(type) {
-	case nil:
-		return "null"
-	case bool:
-		return "a boolean"
-	case string:
-		return "a string"
-	case float64:
-		return "a number"
-	case []any:
-		return "an array"
-	case map[string]any:
-		return "an object"
-	}
-	return fmt.Sprintf("%T", v)
-}
-
-// need checks that key of the answer's body has JSON kind want.
-func need(ex *Exchange, key, want string) (bool, string) {
-	if ex.JSON == nil {
-		return false, fmt.Sprint(ex.JSONErr)
-	}
-	v, ok := ex.JSON[key]
-	if !ok {
-		return false, fmt.Sprintf("the body has no `%s`", key)
-	}
-	if got := jsonKind(v); got != want {
-		return false, fmt.Sprintf("`%s` is %s, not %s", key, got, want)
-	}
-	return true, ""
-}
-
-func all(ex *Exchange, checks ...[2]string) (bool, string) {
-	for _, c := range checks {
-		if ok, why := need(ex, c[0], c[1]); !ok {
-			return false, why
-		}
-	}
-	return true, ""
-}
-
-var (
-	errBool   = [2]string{"error", "a boolean"}
-	msgString = [2]string{"message", "a string"}
-	dataArray = [2]string{"data", "an array"}
-)
-
-// HaveSuccessEnvelope matches a body with `error` boolean, `message` string and `data`.
-func HaveSuccessEnvelope() types.GomegaMatcher {
-	return matcher("have the success envelope (`error` boolean, `message` string, `data`)", func(ex *Exchange) (bool, string) {
-		if ok, why := all(ex, errBool, msgString); !ok {
-			return false, why
-		}
-		if _, ok := ex.JSON["data"]; !ok {
-			return false, "the body has no `data`"
-		}
+// judged turns the checker's violations into a matcher's verdict: the first names its rule, so
+// the suite's failure and the proxy's report cite one id for one broken fact.
+func judged(vs []check.Violation) (bool, string) {
+	if len(vs) == 0 {
 		return true, ""
+	}
+	whys := make([]string, len(vs))
+	for i, v := range vs {
+		whys[i] = fmt.Sprintf("rule %s is broken: %s", v.Rule, v.Detail)
+	}
+	return false, strings.Join(whys, "; ") + "\n" + Cite(vs[0].Rule)
+}
+
+// inShape matches an answer whose body has shape s, as the checker judges it.
+func inShape(want string, s check.Shape) types.GomegaMatcher {
+	return matcher(want, func(ex *Exchange) (bool, string) {
+		return judged(check.InShape(s, ex.Op.Operation, ex.Status, ex.Body))
 	})
 }
 
-// HaveEnvelopeA matches error body shape (a): `error` boolean, `message` string, `data` array.
+// HaveSuccessEnvelope matches a body with `error` boolean, `message` string and `data` (ENV-1).
+func HaveSuccessEnvelope() types.GomegaMatcher {
+	return inShape("have the success envelope (`error` boolean, `message` string, `data`)", check.Success)
+}
+
+// HaveEnvelopeA matches error body shape (a): `error` boolean, `message` string, `data` array
+// (ENV-2).
 func HaveEnvelopeA() types.GomegaMatcher {
-	return matcher("have body shape (a) (`error` boolean, `message` string, `data` array)", func(ex *Exchange) (bool, string) {
-		return all(ex, errBool, msgString, dataArray)
-	})
+	return inShape("have body shape (a) (`error` boolean, `message` string, `data` array)", check.ShapeA)
 }
 
-func shapeB(ex *Exchange) (bool, string) {
-	if ok, why := all(ex, errBool, msgString); !ok {
-		return false, why
-	}
-	for k := range ex.JSON {
-		if k != "error" && k != "message" {
-			return false, fmt.Sprintf("the body has `%s` besides `error` and `message`", k)
-		}
-	}
-	return true, ""
-}
-
-// HaveEnvelopeB matches error body shape (b): `error` boolean and `message` string only.
+// HaveEnvelopeB matches error body shape (b): `error` boolean and `message` string only (ENV-3).
 func HaveEnvelopeB() types.GomegaMatcher {
-	return matcher("have body shape (b) (`error` boolean and `message` string only)", shapeB)
+	return inShape("have body shape (b) (`error` boolean and `message` string only)", check.ShapeB)
 }
 
-// HaveEnvelopeAOrB matches shape (a) or shape (b), as a 403 may be either.
+// HaveEnvelopeAOrB matches shape (a) or shape (b), as a 403 may be either (ENV-3).
 func HaveEnvelopeAOrB() types.GomegaMatcher {
-	return matcher("have body shape (a) or (b)", func(ex *Exchange) (bool, string) {
-		if ok, _ := all(ex, errBool, msgString, dataArray); ok {
-			return true, ""
-		}
-		return shapeB(ex)
-	})
+	return inShape("have body shape (a) or (b)", check.ShapeAOrB)
 }
 
-// HaveValidationErrorFor matches a shape (c) body whose `errors` has the key field.
+// HaveEnvelopeC matches the validation error shape (c): `message` string, `errors` an object
+// of lists of strings (ENV-4).
+func HaveEnvelopeC() types.GomegaMatcher {
+	return inShape("be a validation error (shape (c))", check.ShapeC)
+}
+
+// HaveValidationErrorFor matches a shape (c) body (ENV-4) whose `errors` names field (ERR-5).
 func HaveValidationErrorFor(field string) types.GomegaMatcher {
 	return matcher(fmt.Sprintf("be a validation error (shape (c)) with `errors` keyed by %q", field), func(ex *Exchange) (bool, string) {
-		if ok, why := all(ex, msgString, [2]string{"errors", "an object"}); !ok {
-			return false, why
+		if vs := check.InShape(check.ShapeC, ex.Op.Operation, ex.Status, ex.Body); len(vs) > 0 {
+			return judged(vs)
 		}
-		errs := ex.JSON["errors"].(map[string]any)
-		if _, ok := errs[field]; !ok {
-			keys := make([]string, 0, len(errs))
-			for k := range errs {
-				keys = append(keys, k)
-			}
-			return false, fmt.Sprintf("`errors` has no key %q (its keys: %v)", field, keys)
-		}
-		return true, ""
+		return judged(check.KeyedBy(ex.Body, []string{field}))
 	})
 }
 
@@ -186,8 +134,8 @@ func AcceptField(field string) types.GomegaMatcher {
 		if ex.Status == 422 {
 			return false, "it is 422"
 		}
-		if errs, ok := ex.JSON["errors"].(map[string]any); ok {
-			if _, named := errs[field]; named {
+		for _, k := range check.ErrorKeys(ex.Body) {
+			if check.Names(k, field) {
 				return false, fmt.Sprintf("`errors` names %q", field)
 			}
 		}
@@ -196,54 +144,61 @@ func AcceptField(field string) types.GomegaMatcher {
 }
 
 // HaveRateLimitHeaders matches an answer carrying X-RateLimit-Limit and X-RateLimit-Remaining
-// as integers, with 0 <= Remaining <= Limit.
+// as integers, with 0 <= Remaining <= Limit (HDR-1).
 func HaveRateLimitHeaders() types.GomegaMatcher {
 	return matcher("carry integer X-RateLimit-Limit and X-RateLimit-Remaining headers", func(ex *Exchange) (bool, string) {
-		limit, ok := ex.HeaderInt("X-RateLimit-Limit")
-		if !ok {
-			return false, fmt.Sprintf("X-RateLimit-Limit is %q", ex.Header.Values("X-RateLimit-Limit"))
+		status := ex.Status
+		if status == http.StatusUnprocessableEntity {
+			status = http.StatusOK // asked for, the headers are judged as on any answer that must carry them
 		}
-		rem, ok := ex.HeaderInt("X-RateLimit-Remaining")
-		if !ok {
-			return false, fmt.Sprintf("X-RateLimit-Remaining is %q", ex.Header.Values("X-RateLimit-Remaining"))
+		var vs []check.Violation
+		for _, v := range check.Headers(status, ex.Header) {
+			if v.Rule == rules.HDR1 {
+				vs = append(vs, v)
+			}
 		}
-		if rem < 0 || rem > limit {
-			return false, fmt.Sprintf("X-RateLimit-Remaining %d is not between 0 and X-RateLimit-Limit %d", rem, limit)
-		}
-		return true, ""
+		return judged(vs)
 	})
 }
 
-// HaveRetryAfter matches an answer with a Retry-After header of whole seconds.
+// HaveRetryAfter matches an answer with a Retry-After header of whole seconds (HDR-2).
 func HaveRetryAfter() types.GomegaMatcher {
 	return matcher("carry a Retry-After header of integer seconds", func(ex *Exchange) (bool, string) {
-		_, ok := RetryAfter(ex.Header)
-		return ok, fmt.Sprintf("Retry-After is %q", ex.Header.Values("Retry-After"))
-	})
-}
-
-// ConformToSpec matches an answer that the OpenAPI document accepts (status, headers, body).
-func ConformToSpec() types.GomegaMatcher {
-	return matcher("match the OpenAPI document", func(ex *Exchange) (bool, string) {
-		if ex.SpecErr != nil {
-			return false, "it does not: " + ex.SpecErr.Error()
+		if _, why := check.HeaderInt(ex.Header, "Retry-After"); why != "" {
+			return judged([]check.Violation{{Rule: rules.HDR2, Detail: why}})
 		}
 		return true, ""
 	})
 }
 
-// HaveJSON matches an answer whose value at a dotted path satisfies check; what says what it
+// ConformToSpec matches an answer that the OpenAPI document accepts (DOC-1).
+func ConformToSpec() types.GomegaMatcher {
+	return matcher("match the OpenAPI document", func(ex *Exchange) (bool, string) {
+		return judged(ex.Broken(rules.DOC1))
+	})
+}
+
+// KeepTheContract matches an answer that breaks none of the rules one answer can show, as the
+// one contract checker judges it (package conformance/check): its status, envelope, rate-limit
+// headers, validation keys and the OpenAPI document.
+func KeepTheContract() types.GomegaMatcher {
+	return matcher("keep every rule one answer can show", func(ex *Exchange) (bool, string) {
+		return judged(ex.Violations)
+	})
+}
+
+// HaveJSON matches an answer whose value at a dotted path satisfies holds; what says what it
 // should be ("a string", "the id 7").
-func HaveJSON(path, what string, check func(v any, ok bool) bool) types.GomegaMatcher {
+func HaveJSON(path, what string, holds func(v any, ok bool) bool) types.GomegaMatcher {
 	return matcher(fmt.Sprintf("have `%s` %s", path, what), func(ex *Exchange) (bool, string) {
 		v, ok := ex.Get(path)
-		if check(v, ok) {
+		if holds(v, ok) {
 			return true, ""
 		}
 		if !ok {
 			return false, fmt.Sprintf("`%s` is missing", path)
 		}
-		return false, fmt.Sprintf("`%s` is %s: %v", path, jsonKind(v), v)
+		return false, fmt.Sprintf("`%s` is %s: %v", path, check.Kind(v), v)
 	})
 }
 
@@ -258,7 +213,7 @@ func HaveKind(path, kind string) types.GomegaMatcher {
 			f, isNum := v.(float64)
 			return isNum && f == float64(int64(f))
 		}
-		return jsonKind(v) == kind
+		return check.Kind(v) == kind
 	})
 }
 

@@ -8,21 +8,23 @@ import (
 	. "github.com/onsi/gomega"
 
 	. "github.com/opsapi/mocktoolkit/conformance"
+	mf "github.com/opsapi/mocktoolkit/conformance/manifest"
+	"github.com/opsapi/mocktoolkit/conformance/rules"
 )
 
 // operation declares the Context of one operation: the specs every operation shares (auth,
 // rate-limit headers, malformed body, field constraints) and then its own.
-func operation(op Operation, rules fieldRules, own func()) {
+func operation(op Operation, fr fieldRules, own func()) {
 	Context(fmt.Sprintf("%s (%d, POST %s)", op.ID, op.N, op.Path), func() {
 		BeforeEach(func() {
-			if need := MissingFor(op.ID, missing); len(need) > 0 {
+			if need := mf.MissingFor(op.ID, missing); len(need) > 0 {
 				Skip(fmt.Sprintf("the manifest lacks %s, which the specs of %s use", strings.Join(need, ", "), op.ID))
 			}
 		})
-		authSpecs(op, rules)
-		headerSpecs(op, rules)
+		authSpecs(op, fr)
+		headerSpecs(op, fr)
 		malformedSpec(op)
-		validationSpecs(op, rules)
+		validationSpecs(op, fr)
 		if own != nil {
 			own()
 		}
@@ -31,29 +33,29 @@ func operation(op Operation, rules fieldRules, own func()) {
 
 // probe is a valid body of op that changes nothing worth keeping when it is (wrongly) carried
 // out: the operation's base body.
-func probe(rules fieldRules) map[string]any {
-	if rules.base == nil {
+func probe(fr fieldRules) map[string]any {
+	if fr.base == nil {
 		return map[string]any{}
 	}
-	return rules.base()
+	return fr.base()
 }
 
-func authSpecs(op Operation, rules fieldRules) {
+func authSpecs(op Operation, fr fieldRules) {
 	if op.Access == Public {
 		return
 	}
 	// Rules AUTH-1, ENV-3 (conformance/rules.md).
 	It("answers 401 with body shape (b) to a request without a bearer token", WithoutCredential(Contract(op, AspectAuth, "AUTH-1", "ENV-3")), func() {
-		ex := send(Request{Op: op, As: "nobody (no Authorization header)", Body: probe(rules)})
-		Expect(ex).To(HaveStatus(401), RuleAuth2)
-		Expect(ex).To(HaveEnvelopeB(), RuleAuth2)
+		ex := send(Request{Op: op, As: "nobody (no Authorization header)", Body: probe(fr)})
+		Expect(ex).To(HaveStatus(401), Cite(rules.AUTH2))
+		Expect(ex).To(HaveEnvelopeB())
 	})
 
 	// Rules AUTH-2, ENV-3 (conformance/rules.md).
 	It("answers 401 with body shape (b) to an invalid bearer token", WithoutCredential(Contract(op, AspectAuth, "AUTH-2", "ENV-3")), func() {
-		ex := send(Request{Op: op, As: "a caller with an invalid token", Token: BadToken, Body: probe(rules)})
-		Expect(ex).To(HaveStatus(401), RuleAuth2)
-		Expect(ex).To(HaveEnvelopeB(), RuleAuth2)
+		ex := send(Request{Op: op, As: "a caller with an invalid token", Token: BadToken, Body: probe(fr)})
+		Expect(ex).To(HaveStatus(401), Cite(rules.AUTH2))
+		Expect(ex).To(HaveEnvelopeB())
 	})
 
 	if op.Access != Superadmin {
@@ -61,24 +63,24 @@ func authSpecs(op Operation, rules fieldRules) {
 	}
 	// Rule AUTH-3 (conformance/rules.md).
 	It("answers 403 with body shape (a) or (b) to a member who is not a superadmin", Contract(op, AspectAuth, "AUTH-3"), func() {
-		ex := call(member, op, probe(rules))
-		Expect(ex).To(HaveStatus(403), RuleAuth3)
-		Expect(ex).To(HaveEnvelopeAOrB(), RuleAuth3)
+		ex := call(member, op, probe(fr))
+		Expect(ex).To(HaveStatus(403), Cite(rules.AUTH3))
+		Expect(ex).To(HaveEnvelopeAOrB())
 	})
 
 	// D4: superadmin refusals answer shape (b).
 	It("answers a non-superadmin's 403 with body shape (b)", Reference(op, AspectAuth), func() {
-		ex := call(member, op, probe(rules))
-		Expect(ex).To(HaveStatus(403), "D4")
-		Expect(ex).To(HaveEnvelopeB(), "D4")
+		ex := call(member, op, probe(fr))
+		Expect(ex).To(HaveStatus(403), choice403Shape)
+		Expect(ex).To(HaveEnvelopeB(), choice403Shape)
 	})
 }
 
-func headerSpecs(op Operation, rules fieldRules) {
+func headerSpecs(op Operation, fr fieldRules) {
 	// Rule HDR-1 (conformance/rules.md).
 	It("carries integer X-RateLimit-Limit and X-RateLimit-Remaining headers", Contract(op, AspectRateLimit, "HDR-1"), func() {
-		ex := call(caller(op), op, probe(rules))
-		Expect(ex).To(HaveRateLimitHeaders(), RuleHeaders)
+		ex := call(caller(op), op, probe(fr))
+		Expect(ex).To(HaveRateLimitHeaders())
 	})
 
 	if op.Access == Public {
@@ -86,9 +88,9 @@ func headerSpecs(op Operation, rules fieldRules) {
 	}
 	// Rules HDR-1, AUTH-1 (conformance/rules.md).
 	It("carries the rate-limit headers on its 401 answer", WithoutCredential(Contract(op, AspectRateLimit, "HDR-1", "AUTH-1")), func() {
-		ex := send(Request{Op: op, As: "nobody (no Authorization header)", Body: probe(rules)})
-		Expect(ex).To(HaveStatus(401), RuleAuth2)
-		Expect(ex).To(HaveRateLimitHeaders(), RuleHeaders)
+		ex := send(Request{Op: op, As: "nobody (no Authorization header)", Body: probe(fr)})
+		Expect(ex).To(HaveStatus(401), Cite(rules.AUTH2))
+		Expect(ex).To(HaveRateLimitHeaders())
 	})
 }
 
@@ -99,12 +101,12 @@ func malformedSpec(op Operation) {
 		// (checked after auth: the caller has a valid token).
 		It("answers 422 with body shape (c) keyed by its required fields to a body that is not JSON", Reference(op, AspectEnvelope), func() {
 			ex := send(Request{Op: op, As: caller(op).String(), Token: token(caller(op), op), RawBody: []byte(`{"oops":`), Intent: Raw})
-			Expect(ex).To(HaveStatus(422), "D2")
+			Expect(ex).To(HaveStatus(422), choiceBody)
 			Expect(ex).To(HaveJSON("errors", "an object keyed by request fields, not \"body\"", func(v any, _ bool) bool {
 				errs, ok := v.(map[string]any)
 				_, body := errs["body"]
 				return ok && len(errs) > 0 && !body
-			}), "D2")
+			}), choiceBody)
 		})
 		return
 	}
@@ -112,8 +114,8 @@ func malformedSpec(op Operation) {
 	// valid token).
 	It("answers 400 with body shape (a) to a body that is not JSON", Reference(op, AspectEnvelope), func() {
 		ex := send(Request{Op: op, As: caller(op).String(), Token: token(caller(op), op), RawBody: []byte(`{"oops":`), Intent: Raw})
-		Expect(ex).To(HaveStatus(400), "D2")
-		Expect(ex).To(HaveEnvelopeA(), "D2")
+		Expect(ex).To(HaveStatus(400), choiceBody)
+		Expect(ex).To(HaveEnvelopeA(), choiceBody)
 	})
 }
 
@@ -123,6 +125,6 @@ func malformedSpec(op Operation) {
 func isolationSpec(op Operation, what string, body func() map[string]any) {
 	It("refuses an outsider acting on "+what, Contract(op, AspectIsolation, "ISO-1"), func() {
 		ex := call(outsider, op, body())
-		Expect(ex).To(HaveErrorStatus(), RuleIsolation)
+		Expect(ex).To(HaveErrorStatus(), Cite(rules.ISO1))
 	})
 }

@@ -9,6 +9,8 @@ import (
 	. "github.com/onsi/gomega"
 
 	. "github.com/opsapi/mocktoolkit/conformance"
+
+	"github.com/opsapi/mocktoolkit/conformance/rules"
 )
 
 var priorities = []string{"low", "normal", "high", "urgent"}
@@ -42,9 +44,9 @@ func describeCommentsList() {
 		It("lists a card's comments with a pagination object", Contract(op, AspectEnvelope, "ENV-1", "STATUS-2", "DATA-1"), func() {
 			ex := call(member, op, map[string]any{"card_id": manifest.Operations.CardID})
 			expectSuccess(ex)
-			Expect(ex).To(HaveKind("data.comments", "an array"), RuleSuccess)
+			Expect(ex).To(HaveKind("data.comments", "an array"), Cite(rules.DATA1))
 			for _, f := range []string{"total", "per_page", "current_page", "total_pages"} {
-				Expect(ex).To(HaveKind("data.pagination."+f, "an integer"), RuleSuccess)
+				Expect(ex).To(HaveKind("data.pagination."+f, "an integer"), Cite(rules.DATA1))
 			}
 		})
 
@@ -55,7 +57,7 @@ func describeCommentsList() {
 		It("paginates: per_page and current_page as asked, total_pages and page lengths from total", Contract(op, AspectEnvelope, "PAGE-1"), func() {
 			card := manifest.Operations.CardID
 			first := call(member, op, map[string]any{"card_id": card, "per_page": 2, "page": 1})
-			Expect(first).To(HaveStatus(200), RuleSuccess)
+			Expect(first).To(HaveStatus(200), Cite(rules.DATA1))
 			if total, _ := first.Int("data.pagination.total"); total < 3 {
 				By("adding comments so the card has at least three")
 				for range 3 - total {
@@ -65,16 +67,16 @@ func describeCommentsList() {
 			checkPage := func(page int64) *Exchange {
 				GinkgoHelper()
 				ex := call(member, op, map[string]any{"card_id": card, "per_page": 2, "page": page})
-				Expect(ex).To(HaveStatus(200), RuleSuccess)
+				Expect(ex).To(HaveStatus(200), Cite(rules.DATA1))
 				total, _ := ex.Int("data.pagination.total")
-				Expect(ex).To(HaveJSON("data.pagination.per_page", "2, as asked", eqNum(2)), RulePagination)
-				Expect(ex).To(HaveJSON("data.pagination.current_page", fmt.Sprintf("%d, as asked", page), eqNum(page)), RulePagination)
+				Expect(ex).To(HaveJSON("data.pagination.per_page", "2, as asked", eqNum(2)), Cite(rules.PAGE1))
+				Expect(ex).To(HaveJSON("data.pagination.current_page", fmt.Sprintf("%d, as asked", page), eqNum(page)), Cite(rules.PAGE1))
 				pages := (total + 1) / 2
-				Expect(ex).To(HaveJSON("data.pagination.total_pages", fmt.Sprintf("total %d over per_page 2, rounded up: %d", total, pages), eqNum(pages)), RulePagination)
+				Expect(ex).To(HaveJSON("data.pagination.total_pages", fmt.Sprintf("total %d over per_page 2, rounded up: %d", total, pages), eqNum(pages)), Cite(rules.PAGE1))
 				want := min(2, max(0, total-(page-1)*2))
 				entries, _ := ex.Get("data.comments")
 				list, _ := entries.([]any)
-				Expect(int64(len(list))).To(Equal(want), "%s: page %d of %d comments, 2 a page, lists %d\n\n%s", RulePagination, page, total, want, ex.Describe())
+				Expect(int64(len(list))).To(Equal(want), "%s: page %d of %d comments, 2 a page, lists %d\n\n%s", Cite(rules.PAGE1), page, total, want, ex.Describe())
 				return ex
 			}
 			p1 := checkPage(1)
@@ -86,23 +88,23 @@ func describeCommentsList() {
 		// 422 keyed by card_id.
 		It("answers 422 keyed by card_id for a card that does not exist", Reference(op, AspectNotFound), func() {
 			ex := call(member, op, map[string]any{"card_id": missingID})
-			Expect(ex).To(HaveStatus(422), "D43")
-			Expect(ex).To(HaveValidationErrorFor("card_id"), "D43")
+			Expect(ex).To(HaveStatus(422), choiceCommentsCard)
+			Expect(ex).To(HaveValidationErrorFor("card_id"), choiceCommentsCard)
 		})
 
 		// D26: page 1 and per_page 15 by default.
 		It("defaults to page 1 of 15 comments", Reference(op, AspectEnvelope), func() {
 			ex := call(member, op, map[string]any{"card_id": manifest.Operations.CardID})
-			Expect(ex).To(HaveJSON("data.pagination.current_page", "1", eqNum(1)), "D26")
-			Expect(ex).To(HaveJSON("data.pagination.per_page", "15", eqNum(15)), "D26")
+			Expect(ex).To(HaveJSON("data.pagination.current_page", "1", eqNum(1)), choiceCommentPages)
+			Expect(ex).To(HaveJSON("data.pagination.per_page", "15", eqNum(15)), choiceCommentPages)
 		})
 
 		// D12, D43: another project's card answers as one that does not exist (422 keyed by
 		// card_id), never with its comments.
 		It("answers an outsider asking for the member's card's comments with 422 keyed by card_id", Reference(op, AspectIsolation), func() {
 			ex := call(outsider, op, map[string]any{"card_id": manifest.Operations.CardID})
-			Expect(ex).To(HaveStatus(422), "D12, D43")
-			Expect(ex).To(HaveValidationErrorFor("card_id"), "D12, D43")
+			Expect(ex).To(HaveStatus(422), choiceOtherProject+"; "+choiceCommentsCard)
+			Expect(ex).To(HaveValidationErrorFor("card_id"), choiceOtherProject+"; "+choiceCommentsCard)
 		})
 	})
 }
@@ -127,26 +129,26 @@ func describeCardsUpdate() {
 		It("updates a card of the member's project", Contract(op, AspectEnvelope, "ENV-1", "STATUS-2", "DATA-1"), func() {
 			ex := call(member, op, map[string]any{"id": manifest.Operations.CardID, "description": unique("Updated")})
 			expectSuccess(ex)
-			Expect(ex).To(HavePresent("data.card"), RuleSuccess)
+			Expect(ex).To(HavePresent("data.card"), Cite(rules.DATA1))
 		})
 
 		// Rules ERR-4, ENV-2 (conformance/rules.md).
 		It("answers 404 with body shape (a) for a card that does not exist", Contract(op, AspectNotFound, "ERR-4", "ENV-2"), func() {
-			expectNotFound(call(member, op, map[string]any{"id": missingID}), RuleErrors2)
+			expectNotFound(call(member, op, map[string]any{"id": missingID}), Cite(rules.ERR4))
 		})
 
 		// D20: lists return full records; an update shows in cards/list.
 		It("shows the updated title in cards/list", Reference(op, AspectTransition), func() {
 			title := unique("Card")
-			Expect(call(member, op, map[string]any{"id": manifest.Operations.CardID, "title": title})).To(HaveStatus(200), RuleSuccess)
+			Expect(call(member, op, map[string]any{"id": manifest.Operations.CardID, "title": title})).To(HaveStatus(200), Cite(rules.DATA1))
 			card, ok := findByID(memberCards(member), manifest.Operations.CardID)
-			Expect(ok).To(BeTrue(), "D20: cards/list lists the member's card %d", manifest.Operations.CardID)
-			Expect(card["title"]).To(Equal(title), "D20: cards/list shows the updated title")
+			Expect(ok).To(BeTrue(), choiceWholeRecords+": cards/list lists the member's card %d", manifest.Operations.CardID)
+			Expect(card["title"]).To(Equal(title), choiceWholeRecords+": cards/list shows the updated title")
 		})
 
 		// D28: a group_id that does not exist in the caller's project is 404.
 		It("answers 404 for a group that does not exist", Reference(op, AspectNotFound), func() {
-			expectNotFound(call(member, op, map[string]any{"id": manifest.Operations.CardID, "group_id": missingID}), "D28")
+			expectNotFound(call(member, op, map[string]any{"id": manifest.Operations.CardID, "group_id": missingID}), choiceCardRefs)
 		})
 
 		isolationSpec(op, "the member's card", func() map[string]any {
@@ -155,9 +157,9 @@ func describeCardsUpdate() {
 
 		// D12: another project's records answer 404 and are not changed.
 		It("does not let an outsider update the member's card", Reference(op, AspectIsolation), func() {
-			expectNotFound(call(outsider, op, map[string]any{"id": manifest.Operations.CardID, "title": "outsider"}), "D12")
+			expectNotFound(call(outsider, op, map[string]any{"id": manifest.Operations.CardID, "title": "outsider"}), choiceOtherProject)
 			card, _ := findByID(memberCards(member), manifest.Operations.CardID)
-			Expect(card["title"]).NotTo(Equal("outsider"), "D12: the card is unchanged")
+			Expect(card["title"]).NotTo(Equal("outsider"), choiceOtherProject+": the card is unchanged")
 		})
 	})
 }
@@ -176,22 +178,22 @@ func describeBoardsUpdate() {
 		It("updates a board of the member's project", Contract(op, AspectEnvelope, "ENV-1", "STATUS-2", "DATA-1"), func() {
 			ex := call(member, op, map[string]any{"id": manifest.Operations.BoardID, "description": unique("Board")})
 			expectSuccess(ex)
-			Expect(ex).To(HavePresent("data.board"), RuleSuccess)
+			Expect(ex).To(HavePresent("data.board"), Cite(rules.DATA1))
 		})
 
 		// Rules ERR-4, ENV-2 (conformance/rules.md).
 		It("answers 404 with body shape (a) for a board that does not exist", Contract(op, AspectNotFound, "ERR-4", "ENV-2"), func() {
-			expectNotFound(call(member, op, map[string]any{"id": missingID}), RuleErrors2)
+			expectNotFound(call(member, op, map[string]any{"id": missingID}), Cite(rules.ERR4))
 		})
 
 		// D20: an update shows in boards/list.
 		It("shows the updated title in boards/list", Reference(op, AspectTransition), func() {
 			title := unique("Board")
-			Expect(call(member, op, map[string]any{"id": manifest.Operations.BoardID, "title": title})).To(HaveStatus(200), RuleSuccess)
+			Expect(call(member, op, map[string]any{"id": manifest.Operations.BoardID, "title": title})).To(HaveStatus(200), Cite(rules.DATA1))
 			ex := call(member, OpBoardsList, nil)
 			board, ok := findByID(ex.Objects("data.boards"), manifest.Operations.BoardID)
-			Expect(ok).To(BeTrue(), "D20: boards/list lists board %d\n\n%s", manifest.Operations.BoardID, ex.Describe())
-			Expect(board["title"]).To(Equal(title), "D20")
+			Expect(ok).To(BeTrue(), choiceWholeRecords+": boards/list lists board %d\n\n%s", manifest.Operations.BoardID, ex.Describe())
+			Expect(board["title"]).To(Equal(title), choiceWholeRecords)
 		})
 
 		isolationSpec(op, "the member's board", func() map[string]any {
@@ -200,7 +202,7 @@ func describeBoardsUpdate() {
 
 		// D12: another project's records answer 404.
 		It("does not let an outsider update the member's board", Reference(op, AspectIsolation), func() {
-			expectNotFound(call(outsider, op, map[string]any{"id": manifest.Operations.BoardID, "title": "outsider"}), "D12")
+			expectNotFound(call(outsider, op, map[string]any{"id": manifest.Operations.BoardID, "title": "outsider"}), choiceOtherProject)
 		})
 	})
 }
@@ -218,15 +220,15 @@ func describeWidgetCardsList() {
 		It("lists the widget cards of a tool with the count of snoozed ones", Contract(op, AspectEnvelope, "ENV-1", "STATUS-2", "DATA-1"), func() {
 			ex := call(member, op, map[string]any{"tool_key": manifest.Operations.ToolKey})
 			expectSuccess(ex)
-			Expect(ex).To(HaveKind("data.cards", "an array"), RuleSuccess)
-			Expect(ex).To(HaveKind("data.snoozed_count", "an integer"), RuleSuccess)
+			Expect(ex).To(HaveKind("data.cards", "an array"), Cite(rules.DATA1))
+			Expect(ex).To(HaveKind("data.snoozed_count", "an integer"), Cite(rules.DATA1))
 		})
 
 		// D13: a tool the caller's project does not subscribe to answers 403 shape (a).
 		It("answers 403 with body shape (a) for a tool the project does not subscribe to", Reference(op, AspectAuth), func() {
 			ex := call(member, op, map[string]any{"tool_key": "conformance-unsubscribed"})
-			Expect(ex).To(HaveStatus(403), "D13")
-			Expect(ex).To(HaveEnvelopeA(), "D13")
+			Expect(ex).To(HaveStatus(403), choiceSubscription)
+			Expect(ex).To(HaveEnvelopeA(), choiceSubscription)
 		})
 
 		// Rule SNOOZE-1, judged by counts (list records' fields are not shown; a card listed with
@@ -237,7 +239,7 @@ func describeWidgetCardsList() {
 			list := func(include bool) *Exchange {
 				GinkgoHelper()
 				ex := call(member, op, map[string]any{"tool_key": tool, "include_snoozed": include})
-				Expect(ex).To(HaveStatus(200), RuleSuccess)
+				Expect(ex).To(HaveStatus(200), Cite(rules.DATA1))
 				return ex
 			}
 			count := func(ex *Exchange) int64 {
@@ -258,13 +260,13 @@ func describeWidgetCardsList() {
 			if snooze.Status == 403 || snooze.Status == 404 {
 				Skip(fmt.Sprintf("cards/update refuses widget card %d with %d: the interface does not say that widget cards are the member's cards, so none can be snoozed", id, snooze.Status))
 			}
-			Expect(snooze).To(HaveStatus(200), RuleSuccess)
+			Expect(snooze).To(HaveStatus(200), Cite(rules.DATA1))
 			DeferCleanup(func() { call(member, OpCardsUpdate, map[string]any{"id": id, "snoozed_until": nil}) })
 
 			after := list(false)
-			Expect(after).To(HaveJSON("data.snoozed_count", fmt.Sprintf("%d, one more than before", snoozed+1), eqNum(snoozed+1)), RuleSnooze)
-			Expect(count(after)).To(Equal(count(awake)-1), "%s: with include_snoozed false the card leaves the list\n\n%s", RuleSnooze, after.Describe())
-			Expect(count(list(true))).To(Equal(count(all)), "%s: with include_snoozed true the card stays listed", RuleSnooze)
+			Expect(after).To(HaveJSON("data.snoozed_count", fmt.Sprintf("%d, one more than before", snoozed+1), eqNum(snoozed+1)), Cite(rules.SNOOZE1))
+			Expect(count(after)).To(Equal(count(awake)-1), "%s: with include_snoozed false the card leaves the list\n\n%s", Cite(rules.SNOOZE1), after.Describe())
+			Expect(count(list(true))).To(Equal(count(all)), "%s: with include_snoozed true the card stays listed", Cite(rules.SNOOZE1))
 		})
 
 		// D29, D18, D20: a card snoozed into the future leaves the default list, is counted in
@@ -276,22 +278,22 @@ func describeWidgetCardsList() {
 			Expect(visible).NotTo(BeEmpty(), "the manifest's tool holds widget cards (fixture manifest)\n\n%s", shown.Describe())
 			id := visible[0]
 			before, _ := shown.Int("data.snoozed_count")
-			Expect(idsOf(all.Objects("data.cards"))).To(ContainElement(id), "D29")
+			Expect(idsOf(all.Objects("data.cards"))).To(ContainElement(id), choiceSnoozed)
 
 			until := snoozeUntil(shown)
-			Expect(call(member, OpCardsUpdate, map[string]any{"id": id, "snoozed_until": until})).To(HaveStatus(200), RuleSuccess)
+			Expect(call(member, OpCardsUpdate, map[string]any{"id": id, "snoozed_until": until})).To(HaveStatus(200), Cite(rules.DATA1))
 			DeferCleanup(func() {
 				call(member, OpCardsUpdate, map[string]any{"id": id, "snoozed_until": nil})
 			})
 
 			after := call(member, op, map[string]any{"tool_key": manifest.Operations.ToolKey})
-			Expect(idsOf(after.Objects("data.cards"))).NotTo(ContainElement(id), "D29: a snoozed card is hidden by default\n\n%s", after.Describe())
+			Expect(idsOf(after.Objects("data.cards"))).NotTo(ContainElement(id), choiceSnoozed+": a snoozed card is hidden by default\n\n%s", after.Describe())
 			Expect(after).To(HaveJSON("data.snoozed_count", "one more than before", func(v any, _ bool) bool {
 				f, _ := v.(float64)
 				return int64(f) >= before+1
-			}), "D29")
+			}), choiceSnoozed)
 			listed := call(member, op, map[string]any{"tool_key": manifest.Operations.ToolKey, "include_snoozed": true})
-			Expect(idsOf(listed.Objects("data.cards"))).To(ContainElement(id), "D29: include_snoozed lists it\n\n%s", listed.Describe())
+			Expect(idsOf(listed.Objects("data.cards"))).To(ContainElement(id), choiceSnoozed+": include_snoozed lists it\n\n%s", listed.Describe())
 		})
 	})
 }
@@ -311,25 +313,25 @@ func describeTourCardsUpdate() {
 			for _, status := range []string{"closed", "open"} {
 				ex := call(member, op, map[string]any{"id": manifest.Operations.MasterTourCardID, "status": status})
 				expectSuccess(ex)
-				expectStatusIfObject(ex, "data.card", status, RuleStatusMove)
+				expectStatusIfObject(ex, "data.card", status, Cite(rules.TRANS1))
 			}
 		})
 
 		// Rules ERR-4, ENV-2 (conformance/rules.md).
 		It("answers 404 with body shape (a) for a card that does not exist", Contract(op, AspectNotFound, "ERR-4", "ENV-2"), func() {
-			expectNotFound(call(member, op, map[string]any{"id": missingID, "status": "open"}), RuleErrors2)
+			expectNotFound(call(member, op, map[string]any{"id": missingID, "status": "open"}), Cite(rules.ERR4))
 		})
 
 		// D32: only master tour cards; a project card is 404.
 		It("answers 404 for a card that is not a master tour card", Reference(op, AspectNotFound), func() {
-			expectNotFound(call(member, op, map[string]any{"id": manifest.Operations.CardID, "status": "open"}), "D32")
+			expectNotFound(call(member, op, map[string]any{"id": manifest.Operations.CardID, "status": "open"}), choiceTourCards)
 		})
 
 		// D32, D21: the card record comes back with the status; any authenticated user may call it.
 		It("returns the card record with the new status, to any authenticated user", Reference(op, AspectTransition), func() {
 			ex := call(outsider, op, map[string]any{"id": manifest.Operations.MasterTourCardID, "status": "open"})
-			Expect(ex).To(HaveStatus(200), "D32")
-			Expect(ex).To(HaveJSON("data.card.status", `"open"`, func(v any, _ bool) bool { return v == "open" }), "D21")
+			Expect(ex).To(HaveStatus(200), choiceTourCards)
+			Expect(ex).To(HaveJSON("data.card.status", `"open"`, func(v any, _ bool) bool { return v == "open" }), choiceMixedRecords)
 		})
 	})
 }
@@ -342,7 +344,7 @@ func describeGroupsDelete() {
 	}, func() {
 		// Rules ERR-4, ENV-2 (conformance/rules.md).
 		It("answers 404 with body shape (a) for a group that does not exist", Contract(op, AspectNotFound, "ERR-4", "ENV-2"), func() {
-			expectNotFound(call(member, op, map[string]any{"id": missingID}), RuleErrors2)
+			expectNotFound(call(member, op, map[string]any{"id": missingID}), Cite(rules.ERR4))
 		})
 
 		// Rule GROUP-1. The manifest names no group to spend, so the group comes from a master
@@ -351,11 +353,11 @@ func describeGroupsDelete() {
 		It("deletes a group, and a second delete of the same id is 404", Serial, Contract(op, AspectTransition, "GROUP-1"), func() {
 			group := pushedGroup()
 			ex := call(member, op, map[string]any{"id": group})
-			Expect(ex).To(HaveStatus(200), RuleGroupsDelete)
-			Expect(ex).To(HaveJSON("data", "an empty array", func(v any, _ bool) bool { a, ok := v.([]any); return ok && len(a) == 0 }), RuleGroupsDelete)
+			Expect(ex).To(HaveStatus(200), Cite(rules.GROUP1))
+			Expect(ex).To(HaveJSON("data", "an empty array", func(v any, _ bool) bool { a, ok := v.([]any); return ok && len(a) == 0 }), Cite(rules.GROUP1))
 			again := call(member, op, map[string]any{"id": group})
-			Expect(again).To(HaveStatus(404), RuleGroupsDelete)
-			Expect(again).To(HaveEnvelopeA(), RuleShapeA)
+			Expect(again).To(HaveStatus(404), Cite(rules.GROUP1))
+			Expect(again).To(HaveEnvelopeA())
 		})
 
 		// D23, D25 (setup rests on D23: the manifest names no group to spend): a master card
@@ -365,20 +367,20 @@ func describeGroupsDelete() {
 			group := pushedGroup()
 
 			ex := call(member, op, map[string]any{"id": group})
-			Expect(ex).To(HaveStatus(200), RuleGroupsDelete)
-			Expect(ex).To(HaveJSON("data", "an empty array", func(v any, _ bool) bool { a, ok := v.([]any); return ok && len(a) == 0 }), RuleGroupsDelete)
+			Expect(ex).To(HaveStatus(200), Cite(rules.GROUP1))
+			Expect(ex).To(HaveJSON("data", "an empty array", func(v any, _ bool) bool { a, ok := v.([]any); return ok && len(a) == 0 }), Cite(rules.GROUP1))
 			for _, card := range memberCards(member) {
 				g, _ := num(card, "group_id")
-				Expect(g).NotTo(Equal(group), "D25: the group's cards leave cards/list")
+				Expect(g).NotTo(Equal(group), choiceGroupDelete+": the group's cards leave cards/list")
 			}
-			expectNotFound(call(member, op, map[string]any{"id": group}), "D25; "+RuleErrors2)
+			expectNotFound(call(member, op, map[string]any{"id": group}), choiceGroupDelete+"; "+Cite(rules.ERR4))
 		})
 
 		isolationSpec(op, "the member's group", func() map[string]any { return map[string]any{"id": manifest.Operations.GroupID} })
 
 		// D12: another project's records answer 404 and are not deleted.
 		It("does not let an outsider delete the member's group", Reference(op, AspectIsolation), func() {
-			expectNotFound(call(outsider, op, map[string]any{"id": manifest.Operations.GroupID}), "D12")
+			expectNotFound(call(outsider, op, map[string]any{"id": manifest.Operations.GroupID}), choiceOtherProject)
 		})
 	})
 }
@@ -392,15 +394,15 @@ func describeBoardsList() {
 		// is not a string answers 400 shape (a).
 		It("answers 400 with body shape (a) to a tool_key filter that is not a string", Reference(op, AspectValidation), func() {
 			ex := callInvalid(member, op, map[string]any{"tool_key": 12345})
-			Expect(ex).To(HaveStatus(400), "D30")
-			Expect(ex).To(HaveEnvelopeA(), "D30")
+			Expect(ex).To(HaveStatus(400), choiceToolFilter)
+			Expect(ex).To(HaveEnvelopeA(), choiceToolFilter)
 		})
 
 		// Rules ENV-1, STATUS-2, DATA-1 (conformance/rules.md).
 		It("lists the member's boards", Contract(op, AspectEnvelope, "ENV-1", "STATUS-2", "DATA-1"), func() {
 			ex := call(member, op, nil)
 			expectSuccess(ex)
-			Expect(ex).To(HaveKind("data.boards", "an array"), RuleSuccess)
+			Expect(ex).To(HaveKind("data.boards", "an array"), Cite(rules.DATA1))
 		})
 
 		// D20, D30: full board records; tool_key in the body filters by tool.
@@ -409,10 +411,10 @@ func describeBoardsList() {
 			boards := ex.Objects("data.boards")
 			Expect(boards).NotTo(BeEmpty(), "the manifest's tool has a board\n\n%s", ex.Describe())
 			for _, b := range boards {
-				Expect(b["tool_key"]).To(Equal(manifest.Operations.ToolKey), "D30\n\n%s", ex.Describe())
+				Expect(b["tool_key"]).To(Equal(manifest.Operations.ToolKey), choiceToolFilter+"\n\n%s", ex.Describe())
 			}
 			all := call(member, op, nil)
-			Expect(idsOf(all.Objects("data.boards"))).To(ContainElement(manifest.Operations.BoardID), "D20\n\n%s", all.Describe())
+			Expect(idsOf(all.Objects("data.boards"))).To(ContainElement(manifest.Operations.BoardID), choiceWholeRecords+"\n\n%s", all.Describe())
 		})
 	})
 }
@@ -424,21 +426,21 @@ func describeCardsList() {
 		It("lists the member's cards", Contract(op, AspectEnvelope, "ENV-1", "STATUS-2", "DATA-1"), func() {
 			ex := call(member, op, nil)
 			expectSuccess(ex)
-			Expect(ex).To(HaveKind("data.cards", "an array"), RuleSuccess)
+			Expect(ex).To(HaveKind("data.cards", "an array"), Cite(rules.DATA1))
 		})
 
 		// D20: list records are full records, the manifest's card among them.
 		It("lists full card records, the manifest's card among them", Reference(op, AspectEnvelope), func() {
 			card, ok := findByID(memberCards(member), manifest.Operations.CardID)
-			Expect(ok).To(BeTrue(), "D20")
+			Expect(ok).To(BeTrue(), choiceWholeRecords)
 			for _, f := range []string{"id", "title", "status", "group_id", "is_overdue", "created_at"} {
-				Expect(card).To(HaveKey(f), "D20: list records have the fields of the created record")
+				Expect(card).To(HaveKey(f), choiceWholeRecords+": list records have the fields of the created record")
 			}
 		})
 
 		// D12: an outsider's list never holds the member's cards.
 		It("does not list the member's cards to an outsider", Reference(op, AspectIsolation), func() {
-			Expect(idsOf(memberCards(outsider))).NotTo(ContainElement(manifest.Operations.CardID), "D12")
+			Expect(idsOf(memberCards(outsider))).NotTo(ContainElement(manifest.Operations.CardID), choiceOtherProject)
 		})
 	})
 }
@@ -450,13 +452,13 @@ func describeTagsList() {
 		It("lists the member's tags", Contract(op, AspectEnvelope, "ENV-1", "STATUS-2", "DATA-1"), func() {
 			ex := call(member, op, nil)
 			expectSuccess(ex)
-			Expect(ex).To(HaveKind("data.tags", "an array"), RuleSuccess)
+			Expect(ex).To(HaveKind("data.tags", "an array"), Cite(rules.DATA1))
 		})
 
 		// D20, D12: the manifest's tag is listed to the member, not to an outsider.
 		It("lists the manifest's tag to the member only", Reference(op, AspectIsolation), func() {
-			Expect(idsOf(call(member, op, nil).Objects("data.tags"))).To(ContainElement(manifest.Operations.TagID), "D20")
-			Expect(idsOf(call(outsider, op, nil).Objects("data.tags"))).NotTo(ContainElement(manifest.Operations.TagID), "D12")
+			Expect(idsOf(call(member, op, nil).Objects("data.tags"))).To(ContainElement(manifest.Operations.TagID), choiceWholeRecords)
+			Expect(idsOf(call(outsider, op, nil).Objects("data.tags"))).NotTo(ContainElement(manifest.Operations.TagID), choiceOtherProject)
 		})
 
 		rateLimitSpecs(op)

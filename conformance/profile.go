@@ -6,10 +6,6 @@ import (
 	"github.com/onsi/ginkgo/v2/types"
 )
 
-// ProfileReadOnly is the profile (EnvProfile) for production-like targets: only specs that
-// change nothing on the target run (D110).
-const ProfileReadOnly = "readonly"
-
 // Run is how a run narrows the suite: the label filter it runs with, and for the readonly
 // profile the filter it narrows (Base), so the summary can say what the profile left out.
 type Run struct {
@@ -24,7 +20,7 @@ type Run struct {
 
 // RunFilter decides the label filter of a run from the --ginkgo.label-filter flag and the
 // profile: "readonly" narrows the flag's filter (or `contract` when none is given) to
-// ReadOnlyFilter; any other profile is a label filter used when the flag gives none.
+// readOnlyFilter; any other profile is a label filter used when the flag gives none.
 func RunFilter(flagFilter string, cfg Config) Run {
 	switch {
 	case cfg.Profile == ProfileReadOnly:
@@ -32,16 +28,16 @@ func RunFilter(flagFilter string, cfg Config) Run {
 		if base == "" {
 			base = LabelContract
 		}
-		return Run{Filter: ReadOnlyFilter(base, cfg.AllowRateLimit), ReadOnly: true, Base: base, AllowRateLimit: cfg.AllowRateLimit}
+		return Run{Filter: readOnlyFilter(base, cfg.AllowRateLimit), ReadOnly: true, Base: base, AllowRateLimit: cfg.AllowRateLimit}
 	case flagFilter == "":
 		return Run{Filter: cfg.Profile}
 	}
 	return Run{Filter: flagFilter}
 }
 
-// ReadOnlyFilter narrows base to the specs labelled effect:read, and unless allowRateLimit to
+// readOnlyFilter narrows base to the specs labelled effect:read, and unless allowRateLimit to
 // those that spend no rate window (spends:ratelimit).
-func ReadOnlyFilter(base string, allowRateLimit bool) string {
+func readOnlyFilter(base string, allowRateLimit bool) string {
 	f := "(" + base + ") && " + LabelEffectRead
 	if !allowRateLimit {
 		f += " && !" + LabelSpendsRateLimit
@@ -71,7 +67,7 @@ func (r Run) LeftOutReason(labels []string) string {
 	}
 	switch {
 	case has(LabelEffectWrite):
-		op, _ := OperationByID(LabelValue(labels, "op"))
+		op, _ := OperationByID(labelValue(labels, "op"))
 		if k := op.Change(); k != "" {
 			return "changes the target: " + k
 		}

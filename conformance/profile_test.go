@@ -52,16 +52,19 @@ func TestLeftOutReason(t *testing.T) {
 	}
 }
 
-func TestReportFiles(t *testing.T) {
-	f := conformance.ResolveReports(conformance.Config{ReportsDir: "/reports", HTMLFile: "x.html"}, "", "my.json")
-	want := conformance.ReportFiles{JUnit: "/reports/junit.xml", JSON: "my.json", HTML: "x.html", Summary: "/reports/summary.txt"}
-	if f != want {
-		t.Errorf("ResolveReports = %+v, want %+v", f, want)
-	}
-	if err := conformance.CheckWritable("/dev/null/report.xml"); err == nil {
-		t.Errorf("CheckWritable of a path under a file succeeded")
-	}
-	if w := conformance.WriteReportFile("HTML", "/dev/null/report.html", nil); w == "" {
-		t.Errorf("WriteReportFile to a path that cannot be created gave no warning")
+func TestRunSelects(t *testing.T) {
+	op := conformance.OpDomainCartRemove
+	for filter, want := range map[string]bool{
+		"":                                 true,
+		"contract":                         true,
+		"contract && area:websites":        false,
+		"contract && !op:domainCartRemove": false,
+		"op:domainCartRemove":              true,
+		"aspect:conflict":                  true,
+		"rule:CART-2":                      true,
+	} {
+		if got := (conformance.Run{Filter: filter}).Selects(op); got != want {
+			t.Errorf("Run{Filter: %q}.Selects(%s) = %v, want %v", filter, op.ID, got, want)
+		}
 	}
 }

@@ -10,6 +10,8 @@ import (
 	. "github.com/onsi/gomega"
 
 	. "github.com/opsapi/mocktoolkit/conformance"
+
+	"github.com/opsapi/mocktoolkit/conformance/rules"
 )
 
 // rateWindow is the span in which rule LIMIT-2 must hold: X-RateLimit-Limit counts requests a
@@ -82,8 +84,8 @@ func exhaust(op Operation, tok string) (*Exchange, int, bool) {
 	n := int(answered.Load()) + 1
 	if hit != nil {
 		// The 429 passes the checks every answer gets.
-		Expect(hit.StatusListed()).To(BeTrue(), "%s\n\n%s", RuleStatus, hit.Describe())
-		Expect(hit).To(ConformToSpec(), RuleSpecDocument)
+		Expect(hit.StatusListed()).To(BeTrue(), "%s\n\n%s", Cite(rules.STATUS1), hit.Describe())
+		Expect(hit).To(ConformToSpec())
 	}
 	return hit, n, elapsed <= rateWindow
 }
@@ -102,7 +104,7 @@ func rateLimitSpecs(op Operation) {
 				return
 			}
 			if attempt == 1 {
-				Fail(fmt.Sprintf("%s: X-RateLimit-Remaining went from %d to %d on two answers in a row\n\n%s\n%s", RuleRemaining, ra, rb, a.Describe(), b.Describe()))
+				Fail(fmt.Sprintf("%s: X-RateLimit-Remaining went from %d to %d on two answers in a row\n\n%s\n%s", Cite(rules.LIMIT1), ra, rb, a.Describe(), b.Describe()))
 			}
 		}
 	})
@@ -115,13 +117,13 @@ func rateLimitSpecs(op Operation) {
 			if !inAMinute {
 				Skip(fmt.Sprintf("%d requests took more than a minute without a 429: the limit is per minute, so this proves nothing (raise %s)", n, EnvRateSenders))
 			}
-			Fail(fmt.Sprintf("%s\n%d requests on one token were answered within a minute, none with 429", RuleLimit429, n))
+			Fail(fmt.Sprintf("%s\n%d requests on one token were answered within a minute, none with 429", Cite(rules.LIMIT2), n))
 		}
-		Expect(ex).To(HaveEnvelopeB(), RuleLimit429)
-		Expect(ex).To(HaveRetryAfter(), RuleRetryAfter)
-		Expect(ex).To(HaveRateLimitHeaders(), RuleHeaders)
+		Expect(ex).To(HaveEnvelopeB())
+		Expect(ex).To(HaveRetryAfter())
+		Expect(ex).To(HaveRateLimitHeaders())
 		remaining, _ := ex.HeaderInt("X-RateLimit-Remaining")
-		Expect(remaining).To(BeZero(), "%s: none is left once a 429 answers\n\n%s", RuleRemaining, ex.Describe())
+		Expect(remaining).To(BeZero(), "%s: none is left once a 429 answers\n\n%s", Cite(rules.LIMIT1), ex.Describe())
 	})
 
 	// D14: one window per user, so logging in again does not start a new one; Retry-After is
@@ -129,12 +131,12 @@ func rateLimitSpecs(op Operation) {
 	// affected.
 	It("keeps one window per user with Retry-After of at most 60 seconds", Serial, SpendsRateLimit(Reference(op, AspectRateLimit, "REF-LIMIT")), func() {
 		ex, _, _ := exhaust(op, login(superadmin))
-		Expect(ex).NotTo(BeNil(), "D14: the window is spent")
+		Expect(ex).NotTo(BeNil(), choiceRateWindow+": the window is spent")
 		wait, _ := RetryAfter(ex.Header)
-		Expect(wait).To(And(BeNumerically(">=", time.Second), BeNumerically("<=", time.Minute)), "D14: Retry-After\n\n%s", ex.Describe())
+		Expect(wait).To(And(BeNumerically(">=", time.Second), BeNumerically("<=", time.Minute)), choiceRateWindow+": Retry-After\n\n%s", ex.Describe())
 		again := send(Request{Op: op, As: "the same superadmin with a token just issued", Token: login(superadmin), NoRetry: true})
-		Expect(again).To(HaveStatus(429), "D14: the window is per user, not per token")
+		Expect(again).To(HaveStatus(429), choiceRateWindow+": the window is per user, not per token")
 		other := send(Request{Op: op, As: "another user", Token: login(member), NoRetry: true})
-		Expect(other).To(HaveStatus(200), "D14: another user has a window of its own")
+		Expect(other).To(HaveStatus(200), choiceRateWindow+": another user has a window of its own")
 	})
 }

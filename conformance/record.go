@@ -1,8 +1,11 @@
 package conformance
 
 import (
+	"encoding/json"
 	"sort"
 	"sync"
+
+	"github.com/onsi/ginkgo/v2/types"
 )
 
 // ExchangeRecord counts the exchanges of one kind a spec made: the operation, the credential it
@@ -13,7 +16,8 @@ import (
 type ExchangeRecord struct {
 	Op string `json:"op"`
 	// Credential is "none" (no Authorization header), "invalid" (a token no deployment issued,
-	// BadToken) or "token" (a token the deployment issued or the manifest gave).
+	// BadToken), "token" (a token the deployment issued or the manifest gave) or "malformed"
+	// (an Authorization header sent as it is: a token without its scheme, another scheme).
 	Credential string `json:"credential"`
 	// Intent is "valid", "invalid" or "raw" (Intent).
 	Intent string `json:"intent"`
@@ -31,13 +35,17 @@ type ExchangeRecord struct {
 const ReportEntryExchanges = "exchanges"
 
 // Changes reports whether the exchange may have changed the target (D110): a request to an
-// operation that changes it, with a credential the target accepts (or to a public one).
+// operation that changes it, with a credential the target accepts (or to a public one), or a
+// create with a token in a wrong form (D130).
 func (r ExchangeRecord) Changes() bool {
 	op, ok := OperationByID(r.Op)
 	if !ok || op.Change() == "" {
 		return false
 	}
-	return op.Access == Public || r.Credential == "token"
+	// A token in a wrong form (a raw Authorization header) carries no body that names a record
+	// the operation acts on, except on a create: a target that wrongly accepts it creates
+	// (D130).
+	return op.Access == Public || r.Credential == "token" || (r.Credential == "malformed" && op.Change() == "creates")
 }
 
 // Recorder counts the exchanges a client makes until they are taken. It is safe for
@@ -86,7 +94,10 @@ func (rec *Recorder) Take() []ExchangeRecord {
 	return out
 }
 
-func credentialOf(token string) string {
+func credentialOf(token, authorization string) string {
+	if authorization != "" {
+		return "malformed"
+	}
 	switch token {
 	case "":
 		return "none"
@@ -104,4 +115,24 @@ func (i Intent) String() string {
 		return "invalid"
 	}
 	return "raw"
+}
+
+// Records returns the exchanges a spec report holds (ReportEntryExchanges), in process or
+// read back from another process's report.
+func Records(sr types.SpecReport) []ExchangeRecord {
+	var out []ExchangeRecord
+	for _, e := range sr.ReportEntries {
+		if e.Name != ReportEntryExchanges {
+			continue
+		}
+		if rs, ok := e.Value.GetRawValue().([]ExchangeRecord); ok {
+			out = append(out, rs...)
+			continue
+		}
+		var rs []ExchangeRecord
+		if json.Unmarshal([]byte(e.Value.AsJSON), &rs) == nil {
+			out = append(out, rs...)
+		}
+	}
+	return out
 }

@@ -2,8 +2,10 @@ package conformance_test
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -13,18 +15,36 @@ import (
 	. "github.com/onsi/gomega"
 
 	. "github.com/opsapi/mocktoolkit/conformance"
+	mf "github.com/opsapi/mocktoolkit/conformance/manifest"
+	"github.com/opsapi/mocktoolkit/conformance/report"
 )
 
 var (
 	cfg      Config
 	client   *Client
-	manifest Manifest
-	// missing lists what the manifest lacks (CheckManifest); specs needing it skip.
+	manifest mf.Manifest
+	// missing lists what the manifest lacks (manifest.Check); specs needing it skip.
 	missing []string
 )
 
+// checkManifest names a manifest file to check instead of running the suite.
+var checkManifest = flag.String("check-manifest", "", "check this manifest file against manifest.schema.json and say what a whole run needs that it lacks, then exit")
+
 func TestConformance(t *testing.T) {
-	RegisterFailHandler(Fail)
+	if *checkManifest != "" {
+		missing, err := mf.CheckFile(*checkManifest)
+		switch {
+		case err != nil:
+			fmt.Fprintf(os.Stderr, "conformance: manifest %v\n", err)
+			t.FailNow()
+		case len(missing) > 0:
+			fmt.Printf("conformance: %s matches manifest.schema.json; a whole run also needs %s (or leave out the operations that need them)\n", *checkManifest, strings.Join(missing, ", "))
+		default:
+			fmt.Printf("conformance: %s matches manifest.schema.json and holds everything a whole run needs\n", *checkManifest)
+		}
+		return
+	}
+	RegisterFailHandler(judge)
 	suiteConfig, reporterConfig := GinkgoConfiguration()
 	c, cfgErr := LoadConfig(os.Getenv)
 	if cfgErr != nil {
@@ -37,7 +57,7 @@ func TestConformance(t *testing.T) {
 	suiteConfig.LabelFilter = run.Filter
 	if c.BaseURL != "" && !suiteConfig.DryRun {
 		// An unreachable deployment fails the run at once, in one line, before any spec.
-		if err := Probe(context.Background(), strings.TrimRight(c.BaseURL, "/"), 5*time.Second); err != nil {
+		if err := (Target{BaseURL: strings.TrimRight(c.BaseURL, "/")}).Ping(context.Background(), 5*time.Second); err != nil {
 			fmt.Fprintf(os.Stderr, "conformance: %v\n", err)
 			t.FailNow()
 		}
@@ -45,7 +65,8 @@ func TestConformance(t *testing.T) {
 	// Reports that cannot be written (a directory the user may not write to) are a warning,
 	// never a failed verdict: Ginkgo would fail the run for a report it cannot write, so such a
 	// report is dropped before the run.
-	files = ResolveReports(c, reporterConfig.JUnitReport, reporterConfig.JSONReport)
+	// A report's folder that does not exist yet is made.
+	files = report.Resolve(c, reporterConfig.JUnitReport, reporterConfig.JSONReport)
 	for _, r := range []struct {
 		what string
 		path *string
@@ -53,19 +74,37 @@ func TestConformance(t *testing.T) {
 		if *r.path == "" {
 			continue
 		}
-		if err := CheckWritable(*r.path); err != nil {
-			fmt.Fprintln(os.Stderr, ReportWarning(r.what, *r.path, err))
+		if err := report.Prepare(*r.path); err != nil {
+			fmt.Fprintln(os.Stderr, report.Warning(r.what, *r.path, err))
 			*r.path = ""
 		}
 	}
 	reporterConfig.JUnitReport, reporterConfig.JSONReport = files.JUnit, files.JSON
 	labelFilter = suiteConfig.LabelFilter
+	if c.Parallel > 1 && suiteConfig.ParallelTotal == 1 && !suiteConfig.DryRun {
+		// This process coordinates; the processes it starts run the specs (D160).
+		p := ParallelRun{Procs: c.Parallel, Binary: os.Args[0], Args: os.Args[1:], Test: "TestConformance", Reporter: reporterConfig}
+		merged, ok, err := p.Run(context.Background())
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "conformance: %v\n", err)
+		}
+		if len(merged.SpecReports) > 0 {
+			_ = report.Summarize(merged, run).Write(os.Stdout) // process 1 writes only the file
+		}
+		if note := report.ThrottleNote(merged, c.Parallel); note != "" {
+			fmt.Fprintln(os.Stderr, note)
+		}
+		if err != nil || !ok {
+			t.Fail()
+		}
+		return
+	}
 	RunSpecs(t, "Conformance", suiteConfig, reporterConfig)
-	// The JUnit report exists here when this process wrote it (not under the ginkgo CLI's -p,
-	// which merges the processes' reports itself).
+	// The JUnit report exists here when this process wrote it: alone, or as process 1 of a
+	// parallel run (not under the ginkgo CLI's -p, which merges the processes' reports itself).
 	if path := reporterConfig.JUnitReport; path != "" && fileExists(path) {
-		if err := GroupJUnitByOperation(path); err != nil {
-			fmt.Fprintln(os.Stderr, ReportWarning("JUnit (grouped by operation)", path, err))
+		if err := report.GroupJUnitByOperation(path); err != nil {
+			fmt.Fprintln(os.Stderr, report.Warning("JUnit (grouped by operation)", path, err))
 		}
 	}
 }
@@ -74,22 +113,37 @@ var (
 	// run is the run's label filter and profile.
 	run Run
 	// files are the reports the run writes.
-	files ReportFiles
+	files report.Files
 )
+
+// judge is the suite's fail handler. A reference spec checks one of our choices where the
+// interface is silent: against a deployment other than the reference mock itself (a base URL),
+// its failure is no verdict, so the spec is skipped as differing from the reference's choice,
+// with the choice in words; a contract spec's failure fails the run.
+func judge(message string, callerSkip ...int) {
+	skip := 1
+	if len(callerSkip) > 0 {
+		skip += callerSkip[0]
+	}
+	if cfg.BaseURL != "" && slices.Contains(CurrentSpecReport().Labels(), LabelReference) {
+		Skip(report.DiffersPrefix+message, skip)
+	}
+	Fail(message, skip)
+}
 
 // labelFilter is the run's label filter.
 var labelFilter string
 
 // checkPartialManifest accepts a manifest that lacks parts only when the label filter leaves
 // out every operation whose specs use them; it returns what is missing.
-func checkPartialManifest(m Manifest) ([]string, error) {
-	missing := CheckManifest(m)
+func checkPartialManifest(m mf.Manifest) ([]string, error) {
+	missing := mf.Check(m)
 	if len(missing) == 0 {
 		return nil, nil
 	}
 	var inRun []string
 	for _, op := range Operations {
-		if need := MissingFor(op.ID, missing); len(need) > 0 && OperationInRun(labelFilter, op) {
+		if need := mf.MissingFor(op.ID, missing); len(need) > 0 && (Run{Filter: labelFilter}).Selects(op) {
 			inRun = append(inRun, fmt.Sprintf("%s (needs %s)", op.ID, strings.Join(need, ", ")))
 		}
 	}
@@ -108,7 +162,7 @@ var _ = SynchronizedBeforeSuite(func(ctx SpecContext) []byte {
 	target, err := StartTarget(ctx, c)
 	DeferCleanup(target.Stop)
 	must(err, "the deployment under test must answer")
-	m, err := LoadManifest(ctx, c, target.BaseURL)
+	m, err := c.LoadManifest(ctx, target.BaseURL)
 	must(err, "the fixture manifest must name what the suite acts on")
 	_, err = checkPartialManifest(m)
 	must(err, "the fixture manifest must name what the suite acts on")
@@ -121,9 +175,9 @@ var _ = SynchronizedBeforeSuite(func(ctx SpecContext) []byte {
 	client, err = NewClient(ctx, string(base), cfg)
 	must(err, "make the client")
 	client.Logf = func(format string, args ...any) { fmt.Fprintf(GinkgoWriter, format+"\n", args...) }
-	manifest, err = LoadManifest(ctx, cfg, string(base))
+	manifest, err = cfg.LoadManifest(ctx, string(base))
 	must(err, "load the fixture manifest")
-	missing = CheckManifest(manifest)
+	missing = mf.Check(manifest)
 })
 
 // Every spec's exchanges, counted by the client, go into its report (ReportEntryExchanges):
@@ -139,28 +193,33 @@ var _ = BeforeEach(func() {
 // The per-operation and per-aspect summary, on standard output and in the summary file
 // (CONFORMANCE_SUMMARY, or summary.txt in CONFORMANCE_REPORTS). A file that cannot be written
 // is a warning: the verdict is the specs'.
-var _ = ReportAfterSuite("conformance summary", func(report Report) {
-	s := SummarizeRun(report, run)
-	_ = s.Write(os.Stdout)
+var _ = ReportAfterSuite("conformance summary", func(rep Report) {
+	s := report.Summarize(rep, run)
+	if rep.SuiteConfig.ParallelTotal == 1 {
+		_ = s.Write(os.Stdout) // a parallel run's coordinating process prints it, last
+	}
+	if note := report.ThrottleNote(rep, 1); note != "" && rep.SuiteConfig.ParallelTotal == 1 {
+		fmt.Fprintln(os.Stderr, note) // a parallel run's coordinating process says it, last
+	}
 	if path := files.Summary; path != "" {
-		if warn := WriteReportFile("summary", path, s.Write); warn != "" {
+		if warn := report.WriteFile("summary", path, s.Write); warn != "" {
 			fmt.Fprintln(os.Stderr, warn)
 		}
 	}
 	// Against the reference mock in process (go test ./conformance), every spec's effect labels
 	// are held to the exchanges it made (D110), so the readonly profile can trust them.
-	if client != nil && !report.SuiteConfig.DryRun && cfg.BaseURL == "" && cfg.Image == "" {
+	if client != nil && !rep.SuiteConfig.DryRun && cfg.BaseURL == "" && cfg.Image == "" {
 		var problems []string
-		for _, sr := range report.SpecReports {
-			if sr.LeafNodeType != types.NodeTypeIt || LeftOutByFilter(sr) {
+		for _, sr := range rep.SpecReports {
+			if sr.LeafNodeType != types.NodeTypeIt || report.LeftOutByFilter(sr) {
 				continue
 			}
-			for _, p := range EffectLabelProblems(sr.Labels(), sr.State, Records(sr)) {
+			for _, p := range report.EffectLabelProblems(sr.Labels(), sr.State, Records(sr)) {
 				problems = append(problems, fmt.Sprintf("spec %q: %s", sr.FullText(), p))
 			}
 		}
 		if len(problems) > 0 {
-			Fail("effect labels that do not match what the specs sent (conformance/labels.go, D110):\n" + strings.Join(problems, "\n"))
+			Fail("effect labels that do not match what the specs sent (conformance/labels.go, the readonly profile's effect labels):\n" + strings.Join(problems, "\n"))
 		}
 	}
 	// The HTML report (CONFORMANCE_HTML, or conformance.html in CONFORMANCE_REPORTS).
@@ -169,8 +228,8 @@ var _ = ReportAfterSuite("conformance summary", func(report Report) {
 		if client != nil {
 			target = client.BaseURL()
 		}
-		h := BuildHTMLReport(report, run, target, time.Now())
-		if warn := WriteReportFile("HTML", path, h.WriteHTML); warn != "" {
+		h := report.BuildHTML(rep, run, target, time.Now())
+		if warn := report.WriteFile("HTML", path, h.WriteHTML); warn != "" {
 			fmt.Fprintln(os.Stderr, warn)
 		}
 	}

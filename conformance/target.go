@@ -6,11 +6,8 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"time"
-
-	"github.com/opsapi/mocktoolkit/mockserver"
 )
 
 // Target is the deployment under test.
@@ -23,13 +20,13 @@ type Target struct {
 	Stop func()
 }
 
-// ErrContainerUnavailable is returned by startContainerTarget in a build without containers.
-var ErrContainerUnavailable = errors.New("not available in this build")
+// errContainerUnavailable is returned by startContainerTarget in a build without containers.
+var errContainerUnavailable = errors.New("not available in this build")
 
 // startContainerTarget starts the mock from a container image and returns its base URL. It is the
-// hook conformance/container wires; until then it reports ErrContainerUnavailable.
+// hook mockserver/container wires; until then it reports errContainerUnavailable.
 var startContainerTarget = func(ctx context.Context, image string) (baseURL string, stop func(), err error) {
-	return "", nil, fmt.Errorf("start container %s: %w", image, ErrContainerUnavailable)
+	return "", nil, fmt.Errorf("start container %s: %w", image, errContainerUnavailable)
 }
 
 // SetContainerStarter replaces the hook that starts a target from CONFORMANCE_IMAGE. The container
@@ -39,9 +36,22 @@ func SetContainerStarter(f func(ctx context.Context, image string) (string, func
 	startContainerTarget = f
 }
 
+// startInProcessTarget serves the reference mock in this process. The suite's own test setup
+// sets it (SetInProcessStarter), so this package never imports the mock it judges; unset, a
+// run without CONFORMANCE_BASE_URL or CONFORMANCE_IMAGE has no target.
+var startInProcessTarget = func(context.Context) (baseURL string, stop func(), err error) {
+	return "", nil, fmt.Errorf("no in-process target in this build: set %s to the deployment under test", EnvBaseURL)
+}
+
+// SetInProcessStarter replaces the hook that serves the in-process target (the reference mock,
+// from a file of the suite's tests).
+func SetInProcessStarter(f func(ctx context.Context) (string, func(), error)) {
+	startInProcessTarget = f
+}
+
 // StartTarget chooses the deployment under test once: CONFORMANCE_BASE_URL, else
-// CONFORMANCE_IMAGE, else the reference mock in process (mockserver.New behind httptest). It
-// fails with a clear error when the target does not answer.
+// CONFORMANCE_IMAGE, else the in-process target (SetInProcessStarter). It fails with a clear
+// error when the target does not answer.
 func StartTarget(ctx context.Context, cfg Config) (Target, error) {
 	t := Target{Stop: func() {}}
 	switch {
@@ -57,22 +67,25 @@ func StartTarget(ctx context.Context, cfg Config) (Target, error) {
 		}
 		t.BaseURL, t.Kind = strings.TrimRight(base, "/"), "image"
 	default:
-		h, err := mockserver.New(mockserver.Config{})
-		if err != nil {
-			return t, fmt.Errorf("start in-process mock: %w", err)
+		base, stop, err := startInProcessTarget(ctx)
+		if stop != nil {
+			t.Stop = stop
 		}
-		srv := httptest.NewServer(h)
-		t.BaseURL, t.Kind, t.Stop = srv.URL, "in-process", srv.Close
+		if err != nil {
+			return t, err
+		}
+		t.BaseURL, t.Kind = strings.TrimRight(base, "/"), "in-process"
 	}
-	if err := Reachable(ctx, t.BaseURL, 10*time.Second); err != nil {
+	if err := reachable(ctx, t.BaseURL, 10*time.Second); err != nil {
 		return t, err
 	}
 	return t, nil
 }
 
-// Probe makes one request to base and reports an error at once if it gets no HTTP answer
+// Ping makes one request to the target and reports an error at once if it gets no HTTP answer
 // within timeout: for a deployment named by URL, which is expected to be up already.
-func Probe(ctx context.Context, base string, timeout time.Duration) error {
+func (t Target) Ping(ctx context.Context, timeout time.Duration) error {
+	base := t.BaseURL
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, base+"/healthz", nil)
@@ -87,9 +100,9 @@ func Probe(ctx context.Context, base string, timeout time.Duration) error {
 	return resp.Body.Close()
 }
 
-// Reachable reports an error unless the server at base answers HTTP within wait. Any HTTP answer
+// reachable reports an error unless the server at base answers HTTP within wait. Any HTTP answer
 // counts (a vendor's deployment need not serve /healthz); only a transport failure does not.
-func Reachable(ctx context.Context, base string, wait time.Duration) error {
+func reachable(ctx context.Context, base string, wait time.Duration) error {
 	ctx, cancel := context.WithTimeout(ctx, wait)
 	defer cancel()
 	var last error

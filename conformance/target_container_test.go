@@ -9,11 +9,11 @@ import (
 	"github.com/testcontainers/testcontainers-go"
 
 	"github.com/opsapi/mocktoolkit/conformance"
-	"github.com/opsapi/mocktoolkit/conformance/container"
+	"github.com/opsapi/mocktoolkit/mockserver/container"
 )
 
 // The suite's third target: CONFORMANCE_IMAGE=<image> starts that image once for the whole run
-// with the testcontainers-go module in conformance/container. The hook is wired here, in a test
+// with the testcontainers-go module in mockserver/container. The hook is wired here, in a test
 // file, so the conformance package itself never depends on Docker; the compiled suite
 // (go test -c) includes it.
 func init() {

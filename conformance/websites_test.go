@@ -8,6 +8,8 @@ import (
 	. "github.com/onsi/gomega"
 
 	. "github.com/opsapi/mocktoolkit/conformance"
+
+	"github.com/opsapi/mocktoolkit/conformance/rules"
 )
 
 var _ = Describe("Website builder area", func() {
@@ -26,24 +28,26 @@ func describeThumbnailsRegenerate() {
 			required("type"), typed("type", "string"), oneOf("type", "page", "template", "layout"),
 			required("entity_id"), typed("entity_id", "integer"), minimum("entity_id", 1),
 		},
+		spends: true,
 	}, func() {
-		// Rules ENV-1, STATUS-2, DATA-1 (conformance/rules.md).
-		It("regenerates a page thumbnail and returns its preview image", Contract(op, AspectEnvelope, "ENV-1", "STATUS-2", "DATA-1"), func() {
+		// Rules ENV-1, STATUS-2, DATA-1 (conformance/rules.md). Serial: an accepted regeneration
+		// spends the window LIMIT-3 counts, and only the process that sent it counts it (D160).
+		It("regenerates a page thumbnail and returns its preview image", Serial, Contract(op, AspectEnvelope, "ENV-1", "STATUS-2", "DATA-1"), func() {
 			ex := call(member, op, page())
 			expectSuccess(ex)
-			Expect(ex).To(HaveKind("data.preview_image", "a string"), RuleSuccess)
+			Expect(ex).To(HaveKind("data.preview_image", "a string"), Cite(rules.DATA1))
 		})
 
 		// Rules ERR-4, ENV-2 (conformance/rules.md).
 		It("answers 404 with body shape (a) for an entity that does not exist", Contract(op, AspectNotFound, "ERR-4", "ENV-2"), func() {
-			expectNotFound(call(member, op, map[string]any{"type": "layout", "entity_id": missingID}), RuleErrors2)
+			expectNotFound(call(member, op, map[string]any{"type": "layout", "entity_id": missingID}), Cite(rules.ERR4))
 		})
 
-		// Rule LIMIT-3. Only the suite's own accepted regenerations can be counted (an earlier
+		// Rules LIMIT-3, LIMIT-5. Only the suite's own accepted regenerations can be counted (an earlier
 		// run or another process may have spent part of the window): once the suite itself got 5
 		// accepted for the project within the last 10 minutes, the next must be 429. A 429 before
 		// that proves nothing either way (the window may not be fresh): the spec skips and says so.
-		It("answers 429 with Retry-After once 5 regenerations of the project succeeded in 10 minutes", Serial, SpendsRateLimit(Contract(op, AspectRateLimit, "LIMIT-3")), func() {
+		It("answers 429 with Retry-After once 5 regenerations of the project succeeded in 10 minutes", Serial, SpendsRateLimit(Contract(op, AspectRateLimit, "LIMIT-3", "LIMIT-5")), func(ctx SpecContext) {
 			bodies := []map[string]any{page(),
 				{"type": "template", "entity_id": manifest.Websites.TemplateID},
 				{"type": "layout", "entity_id": manifest.Websites.LayoutID}}
@@ -56,16 +60,17 @@ func describeThumbnailsRegenerate() {
 				ex := send(Request{Op: op, As: "the member", Token: token(member, op), Body: bodies[i%3], NoRetry: true})
 				switch {
 				case own >= 5:
-					Expect(ex).To(HaveStatus(429), "%s: the suite itself got %d regenerations of the project accepted in the last 10 minutes", RuleThumbLimit, own)
-					Expect(ex).To(HaveEnvelopeB(), RuleLimit429)
-					Expect(ex).To(HaveRetryAfter(), RuleThumbLimit)
+					Expect(ex).To(HaveStatus(429), "%s: the suite itself got %d regenerations of the project accepted in the last 10 minutes", Cite(rules.LIMIT3), own)
+					Expect(ex).To(HaveEnvelopeB())
+					Expect(ex).To(HaveRetryAfter())
+					expectThumbRetryAfter(ctx, ex, Request{Op: op, As: "the member", Token: token(member, op), Body: bodies[i%3], NoRetry: true})
 					return
 				case ex.Status == 429:
-					Expect(ex).To(HaveEnvelopeB(), RuleLimit429)
-					Expect(ex).To(HaveRetryAfter(), RuleThumbLimit)
+					Expect(ex).To(HaveEnvelopeB())
+					Expect(ex).To(HaveRetryAfter())
 					Skip(fmt.Sprintf("thumbnails/regenerate answered 429 after only %d successes of this run in the window: the window was partly spent before (an earlier run, another process), so the limit cannot be counted; run against a fresh deployment", own))
 				default:
-					Expect(ex).To(HaveStatus(200), RuleSuccess)
+					Expect(ex).To(HaveStatus(200), Cite(rules.DATA1))
 				}
 			}
 			Fail("suite bug: six regenerations without reaching five successes or a 429")
@@ -80,16 +85,16 @@ func describeThumbnailsRegenerate() {
 					break
 				}
 			}
-			Expect(last).To(HaveStatus(429), "D15")
+			Expect(last).To(HaveStatus(429), choiceThumbnails)
 			wait, _ := RetryAfter(last.Header)
-			Expect(wait).To(And(BeNumerically(">=", time.Second), BeNumerically("<=", 10*time.Minute)), "D15\n\n%s", last.Describe())
+			Expect(wait).To(And(BeNumerically(">=", time.Second), BeNumerically("<=", 10*time.Minute)), choiceThumbnails+"\n\n%s", last.Describe())
 		})
 
 		isolationSpec(op, "the member's page", page)
 
 		// D38: an entity of another project is 404 (and does not count, D15).
 		It("does not regenerate the member's page for an outsider", Reference(op, AspectIsolation), func() {
-			expectNotFound(call(outsider, op, page()), "D38")
+			expectNotFound(call(outsider, op, page()), choiceThumbnailEntities)
 		})
 	})
 }
@@ -104,34 +109,34 @@ func describeThemeVersionsDeprecate() {
 		It("deprecates an approved theme version", Contract(op, AspectTransition, "TRANS-3"), func() {
 			ex := call(member, op, map[string]any{"version_id": manifest.Websites.ApprovedVersionIDs[0]})
 			expectSuccess(ex)
-			Expect(ex).To(HaveKind("data.version_id", "a string"), RuleDeprecate)
-			Expect(ex).To(HaveJSON("data.theme_status", `"deprecated"`, func(v any, _ bool) bool { return v == "deprecated" }), RuleDeprecate)
+			Expect(ex).To(HaveKind("data.version_id", "a string"), Cite(rules.TRANS3))
+			Expect(ex).To(HaveJSON("data.theme_status", `"deprecated"`, func(v any, _ bool) bool { return v == "deprecated" }), Cite(rules.TRANS3))
 		})
 
 		// Rule TRANS-4 (conformance/rules.md).
 		It("refuses to deprecate a version that is not approved", Contract(op, AspectTransition, "TRANS-4"), func() {
 			ex := call(member, op, map[string]any{"version_id": manifest.Websites.UnapprovedVersionID})
-			Expect(ex).To(HaveStatus(400, 403, 422), RuleDeprecate)
+			Expect(ex).To(HaveStatus(400, 403, 422), Cite(rules.TRANS3))
 			switch ex.Status {
 			case 400:
-				Expect(ex).To(HaveEnvelopeA(), RuleDeprecate)
+				Expect(ex).To(HaveEnvelopeA())
 			case 403:
-				Expect(ex).To(HaveEnvelopeAOrB(), RuleDeprecate)
+				Expect(ex).To(HaveEnvelopeAOrB())
 			case 422:
-				Expect(ex).To(HaveJSON("errors", "an object", func(v any, _ bool) bool { _, ok := v.(map[string]any); return ok }), RuleDeprecate)
+				Expect(ex).To(HaveJSON("errors", "an object", func(v any, _ bool) bool { _, ok := v.(map[string]any); return ok }), Cite(rules.TRANS3))
 			}
 		})
 
 		// D36: the refusal is 400 shape (a).
 		It("answers 400 with body shape (a) for a version that is not approved", Reference(op, AspectTransition), func() {
 			ex := call(member, op, map[string]any{"version_id": manifest.Websites.UnapprovedVersionID})
-			Expect(ex).To(HaveStatus(400), "D36")
-			Expect(ex).To(HaveEnvelopeA(), "D36")
+			Expect(ex).To(HaveStatus(400), choiceDeprecate)
+			Expect(ex).To(HaveEnvelopeA(), choiceDeprecate)
 		})
 
 		// Rules ERR-4, ENV-2 (conformance/rules.md).
 		It("answers 404 with body shape (a) for a version that does not exist", Contract(op, AspectNotFound, "ERR-4", "ENV-2"), func() {
-			expectNotFound(call(member, op, map[string]any{"version_id": missingID}), RuleErrors2)
+			expectNotFound(call(member, op, map[string]any{"version_id": missingID}), Cite(rules.ERR4))
 		})
 
 		// D36, D37: version_id is the id as a string; deprecating again is a no-op 200.
@@ -139,8 +144,8 @@ func describeThemeVersionsDeprecate() {
 			id := manifest.Websites.ApprovedVersionIDs[len(manifest.Websites.ApprovedVersionIDs)-1]
 			for range 2 {
 				ex := call(member, op, map[string]any{"version_id": id})
-				Expect(ex).To(HaveStatus(200), "D36")
-				Expect(ex).To(HaveJSON("data.version_id", "the id as a string", func(v any, _ bool) bool { return v == fmt.Sprint(id) }), "D37")
+				Expect(ex).To(HaveStatus(200), choiceDeprecate)
+				Expect(ex).To(HaveJSON("data.version_id", "the id as a string", func(v any, _ bool) bool { return v == fmt.Sprint(id) }), choiceThemeVersion)
 			}
 		})
 
@@ -150,7 +155,7 @@ func describeThemeVersionsDeprecate() {
 
 		// D12: another project's versions answer 404.
 		It("does not let an outsider deprecate the member's version", Reference(op, AspectIsolation), func() {
-			expectNotFound(call(outsider, op, map[string]any{"version_id": manifest.Websites.ApprovedVersionIDs[0]}), "D12")
+			expectNotFound(call(outsider, op, map[string]any{"version_id": manifest.Websites.ApprovedVersionIDs[0]}), choiceOtherProject)
 		})
 	})
 }

@@ -38,3 +38,26 @@ func Example() {
 	// worker-1 empty true
 	// logins: 1 clock: 2030-01-01T00:00:00Z
 }
+
+// A frontend's end-to-end test runs in its own world; afterwards its calls are saved as a flow
+// the conformance suite replays against another deployment (CONFORMANCE_FLOWS).
+func ExampleClient_Flow() {
+	mock, _ := mockserver.New(mockserver.Config{Now: time.Date(2026, 6, 1, 9, 0, 0, 0, time.UTC)})
+	srv := httptest.NewServer(mock)
+	defer srv.Close()
+	ctx := context.Background()
+
+	c := mockclient.New(srv.URL, mockclient.WithWorld("checkout-e2e"))
+	_, _ = c.Reset(ctx, mockclient.Reset{})
+	_, _ = c.LoginAs(ctx, "member") // the test under way: here, only its login
+
+	doc, err := c.Flow(ctx)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	st := doc.Steps[0]
+	fmt.Println(doc.Name, len(doc.Steps), st.Operation, st.As, st.Answer.Status, st.Body["password"])
+	// Output:
+	// world checkout-e2e 1 authenticate none 200 map[manifest:users.member.password]
+}

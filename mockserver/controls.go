@@ -1,6 +1,21 @@
 package mockserver
 
-import "net/http"
+import (
+	"bytes"
+	"crypto/subtle"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/opsapi/mocktoolkit/fixtures"
+	"github.com/opsapi/mocktoolkit/reference"
+	"github.com/opsapi/mocktoolkit/spec"
+)
 
 // handleHealth answers the readiness probe.
 func (s *Server) handleHealth(w http.ResponseWriter, _ *http.Request) {
@@ -29,3 +44,233 @@ func (s *Server) handleDashboardRedirect(w http.ResponseWriter, r *http.Request)
 // handleFavicon answers browsers' favicon request with 204, so opening the dashboard leaves
 // nothing in the journal.
 func handleFavicon(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusNoContent) }
+
+// AdminTokenHeader carries the admin token (Config.AdminToken) to the /__mock/ endpoints.
+const AdminTokenHeader = "X-Mock-Admin-Token"
+
+// admitted guards the /__mock/ endpoints with the admin token, when one is set: the token
+// comes in X-Mock-Admin-Token, or for the dashboard page (GET /__mock/) also as ?token=.
+// Without it, 401 shape (b); the dashboard page answers its token prompt instead.
+func (s *Server) admitted(w http.ResponseWriter, r *http.Request) bool {
+	want := s.steering.admin
+	if want == "" || !strings.HasPrefix(r.URL.Path, "/__mock/") {
+		return true
+	}
+	got := r.Header.Get(AdminTokenHeader)
+	if got == "" && r.Method == http.MethodGet && r.URL.Path == dashboardPath {
+		got = r.URL.Query().Get("token")
+	}
+	if subtle.ConstantTimeCompare([]byte(got), []byte(want)) == 1 {
+		return true
+	}
+	if r.URL.Path == dashboardPath && r.Method == http.MethodGet {
+		s.writeTokenPrompt(w, got != "")
+		return false
+	}
+	writeShapeB(w, http.StatusUnauthorized, "This mock needs its admin token: send it in the "+AdminTokenHeader+" header.")
+	return false
+}
+
+// maxAdvance bounds one move of the clock (ten years), far from time.Duration's limit.
+const maxAdvance = 10 * 365 * 24 * time.Hour
+
+// clockInput is the body of POST /__mock/clock: one or more of set, freeze and
+// advance_seconds, applied in that order (D104).
+type clockInput struct {
+	Set            *string `json:"set"`
+	Freeze         *bool   `json:"freeze"`
+	AdvanceSeconds *int64  `json:"advance_seconds"`
+}
+
+// handleClock answers the request's world's time and whether its clock is frozen.
+func (s *Server) handleClock(w http.ResponseWriter, r *http.Request) {
+	wl := s.worldOf(r)
+	writeJSON(w, http.StatusOK, map[string]any{"now": wl.clockNow(), "frozen": wl.clock.Frozen(), "world": wl.name})
+}
+
+// handleClockSet sets, freezes or advances the request's world's clock (D63, D104): rate
+// windows, the thumbnail window, snoozes and overdue cards follow, as they all read it (D39).
+// Every field is checked before any is applied, so a 422 leaves the clock as it was.
+func (s *Server) handleClockSet(w http.ResponseWriter, r *http.Request) {
+	var in clockInput
+	if !decodeControl(w, r, &in, maxBody) {
+		return
+	}
+	fields := map[string][]string{}
+	if in.Set == nil && in.Freeze == nil && in.AdvanceSeconds == nil {
+		fields["advance_seconds"] = []string{reference.MsgRequired("advance_seconds") + " Send set (RFC 3339), freeze (true or false) or advance_seconds."}
+	}
+	var at time.Time
+	if in.Set != nil {
+		var err error
+		if spec.ValidateDateTime(*in.Set) != nil { // offsets within ±23:59 (D148)
+			fields["set"] = []string{"The set field must be an RFC 3339 date-time such as 2026-06-01T09:00:00Z, its offset within ±23:59."}
+		} else if at, err = time.Parse(time.RFC3339, *in.Set); err != nil {
+			fields["set"] = []string{"The set field must be an RFC 3339 date-time such as 2026-06-01T09:00:00Z."}
+		} else if CheckClockStart(at) != nil {
+			fields["set"] = []string{reference.MsgBetween("set", EarliestClock.Format(time.RFC3339), LatestClock.Format(time.RFC3339))}
+		}
+	}
+	if in.AdvanceSeconds != nil {
+		switch n := *in.AdvanceSeconds; {
+		case n < 0:
+			fields["advance_seconds"] = []string{reference.MsgMin("advance_seconds", "0") + " To go back, send set."}
+		case n > int64(maxAdvance/time.Second):
+			fields["advance_seconds"] = []string{reference.MsgMax("advance_seconds", strconv.FormatInt(int64(maxAdvance/time.Second), 10)) + " (ten years)"}
+		}
+	}
+	if len(fields) > 0 {
+		writeValidation(w, fields)
+		return
+	}
+	wl := s.worldOf(r)
+	if in.Set != nil {
+		_ = wl.clock.Set(at) // checked above
+	}
+	if in.Freeze != nil {
+		wl.clock.Freeze(*in.Freeze)
+	}
+	if in.AdvanceSeconds != nil {
+		if wl.clock.Advance(time.Duration(*in.AdvanceSeconds)*time.Second) != nil {
+			past := " The clock would pass " + LatestClock.Format(time.RFC3339) + ", the latest instant the mock keeps."
+			writeValidation(w, map[string][]string{"advance_seconds": {reference.MsgInvalid("advance_seconds") + past}})
+			return
+		}
+	}
+	s.handleClock(w, r)
+}
+
+// resetInput is the body of POST /__mock/reset.
+type resetInput struct {
+	Seed     *int64 `json:"seed"`
+	Scenario string `json:"scenario"`
+}
+
+// handleReset puts back the request's world from the configured seed and scenario, or those of
+// the body (D62, D101), and forgets its rate windows, fault rules and journal. Tokens issued in
+// the old world vanish with it (D10).
+func (s *Server) handleReset(w http.ResponseWriter, r *http.Request) {
+	var in resetInput
+	if !decodeControl(w, r, &in, maxBody) {
+		return
+	}
+	src := Source{Seed: s.cfg.Seed, Scenario: s.cfg.Scenario}
+	if in.Seed != nil {
+		if *in.Seed == 0 {
+			writeValidation(w, map[string][]string{"seed": {reference.MsgNot("seed", "0")}})
+			return
+		}
+		src.Seed = *in.Seed
+	}
+	if in.Scenario != "" {
+		if !s.knownScenario(in.Scenario) {
+			writeValidation(w, map[string][]string{"scenario": {reference.MsgOneOf("scenario", s.scenarioNames())}})
+			return
+		}
+		src.Scenario = in.Scenario
+	}
+	wl := s.worldOf(r)
+	if err := s.resetWorld(wl, src); err != nil {
+		s.writeResetError(w, wl, src, err)
+		return
+	}
+	s.logins.clearClient(clientAddr(r))
+	st := wl.state()
+	writeJSON(w, http.StatusOK, map[string]any{
+		"world":    wl.name,
+		"seed":     st.source.Seed,
+		"scenario": st.source.Scenario,
+		"now":      wl.clockNow(),
+		"fixtures": st.manifest,
+	})
+}
+
+// writeResetError answers a reset that failed: 422 under scenario when the scenario does not
+// load in this world (a field rule, a date past year 9999 at its clock: D145), else 500.
+func (s *Server) writeResetError(w http.ResponseWriter, wl *world, src Source, err error) {
+	s.logger.Error("reset", "world", wl.name, "seed", src.Seed, "scenario", src.Scenario, "err", err)
+	var ue *reference.Error
+	var se *fixtures.ScenarioError
+	if errors.As(err, &ue) || errors.As(err, &se) {
+		writeValidation(w, map[string][]string{"scenario": {"The scenario does not load: " + err.Error() + "."}})
+		return
+	}
+	writeShapeA(w, http.StatusInternalServerError, "The world could not be reset.")
+}
+
+// maxSnapshot is the largest snapshot PUT /__mock/state accepts.
+const maxSnapshot = 64 << 20
+
+// DecodeState reads a snapshot as GET /__mock/state writes it, for --state-file: JSON of
+// reference.State with no unknown fields, whose text is valid UTF-8 (D74: the bytes are
+// checked as written, since decoding would turn bad text into U+FFFD). reference.New then
+// checks the rules of every record (D76).
+func DecodeState(b []byte) (reference.State, error) {
+	var st reference.State
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&st); err != nil {
+		return reference.State{}, errors.New(snapshotProblem(b, err, dec.InputOffset()))
+	}
+	if bad := spec.InvalidText(b); len(bad) > 0 {
+		return reference.State{}, fmt.Errorf("decode snapshot: %s must be valid UTF-8 text", strings.Join(bad, ", "))
+	}
+	return st, nil
+}
+
+// snapshotProblem words a decoding error of a snapshot as the mock's controls word one, with
+// the line it is on (D187): "line 3: The colour field is not known." at is where the decoder
+// stopped, for errors that do not carry their offset.
+func snapshotProblem(b []byte, err error, at int64) string {
+	var syntax *json.SyntaxError
+	var te *json.UnmarshalTypeError
+	switch {
+	case errors.Is(err, io.EOF):
+		return "the file is empty; a state file is one JSON object as GET /__mock/state answers"
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		return "the file ends before its JSON does"
+	case errors.As(err, &syntax):
+		return fmt.Sprintf("line %d: not valid JSON (%s)", lineAt(b, syntax.Offset), strings.TrimPrefix(err.Error(), "json: "))
+	case errors.As(err, &te):
+		at = te.Offset
+	}
+	field, msg := controlFieldError(err)
+	if i := bytes.LastIndex(b[:min(max(at, 0), int64(len(b)))], []byte(strconv.Quote(field))); te == nil && i >= 0 {
+		at = int64(i) // an unknown field: the decoder stopped after its value
+	}
+	return fmt.Sprintf("line %d: %s", lineAt(b, at), msg)
+}
+
+// lineAt is the line of b that byte offset falls on, from 1.
+func lineAt(b []byte, offset int64) int {
+	return bytes.Count(b[:min(max(offset, 0), int64(len(b)))], []byte("\n")) + 1
+}
+
+// handleStateGet answers the whole state of the request's world as JSON (reference.State).
+func (s *Server) handleStateGet(w http.ResponseWriter, r *http.Request) {
+	if err := writeJSON(w, http.StatusOK, s.worldOf(r).state().store.State()); err != nil {
+		s.logger.Error("encode state", "err", err)
+	}
+}
+
+// handleStatePut replaces the world with the snapshot in the body. A snapshot that is not
+// JSON answers 400 and one that does not load (unknown fields, text that is not UTF-8, broken
+// field rules or references: D65, D74, D76) 422; the old world stays in both cases. The
+// fixture manifest is checked against the new records (D102).
+func (s *Server) handleStatePut(w http.ResponseWriter, r *http.Request) {
+	var sent *reference.State
+	if !decodeControl(w, r, &sent, maxSnapshot) {
+		return
+	}
+	if sent == nil { // an empty body or null: never read as "no records", which would wipe the world
+		writeShapeA(w, http.StatusBadRequest, "The body is empty: a snapshot is one JSON object, as GET /__mock/state answers; the world is unchanged.")
+		return
+	}
+	st := *sent
+	if err := s.loadState(s.worldOf(r), st); err != nil {
+		why := strings.TrimPrefix(err.Error(), "load state: ")
+		writeValidation(w, map[string][]string{"state": {"The snapshot does not load: " + why + "."}})
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"loaded": true, "users": len(st.Users), "cards": len(st.Cards)})
+}

@@ -105,6 +105,13 @@ func TestDashboardInABrowser(t *testing.T) {
 		waitText(ctx, t, "#journal tbody", func(s string) bool { return strings.Contains(s, "/v1/authenticate") }, "journal")
 	})
 
+	t.Run("download flow fetches the world's flow", func(t *testing.T) {
+		if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS("#flow-download"))); err != nil {
+			t.Fatal(err)
+		}
+		waitText(ctx, t, "#status", func(s string) bool { return strings.HasPrefix(s, "Flow of ") && strings.HasSuffix(s, " steps saved.") }, "status after download flow")
+	})
+
 	t.Run("reset clears the journal and the fault rules", func(t *testing.T) {
 		m.ctl(http.MethodPost, "/__mock/faults", map[string]any{"operation": "cardsList", "status": 500}, admin...).wantStatus(t, 201)
 		if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS("#reset"))); err != nil {

@@ -23,7 +23,7 @@ func TestDashboardShowsTheFixtures(t *testing.T) {
 	for _, want := range []string{
 		u.Member.Email, u.Member.Password, u.Superadmin.Email, u.Outsider.Email,
 		fmt.Sprint(o.CardID), fmt.Sprint(o.BoardID), o.ToolKey,
-		`id="reset"`, `id="advance"`, `id="fault-add"`, `id="journal"`, "tagsList",
+		`id="reset"`, `id="advance"`, `id="fault-add"`, `id="journal"`, `id="flow-download"`, "tagsList",
 		"/v1/authenticate", "stop working",
 	} {
 		if !strings.Contains(page, want) {

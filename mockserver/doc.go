@@ -4,26 +4,29 @@
 //
 // It is the HTTP adapter only: the rules live in reference. New returns a *Server, an
 // http.Handler that embedding tests hold to steer the mock from Go (Snapshot, LoadState, Reset,
-// Manifest, Advance on the default world; World(name) for another). routes.go is the one table of the API surface: a row per operationId with
-// its handler; the operation's path, access (public, bearer, superadmin), listed statuses and
-// request schema are read from the spec (route.go). envelope.go is the one place that encodes
-// JSON and the one table from reference error codes to HTTP status; reference/messages.go is
-// the one writer of field failures.
+// Manifest, Advance on the default world; World(name) for another). One table lists the API
+// surface: a row per operationId with its handler; the operation's path, access (public,
+// bearer, superadmin), listed statuses and request schema come from the spec's operation model
+// (spec.Operations). One envelope writer encodes every answer and maps reference error codes to
+// HTTP statuses; reference/messages.go is the one writer of field failures.
 //
 // Every request passes, in this order:
 //
 //  1. recover: a panic becomes a logged 500 in shape (a), never a dropped connection;
 //  2. request id: X-Request-Id is echoed or assigned;
 //  3. log: one line per request, through the configured logger;
-//  4. world (D100): the /__worlds/<name> prefix is taken off the path (or X-Mock-World read)
-//     and the request's world bound once, created on first use; a bad name answers 400 shape
-//     (a) at route match;
+//  4. world (D100): the /__worlds/<name> prefix is taken off the path as sent (or X-Mock-World
+//     read) and the request's world bound once and counted in flight; a world is created on
+//     first use only by a request the mock admits (Host, Origin, admin token, no cross-site
+//     no-CORS load: 403, D141); a bad name answers 400 shape (a) at route match, and 503 when
+//     every world is busy and none may go;
 //  5. CORS: every answer to an allowed Origin carries Access-Control-Allow-Origin and
 //     Access-Control-Expose-Headers (the rate-limit headers, Retry-After); a preflight OPTIONS
 //     on a known path answers 204 with the allowed methods, the requested headers and the
 //     rate-limit headers, before any auth; /__mock/ answers listed origins only (D103);
 //  6. journal: requests to the API (not to the mock's own endpoints) and their answers are
-//     kept, credentials redacted, for GET /__mock/requests;
+//     kept, exactly the last N per world within a bound shared by every world (D143),
+//     credentials redacted by what their names mean (D142), for GET /__mock/requests;
 //  7. route match: an unknown path answers 404 and a known path with another method 405
 //     (with Allow), both in shape (a) and with the rate-limit headers of the client address;
 //     the mock's own endpoints under /__mock/ answer only safe hosts and, for changes, their
@@ -43,13 +46,13 @@
 //     422 shape (c), errors keyed by field (D5), null and blank required fields worded as
 //     missing (D44);
 //  13. the operation's row on the reference store, whose error codes map to status in
-//     envelope.go.
+//     the envelope writer's one table.
 //
 // Steps 11 and 12 answer only statuses the operation lists: where its codes have no 400, an
 // unreadable body is 422 keyed by the fields the operation requires (D2); where they have no
 // 422, failed fields are 400 shape (a) (D30).
 //
-// The mock's own endpoints (routes.go's controls: worlds, reset, clock, faults, journal, snapshots,
+// The mock's own endpoints (the controls: worlds, reset, clock, faults, journal, snapshots,
 // the dashboard at GET /__mock/, the spec at /openapi.json and /openapi.yaml) are described
 // in the README, "Steering the mock".
 //

@@ -121,23 +121,24 @@ type authenticateBody struct {
 	Errors  []string               `json:"errors"`
 }
 
-// authenticate is the row of /v1/authenticate: 429 while the client address has spent its
-// failures (the store throttles per e-mail, D71); 200 with a token; 401 with the same answer for
-// a wrong e-mail and a wrong password (D1), counted against the address.
+// authenticate is the row of /v1/authenticate: 429 while the client address, or the address
+// for this e-mail, has spent its failures in any world (D71, D144; the store throttles per
+// e-mail in its world); 200 with a token; 401 with the same answer for a wrong e-mail and a
+// wrong password (D1), counted against the address and the e-mail.
 func (s *Server) authenticate(rq *request) (answer, error) {
-	if after := rq.world.logins.blocked(rq.addr); after > 0 {
-		return answer{}, &reference.Error{Code: reference.ERATELIMITED, Message: reference.LoginThrottledMessage, RetryAfter: after}
-	}
 	var in reference.AuthenticateInput
 	if err := decode(rq.body, &in); err != nil {
 		return answer{}, err
+	}
+	if after := s.logins.blocked(rq.addr, in.Email, rq.world.clock.Now()); after > 0 {
+		return answer{}, &reference.Error{Code: reference.ERATELIMITED, Message: reference.LoginThrottledMessage, RetryAfter: after}
 	}
 	res, err := rq.state.store.Authenticate(in)
 	switch {
 	case err == nil:
 		return answer{status: http.StatusOK, body: authenticateBody{Message: "Login successful.", Data: &res, Errors: []string{}}}, nil
 	case reference.ErrorCode(err) == reference.EUNAUTHENTICATED:
-		rq.world.logins.failed(rq.addr)
+		s.logins.failed(rq.addr, in.Email, rq.world.clock.Now())
 		msg := reference.ErrorMessage(err)
 		return answer{status: http.StatusUnauthorized, body: authenticateBody{Error: true, Message: msg, Errors: []string{msg}}}, nil
 	}

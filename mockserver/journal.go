@@ -17,19 +17,22 @@ import (
 // DefaultJournalSize is how many requests the journal keeps when Config.JournalSize is zero.
 const DefaultJournalSize = 200
 
-// Bounds of the journal (D64): it holds at most journalBytes in all (methods, paths, headers
-// and bodies counted), each body at most maxJournalBody (cut with a marker), each header value
-// at most maxJournalHeader and each request's headers at most maxJournalHeaders. The oldest
-// entries go first when a new one would pass the total, so one client sending large requests
-// cannot make the mock hold more, and the dashboard's polling reads a bounded amount.
+// Bounds of the journals (D64, D143): all worlds' journals together hold at most journalBytes
+// (methods, paths, headers and bodies counted, with what their maps and slices cost), each
+// body at most maxJournalBody (cut with a marker), each header value at most maxJournalHeader
+// and each request's headers at most maxJournalHeaders. The oldest entries of the journal
+// holding the most go first when a new one would pass the total, so no client, in any number
+// of worlds, can make the mock hold more, and the dashboard's polling reads a bounded amount.
 const (
-	journalBytes      = 8 << 20
+	journalBytes      = 12 << 20
 	maxJournalBody    = 16 << 10
 	maxJournalHeader  = 1 << 10
 	maxJournalHeaders = 8 << 10
 	maxJournalPath    = 2 << 10
 	// journalEntryCost is what an entry costs besides its strings: the fixed fields and maps.
-	journalEntryCost = 256
+	journalEntryCost = 512
+	// journalHeaderCost is what a header name and a value cost besides their bytes.
+	journalHeaderCost = 48
 )
 
 // journalEntry is one request and its answer, with credentials redacted (redact.go).
@@ -77,27 +80,54 @@ func (b *journalBody) view() {
 
 // cost is what the body holds, for the journal's byte bound.
 func (b *journalBody) cost() int {
-	n := len(b.raw)
+	n := cap(b.raw)
 	for k, vs := range b.header {
-		n += len(k)
+		n += len(k) + journalHeaderCost
 		for _, v := range vs {
-			n += len(v)
+			n += len(v) + journalHeaderCost/2
 		}
 	}
 	return n
 }
 
-// journal is a ring of the last requests to the API (not to the mock's own endpoints),
-// bounded by count and by bytes.
+// journalBudget bounds what the journals of every world hold together (D143): one world's
+// large requests, or 64 worlds of them, never make the mock hold more. Its lock guards every
+// journal attached to it; when a new entry would pass the bound, the oldest entry of the
+// journal holding the most goes first.
+type journalBudget struct {
+	mu       sync.Mutex
+	limit    int
+	used     int
+	journals map[*journal]struct{} // journals holding entries
+}
+
+func newJournalBudget(limit int) *journalBudget {
+	return &journalBudget{limit: limit, journals: map[*journal]struct{}{}}
+}
+
+// largest is the attached journal holding the most bytes (nil when none holds any).
+func (b *journalBudget) largest() *journal {
+	var big *journal
+	for j := range b.journals {
+		if j.n > 0 && (big == nil || j.bytes > big.bytes) {
+			big = j
+		}
+	}
+	return big
+}
+
+// journal is a ring of exactly the last size requests to the API (not to the mock's own
+// endpoints) of one world, fewer only when the budget shared by all worlds needs room (D143).
 type journal struct {
-	mu      sync.Mutex
-	size    int
-	bytes   int // what the entries hold (cost)
-	nextID  int64
-	entries []*journalEntry // a queue: entries[start] is the oldest, new ones are appended
-	costs   []int           // cost of entries[i]
-	start   int
-	counts  map[callKey]int // calls per operation and status since the last clear, never dropped (D105)
+	b        *journalBudget
+	size     int
+	bytes    int // what the entries hold (cost)
+	nextID   int64
+	ring     []*journalEntry // ring[(start+i)%size], i < n: oldest first
+	costs    []int           // cost of ring[i]
+	start, n int
+	detached bool            // its world is gone: nothing more is kept
+	counts   map[callKey]int // calls per operation and status since the last clear, never dropped (D105)
 }
 
 // callKey counts the calls of an operation that answered a status.
@@ -106,53 +136,67 @@ type callKey struct {
 	status    int
 }
 
-func newJournal(size int) *journal {
+func newJournal(size int, b *journalBudget) *journal {
 	if size <= 0 {
 		size = DefaultJournalSize
 	}
-	return &journal{size: size, counts: map[callKey]int{}}
+	return &journal{b: b, size: size, ring: make([]*journalEntry, size), costs: make([]int, size), counts: map[callKey]int{}}
 }
 
 func (j *journal) add(e journalEntry) {
 	cost := journalEntryCost + len(e.Method) + len(e.Path) + len(e.Operation) + e.Request.cost() + e.Response.cost()
-	j.mu.Lock()
-	defer j.mu.Unlock()
+	b := j.b
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if j.detached {
+		return
+	}
 	j.nextID++
 	e.ID = j.nextID
 	if e.Operation != "" {
 		j.counts[callKey{e.Operation, e.Status}]++
 	}
-	for len(j.entries) > 0 && (len(j.entries) >= j.size || j.bytes+cost > journalBytes) {
+	if j.n == j.size {
 		j.dropOldest()
 	}
-	j.entries = append(j.entries, &e)
-	j.costs = append(j.costs, cost)
+	for b.used+cost > b.limit {
+		big := b.largest()
+		if big == nil {
+			break
+		}
+		big.dropOldest()
+	}
+	i := (j.start + j.n) % j.size
+	j.ring[i], j.costs[i] = &e, cost
+	j.n++
 	j.bytes += cost
+	b.used += cost
+	b.journals[j] = struct{}{}
 }
 
-// dropOldest removes the oldest entry.
+// dropOldest removes the oldest entry; b.mu is held.
 func (j *journal) dropOldest() {
 	j.bytes -= j.costs[j.start]
-	j.entries[j.start] = nil
-	j.start++
-	if j.start == len(j.entries) || j.start > len(j.entries)/2 {
-		j.entries = append([]*journalEntry(nil), j.entries[j.start:]...)
-		j.costs = append([]int(nil), j.costs[j.start:]...)
-		j.start = 0
+	j.b.used -= j.costs[j.start]
+	j.ring[j.start], j.costs[j.start] = nil, 0
+	j.start = (j.start + 1) % j.size
+	j.n--
+	if j.n == 0 {
+		delete(j.b.journals, j)
 	}
 }
 
 // list returns the entries newest first, at most limit of them (all when limit <= 0).
 func (j *journal) list(limit int) []journalEntry {
-	j.mu.Lock()
-	defer j.mu.Unlock()
-	n := len(j.entries) - j.start
+	j.b.mu.Lock()
+	defer j.b.mu.Unlock()
+	n := j.n
 	if limit > 0 && limit < n {
 		n = limit
 	}
 	out := make([]journalEntry, 0, n)
-	for i := len(j.entries) - 1; i >= j.start && len(out) < n; i-- {
-		e := j.entries[i]
+	for i := j.n - 1; i >= 0 && len(out) < n; i-- {
+		e := j.ring[(j.start+i)%j.size]
 		e.Request.view()
 		e.Response.view()
 		out = append(out, *e)
@@ -161,17 +205,33 @@ func (j *journal) list(limit int) []journalEntry {
 }
 
 func (j *journal) clear() {
-	j.mu.Lock()
-	defer j.mu.Unlock()
-	j.entries, j.costs, j.start, j.bytes = nil, nil, 0, 0
+	j.b.mu.Lock()
+	defer j.b.mu.Unlock()
+	j.empty()
 	j.counts = map[callKey]int{}
+}
+
+// detach empties the journal of a world that is gone and keeps nothing more.
+func (j *journal) detach() {
+	j.b.mu.Lock()
+	defer j.b.mu.Unlock()
+	j.empty()
+	j.detached = true
+}
+
+// empty drops every entry; b.mu is held.
+func (j *journal) empty() {
+	for j.n > 0 {
+		j.dropOldest()
+	}
+	j.start = 0
 }
 
 // count is how many calls of operation (any when "") answered a status that status matches
 // since the journal was last cleared.
 func (j *journal) count(operation string, status statusFilter) int {
-	j.mu.Lock()
-	defer j.mu.Unlock()
+	j.b.mu.Lock()
+	defer j.b.mu.Unlock()
 	n := 0
 	for k, c := range j.counts {
 		if (operation == "" || k.operation == operation) && status.match(k.status) {
@@ -228,16 +288,17 @@ func journalHeader(h http.Header) http.Header {
 	return out
 }
 
-// journalRecorder is a statusRecorder that also keeps the first maxJournalBody bytes of an
-// answer.
+// journalRecorder is a statusRecorder that also keeps the first limit bytes of an answer:
+// maxJournalBody, or more while the world's flow records (flowLog.keep, D173).
 type journalRecorder struct {
 	statusRecorder
-	body []byte
-	size int
+	body  []byte
+	size  int
+	limit int
 }
 
 func (rec *journalRecorder) Write(b []byte) (int, error) {
-	if room := maxJournalBody - len(rec.body); room > 0 {
+	if room := rec.limit - len(rec.body); room > 0 {
 		keep := b[:min(room, len(b))]
 		if rec.body == nil { // answers are written whole: one allocation of their size
 			rec.body = make([]byte, 0, len(keep))
@@ -258,15 +319,23 @@ func (s *Server) recordRequests(next http.Handler) http.Handler {
 		wl := s.worldOf(r)
 		start := time.Now()
 		at := wl.clock.Now()
-		reqBody, readErr := readUpTo(r.Body, r.ContentLength, maxJournalBody+1) // one more: was it cut?
+		// While the world's flow records, a request is read whole up to the flow's bound (the
+		// mock's own body limit), so a long body replays as sent; the journal keeps its first
+		// maxJournalBody bytes either way (D173).
+		limit := wl.flow.keep()
+		reqBody, readErr := readUpTo(r.Body, r.ContentLength, limit+1) // one more: was it cut?
 		reqSize := len(reqBody)
-		if readErr == nil && reqSize <= maxJournalBody {
+		if readErr == nil && reqSize <= limit {
 			r.Body = &readAhead{Reader: bytes.NewReader(reqBody), data: reqBody, Closer: r.Body}
 		} else { // cut, or broken off: the pipeline reads the rest, and meets the error itself
 			r.Body = readCloser{io.MultiReader(bytes.NewReader(reqBody), r.Body), r.Body}
-			reqBody = reqBody[:min(reqSize, maxJournalBody)]
+			reqBody = reqBody[:min(reqSize, limit)]
 		}
-		rec := &journalRecorder{statusRecorder: statusRecorder{ResponseWriter: w}}
+		if bodyEncoded(r.Header) && reqSize > 0 { // bytes redaction cannot read are not kept (D184)
+			reqBody = []byte("[a body sent with Content-Encoding " + clip(r.Header.Get("Content-Encoding"), 60) + ": not kept]")
+			reqSize = len(reqBody)
+		}
+		rec := &journalRecorder{statusRecorder: statusRecorder{ResponseWriter: w}, limit: limit}
 		next.ServeHTTP(rec, r)
 		path := r.URL.Path // never the query: it may carry credentials
 		if len(path) > maxJournalPath {
@@ -275,11 +344,12 @@ func (s *Server) recordRequests(next http.Handler) http.Handler {
 		e := journalEntry{
 			Time: at, World: wl.name, Method: r.Method, Path: path, Status: rec.status,
 			DurationMS: float64(time.Since(start).Microseconds()) / 1000,
-			Request:    journalBody{header: journalHeader(r.Header), raw: reqBody, size: reqSize},
-			Response:   journalBody{header: journalHeader(rec.Header()), raw: rec.body, size: rec.size},
+			Request:    journalBody{header: journalHeader(r.Header), raw: journalCut(reqBody), size: reqSize},
+			Response:   journalBody{header: journalHeader(rec.Header()), raw: journalCut(rec.body), size: rec.size},
 		}
 		if rt, ok := s.ops[r.URL.Path]; ok {
 			e.Operation = rt.id
+			wl.recordFlow(rt.id, wl.state(), r, reqBody, rec.status, rec.body) // D170
 		}
 		wl.journal.add(e)
 	})

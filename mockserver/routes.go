@@ -1,14 +1,106 @@
 package mockserver
 
 import (
+	"fmt"
 	"net/http"
+	"slices"
 
+	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/opsapi/mocktoolkit/reference"
+	"github.com/opsapi/mocktoolkit/spec"
 )
+
+// access is who may call an operation (the interface's P, A and S marks), read from the spec
+// (spec.Access).
+type access = spec.Access
+
+const (
+	accessBearer     = spec.Bearer
+	accessPublic     = spec.Public
+	accessSuperadmin = spec.Superadmin
+)
+
+// route is an operation row joined with what the spec says of the operation, ready to serve.
+type route struct {
+	operation
+	path       string
+	access     access
+	lists      map[int]bool     // the statuses the spec lists for the operation
+	codes      []int            // the same, ascending, without 413 (D41): what Prefer and fault rules may force
+	firstField string           // the field a forced 422 names: the first required, else the first property
+	schema     *openapi3.Schema // the JSON request body schema, validated by kin-openapi
+	handler    http.Handler
+}
+
+// buildRoutes joins the rows of operations() with the spec's operations, by operationId, and
+// fails when either side has one the other lacks.
+func buildRoutes(doc *openapi3.T, rows []operation) (map[string]*route, error) {
+	byID := make(map[string]operation, len(rows))
+	for _, op := range rows {
+		byID[op.id] = op
+	}
+	routes := make(map[string]*route, len(rows))
+	for _, so := range spec.Operations(doc) {
+		op, ok := byID[so.ID]
+		if !ok {
+			return nil, fmt.Errorf("operation %s (%s) of the spec has no row in routes.go", so.ID, so.Path)
+		}
+		delete(byID, so.ID)
+		rt := &route{operation: op, path: so.Path, schema: so.Request, access: so.Access, lists: map[int]bool{}}
+		for _, n := range so.Statuses {
+			rt.lists[n] = true
+			if n != http.StatusRequestEntityTooLarge {
+				rt.codes = append(rt.codes, n)
+			}
+		}
+		rt.firstField = firstField(so.Request)
+		routes[so.Path] = rt
+	}
+	for id := range byID {
+		return nil, fmt.Errorf("row %s of routes.go is not an operation of the spec", id)
+	}
+	return routes, nil
+}
+
+func firstField(s *openapi3.Schema) string {
+	if len(s.Required) > 0 {
+		return s.Required[0]
+	}
+	names := make([]string, 0, len(s.Properties))
+	for k := range s.Properties {
+		names = append(names, k)
+	}
+	slices.Sort(names)
+	if len(names) > 0 {
+		return names[0]
+	}
+	return "body"
+}
+
+// routeByID finds the route of an operationId (fault rules and the dashboard name operations
+// by id).
+func (s *Server) routeByID(id string) (*route, bool) {
+	for _, rt := range s.ops {
+		if rt.id == id {
+			return rt, true
+		}
+	}
+	return nil, false
+}
+
+// operationIDs are the operationIds of every route, sorted.
+func (s *Server) operationIDs() []string {
+	ids := make([]string, 0, len(s.ops))
+	for _, rt := range s.ops {
+		ids = append(ids, rt.id)
+	}
+	slices.Sort(ids)
+	return ids
+}
 
 // operation is one row of the API table: what the mock does for one operation of the spec.
 // Everything else about the operation — its path, who may call it, the statuses it lists, its
-// request schema — is read from the spec (route.go), never copied here.
+// request schema — is read from the spec (buildRoutes below), never copied here.
 type operation struct {
 	id    string // the spec's operationId
 	serve serveFunc
@@ -128,6 +220,7 @@ func (s *Server) controls() map[string]http.HandlerFunc {
 		"DELETE /__mock/worlds":      s.handleWorldDelete,
 		"GET /__mock/requests/count": s.handleRequestsCount,
 		"GET /__mock/fixtures":       s.handleFixtures,
+		"GET /__mock/flow":           s.handleFlow,
 		"GET /__mock":                s.handleDashboardRedirect,
 		"GET /__mock/":               s.handleDashboard,
 		"POST /__mock/reset":         s.handleReset,

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"strconv"
 	"time"
 
 	"github.com/getkin/kin-openapi/openapi3"
@@ -28,8 +29,11 @@ type Server struct {
 	ctrl    map[string]http.HandlerFunc
 	handler http.Handler
 
-	steering *steering // latency, admin token, CORS, allowed hosts (steering.go)
-	worlds   *registry // the default world and the named ones (worlds.go)
+	steering *steering      // latency, admin token, CORS, allowed hosts (steering.go)
+	worlds   *registry      // the default world and the named ones (worlds.go)
+	journals *journalBudget // what every world's journal holds together (D143)
+	flows    *flowBudget    // what every world's flow holds together (D173)
+	logins   *loginThrottle // failed logins per client address and e-mail, in every world (D144)
 }
 
 // New returns the mock for cfg: the default world of cfg.Seed and cfg.Scenario (or cfg.State)
@@ -54,6 +58,9 @@ func New(cfg Config) (*Server, error) {
 	}
 	s := &Server{cfg: cfg, logger: logger, base: NewClock(cfg.Now), doc: doc}
 	s.steering = newSteering(cfg)
+	s.journals = newJournalBudget(journalBytes)
+	s.flows = &flowBudget{}
+	s.logins = newLoginThrottle()
 	def, err := s.newWorld(DefaultWorld, Source{Seed: cfg.Seed, Scenario: cfg.Scenario}, s.base.Now())
 	if err != nil {
 		return nil, fmt.Errorf("new mock server: %w", err)
@@ -104,3 +111,64 @@ func (s *Server) Now() time.Time { return s.Default().Now() }
 // Advance moves the default world's clock forward by d (rate windows, snoozes, overdue cards
 // follow); it refuses to move past LatestClock (D63).
 func (s *Server) Advance(d time.Duration) error { return s.Default().Advance(d) }
+
+// DefaultRateLimit is the number of requests per minute per caller when Config.RateLimit is
+// zero (D14).
+const DefaultRateLimit = 1000
+
+// Config configures a mock server. The zero value is a mock of the default seeded world on the
+// system clock.
+type Config struct {
+	// Seed selects the seeded world (fixtures.DefaultSeed when zero).
+	Seed int64
+	// Now pins the mock's clock at start; zero means the system clock (D39).
+	Now time.Time
+	// RateLimit is the number of requests per minute per caller (DefaultRateLimit when zero).
+	RateLimit int
+	// Logger receives one line per request (discarded when nil).
+	Logger *slog.Logger
+
+	// Latency delays every operation by a fixed or ranged time (none when zero).
+	Latency Latency
+	// AdminToken, when set, is required by every /__mock/ endpoint in X-Mock-Admin-Token.
+	AdminToken string
+	// CORSOrigins are the origins browsers may call the API from; empty means any ("*"). The
+	// mock's own endpoints answer only the origins listed here, never "*" (D103).
+	CORSOrigins []string
+	// JournalSize is how many requests GET /__mock/requests keeps (DefaultJournalSize when zero).
+	JournalSize int
+	// State, when set, is the world to start with instead of the seeded one (a snapshot, as
+	// GET /__mock/state exports it); the manifest stays the seed's.
+	State *reference.State
+	// Scenario is the scenario of the default world and of every new world (D101):
+	// fixtures.DefaultScenario when empty, another shipped scenario, or one of Scenarios.
+	Scenario string
+	// Scenarios are user-authored scenarios (LoadScenarioFile), by name.
+	Scenarios map[string]*fixtures.ScenarioFile
+	// MaxWorlds is how many named worlds the mock keeps besides the default one, the least
+	// recently used going first (DefaultMaxWorlds when zero; negative: named worlds are off).
+	MaxWorlds int
+	// AllowedHosts are host names, besides localhost and IP addresses, the mock's own endpoints
+	// answer (D103); "*" turns the check off.
+	AllowedHosts []string
+	// LenientContentType reads every request body as JSON whatever its Content-Type; by
+	// default a body not declared application/json is refused, as a real framework would (D6).
+	LenientContentType bool
+	// MaxRecords caps the cards, comments and tags of each project (D70); zero means no cap.
+	MaxRecords int
+}
+
+// handleOpenAPIJSON serves the spec as JSON (the loaded document, marshalled).
+func (s *Server) handleOpenAPIJSON(w http.ResponseWriter, _ *http.Request) {
+	writeJSON(w, http.StatusOK, s.doc)
+}
+
+// handleOpenAPIYAML serves the spec as embedded, YAML.
+func (s *Server) handleOpenAPIYAML(w http.ResponseWriter, _ *http.Request) {
+	b := spec.Bytes()
+	h := w.Header()
+	h.Set("Content-Type", "application/yaml")
+	h.Set("Content-Length", strconv.Itoa(len(b)))
+	w.WriteHeader(http.StatusOK)
+	_, _ = w.Write(b)
+}

@@ -16,8 +16,13 @@ import (
 	"github.com/opsapi/mocktoolkit/mockserver"
 )
 
-// soakFor is how long TestSoak runs: a few seconds in the test command, 60 s under `make soak`.
-var soakFor = flag.Duration("soak", 3*time.Second, "how long TestSoak hammers the mock")
+// soakFor is how long TestSoak runs under `make soak` (60 s); zero, as in the test command, runs
+// soakSteps requests per client instead, so the quick loop's soak does the same work on any
+// machine.
+var soakFor = flag.Duration("soak", 0, "how long TestSoak hammers the mock (0: soakSteps requests per client)")
+
+// soakSteps is the number of requests each client sends when -soak is not given.
+const soakSteps = 100
 
 // soakClients is the number of concurrent clients, each with its own keep-alive connection.
 const soakClients = 64
@@ -33,7 +38,8 @@ type soaker struct {
 	calls  int
 }
 
-// TestSoak: 64 clients mix reads and writes against one mock over loopback for -soak. No
+// TestSoak: 64 clients mix reads and writes against one mock over loopback (soakSteps requests
+// each, or for -soak). No
 // answer is a 5xx, no request fails in transport, every acknowledged write is visible
 // afterwards, and the heap grows by a bounded amount per write (docs/performance.md, soak).
 func TestSoak(t *testing.T) {
@@ -42,6 +48,10 @@ func TestSoak(t *testing.T) {
 	before := heapInUse()
 	var failures atomic.Int64
 	deadline := time.Now().Add(*soakFor)
+	more := func(i int) bool { return i < soakSteps }
+	if *soakFor > 0 {
+		more = func(int) bool { return time.Now().Before(deadline) }
+	}
 	clients := make([]*soaker, soakClients)
 	var wg sync.WaitGroup
 	for i := range clients {
@@ -52,7 +62,7 @@ func TestSoak(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			defer c.client.CloseIdleConnections()
-			for i := 0; time.Now().Before(deadline); i++ {
+			for i := 0; more(i); i++ {
 				if err := c.step(i); err != nil {
 					if failures.Add(1) <= 5 {
 						t.Error(err)
@@ -68,7 +78,7 @@ func TestSoak(t *testing.T) {
 	}
 	writes, calls := checkWritesVisible(t, m, token, clients)
 	grown := int64(heapInUse()) - int64(before)
-	t.Logf("soak: %d clients, %v, %d requests, %d acknowledged writes, heap %+d kB", soakClients, *soakFor, calls, writes, grown/1024)
+	t.Logf("soak: %d clients, %s, %d requests, %d acknowledged writes, heap %+d kB", soakClients, soakSpan(), calls, writes, grown/1024)
 	if writes > 0 && grown/int64(writes) > 16<<10 {
 		t.Errorf("heap grew by %d bytes per acknowledged write (want < 16 kB)", grown/int64(writes))
 	}
@@ -167,4 +177,12 @@ func heapInUse() uint64 {
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
 	return ms.HeapAlloc
+}
+
+// soakSpan says how long or how much the soak ran.
+func soakSpan() string {
+	if *soakFor > 0 {
+		return soakFor.String()
+	}
+	return fmt.Sprintf("%d requests each", soakSteps)
 }

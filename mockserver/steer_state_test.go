@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"testing"
 
 	"github.com/opsapi/mocktoolkit/mockserver"
@@ -90,3 +91,20 @@ func TestConfigStateAndSnapshot(t *testing.T) {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// An empty PUT (a state file that was never written, sent as the README shows) or null is
+// refused and leaves the world as it was; it is never read as a world of no records.
+func TestStatePutEmptyKeepsTheWorld(t *testing.T) {
+	m := newMock(t, mockserver.Config{})
+	before := m.ctl(http.MethodGet, "/__mock/state", nil).wantStatus(t, 200).raw
+	for _, body := range []string{"", "null"} {
+		a := m.ctl(http.MethodPut, "/__mock/state", body).wantStatus(t, http.StatusBadRequest)
+		if body == "" && !strings.Contains(string(a.raw), "empty") {
+			t.Errorf("PUT %q answers %s", body, a.raw)
+		}
+	}
+	after := m.ctl(http.MethodGet, "/__mock/state", nil).wantStatus(t, 200).raw
+	if string(before) != string(after) {
+		t.Fatal("an empty PUT changed the world")
+	}
+}

@@ -9,7 +9,7 @@ import (
 	"github.com/opsapi/mocktoolkit/reference"
 )
 
-// world is one isolated world (D100): its records, tokens, rate windows, login throttle, fault
+// world is one isolated world (D100): its records, tokens, rate windows, fault
 // rules, journal, random draws and clock. Nothing in one world is seen by another; the Server
 // holds the default world and a bounded set of named ones (worlds.go).
 type world struct {
@@ -17,15 +17,19 @@ type world struct {
 	created time.Time // wall-clock time the world was made, for GET /__mock/worlds
 	clock   *Clock
 	limiter *rateLimiter
-	logins  *loginThrottle // failed logins per client address (D71, throttle.go)
 	faults  *faultRules
 	journal *journal
+	flow    *flowLog // calls since the last reset, for GET /__mock/flow (D170)
 	rand    *draws
 
 	cur      atomic.Pointer[worldState] // swapped whole on reset and PUT /__mock/state
 	lastUsed atomic.Int64               // unix nanoseconds of the last request
 	requests atomic.Int64               // requests served in this world
+	inflight atomic.Int64               // requests being served: a busy world is never evicted (D141)
 }
+
+// release ends one request's use of w (Server.world counted it).
+func (w *world) release() { w.inflight.Add(-1) }
 
 // worldState is what a reset or a snapshot replaces: the store, the manifest that describes it
 // and where it came from. A request binds one worldState and sees it from start to end.
@@ -44,17 +48,34 @@ type Source struct {
 	Snapshot bool   `json:"snapshot,omitempty"`
 }
 
+// source fills in what src leaves to the configuration: the mock's seed, the default
+// scenario, and the seed a scenario file names for itself, which wins (D145: the seed reported
+// is the one the world was built from).
+func (s *Server) source(src Source) Source {
+	if src.Seed == 0 {
+		src.Seed = s.cfg.Seed
+	}
+	if src.Scenario == "" {
+		src.Scenario = fixtures.DefaultScenario
+	}
+	if f, ok := s.cfg.Scenarios[src.Scenario]; ok {
+		src.Seed = f.SeedFor(src.Seed)
+	}
+	return src
+}
+
 // newWorld builds the world name from src on a clock starting at start.
 func (s *Server) newWorld(name string, src Source, start time.Time) (*world, error) {
+	src = s.source(src)
 	clock := NewClock(start)
 	w := &world{
 		name:    name,
 		created: time.Now().UTC(),
 		clock:   clock,
 		limiter: newRateLimiter(s.cfg.RateLimit, clock.Now),
-		logins:  newLoginThrottle(clock.Now),
 		faults:  &faultRules{},
-		journal: newJournal(s.cfg.JournalSize),
+		journal: newJournal(s.cfg.JournalSize, s.journals),
+		flow:    &flowLog{budget: s.flows},
 		rand:    newDraws(src.Seed),
 	}
 	if err := s.rebuild(w, src); err != nil {
@@ -66,12 +87,7 @@ func (s *Server) newWorld(name string, src Source, start time.Time) (*world, err
 
 // rebuild replaces w's records with the world of src, built at w's clock.
 func (s *Server) rebuild(w *world, src Source) error {
-	if src.Seed == 0 {
-		src.Seed = s.cfg.Seed
-	}
-	if src.Scenario == "" {
-		src.Scenario = fixtures.DefaultScenario
-	}
+	src = s.source(src)
 	built, err := s.scenario(src, w.clock.Now())
 	if err != nil {
 		return err
@@ -84,19 +100,18 @@ func (s *Server) rebuild(w *world, src Source) error {
 	return nil
 }
 
-// reset puts back the world of src and forgets rate windows, the login throttle, fault rules
-// and the journal (D62); the clock is kept.
+// reset puts back the world of src and forgets rate windows, fault rules and the journal
+// (D62); the clock is kept. The login throttle is the server's (D144): handleReset clears the
+// resetting client's.
 func (s *Server) resetWorld(w *world, src Source) error {
-	if src.Seed == 0 {
-		src.Seed = s.cfg.Seed
-	}
+	src = s.source(src)
 	if err := s.rebuild(w, src); err != nil {
 		return err
 	}
 	w.limiter.clear()
-	w.logins.clear()
 	w.faults.clear()
 	w.journal.clear()
+	w.flow.clear()
 	w.rand.reseed(src.Seed)
 	return nil
 }
@@ -128,3 +143,71 @@ func (w *world) state() *worldState { return w.cur.Load() }
 func (w *world) clockNow() string {
 	return w.clock.Now().Truncate(time.Second).Format(time.RFC3339)
 }
+
+// World is a handle on one world of a Server (D100), for tests that steer the mock from Go:
+// the same controls as the /__mock/ endpoints under /__worlds/<name>/.
+type World struct {
+	s *Server
+	w *world
+}
+
+// World returns the world name, creating it from the configured seed and scenario on first
+// use; "default" (or "") is the default world. It fails for a name that is not valid
+// (CheckWorldName) or when named worlds are turned off (Config.MaxWorlds < 0).
+func (s *Server) World(name string) (*World, error) {
+	w, err := s.world(name, true)
+	if err != nil {
+		return nil, err
+	}
+	w.release() // a handle is not a request in flight: the world may be evicted (D141)
+	w.touch()
+	return &World{s: s, w: w}, nil
+}
+
+// Name is the world's name.
+func (h *World) Name() string { return h.w.name }
+
+// Source says what the world was built from.
+func (h *World) Source() Source { return h.w.state().source }
+
+// Snapshot returns the whole state of the world, as GET /__mock/state answers it.
+func (h *World) Snapshot() reference.State { return h.w.state().store.State() }
+
+// LoadState replaces the world's records with st, as PUT /__mock/state does. A state that
+// does not load leaves the world as it was.
+func (h *World) LoadState(st reference.State) error { return h.s.loadState(h.w, st) }
+
+// Reset puts back the world of seed (the configured seed when 0) in the configured scenario.
+// The login throttle of every client is cleared (D144): a Go test has no client address.
+func (h *World) Reset(seed int64) error {
+	return h.ResetTo(Source{Seed: seed})
+}
+
+// ResetTo puts back the world of src: a seed (0: the configured one) and a scenario ("": the
+// configured one), as POST /__mock/reset {"seed", "scenario"} does.
+func (h *World) ResetTo(src Source) error {
+	if src.Scenario == "" {
+		src.Scenario = h.s.cfg.Scenario
+	}
+	src.Snapshot = false
+	if err := h.s.resetWorld(h.w, src); err != nil {
+		return err
+	}
+	h.s.logins.clearClient("")
+	return nil
+}
+
+// Manifest describes the world's records: logins and the ids of records to use (D102).
+func (h *World) Manifest() fixtures.Manifest { return h.w.state().manifest }
+
+// Now is the world's clock.
+func (h *World) Now() time.Time { return h.w.clock.Now() }
+
+// Advance moves the world's clock forward by d; it refuses to move past LatestClock (D63).
+func (h *World) Advance(d time.Duration) error { return h.w.clock.Advance(d) }
+
+// SetClock sets the world's clock to t (D104).
+func (h *World) SetClock(t time.Time) error { return h.w.clock.Set(t) }
+
+// Freeze stops the world's clock (true) or lets it run again from where it stands (false).
+func (h *World) Freeze(frozen bool) { h.w.clock.Freeze(frozen) }

@@ -5,11 +5,14 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"net/url"
 	"sort"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/opsapi/mocktoolkit/internal/hostguard"
 )
 
 // Worlds (D100): a client picks its world with the path prefix /__worlds/<name> in front of any
@@ -30,7 +33,10 @@ const (
 
 // errNoWorld is a request whose world cannot be served: a bad name, named worlds turned off,
 // or a world that could not be built. It answers 400 shape (a) with its message.
-type errNoWorld struct{ msg string }
+type errNoWorld struct {
+	status int // 400 when zero
+	msg    string
+}
 
 func (e *errNoWorld) Error() string { return e.msg }
 
@@ -58,44 +64,74 @@ func CheckWorldName(name string) error {
 	return nil
 }
 
-// world finds the world name, creating it from the configured seed and scenario on first use.
-func (s *Server) world(name string) (*world, error) {
+// errAbsent is the answer of world(name, false) when no world of that name exists.
+var errAbsent = errors.New("no such world")
+
+// world finds the world name, creating it from the configured seed and scenario on first use
+// when create is set (else errAbsent), and counts the caller's request as in flight in it
+// until release (D141). A new world needs room: the least recently used idle world goes; when
+// every world is busy, none is made.
+func (s *Server) world(name string, create bool) (*world, error) {
 	if name == "" || name == DefaultWorld {
+		s.worlds.def.inflight.Add(1)
 		return s.worlds.def, nil
 	}
 	if err := CheckWorldName(name); err != nil {
-		return nil, &errNoWorld{fmt.Sprintf("The world name %q is not valid: %s.", clip(name, 80), err)}
+		return nil, &errNoWorld{msg: fmt.Sprintf("The world name %q is not valid: %s.", clip(name, 80), err)}
 	}
 	r := s.worlds
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if w, ok := r.named[name]; ok {
+		w.inflight.Add(1)
 		return w, nil
 	}
+	if !create {
+		return nil, errAbsent
+	}
 	if r.max < 0 {
-		return nil, &errNoWorld{"This mock serves only its default world (it was started with --max-worlds 0)."}
+		return nil, &errNoWorld{msg: "This mock serves only its default world (it was started with --max-worlds 0)."}
+	}
+	for len(r.named) > 0 && len(r.named) >= r.max {
+		if !r.evictOldest() {
+			return nil, &errNoWorld{status: http.StatusServiceUnavailable, msg: fmt.Sprintf("The mock already holds %d named worlds (--max-worlds %d) and every one is busy with a request, so the world %q cannot be made now: try again in a moment, or start the mock with a larger --max-worlds.", len(r.named), r.max, clip(name, 80))}
+		}
 	}
 	w, err := s.newWorld(name, Source{Seed: s.cfg.Seed, Scenario: s.cfg.Scenario}, s.base.Now())
 	if err != nil {
 		s.logger.Error("create world", "world", name, "err", err)
-		return nil, &errNoWorld{fmt.Sprintf("The world %q could not be created: %s.", name, err)}
+		return nil, &errNoWorld{msg: fmt.Sprintf("The world %q could not be created: %s.", name, err)}
 	}
-	for len(r.named) > 0 && len(r.named) >= r.max {
-		r.evictOldest()
-	}
+	w.inflight.Add(1)
 	r.named[name] = w
 	return w, nil
 }
 
-// evictOldest drops the least recently used named world.
-func (r *registry) evictOldest() {
+// evictOldest drops the least recently used named world that no request is using, and
+// reports whether there was one (D141: a busy world is never dropped, so no acknowledged
+// write is lost with it).
+func (r *registry) evictOldest() bool {
 	var oldest *world
 	for _, w := range r.named {
+		if w.inflight.Load() > 0 {
+			continue
+		}
 		if oldest == nil || w.lastUsed.Load() < oldest.lastUsed.Load() {
 			oldest = w
 		}
 	}
-	delete(r.named, oldest.name)
+	if oldest == nil {
+		return false
+	}
+	r.forget(oldest)
+	return true
+}
+
+// forget drops w from the named worlds (eviction, DELETE /__mock/worlds); r.mu is held.
+func (r *registry) forget(w *world) {
+	delete(r.named, w.name)
+	w.journal.detach()
+	w.flow.detach() // gives its bytes back to the flows' budget (D173)
 }
 
 // all lists the default world, then the named ones by name.
@@ -129,8 +165,8 @@ type bound struct {
 	err error
 }
 
-// splitWorld takes the /__worlds/<name> prefix off path: the name, the path the mock serves,
-// and whether there was a prefix.
+// splitWorld takes the /__worlds/<name> prefix off an escaped path: the name, the escaped path
+// the mock serves, and whether there was a prefix.
 func splitWorld(path string) (name, rest string, ok bool) {
 	tail, found := strings.CutPrefix(path, WorldPrefix)
 	if !found {
@@ -141,11 +177,13 @@ func splitWorld(path string) (name, rest string, ok bool) {
 }
 
 // bindWorld binds the request's world once, before anything else reads the path (D100): the
-// /__worlds/<name> prefix is taken off the path, the X-Mock-World header read, and the world
-// created on first use. A request whose world cannot be served is answered by dispatch.
+// /__worlds/<name> prefix is taken off the path (read from the path as sent, so an escaped
+// '/' stays in the name, D146), the X-Mock-World header read, and the world created on first
+// use, only by a request the mock admits (D141, mayCreateWorld). A request whose world cannot
+// be served is answered by dispatch.
 func (s *Server) bindWorld(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		name, path, prefixed := splitWorld(r.URL.Path)
+		name, path, prefixed := splitWorld(r.URL.EscapedPath())
 		header := r.Header.Get(WorldHeader)
 		if !prefixed && header == "" { // the default world: worldOf falls back to it unbound
 			def := s.worlds.def
@@ -154,35 +192,73 @@ func (s *Server) bindWorld(next http.Handler) http.Handler {
 			next.ServeHTTP(w, r)
 			return
 		}
+		r2 := r
+		if prefixed {
+			u := *r.URL
+			u.Path, u.RawPath = path, ""
+			if p, err := url.PathUnescape(path); err == nil {
+				u.Path = p
+			}
+			r2 = r.WithContext(r.Context())
+			r2.URL = &u
+		}
 		b := bound{}
 		if header != "" {
 			if prefixed && header != name {
-				b.err = &errNoWorld{fmt.Sprintf("The path names world %q and the %s header names %q: use one.", clip(name, 80), WorldHeader, clip(header, 80))}
+				b.err = &errNoWorld{msg: fmt.Sprintf("The path names world %q and the %s header names %q: use one.", clip(name, 80), WorldHeader, clip(header, 80))}
 			}
 			if !prefixed {
 				name = header
 			}
 		}
-		if b.err == nil && (prefixed || name != "") && name != DefaultWorld {
+		if b.err == nil && name != DefaultWorld {
 			if err := CheckWorldName(name); err != nil {
-				b.err = &errNoWorld{fmt.Sprintf("The world name %q is not valid: %s.", clip(name, 80), err)}
+				b.err = &errNoWorld{msg: fmt.Sprintf("The world name %q is not valid: %s.", clip(name, 80), err)}
 			}
 		}
 		if b.err == nil {
-			b.w, b.err = s.world(name)
+			var answered bool
+			if b, answered = s.bindNamed(w, r2, name); answered {
+				return
+			}
 		}
 		if b.w != nil {
+			defer b.w.release()
 			b.w.touch()
 			b.w.requests.Add(1)
 		}
-		r2 := r.WithContext(context.WithValue(r.Context(), worldKey{}, b))
-		if prefixed {
-			u := *r.URL
-			u.Path, u.RawPath = path, ""
-			r2.URL = &u
-		}
-		next.ServeHTTP(w, r2)
+		next.ServeHTTP(w, r2.WithContext(context.WithValue(r2.Context(), worldKey{}, b)))
 	})
+}
+
+// bindNamed finds the world name, or makes it for a request the mock admits that reaches an
+// operation or a control (D141, D185): a path that leads nowhere (an unknown path, dot
+// segments) answers 404 and makes no world. answered tells that mayCreateWorld answered r.
+func (s *Server) bindNamed(w http.ResponseWriter, r *http.Request, name string) (b bound, answered bool) {
+	b.w, b.err = s.world(name, false)
+	if b.err != errAbsent { // admission is decided before any world is made (D141)
+		return b, false
+	}
+	if !s.reaches(r) {
+		return bound{err: &errNoWorld{status: http.StatusNotFound, msg: fmt.Sprintf("The world %q does not exist, and only a request to one of the API's operations or the mock's endpoints makes one; %s %s is neither.", clip(name, 80), r.Method, clip(r.URL.Path, 100))}}, false
+	}
+	if !s.mayCreateWorld(w, r, name) {
+		return b, true
+	}
+	b.w, b.err = s.world(name, true)
+	return b, false
+}
+
+// reaches tells whether r, its world prefix taken off, would be served by an operation (a POST,
+// or its preflight) or a control of the mock.
+func (s *Server) reaches(r *http.Request) bool {
+	if _, ok := s.ops[r.URL.Path]; ok {
+		return r.Method == http.MethodPost || r.Method == http.MethodOptions
+	}
+	if _, ok := s.ctrl[r.Method+" "+r.URL.Path]; ok {
+		return true
+	}
+	return r.Method == http.MethodOptions && s.controlMethods(r.URL.Path) != ""
 }
 
 // worldOf is the world bound to r (the default world when none was bound, as in handlers
@@ -251,8 +327,8 @@ func clip(s string, n int) string {
 }
 
 // handleWorldDelete forgets the named world of ?name= (a test worker's teardown); its tokens
-// and records go with it, and its next use builds it afresh. The default world cannot be
-// deleted (reset it instead).
+// and records go with it, and its next use builds it afresh. The default world is never
+// forgotten: it is reset to the configured seed and scenario instead (D100, D147).
 func (s *Server) handleWorldDelete(w http.ResponseWriter, r *http.Request) {
 	name := r.URL.Query().Get("name")
 	switch {
@@ -260,17 +336,86 @@ func (s *Server) handleWorldDelete(w http.ResponseWriter, r *http.Request) {
 		writeValidation(w, map[string][]string{"name": {"The name field is required: give the world to delete as ?name=."}})
 		return
 	case name == DefaultWorld:
-		writeShapeA(w, http.StatusBadRequest, "The default world cannot be deleted; POST /__mock/reset starts it over.")
+		def, src := s.worlds.def, Source{Seed: s.cfg.Seed, Scenario: s.cfg.Scenario}
+		if err := s.resetWorld(def, src); err != nil {
+			s.writeResetError(w, def, src, err)
+			return
+		}
+		s.logins.clearClient(clientAddr(r))
+		writeJSON(w, http.StatusOK, map[string]any{"reset": DefaultWorld})
 		return
 	}
-	reg := s.worlds
-	reg.mu.Lock()
-	_, ok := reg.named[name]
-	delete(reg.named, name)
-	reg.mu.Unlock()
-	if !ok {
+	switch busy, ok := s.forgetWhenIdle(r, name); {
+	case !ok:
 		writeShapeA(w, http.StatusNotFound, "The mock holds no world named "+strconv.Quote(clip(name, 80))+"; GET /__mock/worlds lists them.")
-		return
+	case busy > 0:
+		writeShapeA(w, http.StatusConflict, fmt.Sprintf("The world %q is still busy with %d request(s) after %s: it was not deleted; try again when they have finished.", clip(name, 80), busy, deleteWait))
+	default:
+		writeJSON(w, http.StatusOK, map[string]any{"deleted": name})
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"deleted": name})
+}
+
+// deleteWait bounds how long DELETE /__mock/worlds waits for a world's requests (D186).
+const deleteWait = 10 * time.Second
+
+// forgetWhenIdle drops the named world once no request but r is being served in it, waiting up
+// to deleteWait (D186): a request in flight, such as a create in its latency fault, finishes
+// in its world and its answer holds. ok is false when there is no such world; busy is how many
+// requests still ran at the deadline (the world then stays).
+func (s *Server) forgetWhenIdle(r *http.Request, name string) (busy int64, ok bool) {
+	reg := s.worlds
+	deadline := time.Now().Add(deleteWait)
+	for {
+		reg.mu.Lock()
+		wl, found := reg.named[name]
+		if found {
+			busy = wl.inflight.Load()
+			if s.worldOf(r) == wl {
+				busy-- // the delete itself, sent in the world it deletes
+			}
+			if busy <= 0 {
+				reg.forget(wl)
+			}
+		}
+		reg.mu.Unlock()
+		if !found || busy <= 0 || time.Now().After(deadline) || r.Context().Err() != nil {
+			return max(busy, 0), found
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// mayCreateWorld decides, before a world is looked up for creation, whether r may bring the
+// world name into being (D141): making a world (and perhaps evicting another) is a change to
+// the mock, so it takes a request the mock admits. The mock's own endpoints keep their guards
+// (Host, Origin, admin token); any request must also come under a Host the host policy allows,
+// from no foreign Origin the CORS policy refuses, and not be a page's no-CORS load from another
+// site (an <img>, <script>, <form> or navigation: Sec-Fetch-Site and Sec-Fetch-Mode say so; a
+// page of the same site, such as the app under test on another port of localhost, may link).
+// A refused request is answered 403 shape (b) and no world is made.
+func (s *Server) mayCreateWorld(w http.ResponseWriter, r *http.Request, name string) bool {
+	if strings.HasPrefix(r.URL.Path, "/__mock") && !(s.hostAllowed(w, r) && s.admitted(w, r)) {
+		return false
+	}
+	why := ""
+	origin := r.Header.Get("Origin")
+	switch {
+	case !s.steering.hosts.Allows(r.Host):
+		why = hostguard.Refusal("New worlds are made only under", r.Host)
+	case origin != "" && origin != "http://"+r.Host && origin != "https://"+r.Host && !s.corsAllows(origin):
+		why = "New worlds are made only by requests from the mock's own pages and the origins of --cors-origins; the origin " + strconv.Quote(clip(origin, 100)) + " is not one of them."
+	case crossSite(r) && r.Header.Get("Sec-Fetch-Mode") != "cors":
+		why = "A page of another site loading this address without CORS (an image, a script, a form) does not make a world; call it with fetch or XMLHttpRequest."
+	}
+	if why == "" {
+		return true
+	}
+	writeShapeB(w, http.StatusForbidden, "The world "+strconv.Quote(clip(name, 80))+" does not exist and this request may not make it. "+why)
+	return false
+}
+
+// corsAllows tells whether the API answers origin (any, by default, D103).
+func (s *Server) corsAllows(origin string) bool {
+	allow, _ := s.steering.cors.allowOrigin(strings.TrimRight(origin, "/"), false)
+	return allow != ""
 }

@@ -286,13 +286,13 @@ func TestEveryOperationSucceedsInBusyAndEdgeWorlds(t *testing.T) {
 	}
 }
 
-// DELETE /__mock/worlds?name= forgets a named world; the default one stays (D100).
+// DELETE /__mock/worlds?name= forgets a named world; the default one is reset, never forgotten (D100).
 func TestDeleteWorld(t *testing.T) {
 	m := newMock(t, mockserver.Config{})
 	m.ctl(http.MethodGet, "/__worlds/gone/__mock/clock", nil).wantStatus(t, 200)
 	m.ctl(http.MethodDelete, "/__mock/worlds?name=gone", nil).wantStatus(t, 200)
 	m.ctl(http.MethodDelete, "/__mock/worlds?name=gone", nil).wantStatus(t, 404).wantShape(t, "a")
-	m.ctl(http.MethodDelete, "/__mock/worlds?name=default", nil).wantStatus(t, 400)
+	m.ctl(http.MethodDelete, "/__mock/worlds?name=default", nil).wantStatus(t, 200)
 	m.ctl(http.MethodDelete, "/__mock/worlds", nil).wantStatus(t, 422)
 	if n := len(m.ctl(http.MethodGet, "/__mock/worlds", nil).list(t, "worlds")); n != 1 {
 		t.Errorf("%d worlds after the delete, want 1", n)

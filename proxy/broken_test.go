@@ -11,6 +11,8 @@ import (
 	"testing"
 
 	"github.com/opsapi/mocktoolkit/proxy"
+
+	"github.com/opsapi/mocktoolkit/conformance/rules"
 )
 
 // breakAnswer wraps the mock so that change can alter each answer at path (status, headers,
@@ -57,49 +59,49 @@ func TestBrokenVariantsAreCaught(t *testing.T) {
 		path   string
 		noAuth bool
 		body   string
-		want   []string
+		want   []rules.ID
 	}{
 		{"a missing rate-limit header", func(_ *int, h http.Header, _ map[string]any) { h.Del("X-RateLimit-Remaining") },
-			pCardsList, false, `{}`, []string{proxy.HeadersRateLimit}},
+			pCardsList, false, `{}`, []rules.ID{rules.HDR1}},
 		{"a rate-limit header that is not an integer", func(_ *int, h http.Header, _ map[string]any) { h.Set("X-RateLimit-Limit", "lots") },
-			pTagsList, false, `{}`, []string{proxy.HeadersRateLimit}},
+			pTagsList, false, `{}`, []rules.ID{rules.HDR1}},
 		{"a status the operation does not list", func(s *int, _ http.Header, body map[string]any) {
 			*s = http.StatusNotFound
 			clear(body)
 			body["error"], body["message"], body["data"] = true, "Not here.", []any{}
-		}, pCardsList, false, `{}`, []string{proxy.StatusListed}},
+		}, pCardsList, false, `{}`, []rules.ID{rules.STATUS1}},
 		{"a 401 with data (not shape (b))", func(_ *int, _ http.Header, body map[string]any) { body["data"] = []any{} },
-			pCardsList, true, `{}`, []string{proxy.ShapeB}},
+			pCardsList, true, `{}`, []rules.ID{rules.ENV3}},
 		{"a 403 in neither shape (a) nor (b)", func(_ *int, _ http.Header, body map[string]any) { body["errors"] = []any{"No."} },
-			pMasterBoardsSync, false, `{"board_id": 1}`, []string{proxy.ShapeAOrB}},
+			pMasterBoardsSync, false, `{"board_id": 1}`, []rules.ID{rules.ENV3}},
 		{"a 404 whose data is not an array", func(s *int, _ http.Header, body map[string]any) {
 			*s = http.StatusNotFound
 			clear(body)
 			body["error"], body["message"], body["data"] = true, "Card 1 not found.", map[string]any{}
-		}, pCardsUpdate, false, `{"id": 1}`, []string{proxy.ShapeA}},
+		}, pCardsUpdate, false, `{"id": 1}`, []rules.ID{rules.ENV2}},
 		{"a success whose error is not a boolean", func(_ *int, _ http.Header, body map[string]any) { body["error"] = "false" },
-			pTagsList, false, `{}`, []string{proxy.ShapeSuccess}},
+			pTagsList, false, `{}`, []rules.ID{rules.ENV1}},
 		{"a field of the wrong type in an answer", func(_ *int, _ http.Header, body map[string]any) {
 			body["data"].(map[string]any)["pagination"].(map[string]any)["total"] = "12"
-		}, pCommentsList, false, fmt.Sprintf(`{"card_id": %d}`, cardID), []string{proxy.AnswerSchema}},
+		}, pCommentsList, false, fmt.Sprintf(`{"card_id": %d}`, cardID), []rules.ID{rules.DOC1}},
 		{"a 429 without Retry-After", func(s *int, h http.Header, body map[string]any) {
 			*s = http.StatusTooManyRequests
 			h.Del("Retry-After")
 			clear(body)
 			body["error"], body["message"] = true, "Too many requests."
-		}, pCardsList, false, `{}`, []string{proxy.RetryAfter}},
+		}, pCardsList, false, `{}`, []rules.ID{rules.HDR2}},
 		{"a 422 whose errors are not keyed by field", func(_ *int, _ http.Header, body map[string]any) {
 			body["errors"] = map[string]any{"request": []any{"Something is wrong."}}
-		}, pCommentsList, false, `{"card_id": "seven"}`, []string{proxy.ErrorsByField, proxy.RequestSchema}},
+		}, pCommentsList, false, `{"card_id": "seven"}`, []rules.ID{rules.ERR5, rules.REQ1}},
 		{"a 422 whose errors is a list", func(_ *int, _ http.Header, body map[string]any) {
 			body["errors"] = []any{"The card id field must be an integer."}
-		}, pCommentsList, false, `{"card_id": "seven"}`, []string{proxy.ShapeC, proxy.RequestSchema}},
+		}, pCommentsList, false, `{"card_id": "seven"}`, []rules.ID{rules.ENV4, rules.REQ1}},
 		{"a success for a request that breaks a field rule", func(s *int, _ http.Header, body map[string]any) {
 			*s = http.StatusOK
 			clear(body)
 			body["error"], body["message"] = false, "OK."
 			body["data"] = map[string]any{"comments": []any{}, "pagination": map[string]any{"total": 0, "per_page": 15, "current_page": 1, "total_pages": 1}}
-		}, pCommentsList, false, `{"card_id": "seven"}`, []string{proxy.InvalidAccepted, proxy.RequestSchema}},
+		}, pCommentsList, false, `{"card_id": "seven"}`, []rules.ID{rules.ERR6, rules.REQ1}},
 	}
 	for _, v := range variants {
 		t.Run("catches "+v.name, func(t *testing.T) {
@@ -109,7 +111,10 @@ func TestBrokenVariantsAreCaught(t *testing.T) {
 				token = s.login(t, manifest().Users.Member)
 			}
 			got := s.post(t, v.path, token, v.body)
-			want := append([]string(nil), v.want...)
+			var want []string
+			for _, id := range v.want {
+				want = append(want, string(id))
+			}
 			if ids := journalRules(s.proxy.Exchanges(1)[0]); !sameSet(ids, want) {
 				t.Errorf("journal names %v, want %v: %+v", ids, want, s.proxy.Exchanges(1)[0].Violations)
 			}
@@ -134,7 +139,7 @@ func TestRequestViolationsAreTheClients(t *testing.T) {
 		t.Fatalf("status %d, want the mock's 422", got.status)
 	}
 	vs := s.proxy.Exchanges(1)[0].Violations
-	if len(vs) != 1 || vs[0].Rule != proxy.RequestSchema || vs[0].Party != proxy.Client {
+	if len(vs) != 1 || vs[0].Rule != rules.REQ1 || vs[0].Party != proxy.Client {
 		t.Fatalf("violations %+v, want one client REQ-1", vs)
 	}
 	if n := s.proxy.DeploymentViolations(); n != 0 {
@@ -157,15 +162,15 @@ func TestUpstreamFailureAnswers502InShapeA(t *testing.T) {
 	if got.status != http.StatusBadGateway || body["error"] != true || !isArray || len(data) != 0 || !bytes.Contains([]byte(msg), []byte(s.upstream.URL)) {
 		t.Errorf("got %d %s, want 502 shape (a) naming %s", got.status, got.body, s.upstream.URL)
 	}
-	if ids := violations(got); !sameSet(ids, []string{proxy.UpstreamAnswers}) {
-		t.Errorf("X-Contract-Violations %v, want [%s]", ids, proxy.UpstreamAnswers)
+	if ids := violations(got); !sameSet(ids, []string{string(rules.UP1)}) {
+		t.Errorf("X-Contract-Violations %v, want [%s]", ids, rules.UP1)
 	}
 }
 
 func journalRules(e proxy.Exchange) []string {
 	var ids []string
 	for _, v := range e.Violations {
-		ids = append(ids, v.Rule)
+		ids = append(ids, string(v.Rule))
 	}
 	return ids
 }

@@ -7,6 +7,8 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+
+	"github.com/opsapi/mocktoolkit/conformance/rules"
 )
 
 // controlPrefix is where the proxy serves its own pages; requests under it are never forwarded
@@ -58,7 +60,7 @@ const dashboardRows = 100
 // itself every 5 seconds.
 var dashboardPage = template.Must(template.New("dashboard").Funcs(template.FuncMap{
 	"rules":     func(vs []Violation) string { return strings.Join(ruleIDs(vs), ", ") },
-	"statement": func(id string) string { return rulesByID[id].Statement },
+	"statement": func(id rules.ID) string { return rulesByID[id].Statement },
 }).Parse(`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta http-equiv="refresh" content="5">
 <title>Contract proxy of {{.Report.Upstream}}</title>

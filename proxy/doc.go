@@ -1,8 +1,10 @@
 // Package proxy is a validating reverse proxy: it forwards every request to a real deployment
-// of the interface and checks each exchange of the 24 operations against the contract, as far
-// as one exchange can show it. The rules are the registry's (package conformance/rules, shared
-// with the conformance suite and rendered to conformance/rules.md); rules.go names those the
-// proxy checks.
+// of the interface and checks each exchange of the 24 operations against the contract, through
+// the one contract checker the conformance suite and explore mode judge with (package
+// conformance/check), so one broken fact gets the same rule id from all three; the checker's
+// tracker also judges the rules that span one caller's exchanges (LIMIT-1, LIST-1, COMMENT-1,
+// D123). The rules are the registry's (package conformance/rules, rendered to
+// conformance/rules.md); rules.go lists those the proxy checks.
 //
 // For each request the proxy
 //
@@ -13,8 +15,9 @@
 //     upstream's; a path that is not one of the 24 operations is forwarded too, unchecked;
 //  3. on the answer, reads ahead up to MaxBody bytes of its body (decoding gzip for the checks
 //     only), checks the request (the client's rule REQ-1) and the answer (status,
-//     envelope shape, rate-limit headers, Retry-After, body schema: the deployment's rules),
-//     and adds X-Contract-Violations with the ids of the rules broken;
+//     envelope shape, rate-limit headers, Retry-After, body schema: the deployment's rules) and,
+//     by the caller's bearer token, the answer against the caller's earlier ones, and adds
+//     X-Contract-Violations with the ids of the rules broken;
 //  4. streams the answer on: status, headers and body bytes as the upstream sent them;
 //  5. journals the exchange, credentials redacted, and counts it for the reports.
 //
@@ -23,8 +26,12 @@
 //
 // The proxy's own pages live under /__proxy/ and are never forwarded: the dashboard
 // (GET /__proxy/), the journal (GET /__proxy/exchanges) and the rule table (GET /__proxy/rules).
-// Reports: Report, WriteJSONReport and WriteJUnitReport. Choices: docs/decisions.md, D90–D98.
+// Reports: Report, WriteJSONReport and WriteJUnitReport. Choices: docs/decisions.md, D90–D98, D120–D123.
 //
-// It reads the OpenAPI document from package spec and the rules from conformance/rules, and
-// must not import mockserver, reference, fixtures or the suite (package conformance, Ginkgo) (its tests use the mock as an upstream).
+// A ScenarioRecorder in front of the proxy keeps the records its successful answers show and
+// writes them as a scenario the mock starts from (mockserver proxy --record-scenario; D174–D177).
+//
+// It reads the operation model from package spec and judges through conformance/check, and
+// must not import mockserver, reference, fixtures or the suite (package conformance, Ginkgo);
+// its tests use the mock as an upstream.
 package proxy

@@ -3,16 +3,20 @@ package proxy
 import (
 	"bytes"
 	"compress/gzip"
+	"fmt"
 	"io"
 	"net/http"
+	"strconv"
 	"strings"
 	"time"
+
+	"github.com/opsapi/mocktoolkit/spec"
 )
 
 // exchange is what the proxy saw of one request and its answer, while it is under way.
 type exchange struct {
 	start  time.Time
-	op     *operation // nil when the request is not one of the 24 operations
+	op     *spec.Operation // nil when the request is not one of the 24 operations
 	method string
 	target string // path and query, as the client sent them
 	path   string
@@ -62,22 +66,27 @@ type errReader struct{ err error }
 func (e errReader) Read([]byte) (int, error) { return 0, e.err }
 
 // decodeBody returns the body as the client will read it once decoded, when the answer's
-// Content-Encoding is one the checks can read (none, identity, gzip).
-func decodeBody(h http.Header, body []byte, limit int64) ([]byte, bool) {
-	switch enc := strings.ToLower(strings.TrimSpace(h.Get("Content-Encoding"))); enc {
+// Content-Encoding is one the checks can read (none, identity, gzip) and it decodes within
+// limit bytes; otherwise why the body stays unchecked, for the journal's note.
+func decodeBody(h http.Header, body []byte, limit int64) ([]byte, string) {
+	enc := h.Get("Content-Encoding")
+	switch strings.ToLower(strings.TrimSpace(enc)) {
 	case "", "identity":
-		return body, true
+		return body, ""
 	case "gzip", "x-gzip":
 		zr, err := gzip.NewReader(bytes.NewReader(body))
 		if err != nil {
-			return nil, false
+			return nil, "answer body is not valid gzip though its Content-Encoding says so: its fields unchecked"
 		}
 		decoded, err := io.ReadAll(io.LimitReader(zr, limit+1))
-		if err != nil || int64(len(decoded)) > limit {
-			return nil, false
+		if int64(len(decoded)) > limit {
+			return nil, fmt.Sprintf("answer body over %d bytes once decoded: passed through, its fields unchecked", limit)
 		}
-		return decoded, true
+		if err != nil {
+			return nil, "answer body is not valid gzip though its Content-Encoding says so: its fields unchecked"
+		}
+		return decoded, ""
 	default:
-		return nil, false
+		return nil, "answer Content-Encoding " + strconv.Quote(enc) + " is not one the proxy decodes: its fields unchecked"
 	}
 }

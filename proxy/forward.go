@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/opsapi/mocktoolkit/conformance/rules"
 )
 
 // upstreamHeaderTimeout bounds the wait for the upstream's status and headers (the default
@@ -29,7 +31,7 @@ func (p *Proxy) reverseProxy(transport http.RoundTripper) *httputil.ReverseProxy
 		t := http.DefaultTransport.(*http.Transport).Clone()
 		t.DisableCompression = true
 		t.ResponseHeaderTimeout = upstreamHeaderTimeout
-		transport = t
+		transport = newTapTransport(t)
 	}
 	return &httputil.ReverseProxy{
 		Rewrite: func(pr *httputil.ProxyRequest) {
@@ -39,6 +41,7 @@ func (p *Proxy) reverseProxy(transport http.RoundTripper) *httputil.ReverseProxy
 					pr.Out.Header[name] = v
 				}
 			}
+			pr.Out.Header.Add("Via", "1.1 "+p.via) // a request that comes back is a loop (D140)
 		},
 		Transport:      transport,
 		FlushInterval:  -1, // write each chunk as it arrives: bodies stream
@@ -53,7 +56,9 @@ func (p *Proxy) reverseProxy(transport http.RoundTripper) *httputil.ReverseProxy
 func (p *Proxy) forward(w http.ResponseWriter, r *http.Request) {
 	ex := &exchange{start: time.Now(), method: r.Method, target: r.URL.RequestURI(), path: r.URL.Path, reqHeader: r.Header.Clone()}
 	if r.Method == http.MethodPost {
-		ex.op = p.ops[r.URL.Path]
+		if op, ok := p.ops[r.URL.Path]; ok {
+			ex.op = &op
+		}
 	}
 	if ex.op != nil { // anything else passes through untouched, however it streams
 		var err error
@@ -72,6 +77,7 @@ func (p *Proxy) inspect(resp *http.Response) error {
 	if ex == nil {
 		return nil
 	}
+	resp.Header.Del(HeaderViolations) // the proxy's own verdict only (D140)
 	ex.status, ex.respHeader = resp.StatusCode, resp.Header.Clone()
 	if ex.op == nil || resp.StatusCode == http.StatusSwitchingProtocols {
 		why := "not a POST of one of the 24 operations"
@@ -92,10 +98,12 @@ func (p *Proxy) inspect(resp *http.Response) error {
 	}
 	ex.respBody = raw
 	if whole {
-		if ex.respBody, ex.respWhole = decodeBody(resp.Header, raw, p.maxBody); !ex.respWhole {
+		var why string
+		if ex.respBody, why = decodeBody(resp.Header, raw, p.maxBody); why != "" {
 			ex.respBody = raw
-			ex.note("answer Content-Encoding " + strconv.Quote(resp.Header.Get("Content-Encoding")) + " is not one the proxy decodes: its body is unchecked")
+			ex.note(why)
 		}
+		ex.respWhole = why == ""
 	}
 	ex.violations = p.check(resp.Request.Context(), ex)
 	if ids := ruleIDs(ex.violations); len(ids) > 0 {
@@ -118,14 +126,14 @@ func (p *Proxy) upstreamFailed(w http.ResponseWriter, r *http.Request, err error
 		ex.status, ex.respBody, ex.respWhole = status, body, true
 		ex.note(msg)
 		if r.Context().Err() == nil {
-			ex.violations = []Violation{violation(UpstreamAnswers, msg)}
+			ex.violations = []Violation{violation(rules.UP1, msg)}
 		}
 	}
 	h := w.Header()
 	h.Set("Content-Type", "application/json")
 	h.Set("Content-Length", strconv.Itoa(len(body)))
 	if r.Context().Err() == nil {
-		h.Set(HeaderViolations, UpstreamAnswers)
+		h.Set(HeaderViolations, string(rules.UP1))
 	}
 	if ex != nil {
 		ex.respHeader = h.Clone()

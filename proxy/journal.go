@@ -101,12 +101,31 @@ func (p *Proxy) record(ex *exchange) {
 		e.Violations = []Violation{}
 	}
 	if ex.op != nil {
-		e.Operation = ex.op.id
+		e.Operation = ex.op.ID
 	}
 	id := p.journal.add(e)
 	p.stats.add(e, id, ex.op != nil)
-	if len(e.Violations) > 0 {
-		p.logger.Warn("contract violation", "id", id, "method", e.Method, "path", e.Path, "status", e.Status, "rules", ruleIDs(e.Violations))
+	p.logViolations(id, e)
+}
+
+// logViolations logs a deployment's violations one line per exchange. A client's are
+// summarised: the first of each rule is logged, saying that later ones are only counted (the
+// report and GET /__proxy/exchanges hold them all), so a suite sending invalid requests on
+// purpose does not flood the log.
+func (p *Proxy) logViolations(id int64, e Exchange) {
+	var deployment []Violation
+	for _, v := range e.Violations {
+		if v.Party != Client {
+			deployment = append(deployment, v)
+			continue
+		}
+		if _, seen := p.clientRules.LoadOrStore(v.Rule, true); !seen {
+			p.logger.Warn("client violation: the request breaks the contract; later ones of this rule are counted in the report, not logged",
+				"id", id, "method", e.Method, "path", e.Path, "status", e.Status, "rule", v.Rule)
+		}
+	}
+	if len(deployment) > 0 {
+		p.logger.Warn("contract violation", "id", id, "method", e.Method, "path", e.Path, "status", e.Status, "rules", ruleIDs(deployment))
 	}
 }
 

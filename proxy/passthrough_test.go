@@ -16,6 +16,8 @@ import (
 
 	"github.com/opsapi/mocktoolkit/proxy"
 	"github.com/opsapi/mocktoolkit/spec"
+
+	"github.com/opsapi/mocktoolkit/conformance/rules"
 )
 
 // received keeps the last request an upstream handler got.
@@ -51,9 +53,9 @@ func TestValidCallsPassThroughUnchanged(t *testing.T) {
 			s := startProxy(t, rc.wrap(newMock(t)))
 			token := ""
 			switch {
-			case op.Superadmin:
+			case op.Access == spec.Superadmin:
 				token = s.login(t, manifest().Users.Superadmin)
-			case !op.Public:
+			case !op.Public():
 				token = s.login(t, manifest().Users.Member)
 			}
 			body, err := json.Marshal(doc.Paths.Value(op.Path).Post.RequestBody.Value.Content.Get("application/json").Example)
@@ -163,7 +165,7 @@ func TestGzipAnswersAreCheckedDecoded(t *testing.T) {
 	broken := breakAnswer(newMock(t), pTagsList, func(_ *int, _ http.Header, body map[string]any) { body["message"] = 7 })
 	s := startProxy(t, gzipped(broken))
 	token := s.login(t, manifest().Users.Member)
-	for path, want := range map[string][]string{pCardsList: nil, pTagsList: {proxy.ShapeSuccess}} {
+	for path, want := range map[string][]string{pCardsList: nil, pTagsList: {string(rules.ENV1)}} {
 		req, _ := http.NewRequest(http.MethodPost, s.url+path, strings.NewReader(`{}`))
 		req.Header.Set("Content-Type", "application/json")
 		req.Header.Set("Accept-Encoding", "gzip")

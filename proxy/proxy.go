@@ -5,11 +5,18 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net"
 	"net/http"
 	"net/http/httputil"
 	"net/url"
 	"strings"
+	"sync"
 	"time"
+
+	"github.com/opsapi/mocktoolkit/conformance/check"
+	"github.com/opsapi/mocktoolkit/internal/hostguard"
+	"github.com/opsapi/mocktoolkit/internal/wireerr"
+	"github.com/opsapi/mocktoolkit/spec"
 )
 
 // DefaultMaxBody (D95) is how much of each body the proxy keeps for checking when Config.MaxBody is
@@ -20,7 +27,7 @@ const DefaultMaxBody = 1 << 20
 const DefaultJournalSize = 200
 
 // HeaderViolations is the header the proxy adds to an answer that breaks a rule: the rule ids,
-// comma-separated. It is the only change the proxy makes to what passes through.
+// comma-separated. The proxy owns it: an upstream's own is dropped (D140).
 const HeaderViolations = "X-Contract-Violations"
 
 // Config configures a Proxy.
@@ -37,8 +44,11 @@ type Config struct {
 	// JournalSize is how many exchanges GET /__proxy/exchanges keeps (DefaultJournalSize when
 	// zero).
 	JournalSize int
-	// Logger receives one line per exchange with a violation and one per upstream failure
-	// (discarded when nil).
+	// AllowedHosts are the Host names, besides IP addresses and reserved names such as
+	// localhost, the proxy answers ("*": any), as the mock's --allowed-hosts (D140).
+	AllowedHosts []string
+	// Logger receives one line per exchange with a deployment's violation, one per rule the
+	// clients break (the first time), and one per upstream failure (discarded when nil).
 	Logger *slog.Logger
 }
 
@@ -48,11 +58,16 @@ type Proxy struct {
 	upstream *url.URL
 	maxBody  int64
 	logger   *slog.Logger
-	ops      map[string]*operation // by exact path
+	hosts    hostguard.Policy
+	via      string                    // this proxy's name in Via headers, to detect loops (D140)
+	ops      map[string]spec.Operation // by exact path
 	rp       *httputil.ReverseProxy
 	journal  *journal
 	stats    *stats
+	tracker  *check.Tracker
 	started  time.Time
+	// clientRules holds the rules of client violations already logged (logViolations).
+	clientRules sync.Map
 }
 
 // New returns a Proxy of cfg.Upstream.
@@ -68,9 +83,11 @@ func New(cfg Config) (*Proxy, error) {
 		upstream: cfg.Upstream,
 		maxBody:  cfg.MaxBody,
 		logger:   cfg.Logger,
+		hosts:    hostguard.New(cfg.AllowedHosts),
 		ops:      ops,
 		journal:  newJournal(cfg.JournalSize),
 		stats:    newStats(),
+		tracker:  check.NewTracker(),
 		started:  time.Now(),
 	}
 	if p.maxBody <= 0 {
@@ -79,6 +96,7 @@ func New(cfg Config) (*Proxy, error) {
 	if p.logger == nil {
 		p.logger = slog.New(slog.DiscardHandler)
 	}
+	p.via = newVia()
 	p.rp = p.reverseProxy(cfg.Transport)
 	return p, nil
 }
@@ -94,6 +112,9 @@ func ParseUpstream(raw string) (*url.URL, error) {
 
 // ServeHTTP serves the proxy's own pages under /__proxy/ and forwards everything else.
 func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if !p.admit(w, r) {
+		return
+	}
 	if r.URL.Path == controlPrefix[:len(controlPrefix)-1] || strings.HasPrefix(r.URL.Path, controlPrefix) {
 		p.serveControl(w, r)
 		return
@@ -103,3 +124,13 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 // Upstream is the URL requests are forwarded to.
 func (p *Proxy) Upstream() *url.URL { u := *p.upstream; return &u }
+
+// Listener returns ln with the answers net/http writes by itself, before any handler runs (a
+// request it cannot parse, headers past its limit, an unknown transfer coding, an HTTP version
+// it does not speak), put into shape (a) as the mock's are (D79, D183). The proxy has no
+// rate-limit window of its own, so they carry no rate-limit headers. Serve the proxy on it.
+func (p *Proxy) Listener(ln net.Listener) net.Listener {
+	return wireerr.Listener(ln, func(status int, detail string, _ net.Addr) []byte {
+		return wireerr.Answer(status, wireerr.Message(status, detail, "the proxy"))
+	})
+}

@@ -80,7 +80,7 @@ func (p *Proxy) WriteJUnitReport(w io.Writer) error {
 				client = append(client, "client violation "+text)
 				continue
 			}
-			c.Failures = append(c.Failures, junitFailure{Type: v.Rule, Message: v.Statement, Text: text})
+			c.Failures = append(c.Failures, junitFailure{Type: string(v.Rule), Message: v.Statement, Text: text})
 		}
 		c.SystemOut = strings.Join(client, "\n\n")
 		if len(c.Failures) > 0 {

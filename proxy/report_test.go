@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/opsapi/mocktoolkit/proxy"
+
+	"github.com/opsapi/mocktoolkit/conformance/rules"
 )
 
 // runBrokenSession sends through a proxy whose upstream drops X-RateLimit-Remaining on cards/list:
@@ -45,11 +47,11 @@ func TestJSONReport(t *testing.T) {
 		byOp[op.Operation] = op
 	}
 	cards := byOp["cardsList"]
-	if cards.Exchanges != 2 || len(cards.Violations) != 1 || cards.Violations[0].Rule != proxy.HeadersRateLimit || cards.Violations[0].Count != 2 || cards.Violations[0].First.Detail == "" {
+	if cards.Exchanges != 2 || len(cards.Violations) != 1 || cards.Violations[0].Rule != rules.HDR1 || cards.Violations[0].Count != 2 || cards.Violations[0].First.Detail == "" {
 		t.Errorf("cardsList in the report: %+v", cards)
 	}
 	comments := byOp["commentsList"]
-	if len(comments.Violations) != 1 || comments.Violations[0].Rule != proxy.RequestSchema || comments.Violations[0].Party != proxy.Client {
+	if len(comments.Violations) != 1 || comments.Violations[0].Rule != rules.REQ1 || comments.Violations[0].Party != proxy.Client {
 		t.Errorf("commentsList in the report: %+v", comments)
 	}
 	if tags := byOp["tagsList"]; tags.Exchanges != 1 || len(tags.Violations) != 0 {
@@ -94,11 +96,11 @@ func TestJUnitReport(t *testing.T) {
 	for _, c := range suite.Cases {
 		switch c.Classname {
 		case "cardsList":
-			if len(c.Failures) != 1 || c.Failures[0].Type != proxy.HeadersRateLimit || !strings.Contains(c.Failures[0].Text, "X-RateLimit-Remaining is missing") {
+			if len(c.Failures) != 1 || c.Failures[0].Type != string(rules.HDR1) || !strings.Contains(c.Failures[0].Text, "X-RateLimit-Remaining is missing") {
 				t.Errorf("cardsList testcase: %+v", c)
 			}
 		case "commentsList":
-			if len(c.Failures) != 0 || !strings.Contains(c.SystemOut, proxy.RequestSchema) {
+			if len(c.Failures) != 0 || !strings.Contains(c.SystemOut, string(rules.REQ1)) {
 				t.Errorf("commentsList testcase: %+v, want no failure and the client violation in system-out", c)
 			}
 		case "tagsList":
@@ -119,7 +121,7 @@ func TestDashboardListsExchanges(t *testing.T) {
 	}
 	defer res.Body.Close()
 	page, _ := io.ReadAll(res.Body)
-	for _, want := range []string{`http-equiv="refresh"`, "cardsList", proxy.HeadersRateLimit, "X-RateLimit-Remaining is missing", "tagsList", "<td>200</td>"} {
+	for _, want := range []string{`http-equiv="refresh"`, "cardsList", string(rules.HDR1), "X-RateLimit-Remaining is missing", "tagsList", "<td>200</td>"} {
 		if !strings.Contains(string(page), want) {
 			t.Errorf("the dashboard does not show %q", want)
 		}

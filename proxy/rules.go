@@ -16,31 +16,12 @@ const (
 // (package conformance/rules, rendered to conformance/rules.md) that the proxy checks.
 type Rule struct {
 	// ID is the registry's id, as it appears in X-Contract-Violations and the reports.
-	ID string `json:"id"`
+	ID rules.ID `json:"id"`
 	// Statement is the registry's statement of the rule.
 	Statement string `json:"statement"`
 	// Party is who breaks the rule when it is broken.
 	Party Party `json:"party"`
 }
-
-// The ids of the rules the proxy checks, named after the check that finds each broken; they
-// are the registry's ids (several checks may report one rule: a 401 or 429 not in shape (b)
-// and a 403 in neither shape both break ENV-3).
-const (
-	StatusListed     = "STATUS-1"
-	ShapeSuccess     = "ENV-1"
-	ShapeA           = "ENV-2"
-	ShapeB           = "ENV-3"
-	ShapeAOrB        = "ENV-3"
-	ShapeC           = "ENV-4"
-	ErrorsByField    = "ERR-5"
-	HeadersRateLimit = "HDR-1"
-	RetryAfter       = "HDR-2"
-	AnswerSchema     = "DOC-1"
-	InvalidAccepted  = "ERR-6"
-	UpstreamAnswers  = "UP-1"
-	RequestSchema    = "REQ-1"
-)
 
 // Rules is the table of every rule the proxy checks, in the registry's order: the registry's
 // rules marked as checked by the proxy (docs/decisions.md, D90–D98).
@@ -60,8 +41,8 @@ var Rules = func() []Rule {
 }()
 
 // rulesByID indexes Rules.
-var rulesByID = func() map[string]Rule {
-	m := make(map[string]Rule, len(Rules))
+var rulesByID = func() map[rules.ID]Rule {
+	m := make(map[rules.ID]Rule, len(Rules))
 	for _, r := range Rules {
 		m[r.ID] = r
 	}
@@ -70,12 +51,12 @@ var rulesByID = func() map[string]Rule {
 
 // Violation is one rule broken by one exchange.
 type Violation struct {
-	Rule   string `json:"rule"`
-	Party  Party  `json:"party"`
-	Detail string `json:"detail"`
+	Rule   rules.ID `json:"rule"`
+	Party  Party    `json:"party"`
+	Detail string   `json:"detail"`
 }
 
 // violation builds a Violation of rule id with a detail.
-func violation(id, detail string) Violation {
+func violation(id rules.ID, detail string) Violation {
 	return Violation{Rule: id, Party: rulesByID[id].Party, Detail: detail}
 }

@@ -13,13 +13,13 @@ import (
 // registry marked as checked by the proxy, with the registry's statement, and that every such
 // rule is in the proxy's table.
 func TestRulesComeFromTheRegistry(t *testing.T) {
-	inTable := map[string]proxy.Rule{}
+	inTable := map[rules.ID]proxy.Rule{}
 	for _, r := range proxy.Rules {
 		inTable[r.ID] = r
 	}
-	for _, id := range []string{proxy.StatusListed, proxy.ShapeSuccess, proxy.ShapeA, proxy.ShapeB, proxy.ShapeAOrB,
-		proxy.ShapeC, proxy.ErrorsByField, proxy.HeadersRateLimit, proxy.RetryAfter, proxy.AnswerSchema,
-		proxy.InvalidAccepted, proxy.UpstreamAnswers, proxy.RequestSchema} {
+	for _, id := range []rules.ID{rules.STATUS1, rules.ENV1, rules.ENV2, rules.ENV3, rules.ENV3,
+		rules.ENV4, rules.ERR5, rules.HDR1, rules.HDR2, rules.DOC1,
+		rules.ERR6, rules.UP1, rules.REQ1} {
 		r, ok := rules.ByID(id)
 		switch {
 		case !ok:
@@ -37,8 +37,8 @@ func TestRulesComeFromTheRegistry(t *testing.T) {
 			}
 		}
 	}
-	if p := inTable[proxy.RequestSchema].Party; p != proxy.Client {
-		t.Errorf("rule %s binds the client, party %q", proxy.RequestSchema, p)
+	if p := inTable[rules.REQ1].Party; p != proxy.Client {
+		t.Errorf("rule %s binds the client, party %q", rules.REQ1, p)
 	}
 }
 

@@ -4,6 +4,8 @@ import (
 	"sort"
 	"sync"
 	"time"
+
+	"github.com/opsapi/mocktoolkit/conformance/rules"
 )
 
 // stats counts every exchange for the reports, beyond what the bounded journal keeps.
@@ -18,16 +20,16 @@ type stats struct {
 
 type opStats struct {
 	exchanges int
-	rules     map[string]*RuleCount
+	rules     map[rules.ID]*RuleCount
 }
 
 // RuleCount is how often one rule was broken, with the first exchange that broke it.
 type RuleCount struct {
-	Rule      string  `json:"rule"`
-	Party     Party   `json:"party"`
-	Statement string  `json:"statement"`
-	Count     int     `json:"count"`
-	First     Example `json:"first"`
+	Rule      rules.ID `json:"rule"`
+	Party     Party    `json:"party"`
+	Statement string   `json:"statement"`
+	Count     int      `json:"count"`
+	First     Example  `json:"first"`
 }
 
 // Example points at one exchange that broke a rule.
@@ -52,7 +54,7 @@ func (s *stats) add(e Exchange, id int64, checked bool) {
 	s.checked++
 	op := s.ops[e.Operation]
 	if op == nil {
-		op = &opStats{rules: map[string]*RuleCount{}}
+		op = &opStats{rules: map[rules.ID]*RuleCount{}}
 		s.ops[e.Operation] = op
 	}
 	op.exchanges++
@@ -106,8 +108,8 @@ func (p *Proxy) Report() Report {
 		DeploymentViolations: s.deployment, ClientViolations: s.client, Rules: Rules,
 	}
 	for path, op := range p.ops {
-		or := OperationReport{Operation: op.id, Path: path, Violations: []RuleCount{}}
-		if st := s.ops[op.id]; st != nil {
+		or := OperationReport{Operation: op.ID, Path: path, Violations: []RuleCount{}}
+		if st := s.ops[op.ID]; st != nil {
 			or.Exchanges = st.exchanges
 			for _, rule := range Rules {
 				if rc := st.rules[rule.ID]; rc != nil {

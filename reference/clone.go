@@ -89,6 +89,48 @@ func cloneComment(c Comment) Comment {
 	return c
 }
 
+// commentPage copies the stored comments ids name into a page, as cloneComment would, but with
+// their optional times and parent ids in two shared backing arrays instead of an allocation
+// each: the page shares no memory with the store, and a page of 15 costs 3 allocations, not
+// up to 45.
+func (s *Store) commentPage(ids []int64) []Comment {
+	out := make([]Comment, len(ids))
+	nTimes, nParents := 0, 0
+	for _, id := range ids {
+		c := s.comments[id]
+		nTimes += countSet(c.ReadAt) + countSet(c.DeletedAt)
+		nParents += countSet(c.ParentCommentID)
+	}
+	times := make([]time.Time, 0, nTimes)
+	parents := make([]int64, 0, nParents)
+	at := func(t *time.Time) *time.Time {
+		if t == nil {
+			return nil
+		}
+		times = append(times, utc(*t)) // never grows past its capacity, so earlier pointers hold
+		return &times[len(times)-1]
+	}
+	for i, id := range ids {
+		c := s.comments[id]
+		c.ReadAt, c.DeletedAt = at(c.ReadAt), at(c.DeletedAt)
+		if c.ParentCommentID != nil {
+			parents = append(parents, *c.ParentCommentID)
+			c.ParentCommentID = &parents[len(parents)-1]
+		}
+		c.CreatedAt, c.UpdatedAt = utc(c.CreatedAt), utc(c.UpdatedAt)
+		out[i] = c
+	}
+	return out
+}
+
+// countSet is 1 for a pointer that is set, else 0.
+func countSet[T any](p *T) int {
+	if p == nil {
+		return 0
+	}
+	return 1
+}
+
 func cloneTag(t Tag) Tag {
 	t.Color = clonePtr(t.Color)
 	t.Icon = clonePtr(t.Icon)

@@ -51,10 +51,7 @@ func (s *Store) ListComments(userID int64, in ListCommentsInput) (CommentPage, e
 	if page <= pages { // checked first: (page-1)*perPage cannot overflow
 		start := (page - 1) * perPage
 		end := min(start+perPage, total)
-		out.Comments = make([]Comment, 0, end-start)
-		for _, id := range ids[start:end] {
-			out.Comments = append(out.Comments, cloneComment(s.comments[id]))
-		}
+		out.Comments = s.commentPage(ids[start:end])
 	}
 	return out, nil
 }

@@ -1,7 +1,7 @@
 // Package reference is the stateful, in-memory reference implementation of every operation of
-// the interface (../shared/interface.md): projects, users and tokens, boards, groups, cards,
-// tags, comments, master templates with push and sync, conversations, anonymous domain carts,
-// website entities and theme versions.
+// the interface (the Operations, Account, Domain and Website Service Interface): projects, users
+// and tokens, boards, groups, cards, tags, comments, master templates with push and sync,
+// conversations, anonymous domain carts, website entities and theme versions.
 //
 // It holds the domain only: types, rules, state transitions and typed error codes (see Error).
 // It never imports net/http; the HTTP adapter lives in package mockserver, which maps the error

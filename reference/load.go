@@ -59,7 +59,7 @@ func samePtr(a, b *int64) bool {
 func (s *Store) checkScope(kind string, id int64, isMaster bool, project *int64) error {
 	switch {
 	case isMaster && project != nil:
-		return fmt.Errorf("%s %d: a master record has no project_id (D17)", kind, id)
+		return fmt.Errorf("%s %d: a master record has no project_id", kind, id)
 	case !isMaster && project == nil:
 		return fmt.Errorf("%s %d: project_id is missing", kind, id)
 	case !isMaster:
@@ -261,7 +261,7 @@ func (s *Store) loadComments(st State) error {
 		}
 		if c.ParentCommentID != nil {
 			if p, ok := s.comments[*c.ParentCommentID]; !ok || p.CardID != c.CardID {
-				return fmt.Errorf("comment %d: parent %d is not a comment on card %d (D27)", c.ID, *c.ParentCommentID, c.CardID)
+				return fmt.Errorf("comment %d: parent %d is not a comment on card %d", c.ID, *c.ParentCommentID, c.CardID)
 			}
 		}
 		if c.DeletedAt == nil {
@@ -290,7 +290,7 @@ func (s *Store) loadConversations(st State) error {
 			return fmt.Errorf("conversation %d: user %d does not exist", c.ID, c.UserID)
 		}
 		if c.Status != ConversationActive && c.Status != ConversationArchived {
-			return fmt.Errorf("conversation %d: status %q is neither active nor archived (D33)", c.ID, c.Status)
+			return fmt.Errorf("conversation %d: status %q is neither active nor archived", c.ID, c.Status)
 		}
 	}
 	return nil
@@ -306,7 +306,7 @@ func (s *Store) loadCarts(st State) error {
 			return fmt.Errorf("cart %q: duplicate session_token", c.SessionToken)
 		}
 		if c.Status != CartOpen && c.Status != CartLocked {
-			return fmt.Errorf("cart %q: status %q is neither open nor locked (D34)", c.SessionToken, c.Status)
+			return fmt.Errorf("cart %q: status %q is neither open nor locked", c.SessionToken, c.Status)
 		}
 		for _, it := range c.Items {
 			if other, dup := items[it.ID]; dup || it.ID <= 0 {

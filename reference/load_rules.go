@@ -56,7 +56,7 @@ func checkRecords(st State) error {
 		r.text("title", b.Title, maxTitle, true)
 		r.optText("tool_key", b.ToolKey, maxToolKey)
 		if b.IsMaster && (b.ToolKey == nil || strings.TrimSpace(*b.ToolKey) == "") {
-			r.fail("tool_key is required on a master board (D44): sync finds projects by it")
+			r.fail("tool_key is required on a master board: sync finds projects by it")
 		}
 		if b.MasterBoardID != nil && *b.MasterBoardID == b.ID {
 			r.fail("master_board_id names the board itself")
@@ -246,7 +246,7 @@ func (r *ruleCheck) id(field string, v int64) {
 
 func (r *ruleCheck) platform(v int64) {
 	if v != PlatformID {
-		r.fail("platform_id must be %d (D16)", PlatformID)
+		r.fail("platform_id must be %d", PlatformID)
 	}
 }
 

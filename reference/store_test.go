@@ -24,7 +24,7 @@ func TestNewChecksReferences(t *testing.T) {
 		}, "token: user 99"},
 		{"rejects a duplicate card id", func(s *reference.State) { s.Cards[1].ID = s.Cards[0].ID }, "duplicate id"},
 		{"rejects a card id of zero", func(s *reference.State) { s.Cards[0].ID = 0 }, "id must be positive"},
-		{"rejects a master board with a project (D17)", func(s *reference.State) { s.Boards[0].ProjectID = p(int64(projAcme)) }, "D17"},
+		{"rejects a master board with a project (D17)", func(s *reference.State) { s.Boards[0].ProjectID = p(int64(projAcme)) }, "a master record has no project_id"},
 		{"rejects a project board without a project", func(s *reference.State) { s.Boards[2].ProjectID = nil }, "project_id is missing"},
 		{"rejects a group on a board of another project", func(s *reference.State) { s.Groups[2].BoardID = globexBoard }, "group 3: board 4"},
 		{"rejects a card in a group of another project", func(s *reference.State) { s.Cards[4].GroupID = p(int64(globexGroup)) }, "card 5: group 4"},

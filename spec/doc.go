@@ -1,5 +1,6 @@
 // Package spec holds the OpenAPI 3.0.3 contract of the service: openapi.yaml, embedded, covering
-// exactly the 24 POST operations of shared/interface.md, with the reference choices of
+// exactly the 24 POST operations of the interface (the Operations, Account, Domain and Website
+// Service Interface, §Endpoints), with the reference choices of
 // docs/decisions.md (D1..D42) where the interface leaves a gap.
 //
 // Bytes serves the document; Load parses and validates it once and hands every caller the same

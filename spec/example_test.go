@@ -49,11 +49,11 @@ func ExampleOperations() {
 		return
 	}
 	for _, op := range spec.Operations(doc) {
-		if op.Public {
+		if op.Public() {
 			fmt.Println(op.ID, op.Path)
 		}
 	}
 	// Output:
-	// domainCartRemove /services/domains/v1/domain-cart/remove
 	// authenticate /v1/authenticate
+	// domainCartRemove /services/domains/v1/domain-cart/remove
 }

@@ -64,6 +64,7 @@ func lint(doc *openapi3.T, raw []byte) []string {
 	lintSchemas(doc, report)
 	lintRecordExamples(doc, report)
 	lintUnused(doc, raw, report)
+	lintAsVacuum(doc, report)
 	for _, s := range doc.Servers {
 		if u, err := url.Parse(s.URL); err != nil || u.IsAbs() || u.Host != "" || !strings.HasPrefix(s.URL, "/") {
 			report("server %q is not a relative URL", s.URL)
@@ -355,9 +356,28 @@ func TestLintCatchesEachBrokenRule(t *testing.T) {
 			wants: "schema TagsCreateRequest collides with the Request type generated for operation tagsCreate"},
 		{name: "a camelCase property",
 			raw: func(s string) string {
-				return strings.Replace(s, "        card_id: {type: integer, description: \"Card commented on.\"}", "        cardId: {type: integer, description: \"Card commented on.\"}", 1)
+				return strings.Replace(s, "        card_id: {type: integer, description: \"Card commented on (comments/create request).\"}", "        cardId: {type: integer, description: \"Card commented on (comments/create request).\"}", 1)
 			},
 			wants: `schema CommentsCreateBody: property "cardId" is not snake_case`},
+		{name: "a request body without a description",
+			doc:   func(d *openapi3.T) { d.Paths.Value(cardsCreate).Post.RequestBody.Value.Description = "" },
+			wants: "POST " + cardsCreate + " request body: no description"},
+		{name: "a request body schema without an example",
+			doc:   func(d *openapi3.T) { d.Components.Schemas["TagsCreateBody"].Value.Example = nil },
+			wants: "schema TagsCreateBody: a request body or error shape with no example"},
+		{name: "an error shape without an example",
+			doc:   func(d *openapi3.T) { d.Components.Schemas["ErrorB"].Value.Example = nil },
+			wants: "schema ErrorB: a request body or error shape with no example"},
+		{name: "a property description written twice",
+			doc: func(d *openapi3.T) {
+				d.Components.Schemas["Tag"].Value.Properties["name"].Value.Description = d.Components.Schemas["Card"].Value.Properties["title"].Value.Description
+			},
+			wants: "property description \"Title (card record).\" is written twice"},
+		{name: "an untyped schema that does not say why",
+			doc: func(d *openapi3.T) {
+				d.Components.Schemas["Tag"].Value.Properties["name"].Value.Type = nil
+			},
+			wants: "schema Tag.name has no type, and its description does not say the interface shows none"},
 		{name: "a record without an example",
 			doc:   func(d *openapi3.T) { d.Components.Schemas["Card"].Value.Example = nil },
 			wants: "schema Card: a record other schemas refer to, with no example"},

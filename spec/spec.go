@@ -6,7 +6,6 @@ import (
 	_ "embed"
 	"fmt"
 	"net/http"
-	"sort"
 	"sync"
 	"sync/atomic"
 
@@ -25,6 +24,7 @@ var loaded struct {
 	once   sync.Once
 	doc    *openapi3.T
 	routes map[string]*routers.Route // by exact path
+	ops    []Operation               // in the interface's order
 	err    error
 	// done publishes doc and routes to Route, which may run in a goroutine that never called
 	// Load (with a document of its own) while the first Load is still running.
@@ -38,7 +38,7 @@ var loaded struct {
 // not leave a cached error behind.
 func Load(ctx context.Context) (*openapi3.T, error) {
 	loaded.once.Do(func() {
-		loaded.doc, loaded.routes, loaded.err = load(context.WithoutCancel(ctx))
+		loaded.doc, loaded.routes, loaded.ops, loaded.err = load(context.WithoutCancel(ctx))
 		loaded.done.Store(true)
 	})
 	if loaded.err != nil {
@@ -47,24 +47,28 @@ func Load(ctx context.Context) (*openapi3.T, error) {
 	return loaded.doc, nil
 }
 
-func load(ctx context.Context) (*openapi3.T, map[string]*routers.Route, error) {
+func load(ctx context.Context) (*openapi3.T, map[string]*routers.Route, []Operation, error) {
 	loader := openapi3.NewLoader()
 	loader.Context = ctx
 	loader.IsExternalRefsAllowed = false
 	doc, err := loader.LoadFromData(document)
 	if err != nil {
-		return nil, nil, fmt.Errorf("load spec: %w", err)
+		return nil, nil, nil, fmt.Errorf("load spec: %w", err)
 	}
 	// EnableSchemaFormatValidation makes a format that no validator is registered for an error,
 	// so a typo in openapi.yaml cannot silently disable a check.
 	if err := doc.Validate(ctx, openapi3.EnableSchemaFormatValidation()); err != nil {
-		return nil, nil, fmt.Errorf("load spec: %w", err)
+		return nil, nil, nil, fmt.Errorf("load spec: %w", err)
 	}
 	routes, err := buildRoutes(doc)
 	if err != nil {
-		return nil, nil, fmt.Errorf("load spec: %w", err)
+		return nil, nil, nil, fmt.Errorf("load spec: %w", err)
 	}
-	return doc, routes, nil
+	ops, err := buildOperations(doc, func(path string) *routers.Route { return routes[path] })
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("load spec: %w", err)
+	}
+	return doc, routes, ops, nil
 }
 
 // buildRoutes makes the route of every POST operation of doc, by exact path.
@@ -115,39 +119,6 @@ func Route(doc *openapi3.T, path string) (*routers.Route, bool) {
 		server = doc.Servers[0]
 	}
 	return &routers.Route{Spec: doc, Server: server, Path: path, PathItem: item, Method: http.MethodPost, Operation: item.Post}, true
-}
-
-// Operation is one operation of the document.
-type Operation struct {
-	// Path is the exact path, relative to the base URL ("/v1/authenticate").
-	Path string
-	// ID is the operationId ("authenticate").
-	ID string
-	// Public is true when the operation needs no bearer token (security: []).
-	Public bool
-	// Superadmin is true when the operation is marked x-superadmin (S in the interface).
-	Superadmin bool
-}
-
-// Operations lists the POST operations of doc, sorted by path.
-func Operations(doc *openapi3.T) []Operation {
-	paths := doc.Paths.InMatchingOrder()
-	sort.Strings(paths)
-	ops := make([]Operation, 0, len(paths))
-	for _, path := range paths {
-		op := doc.Paths.Value(path).Post
-		if op == nil {
-			continue
-		}
-		superadmin, _ := op.Extensions["x-superadmin"].(bool)
-		ops = append(ops, Operation{
-			Path:       path,
-			ID:         op.OperationID,
-			Public:     op.Security != nil && len(*op.Security) == 0,
-			Superadmin: superadmin,
-		})
-	}
-	return ops
 }
 
 // OperationIDs returns the operationIds of doc, sorted by path.

@@ -6,7 +6,7 @@
 //	           [--cors-origins O,...] [--allowed-hosts H,...] [--max-worlds N] [--max-records N]
 //	           [--lenient-content-type]
 //	mockserver fixtures [--seed N] [--scenario NAME|FILE]   print the fixture manifest and exit
-//	mockserver proxy --upstream URL [--addr A] [--report-json F] [--report-junit F] [--fail-on-violation]
+//	mockserver proxy --upstream URL [--addr A] [--report-json F] [--report-junit F] [--fail-on-violation] [--allowed-hosts H,...]
 //	                                                          a validating proxy in front of a deployment
 //	mockserver help | --help | --version
 //

@@ -25,30 +25,55 @@ type proxyOptions struct {
 	reportJSON      string
 	reportJUnit     string
 	failOnViolation bool
+	recordScenario  string // --record-scenario: the scenario file written at stop (record.go)
+	allowedHosts    []string
 }
 
-func parseProxyFlags(args []string, getenv func(string) string, stderr io.Writer) (proxyOptions, error) {
+// parseProxyFlags reads the flags of `mockserver proxy` as parseFlagsTo reads the mock's:
+// --help prints the flags to stdout and returns errHelp; an unknown flag or a stray word prints
+// what is wrong and the flags to stderr and returns an exitError of code 2 (D106).
+func parseProxyFlags(args []string, getenv func(string) string, std stdio) (proxyOptions, error) {
 	fs := flag.NewFlagSet("mockserver proxy", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	var errs strings.Builder
+	fs.SetOutput(&errs)
+	fs.Usage = func() {}
 	upstream := fs.String("upstream", envOr(getenv, "MOCK_PROXY_UPSTREAM", ""), "the deployment to forward to, e.g. https://staging.example.com (MOCK_PROXY_UPSTREAM; required)")
 	addr := fs.String("addr", envOr(getenv, "MOCK_ADDR", "127.0.0.1:4010"), "address to listen on (MOCK_ADDR)")
 	reportJSON := fs.String("report-json", envOr(getenv, "MOCK_PROXY_REPORT_JSON", ""), "write the JSON report to this file at stop (MOCK_PROXY_REPORT_JSON)")
 	reportJUnit := fs.String("report-junit", envOr(getenv, "MOCK_PROXY_REPORT_JUNIT", ""), "write the JUnit XML report to this file at stop (MOCK_PROXY_REPORT_JUNIT)")
+	hosts := fs.String("allowed-hosts", envOr(getenv, "MOCK_ALLOWED_HOSTS", ""), "comma-separated host names the proxy answers besides localhost and IP addresses, * for any (MOCK_ALLOWED_HOSTS)")
 	failEnv := envOr(getenv, "MOCK_PROXY_FAIL_ON_VIOLATION", "false")
 	failDefault, err := strconv.ParseBool(failEnv)
 	if err != nil {
 		return proxyOptions{}, fmt.Errorf("MOCK_PROXY_FAIL_ON_VIOLATION: want true or false, got %q", failEnv)
 	}
+	record := fs.String("record-scenario", envOr(getenv, "MOCK_PROXY_RECORD_SCENARIO", ""), "write at stop a scenario (mockserver --scenario) of the records the upstream's answers showed (MOCK_PROXY_RECORD_SCENARIO)")
 	fail := fs.Bool("fail-on-violation", failDefault, "exit non-zero at stop when the deployment broke a rule (MOCK_PROXY_FAIL_ON_VIOLATION)")
-	if err := fs.Parse(args); err != nil {
-		return proxyOptions{}, err
+	err = fs.Parse(args)
+	if err == nil && fs.NArg() > 0 {
+		err = fmt.Errorf("mockserver proxy: unexpected argument %q", fs.Arg(0))
+		fmt.Fprintf(&errs, "%v\n", err)
 	}
-	opts := proxyOptions{addr: *addr, reportJSON: *reportJSON, reportJUnit: *reportJUnit, failOnViolation: *fail}
+	if err != nil {
+		out, ret := std.err, error(&exitError{code: 2})
+		if errors.Is(err, flag.ErrHelp) {
+			out, ret = std.out, errHelp
+			errs.Reset()
+		}
+		fmt.Fprintf(out, "%s\nUsage: mockserver proxy --upstream URL [flags]\n", errs.String())
+		fs.SetOutput(out)
+		fs.PrintDefaults()
+		return proxyOptions{}, ret
+	}
+	opts := proxyOptions{addr: *addr, reportJSON: *reportJSON, reportJUnit: *reportJUnit, failOnViolation: *fail, recordScenario: *record, allowedHosts: splitList(*hosts)}
 	if *upstream == "" {
 		return proxyOptions{}, errors.New("proxy: --upstream (or MOCK_PROXY_UPSTREAM) is required")
 	}
 	if opts.upstream, err = proxy.ParseUpstream(*upstream); err != nil {
 		return proxyOptions{}, fmt.Errorf("--upstream: %w", err)
+	}
+	if err := checkRecordPath(opts); err != nil {
+		return proxyOptions{}, err
 	}
 	return opts, nil
 }
@@ -56,12 +81,12 @@ func parseProxyFlags(args []string, getenv func(string) string, stderr io.Writer
 // runProxy runs `mockserver proxy` until ctx ends, then drains in-flight exchanges and writes
 // the reports; with --fail-on-violation it returns an error when the deployment broke a rule.
 func runProxy(ctx context.Context, args []string, getenv func(string) string, std stdio) error {
-	opts, err := parseProxyFlags(args, getenv, std.err)
+	opts, err := parseProxyFlags(args, getenv, std)
 	if err != nil {
 		return err
 	}
 	logger := slog.New(slog.NewTextHandler(std.err, nil))
-	p, err := proxy.New(proxy.Config{Upstream: opts.upstream, Logger: logger})
+	p, err := proxy.New(proxy.Config{Upstream: opts.upstream, Logger: logger, AllowedHosts: opts.allowedHosts})
 	if err != nil {
 		return err
 	}
@@ -69,14 +94,22 @@ func runProxy(ctx context.Context, args []string, getenv func(string) string, st
 	if err != nil {
 		return fmt.Errorf("listen: %w", err)
 	}
+	if err := notItself(ctx, opts.upstream, ln.Addr()); err != nil {
+		ln.Close()
+		return err
+	}
 	// No read or write timeout: bodies stream through, as long as the upstream takes.
-	srv := &http.Server{Handler: p, ReadHeaderTimeout: 5 * time.Second, IdleTimeout: 120 * time.Second}
+	handler, rec, err := withRecorder(p, opts)
+	if err != nil {
+		return err
+	}
+	srv := &http.Server{Handler: handler, ReadHeaderTimeout: 5 * time.Second, IdleTimeout: 120 * time.Second}
 	base := baseURL(ln.Addr())
 	fmt.Fprintf(std.out, "proxy listening on %s (%s), forwarding to %s\n", base, ln.Addr(), opts.upstream.Redacted())
 	fmt.Fprintf(std.out, "dashboard at %s/__proxy/, exchanges at %s/__proxy/exchanges\n", base, base)
 
 	errc := make(chan error, 1)
-	go func() { errc <- srv.Serve(ln) }()
+	go func() { errc <- srv.Serve(p.Listener(ln)) }() // net/http's own answers in shape (a) (D183)
 	select {
 	case err := <-errc:
 		return fmt.Errorf("serve: %w", err)
@@ -90,7 +123,50 @@ func runProxy(ctx context.Context, args []string, getenv func(string) string, st
 	if err := <-errc; err != nil && !errors.Is(err, http.ErrServerClosed) {
 		return fmt.Errorf("serve: %w", err)
 	}
+	if err := writeRecording(rec, opts, std.out, logger); err != nil {
+		return err
+	}
 	return finishProxy(p, opts, std.out)
+}
+
+// notItself refuses an upstream that is the proxy's own address (D140): every request would
+// come back to the proxy, which would forward it again until it ran out of connections. The
+// upstream's host is resolved; any of its addresses that is the listener's, or a loopback or
+// local one when the listener takes every address, on the same port, is the proxy itself.
+func notItself(ctx context.Context, upstream *url.URL, listen net.Addr) error {
+	ln, ok := listen.(*net.TCPAddr)
+	if !ok {
+		return nil
+	}
+	port := upstream.Port()
+	if port == "" {
+		port = map[string]string{"http": "80", "https": "443"}[upstream.Scheme]
+	}
+	if port != strconv.Itoa(ln.Port) {
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(ctx, 3*time.Second)
+	defer cancel()
+	ips, err := net.DefaultResolver.LookupIPAddr(ctx, upstream.Hostname())
+	if err != nil {
+		return nil // the upstream may be unreachable now and later; the first request will say
+	}
+	local := map[string]bool{}
+	if addrs, err := net.InterfaceAddrs(); err == nil {
+		for _, a := range addrs {
+			if n, ok := a.(*net.IPNet); ok {
+				local[n.IP.String()] = true
+			}
+		}
+	}
+	for _, ip := range ips {
+		self := ip.IP.Equal(ln.IP) || ip.IP.IsUnspecified() || // 0.0.0.0 reaches this host
+			(ln.IP.IsUnspecified() && (ip.IP.IsLoopback() || local[ip.IP.String()])) || (ln.IP.IsLoopback() && ip.IP.IsLoopback())
+		if self {
+			return fmt.Errorf("--upstream %s is this proxy's own address (%s): it would forward every request to itself; point it at the deployment", upstream.Redacted(), listen)
+		}
+	}
+	return nil
 }
 
 // finishProxy writes the reports and says how the run went.
@@ -109,7 +185,7 @@ func finishProxy(p *proxy.Proxy, opts proxyOptions, out io.Writer) error {
 		for _, op := range r.Operations {
 			for _, v := range op.Violations {
 				if v.Party == proxy.Deployment {
-					broken = append(broken, op.Operation+" "+v.Rule)
+					broken = append(broken, op.Operation+" "+string(v.Rule))
 				}
 			}
 		}

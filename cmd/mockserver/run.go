@@ -16,6 +16,7 @@ import (
 
 	"github.com/opsapi/mocktoolkit/fixtures"
 	"github.com/opsapi/mocktoolkit/mockserver"
+	"github.com/opsapi/mocktoolkit/spec"
 )
 
 // options are the command's flags after environment fallbacks.
@@ -89,9 +90,6 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		}
 	case "proxy":
 		err = runProxy(ctx, args, getenv, std)
-		if errors.Is(err, flag.ErrHelp) {
-			return nil
-		}
 	case "serve":
 		var opts options
 		if opts, err = parseFlagsTo(args, getenv, stdout, stderr); err == nil {
@@ -114,9 +112,9 @@ func flagSet(getenv func(string) string) (*flag.FlagSet, func() (options, error)
 	fs := flag.NewFlagSet("mockserver", flag.ContinueOnError)
 	addr := fs.String("addr", envOr(getenv, "MOCK_ADDR", "127.0.0.1:4010"), "address to listen on (MOCK_ADDR)")
 	seed := fs.String("seed", envOr(getenv, "MOCK_SEED", strconv.FormatInt(fixtures.DefaultSeed, 10)), "seed of the fixture world (MOCK_SEED)")
-	limit := fs.String("rate-limit", envOr(getenv, "MOCK_RATE_LIMIT", strconv.Itoa(mockserver.DefaultRateLimit)), "requests per minute per caller and operation (MOCK_RATE_LIMIT; D14)")
-	maxRecs := fs.String("max-records", envOr(getenv, "MOCK_MAX_RECORDS", "0"), "most cards, comments and tags per project, 0 for no cap (MOCK_MAX_RECORDS; D70)")
-	lenient := fs.Bool("lenient-content-type", envOr(getenv, "MOCK_LENIENT_CONTENT_TYPE", "") != "", "read every request body as JSON whatever its Content-Type (MOCK_LENIENT_CONTENT_TYPE; D6)")
+	limit := fs.String("rate-limit", envOr(getenv, "MOCK_RATE_LIMIT", strconv.Itoa(mockserver.DefaultRateLimit)), "requests per minute per caller and operation (MOCK_RATE_LIMIT)")
+	maxRecs := fs.String("max-records", envOr(getenv, "MOCK_MAX_RECORDS", "0"), "most cards, comments and tags per project, 0 for no cap (MOCK_MAX_RECORDS)")
+	lenient := fs.Bool("lenient-content-type", envOr(getenv, "MOCK_LENIENT_CONTENT_TYPE", "") != "", "read every request body as JSON whatever its Content-Type (MOCK_LENIENT_CONTENT_TYPE)")
 	now := fs.String("now", envOr(getenv, "MOCK_NOW", ""), "start the mock's clock at this RFC 3339 time (MOCK_NOW); default: the system time")
 	ver := fs.Bool("version", false, "print the version and exit")
 	steer := steerFlags(fs, getenv)
@@ -144,7 +142,7 @@ func flagSet(getenv func(string) string) (*flag.FlagSet, func() (options, error)
 			return options{}, fmt.Errorf("--max-records: want a whole number, 0 for no cap, got %q", *maxRecs)
 		}
 		if *now != "" {
-			if opts.now, err = time.Parse(time.RFC3339, *now); err != nil {
+			if opts.now, err = time.Parse(time.RFC3339, *now); err != nil || spec.ValidateDateTime(*now) != nil {
 				return options{}, fmt.Errorf("--now: want an RFC 3339 time such as 2026-06-01T09:00:00Z, got %q", *now)
 			}
 			if err := mockserver.CheckClockStart(opts.now); err != nil {

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/opsapi/mocktoolkit/fixtures"
 	"github.com/opsapi/mocktoolkit/mockserver"
 )
 
@@ -34,10 +35,11 @@ func steerFlags(fs *flag.FlagSet, getenv func(string) string) func() (steerOptio
 		if o.latency, err = mockserver.ParseLatency(*latency); err != nil {
 			return steerOptions{}, fmt.Errorf("--latency: %w", err)
 		}
-		for _, origin := range strings.Split(*cors, ",") {
-			if origin = strings.TrimSpace(origin); origin != "" {
-				o.corsOrigins = append(o.corsOrigins, origin)
+		for _, origin := range splitList(*cors) {
+			if strings.EqualFold(origin, "null") { // D148
+				return steerOptions{}, errors.New("--cors-origins: null is not an origin to list: every sandboxed iframe, file:// page and redirected request sends it, so allowing it with credentials lets any page in")
 			}
+			o.corsOrigins = append(o.corsOrigins, origin)
 		}
 		return o, nil
 	}
@@ -51,16 +53,21 @@ func (o steerOptions) apply(cfg *mockserver.Config) error {
 	if o.stateFile == "" {
 		return nil
 	}
-	b, err := os.ReadFile(o.stateFile)
+	removeLeftovers(o.stateFile)
+	_, err := fixtures.StatRegular(o.stateFile)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil
 	}
+	if errors.Is(err, fixtures.ErrNotRegular) {
+		return fmt.Errorf("state file %s: %w; a state file is a JSON snapshot", o.stateFile, err)
+	}
+	b, err := os.ReadFile(o.stateFile)
 	if err != nil {
 		return fmt.Errorf("read state file: %w", err)
 	}
 	st, err := mockserver.DecodeState(b)
 	if err != nil {
-		return fmt.Errorf("read state file %s: %w", o.stateFile, err)
+		return fmt.Errorf("state file %s: %w", o.stateFile, err)
 	}
 	cfg.State = &st
 	return nil
@@ -81,9 +88,35 @@ func (o steerOptions) save(m *mockserver.Server) error {
 	return writeFileAtomic(o.stateFile, b)
 }
 
+// tempPrefix names the temporary files of a save of path: ".mockserver-state-<file>-".
+func tempPrefix(path string) string { return ".mockserver-state-" + filepath.Base(path) + "-" }
+
+// removeLeftovers removes the temporary files a save of path left when the process was killed
+// mid-save (kill -9, a crash): the state file itself is never touched (D149).
+func removeLeftovers(path string) {
+	left, _ := filepath.Glob(globEscape(filepath.Join(filepath.Dir(path), tempPrefix(path))) + "*")
+	for _, f := range left {
+		if fi, err := os.Lstat(f); err == nil && fi.Mode().IsRegular() {
+			_ = os.Remove(f)
+		}
+	}
+}
+
+// globEscape escapes the characters filepath.Glob reads as patterns.
+func globEscape(s string) string {
+	var b strings.Builder
+	for _, c := range s {
+		if strings.ContainsRune(`*?[\`, c) {
+			b.WriteByte('\\')
+		}
+		b.WriteRune(c)
+	}
+	return b.String()
+}
+
 // writeFileAtomic replaces path with b through a synced temporary file and a rename.
 func writeFileAtomic(path string, b []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".mockserver-state-*")
+	tmp, err := os.CreateTemp(filepath.Dir(path), tempPrefix(path)+"*")
 	if err != nil {
 		return fmt.Errorf("save state: %w", err)
 	}

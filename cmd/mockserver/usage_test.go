@@ -28,6 +28,9 @@ func TestTheCommandExplainsItself(t *testing.T) {
 		{name: "an unknown word exits 2 with the usage", args: []string{"srve"}, code: 2, err: `unknown subcommand "srve"`},
 		{name: "an unknown flag exits 2", args: []string{"--bogus"}, code: 2, err: "flag provided but not defined"},
 		{name: "a stray argument exits 2", args: []string{"serve", "extra"}, code: 2, err: "unexpected argument"},
+		{name: "proxy: an unknown flag exits 2 with the usage", args: []string{"proxy", "--bogus"}, code: 2, err: "-upstream"},
+		{name: "proxy: a stray word exits 2 with the usage", args: []string{"proxy", "bogusword", "--upstream", "http://127.0.0.1:47040"}, code: 2, err: `unexpected argument "bogusword"`},
+		{name: "proxy --help exits 0", args: []string{"proxy", "--help"}, out: "-upstream"},
 		{name: "an unknown scenario is a flag error", args: []string{"--scenario", "nope"}, code: 1, err: ""},
 	}
 	for _, tt := range tests {

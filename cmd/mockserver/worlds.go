@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -37,11 +38,7 @@ func worldFlags(fs *flag.FlagSet, getenv func(string) string) func() (worldOptio
 		if n == 0 {
 			o.maxWorlds = -1
 		}
-		for _, h := range strings.Split(*hosts, ",") {
-			if h = strings.TrimSpace(h); h != "" {
-				o.allowedHosts = append(o.allowedHosts, h)
-			}
-		}
+		o.allowedHosts = splitList(*hosts)
 		if o.scenarios, err = loadScenarioDir(*dir); err != nil {
 			return worldOptions{}, fmt.Errorf("--scenarios: %w", err)
 		}
@@ -61,6 +58,17 @@ func worldFlags(fs *flag.FlagSet, getenv func(string) string) func() (worldOptio
 		}
 		return o, nil
 	}
+}
+
+// splitList is the items of a comma-separated flag, blanks left out.
+func splitList(s string) []string {
+	var out []string
+	for _, h := range strings.Split(s, ",") {
+		if h = strings.TrimSpace(h); h != "" {
+			out = append(out, h)
+		}
+	}
+	return out
 }
 
 // isScenarioFile tells a file name from a scenario name.
@@ -91,18 +99,24 @@ func loadScenarioDir(dir string) (map[string]*fixtures.ScenarioFile, error) {
 	if err != nil {
 		return nil, err
 	}
+	var problems []error // every file's, at once; nothing loads while there is one (D145)
 	for _, e := range entries {
 		if e.IsDir() || !isScenarioFile(e.Name()) || strings.HasSuffix(e.Name(), ".schema.json") {
 			continue
 		}
 		f, err := fixtures.LoadScenarioFile(filepath.Join(dir, e.Name()))
 		if err != nil {
-			return nil, err
+			problems = append(problems, err)
+			continue
 		}
 		if other, dup := out[f.Name]; dup {
-			return nil, fmt.Errorf("%s and %s both name the scenario %q", other.Path(), f.Path(), f.Name)
+			problems = append(problems, fmt.Errorf("%s and %s both name the scenario %q", other.Path(), f.Path(), f.Name))
+			continue
 		}
 		out[f.Name] = f
+	}
+	if len(problems) > 0 {
+		return nil, errors.Join(problems...)
 	}
 	return out, nil
 }

@@ -9,6 +9,7 @@
 // differential mode it replays every sequence against the in-process reference mock as well and
 // reports where the two differ on contract-level outcomes.
 //
-// It imports conformance (the client, the operations), spec, fixtures and mockserver (the
-// reference of differential mode); it must not import reference or the suite's test files.
+// It imports conformance (the client, the operations), conformance/check (the one contract
+// checker), spec and fixtures; the reference of differential mode comes in as an http.Handler
+// (Options.Reference), so it must not import mockserver, reference or the suite's test files.
 package explore

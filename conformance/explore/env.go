@@ -201,6 +201,16 @@ func (e *env) materialize(body map[string]any) (send map[string]any, shown map[s
 			send[k], shown[k] = id.V, id
 		case secret:
 			send[k], shown[k] = x.v, x
+		case cartRef:
+			tok, item, found := e.cartAt(x.cart, x.item)
+			if !found {
+				return nil, nil, false
+			}
+			if x.token {
+				send[k], shown[k] = tok.v, tok
+			} else {
+				send[k], shown[k] = item, item
+			}
 		case ID:
 			send[k], shown[k] = x.V, x
 		default:

@@ -1,9 +1,13 @@
 package explore_test
 
 import (
+	"bytes"
 	"context"
+	"io"
 	"net/http"
 	"net/http/httptest"
+	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -33,7 +37,7 @@ func serve(t *testing.T, wrap func(http.Handler) http.Handler) (*conformance.Cli
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, err := conformance.LoadManifest(ctx, cfg, srv.URL)
+	m, err := cfg.LoadManifest(ctx, srv.URL)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,4 +56,43 @@ func TestReferencePasses(t *testing.T) {
 		t.Fatalf("the reference breaks a property:\n%s", res.Failure.Report())
 	}
 	t.Logf("%d cases, %d calls in %s (%.0f cases/s)", res.Cases, res.Calls, res.Elapsed, float64(res.Cases)/res.Elapsed.Seconds())
+}
+
+// TestRunCountsWhatWasAsked: a run says it ran the number of cases asked (neither rapid's
+// redrawn cases nor shrinking replays added), and prints progress lines while it lasts, naming
+// cases, calls, failures and waits for Retry-After.
+func TestRunCountsWhatWasAsked(t *testing.T) {
+	c, m := serve(t, nil)
+	var progress bytes.Buffer
+	res, err := explore.Run(context.Background(), c, m, explore.Options{Cases: 25, Seed: 7, Progress: &syncWriter{w: &progress}, ProgressEvery: 20 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Failure != nil {
+		t.Fatalf("the reference breaks a property:\n%s", res.Failure.Report())
+	}
+	if res.Cases != 25 || res.Asked != 25 || !strings.HasPrefix(res.Counts(), "25 of 25 cases, ") {
+		t.Errorf("asked 25 cases, the run says %q (Cases %d)", res.Counts(), res.Cases)
+	}
+	lines := strings.Split(strings.TrimSpace(progress.String()), "\n")
+	if len(lines) < 2 {
+		t.Fatalf("a run of %s printed %d progress lines, want one every 20ms:\n%s", res.Elapsed, len(lines), progress.String())
+	}
+	for _, want := range []string{" of 25 cases, ", " calls, ", " failures so far, ", " waits for Retry-After, "} {
+		if !strings.Contains(lines[0], want) {
+			t.Errorf("the progress line %q lacks %q", lines[0], want)
+		}
+	}
+}
+
+// syncWriter serialises writes to w.
+type syncWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (s *syncWriter) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.w.Write(p)
 }

@@ -53,9 +53,18 @@ type request struct {
 	// intent says what the answer must show: accepted (ERR-7), a validation error for
 	// field (ERR-1), not found (ERR-4), or nothing beyond the answer checks.
 	intent intent
-	field  string // the broken field of an invalid body
-	how    string // how it is broken: required, type, enum, maxLength, minimum, maximum
+	field  string    // the broken field of an invalid body
+	how    string    // how it is broken: required, type, enum, maxLength, minimum, maximum
+	auth   *authForm // the wrong form the token is sent in (intent unauthenticated), or nil
+	// required marks the field of a refusedID request as required by the request schema.
+	required bool
+	// broken marks a body that breaks a field rule on purpose where no property is about which
+	// field (AUTH-7's login with no password).
+	broken bool
 }
+
+// invalid reports whether req's body breaks a field rule on purpose.
+func (req request) invalid() bool { return req.intent == invalidField || req.broken }
 
 type intent int
 
@@ -234,21 +243,46 @@ func (m manifestView) toolKey() secret {
 	return secret{v: m.e.m.Operations.ToolKey, goExpr: "manifest.Operations.ToolKey", shell: "TOOL_KEY"}
 }
 
-// cartItem draws an open cart of the manifest and one of its items.
-func (m manifestView) cartItem(t *rapid.T) (secret, int64) {
+// cartItem draws an open cart of the target's manifest and one of its items, as positions each
+// environment resolves in its own manifest (cartRef): the reference of differential mode may
+// list fewer carts, or fewer items, than the target.
+func (m manifestView) cartItem(t *rapid.T) (cartRef, cartRef) {
 	carts := m.e.m.Domains.Carts
-	i := rapid.IntRange(0, len(carts)-1).Draw(t, "cart")
-	items := carts[i].ItemIDs
-	item := int64(missingID)
-	if len(items) > 0 {
-		item = items[rapid.IntRange(0, len(items)-1).Draw(t, "cart.item")]
+	if len(carts) == 0 {
+		return cartRef{item: -1, token: true}, cartRef{item: -1} // no cart: materialize finds none
 	}
-	return cartToken(m.e, i), item
+	i := rapid.IntRange(0, len(carts)-1).Draw(t, "cart")
+	j := -1
+	if n := len(carts[i].ItemIDs); n > 0 {
+		j = rapid.IntRange(0, n-1).Draw(t, "cart.item")
+	}
+	return cartRef{cart: i, item: j, token: true}, cartRef{cart: i, item: j}
 }
 
-func cartToken(e *env, i int) secret {
-	return secret{v: e.m.Domains.Carts[i].SessionToken, goExpr: fmt.Sprintf("manifest.Domains.Carts[%d].SessionToken", i),
+// cartRef is a body value naming a cart of the manifest by position (its session token when
+// token is set, else its item-th item; item -1: an item no cart holds), resolved in each
+// environment by cartAt.
+type cartRef struct {
+	cart, item int
+	token      bool
+}
+
+// cartAt resolves the cart at position i (modulo the manifest's carts) and its j-th item
+// (modulo its items; missingID when j < 0 or the cart has none); ok is false when the manifest
+// lists no cart.
+func (e *env) cartAt(i, j int) (tok secret, item int64, ok bool) {
+	carts := e.m.Domains.Carts
+	if len(carts) == 0 {
+		return secret{}, 0, false
+	}
+	i %= len(carts)
+	tok = secret{v: carts[i].SessionToken, goExpr: fmt.Sprintf("manifest.Domains.Carts[%d].SessionToken", i),
 		shell: fmt.Sprintf("CART%d_TOKEN", i)}
+	item = missingID
+	if items := carts[i].ItemIDs; j >= 0 && len(items) > 0 {
+		item = items[j%len(items)]
+	}
+	return tok, item, true
 }
 
 // breakField makes body invalid in exactly one field the interface declares, drawing the field

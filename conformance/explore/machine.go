@@ -5,10 +5,15 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync/atomic"
 
 	"pgregory.net/rapid"
 
 	"github.com/opsapi/mocktoolkit/conformance"
+
+	"github.com/opsapi/mocktoolkit/conformance/rules"
+
+	"github.com/opsapi/mocktoolkit/conformance/check"
 )
 
 // runner runs cases: each a rapid state machine over the target (and the reference in
@@ -19,17 +24,26 @@ type runner struct {
 	target  *env
 	ref     *env
 
-	cases, calls int
-	foundAt      int // the case that first broke a property (shrinking replays come after)
-	trace        []Call
-	failure      *Failure
-	diffs        []string
-	diffSeen     map[string]bool
+	// cases, calls and waits (429s waited out) are counted as the run goes; the progress
+	// lines read them from another goroutine.
+	cases, calls, waits atomic.Int64
+	foundAt             atomic.Int64 // the case that first broke a property (shrinking replays come after)
+	trace               []Call
+	failure             *Failure
+	// shrinkReplays bounds the replays after the first failure (Options.ShrinkReplays).
+	shrinkReplays int
+	diffs         []string
+	diffSeen      map[string]bool
 }
 
 // property is one case: a fresh model, then steps drawn by rapid.
 func (r *runner) property(t *rapid.T) {
-	r.cases++
+	cases := r.cases.Add(1)
+	if r.failure != nil && cases-r.foundAt.Load() > int64(r.shrinkReplays) {
+		// Past the bound every replay fails at once, as the failure found last did, so rapid
+		// stops shrinking without a call; r.failure keeps the shortest case replayed.
+		t.Fatalf("%s: %s", r.failure.Rule, r.failure.Reason)
+	}
 	r.trace = nil
 	r.target.reset()
 	if r.ref != nil {
@@ -47,15 +61,17 @@ func (r *runner) property(t *rapid.T) {
 		"deprecate": r.actDeprecate,
 		"thumbs":    r.actThumbs,
 		"status":    r.actStatus,
+		"absent":    r.actAbsentID,
+		"authForm":  r.actAuthForm,
+		"foreign":   r.actForeign,
+		"scope":     r.actScopeOrRate,
 	})
 }
 
 // fail records v with the case so far, then fails the case with a message that does not
 // change between replays.
 func (r *runner) fail(t *rapid.T, v *violation) {
-	if r.foundAt == 0 {
-		r.foundAt = r.cases
-	}
+	r.foundAt.CompareAndSwap(0, r.cases.Load())
 	r.failure = &Failure{Rule: v.Rule, Reason: v.Reason, Detail: v.Detail, Calls: slices.Clone(r.trace)}
 	if v.Go != "" {
 		r.failure.Detail = strings.TrimSpace(v.Detail + "\nGo: " + v.Go)
@@ -101,10 +117,13 @@ func (r *runner) send(t *rapid.T, e *env, req request) (*conformance.Exchange, i
 		return nil, -1, false
 	}
 	intent := conformance.Valid
-	if req.intent == invalidField {
+	if req.invalid() {
 		intent = conformance.Invalid
 	}
 	cr := conformance.Request{Op: req.op, As: req.as.String(), Token: e.tokens[req.as], Body: body, Intent: intent}
+	if req.auth != nil {
+		cr.As, cr.Authorization, cr.Token = req.auth.What, req.auth.Header(cr.Token), ""
+	}
 	ex, err := e.c.Send(r.ctx, cr)
 	if err == nil && ex.Status == 401 && cr.Token != "" {
 		// The lifetime of tokens is not shown: a token the target no longer accepts is renewed.
@@ -121,9 +140,10 @@ func (r *runner) send(t *rapid.T, e *env, req request) (*conformance.Exchange, i
 	}
 	idx := -1
 	if e == r.target {
-		r.calls++
+		r.calls.Add(1)
+		r.waits.Add(int64(ex.Retries))
 		idx = len(r.trace)
-		r.trace = append(r.trace, Call{Op: req.op, As: req.as, Body: shown, Raw: string(ex.ReqBody), Status: ex.Status, Invalid: req.intent == invalidField})
+		r.trace = append(r.trace, Call{Op: req.op, As: req.as, Body: shown, Raw: string(ex.ReqBody), Status: ex.Status, Invalid: req.invalid(), Auth: req.auth})
 		if v := checkAnswer(req, ex); v != nil {
 			v.Detail = strings.TrimSpace(v.Detail + "\n" + ex.Describe())
 			r.fail(t, v)
@@ -186,7 +206,7 @@ func outcome(ex *conformance.Exchange) string {
 func invalidOutcome(ex *conformance.Exchange) string {
 	s := outcome(ex)
 	if ex != nil && ex.Status == 422 {
-		s += " errors[" + strings.Join(errorKeys(ex), ",") + "]"
+		s += " errors[" + strings.Join(check.ErrorKeys(ex.Body), ",") + "]"
 	}
 	return s
 }
@@ -316,7 +336,7 @@ func (r *runner) countStep(t *rapid.T, e *env, list, create request, path string
 		want++
 	}
 	if after != want {
-		r.check(t, e, &violation{Rule: RuleListCount,
+		r.check(t, e, &violation{Rule: rules.LIST1,
 			Reason: fmt.Sprintf("%s answered %d and the count of %s did not follow", create.op.ID, ex.Status, list.op.ID),
 			Detail: fmt.Sprintf("%s: %d before, %d after; want %d", path, before, after, want),
 			Go:     fmt.Sprintf("Expect(count(ex%d, %q)).To(Equal(count(ex%d, %q) + %d))", ai+1, path, bi+1, path, want-before)})
@@ -346,9 +366,11 @@ func (r *runner) actPages(t *rapid.T) {
 		}
 		n, ok := listLen(ex, "data.comments")
 		if ok && n > perPage {
-			r.check(t, e, &violation{Rule: RuleCommentPages, Reason: "comments/list answered more comments than per_page",
+			r.check(t, e, &violation{Rule: rules.PAGE1, Reason: "comments/list answered more comments than per_page",
 				Detail: fmt.Sprintf("per_page %d, %d comments", perPage, n),
 				Go:     fmt.Sprintf("Expect(len(ex.Objects(\"data.comments\"))).To(BeNumerically(\"<=\", %d))", perPage)})
+		} else if v := pageArithmetic(ex, perPage, page); v != nil {
+			r.check(t, e, v)
 		}
 		return outcome(ex)
 	})

@@ -7,6 +7,8 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/opsapi/mocktoolkit/conformance"
+
+	"github.com/opsapi/mocktoolkit/conformance/rules"
 )
 
 // actCart removes cart items: one, two of the same cart, or one twice (CART-2, CART-1);
@@ -14,22 +16,30 @@ import (
 // (CART-4).
 func (r *runner) actCart(t *rapid.T) {
 	carts := r.target.m.Domains.Carts
+	if len(carts) == 0 {
+		t.Skip("the manifest lists no cart")
+	}
 	i := rapid.IntRange(0, len(carts)-1).Draw(t, "cart")
 	items := carts[i].ItemIDs
 	if len(items) == 0 {
 		t.Skip("the cart has no items")
 	}
 	j := rapid.IntRange(0, len(items)-1).Draw(t, "cart.item")
-	item := items[j]
 	mode := rapid.SampledFrom([]string{"remove", "remove-two", "again", "wrong-token", "locked"}).Draw(t, "cart.mode")
+	// i and j are positions drawn in the target's manifest; each environment resolves them in
+	// its own (cartAt), since the reference of differential mode may list other carts.
 	r.both(t, "cart "+mode, func(e *env) string {
+		_, item, _ := e.cartAt(i, j)
 		switch mode {
 		case "wrong-token":
-			other := cartToken(e, (i+1)%len(e.m.Domains.Carts))
+			if len(e.m.Domains.Carts) < 2 {
+				return "no second cart"
+			}
+			other, _, _ := e.cartAt(i+1, -1)
 			ex, _, _ := r.send(t, e, request{op: conformance.OpDomainCartRemove, as: anonymous,
 				body: map[string]any{"session_token": other, "cart_item_id": item}})
 			if ex.Status >= 200 && ex.Status < 300 {
-				r.check(t, e, &violation{Rule: RuleCartToken, Reason: "domain-cart/remove removed an item with another cart's token",
+				r.check(t, e, &violation{Rule: rules.CART3, Reason: "domain-cart/remove removed an item with another cart's token",
 					Go: "Expect(ex).To(HaveErrorStatus())"})
 			}
 			return outcome(ex)
@@ -39,7 +49,7 @@ func (r *runner) actCart(t *rapid.T) {
 			ex, _, _ := r.send(t, e, request{op: conformance.OpDomainCartRemove, as: anonymous,
 				body: map[string]any{"session_token": tok, "cart_item_id": lc.ItemID}})
 			if ex.Status != 409 && ex.Status != 429 {
-				r.check(t, e, &violation{Rule: RuleCartLocked, Reason: fmt.Sprintf("domain-cart/remove answered %d for a locked cart", ex.Status),
+				r.check(t, e, &violation{Rule: rules.CART4, Reason: fmt.Sprintf("domain-cart/remove answered %d for a locked cart", ex.Status),
 					Go: "Expect(ex).To(HaveStatus(409))"})
 			}
 			return outcome(ex)
@@ -47,7 +57,8 @@ func (r *runner) actCart(t *rapid.T) {
 		out := r.removeItem(t, e, i, item)
 		switch mode {
 		case "remove-two":
-			out += ", " + r.removeItem(t, e, i, items[(j+1)%len(items)])
+			_, next, _ := e.cartAt(i, j+1)
+			out += ", " + r.removeItem(t, e, i, next)
 		case "again":
 			out += ", " + r.removeItem(t, e, i, item)
 		}
@@ -58,7 +69,7 @@ func (r *runner) actCart(t *rapid.T) {
 // removeItem removes item from the i-th cart of the manifest and checks the answer against the
 // cart's previous answer in this case.
 func (r *runner) removeItem(t *rapid.T, e *env, i int, item int64) string {
-	tok := cartToken(e, i)
+	tok, _, _ := e.cartAt(i, -1)
 	key := fmt.Sprintf("%s/%d", tok.v, item)
 	ex, _, _ := r.send(t, e, request{op: conformance.OpDomainCartRemove, as: anonymous, intent: accepted,
 		body: map[string]any{"session_token": tok, "cart_item_id": item}})
@@ -66,7 +77,7 @@ func (r *runner) removeItem(t *rapid.T, e *env, i int, item int64) string {
 	case ex.Status == 429:
 		return "inconclusive"
 	case e.removed[key] && ex.Status != 404:
-		r.check(t, e, &violation{Rule: RuleCartGone, Reason: fmt.Sprintf("domain-cart/remove answered %d for an item removed before", ex.Status),
+		r.check(t, e, &violation{Rule: rules.CART1, Reason: fmt.Sprintf("domain-cart/remove answered %d for an item removed before", ex.Status),
 			Go: "Expect(ex).To(HaveStatus(404))"})
 	case ex.Status == 200:
 		e.removed[key] = true
@@ -84,7 +95,7 @@ func (r *runner) checkCart(t *rapid.T, e *env, token string, item int64, ex *con
 		}
 	}
 	if slices.Contains(ids, item) {
-		r.check(t, e, &violation{Rule: RuleCartTotals, Reason: "domain-cart/remove answered a cart that still holds the removed item",
+		r.check(t, e, &violation{Rule: rules.CART2, Reason: "domain-cart/remove answered a cart that still holds the removed item",
 			Detail: fmt.Sprintf("item %d, items %v", item, ids), Go: fmt.Sprintf("Expect(ex.Objects(\"data.cart.items\")).NotTo(ContainElement(HaveKeyWithValue(\"id\", BeNumerically(\"==\", %d))))", item)})
 	}
 	count, ok1 := ex.Int("data.cart.item_count")
@@ -95,7 +106,7 @@ func (r *runner) checkCart(t *rapid.T, e *env, token string, item int64, ex *con
 	}
 	if prev, seen := e.cartSeen[token]; seen {
 		if count != prev.count-1 || total > prev.total {
-			r.check(t, e, &violation{Rule: RuleCartTotals, Reason: "domain-cart/remove did not lower item_count by one, or raised total_price",
+			r.check(t, e, &violation{Rule: rules.CART2, Reason: "domain-cart/remove did not lower item_count by one, or raised total_price",
 				Detail: fmt.Sprintf("before: item_count %d, total_price %v; after: item_count %d, total_price %v", prev.count, prev.total, count, total),
 				Go:     fmt.Sprintf("Expect(count(ex, \"data.cart.item_count\")).To(BeNumerically(\"==\", %d))", prev.count-1)})
 		}
@@ -121,7 +132,7 @@ func (r *runner) actSync(t *rapid.T) {
 			return outcome(first) + " " + outcome(second)
 		}
 		if after != before {
-			r.check(t, e, &violation{Rule: RuleSyncIdempotent, Reason: "a second master-boards/sync changed the member's card count",
+			r.check(t, e, &violation{Rule: rules.SYNC1, Reason: "a second master-boards/sync changed the member's card count",
 				Detail: fmt.Sprintf("%d cards before the second sync, %d after", before, after),
 				Go:     fmt.Sprintf("Expect(count(ex%d, \"data.cards\")).To(Equal(count(ex%d, \"data.cards\")))", ai+1, bi+1)})
 		}
@@ -147,11 +158,11 @@ func (r *runner) actDeprecate(t *rapid.T) {
 		success := ex.Status >= 200 && ex.Status < 300
 		switch {
 		case !approved && success:
-			r.check(t, e, &violation{Rule: RuleDeprecateOnly, Reason: "themes/versions/deprecate accepted a version that is not approved",
+			r.check(t, e, &violation{Rule: rules.TRANS4, Reason: "themes/versions/deprecate accepted a version that is not approved",
 				Go: "Expect(ex).To(HaveErrorStatus())"})
 		case approved && success:
 			if s, _ := ex.String("data.theme_status"); s != "deprecated" {
-				r.check(t, e, &violation{Rule: RuleDeprecatedStays, Reason: "themes/versions/deprecate answered a theme_status other than deprecated",
+				r.check(t, e, &violation{Rule: rules.TRANS5, Reason: "themes/versions/deprecate answered a theme_status other than deprecated",
 					Detail: "theme_status: " + s, Go: "Expect(ex).To(HaveJSON(\"data.theme_status\", \"deprecated\", func(v any, _ bool) bool { return v == \"deprecated\" }))"})
 			}
 		}
@@ -176,7 +187,7 @@ func (r *runner) actThumbs(t *rapid.T) {
 				took++
 			}
 			if e.thumbs > 5 {
-				r.check(t, e, &violation{Rule: RuleThumbLimit, Reason: "thumbnails/regenerate accepted a 6th regeneration of the project within 10 minutes",
+				r.check(t, e, &violation{Rule: rules.LIMIT3, Reason: "thumbnails/regenerate accepted a 6th regeneration of the project within 10 minutes",
 					Detail: fmt.Sprintf("%d accepted in this case", e.thumbs), Go: "Expect(ex).To(HaveStatus(429))"})
 			}
 		}
@@ -206,7 +217,7 @@ func (r *runner) actStatus(t *rapid.T) {
 			v, _ := ex.Get("data.card")
 			if o, isObj := v.(map[string]any); isObj {
 				if s, has := o["status"]; has && s != status {
-					r.check(t, e, &violation{Rule: RuleStatusMoves, Reason: req.op.ID + " answered the card with another status than it set",
+					r.check(t, e, &violation{Rule: rules.TRANS1, Reason: req.op.ID + " answered the card with another status than it set",
 						Detail: fmt.Sprintf("set %q, answered %v", status, s), Go: fmt.Sprintf("Expect(ex).To(HaveJSON(\"data.card.status\", %q, func(v any, _ bool) bool { return v == %q }))", status, status)})
 				}
 			}

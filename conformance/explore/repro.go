@@ -41,6 +41,10 @@ func (f *Failure) Script() string {
   curl -sS -X POST "$BASE_URL$1" -H 'Content-Type: application/json' -H 'Accept: application/json' \
     -H "$auth" --data-binary "$3" -w '\n%{http_code}\n'
 }
+postas() { # authorization path body: as post, with the Authorization header given
+  curl -sS -X POST "$BASE_URL$2" -H 'Content-Type: application/json' -H 'Accept: application/json' \
+    -H "Authorization: $1" --data-binary "$3" -w '\n%{http_code}\n'
+}
 `)
 	for i, c := range f.Calls {
 		tok := ""
@@ -48,7 +52,11 @@ func (f *Failure) Script() string {
 			tok = "$" + v
 		}
 		fmt.Fprintf(&b, "\n# %d. %s as %s: the run saw %d\n", i+1, c.Op.ID, c.As, c.Status)
-		fmt.Fprintf(&b, "out%d=$(post %s \"%s\" %s)\n", i+1, c.Op.Path, tok, shellBody(c.Body))
+		if c.Auth != nil {
+			fmt.Fprintf(&b, "out%d=$(postas \"%s\" %s %s)\n", i+1, authScript(c, c.As.tokenVar()), c.Op.Path, shellBody(c.Body))
+		} else {
+			fmt.Fprintf(&b, "out%d=$(post %s \"%s\" %s)\n", i+1, c.Op.Path, tok, shellBody(c.Body))
+		}
 		fmt.Fprintf(&b, "echo \"%d. %s: $(printf '%%s\\n' \"$out%d\" | tail -n 1)\"\n", i+1, c.Op.ID, i+1)
 		if c.Var != "" {
 			fmt.Fprintf(&b, "%s=$(printf '%%s\\n' \"$out%d\" | head -n 1 | jq -r '.%s')\n", c.Var, i+1, c.VarPath)
@@ -81,7 +89,12 @@ func (f *Failure) GoSpec() string {
 		if c.Invalid {
 			fn = "callInvalid"
 		}
-		fmt.Fprintf(&b, "\tex%d := %s(%s, Op%s, %s) // the run saw %d\n", i+1, fn, c.As.goName(), exported(c.Op.ID), goBody(c.Body), c.Status)
+		if c.Auth != nil {
+			fmt.Fprintf(&b, "\tex%d := func() *Exchange { tok := token(%s, Op%s); return send(Request{Op: Op%s, As: %q, Authorization: %s, Body: %s}) }() // the run saw %d\n",
+				i+1, c.As.goName(), exported(c.Op.ID), exported(c.Op.ID), c.Auth.What, c.Auth.Go, goBody(c.Body), c.Status)
+		} else {
+			fmt.Fprintf(&b, "\tex%d := %s(%s, Op%s, %s) // the run saw %d\n", i+1, fn, c.As.goName(), exported(c.Op.ID), goBody(c.Body), c.Status)
+		}
 		used = append(used, fmt.Sprintf("ex%d", i+1))
 		if c.Var != "" {
 			fmt.Fprintf(&b, "\t%s, _ := ex%d.Int(%q)\n", c.Var, i+1, c.VarPath)

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"net/http"
 	"net/http/httptest"
 	"strconv"
 	"strings"
@@ -17,7 +18,8 @@ import (
 
 	"github.com/opsapi/mocktoolkit/conformance"
 	"github.com/opsapi/mocktoolkit/fixtures"
-	"github.com/opsapi/mocktoolkit/mockserver"
+
+	"github.com/opsapi/mocktoolkit/conformance/rules"
 )
 
 // The environment variables of explore mode.
@@ -40,13 +42,22 @@ type Options struct {
 	Seed uint64
 	// Steps is the average number of steps of a case (0: 8).
 	Steps int
-	// Diff replays every case against the in-process reference mock and reports differences.
+	// Diff replays every case against Reference as well and reports differences.
 	Diff bool
-	// ShrinkTime bounds the time spent shrinking a failing case (0: 30s). Every replay of a case
-	// talks to the target, so a target with long lists shrinks slowly.
-	ShrinkTime time.Duration
-	// Log, when set, receives progress lines.
+	// Reference is the reference implementation differential mode replays cases against (the
+	// caller passes a fresh in-process mock, mockserver.New, so explore does not import it); it
+	// must serve the fixture manifest at /_mock/manifest. Required when Diff is set.
+	Reference http.Handler
+	// ShrinkReplays bounds the replays spent shrinking a failing case (0: 300): past it the
+	// shortest failing case found so far is the one reported, whatever the machine's speed.
+	// Every replay talks to the target.
+	ShrinkReplays int
+	// Log, when set, receives the run's first and last lines.
 	Log io.Writer
+	// Progress, when set, receives a line every ProgressEvery (0: 10s) while the run lasts: cases
+	// done, calls made, failures so far and 429s waited out.
+	Progress      io.Writer
+	ProgressEvery time.Duration
 }
 
 // OptionsFromEnv reads explore mode's variables through getenv. Cases is 0 when explore mode is
@@ -80,11 +91,14 @@ func OptionsFromEnv(getenv func(string) string) (Options, error) {
 
 // Result is what a run found.
 type Result struct {
-	Seed  uint64
-	Cases int // cases run, shrinking replays included
+	Seed uint64
+	// Asked is the number of cases asked for; Cases those generated and run, up to the one that
+	// broke a property; Replays the runs of the failing case while shrinking it.
+	Asked, Cases, Replays int
 	// FoundAt is the case that first broke a property (0 when none did).
 	FoundAt int
 	Calls   int // HTTP calls to the target
+	Waits   int // 429 answers waited out (Retry-After)
 	Elapsed time.Duration
 	// Failure is the first property broken, its case shrunk; nil when every case passed.
 	Failure *Failure
@@ -95,7 +109,7 @@ type Result struct {
 
 // Failure is a broken property and the shortest case that breaks it.
 type Failure struct {
-	Rule   string
+	Rule   rules.ID
 	Reason string
 	Detail string
 	Seed   uint64
@@ -103,6 +117,15 @@ type Failure struct {
 	Calls []Call
 	// Rapid is rapid's own report (its seed of the failing case and how to reproduce it).
 	Rapid string
+}
+
+// Op is the operation of the shrunk case's last call, the one whose answer broke the property
+// ("" for a case of no call).
+func (f *Failure) Op() string {
+	if len(f.Calls) == 0 {
+		return ""
+	}
+	return f.Calls[len(f.Calls)-1].Op.ID
 }
 
 // Call is one HTTP call of a case, as reproductions show it.
@@ -116,10 +139,16 @@ type Call struct {
 	Var, VarPath string
 	// Invalid marks a body that breaks a field rule on purpose.
 	Invalid bool
+	// Auth, when set, is the wrong form the caller's token was sent in.
+	Auth *authForm
 	// Count, when set, is the path whose count the model read (data.cards, or
 	// data.pagination.total for a number).
 	Count string
 }
+
+// shrinkTimeout is rapid's own bound on shrinking; ShrinkReplays ends it long before, as
+// replays past the bound fail at once without a call.
+const shrinkTimeout = 10 * time.Minute
 
 // mu serialises runs: rapid's settings are process-wide flags.
 var mu sync.Mutex
@@ -130,7 +159,7 @@ var mu sync.Mutex
 func Run(ctx context.Context, c *conformance.Client, m fixtures.Manifest, opts Options) (Result, error) {
 	mu.Lock()
 	defer mu.Unlock()
-	res := Result{Seed: opts.Seed}
+	res := Result{Seed: opts.Seed, Asked: max(opts.Cases, 0)}
 	if res.Seed == 0 {
 		res.Seed = rand.Uint64N(1<<53) + 1
 	}
@@ -140,20 +169,17 @@ func Run(ctx context.Context, c *conformance.Client, m fixtures.Manifest, opts O
 	if opts.Steps <= 0 {
 		opts.Steps = 8
 	}
-	if opts.ShrinkTime <= 0 {
-		opts.ShrinkTime = 30 * time.Second
+	if opts.ShrinkReplays <= 0 {
+		opts.ShrinkReplays = 300
 	}
-	schemas, err := loadSchemas(ctx)
-	if err != nil {
-		return res, err
-	}
+	schemas := loadSchemas()
 	target, err := newEnv(ctx, "target", c, m)
 	if err != nil {
 		return res, err
 	}
-	r := &runner{ctx: ctx, schemas: schemas, target: target}
+	r := &runner{ctx: ctx, schemas: schemas, target: target, shrinkReplays: opts.ShrinkReplays}
 	if opts.Diff {
-		ref, stop, err := startReference(ctx)
+		ref, stop, err := startReference(ctx, opts.Reference)
 		if err != nil {
 			return res, err
 		}
@@ -162,7 +188,7 @@ func Run(ctx context.Context, c *conformance.Client, m fixtures.Manifest, opts O
 	}
 	for name, v := range map[string]string{
 		"rapid.checks": strconv.Itoa(opts.Cases), "rapid.seed": strconv.FormatUint(res.Seed, 10),
-		"rapid.steps": strconv.Itoa(opts.Steps), "rapid.nofailfile": "true", "rapid.shrinktime": opts.ShrinkTime.String(),
+		"rapid.steps": strconv.Itoa(opts.Steps), "rapid.nofailfile": "true", "rapid.shrinktime": shrinkTimeout.String(),
 	} {
 		if err := flag.Set(name, v); err != nil {
 			return res, fmt.Errorf("explore: set %s: %w", name, err)
@@ -172,13 +198,19 @@ func Run(ctx context.Context, c *conformance.Client, m fixtures.Manifest, opts O
 		fmt.Fprintf(opts.Log, "explore: %d cases of about %d steps, seed %d (%s=%d reproduces the run)\n", opts.Cases, opts.Steps, res.Seed, EnvSeed, res.Seed)
 	}
 	start := time.Now()
+	stopProgress := r.progress(opts, start)
 	tb := &recorder{name: "explore"}
 	rapid.Check(tb, r.property)
+	stopProgress()
 	res.Elapsed = time.Since(start)
-	res.Cases, res.Calls, res.FoundAt = r.cases, r.calls, r.foundAt
+	res.Cases, res.Calls, res.Waits = int(r.cases.Load()), int(r.calls.Load()), int(r.waits.Load())
+	if res.FoundAt = int(r.foundAt.Load()); res.FoundAt > 0 {
+		res.Cases, res.Replays = res.FoundAt, res.Cases-res.FoundAt
+	}
+	res.Cases = min(res.Cases, res.Asked) // cases rapid drew again after an invalid draw are not extra cases
 	res.Diffs = r.diffs
 	if opts.Log != nil {
-		fmt.Fprintf(opts.Log, "explore: %d cases, %d calls in %s\n", res.Cases, res.Calls, res.Elapsed.Round(time.Millisecond))
+		fmt.Fprintf(opts.Log, "explore: %s\n", res.Counts())
 	}
 	if tb.failed {
 		if r.failure == nil {
@@ -186,25 +218,28 @@ func Run(ctx context.Context, c *conformance.Client, m fixtures.Manifest, opts O
 		}
 		r.failure.Seed = res.Seed
 		r.failure.Rapid = tb.out.String()
+		if res.Replays > opts.ShrinkReplays {
+			// rapid calls the last replays flaky: they failed at once, without a call.
+			r.failure.Rapid = fmt.Sprintf("[rapid] shrinking stopped after %d replays; the case above is the shortest failing one replayed\n", opts.ShrinkReplays)
+		}
 		res.Failure = r.failure
 	}
 	return res, nil
 }
 
-// startReference serves a fresh reference mock in process for differential mode.
-func startReference(ctx context.Context) (*env, func(), error) {
-	srv, err := mockserver.New(mockserver.Config{RateLimit: 1 << 30})
-	if err != nil {
-		return nil, nil, fmt.Errorf("explore: start the reference: %w", err)
+// startReference serves the reference in process for differential mode.
+func startReference(ctx context.Context, ref http.Handler) (*env, func(), error) {
+	if ref == nil {
+		return nil, nil, errors.New("explore: differential mode needs Options.Reference")
 	}
-	hs := httptest.NewServer(srv)
+	hs := httptest.NewServer(ref)
 	cfg := conformance.Config{Timeout: 30 * time.Second}
 	c, err := conformance.NewClient(ctx, hs.URL, cfg)
 	if err != nil {
 		hs.Close()
 		return nil, nil, err
 	}
-	m, err := conformance.LoadManifest(ctx, cfg, hs.URL)
+	m, err := cfg.LoadManifest(ctx, hs.URL)
 	if err != nil {
 		hs.Close()
 		return nil, nil, err
@@ -241,3 +276,47 @@ func (r *recorder) Failed() bool                      { return r.failed }
 
 // errSkip marks a step that cannot run in an environment (an empty pool).
 var errSkip = errors.New("no record to act on")
+
+// Counts says how much a run did, in one line: cases run of those asked, replays of a failing
+// case, calls, waits for Retry-After and time taken.
+func (res Result) Counts() string {
+	s := fmt.Sprintf("%d of %d cases", res.Cases, res.Asked)
+	if res.FoundAt > 0 {
+		s += fmt.Sprintf(" (case %d broke a property; %d replays shrank it)", res.FoundAt, res.Replays)
+	}
+	return s + fmt.Sprintf(", %d calls, %d waits for Retry-After, in %s", res.Calls, res.Waits, res.Elapsed.Round(time.Millisecond))
+}
+
+// progress prints a line every opts.ProgressEvery to opts.Progress until the returned stop is
+// called: a long run is never silent.
+func (r *runner) progress(opts Options, start time.Time) (stop func()) {
+	if opts.Progress == nil {
+		return func() {}
+	}
+	every := opts.ProgressEvery
+	if every <= 0 {
+		every = 10 * time.Second
+	}
+	done := make(chan struct{})
+	finished := make(chan struct{})
+	go func() {
+		defer close(finished)
+		tick := time.NewTicker(every)
+		defer tick.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-tick.C:
+				failures, cases := 0, r.cases.Load()
+				state := ""
+				if at := r.foundAt.Load(); at > 0 {
+					failures, cases, state = 1, at, " (shrinking the failing case)"
+				}
+				fmt.Fprintf(opts.Progress, "explore: %d of %d cases, %d calls, %d failures so far, %d waits for Retry-After, %s elapsed%s\n",
+					min(cases, int64(opts.Cases)), opts.Cases, r.calls.Load(), failures, r.waits.Load(), time.Since(start).Round(time.Second), state)
+			}
+		}
+	}()
+	return func() { close(done); <-finished }
+}

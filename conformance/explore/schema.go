@@ -1,14 +1,11 @@
 package explore
 
 import (
-	"context"
-	"fmt"
 	"sort"
 
 	"github.com/getkin/kin-openapi/openapi3"
 
 	"github.com/opsapi/mocktoolkit/conformance"
-	"github.com/opsapi/mocktoolkit/spec"
 )
 
 // A field is one property of an operation's request body, as the OpenAPI document declares it.
@@ -33,32 +30,16 @@ type schemaOf map[string][]field
 // filter (where tool_key is sent is not shown, D30).
 var gapFields = map[string]bool{"boardsList.tool_key": true}
 
-// loadSchemas reads the request body schemas of the 24 operations from the OpenAPI document.
-func loadSchemas(ctx context.Context) (schemaOf, error) {
-	doc, err := spec.Load(ctx)
-	if err != nil {
-		return nil, fmt.Errorf("explore: %w", err)
-	}
+// loadSchemas reads the request body schemas of the 24 operations from the operation model.
+func loadSchemas() schemaOf {
 	out := schemaOf{}
 	for _, op := range conformance.Operations {
-		item := doc.Paths.Value(op.Path)
-		if item == nil || item.Post == nil {
-			return nil, fmt.Errorf("explore: the spec has no POST %s", op.Path)
-		}
-		out[op.ID] = fieldsOf(op.ID, item.Post)
+		out[op.ID] = fieldsOf(op.ID, op.Request)
 	}
-	return out, nil
+	return out
 }
 
-func fieldsOf(opID string, o *openapi3.Operation) []field {
-	if o.RequestBody == nil || o.RequestBody.Value == nil {
-		return nil
-	}
-	mt := o.RequestBody.Value.Content.Get("application/json")
-	if mt == nil || mt.Schema == nil || mt.Schema.Value == nil {
-		return nil
-	}
-	s := mt.Schema.Value
+func fieldsOf(opID string, s *openapi3.Schema) []field {
 	req := map[string]bool{}
 	for _, r := range s.Required {
 		req[r] = true

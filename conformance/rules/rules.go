@@ -9,7 +9,7 @@ package rules
 
 import (
 	"fmt"
-	"sort"
+	"slices"
 	"strings"
 )
 
@@ -32,7 +32,7 @@ const (
 // choices for a gap (docs/decisions.md), named by Decision.
 type Rule struct {
 	// ID is stable: specs, labels, proxy headers and reports name rules by it.
-	ID string
+	ID ID
 	// Statement says what a deployment (or, for a Client rule, a client) must do, in our words.
 	Statement string
 	// Source names the section of the interface the rule comes from.
@@ -67,120 +67,136 @@ func (r Rule) CheckedBy(c Checker) bool {
 // out of use.
 var All = []Rule{
 	// Envelope and statuses.
-	{ID: "ENV-1", By: Suite | Proxy | Explore, Source: "Conventions (3)",
+	{ID: ENV1, By: Suite | Proxy | Explore, Source: "Conventions (3)", EveryAnswer: true,
 		Statement: "A success answer is a JSON object with `error` (a boolean), `message` (a string) and `data`."},
-	{ID: "ENV-2", By: Suite | Proxy | Explore, Source: "Endpoints (error body shapes); Errors",
+	{ID: ENV2, By: Suite | Proxy | Explore, Source: "Endpoints (error body shapes); Errors", EveryAnswer: true,
 		Statement: "A 400, 404, 409 or 500 answer has body shape (a): `error` boolean, `message` string, `data` array."},
-	{ID: "ENV-3", By: Suite | Proxy | Explore, Source: "Endpoints (error body shapes); Errors",
-		Statement: "A 401 or 429 answer has body shape (b): `error` and `message` and nothing else; a 403 has shape (a) or (b)."},
-	{ID: "ENV-4", Source: "Endpoints (error body shapes); Errors", By: Proxy | Explore,
+	{ID: ENV3, By: Suite | Proxy | Explore, Source: "Endpoints (error body shapes; 1); Errors", EveryAnswer: true,
+		Statement: "A 401 or 429 answer has body shape (b): `error` and `message` and nothing else, except that a 401 of authenticate may also carry `errors`, a list of strings, which the interface lists among authenticate's answer fields; a 403 has shape (a) or (b)."},
+	{ID: ENV4, Source: "Endpoints (error body shapes); Errors", By: Suite | Proxy | Explore, EveryAnswer: true,
 		Statement: "A 422 answer has body shape (c): `message` a string and `errors` an object whose every value is a list of strings."},
-	{ID: "DOC-1", By: Suite | Proxy | Explore, Source: "Resources; Endpoints (as encoded in spec/openapi.yaml)", EveryAnswer: true,
+	{ID: DOC1, By: Suite | Proxy | Explore, Source: "Resources; Endpoints (as encoded in spec/openapi.yaml)", EveryAnswer: true,
 		Statement: "Every answer matches the OpenAPI document: the fields it names have the types it gives them."},
-	{ID: "STATUS-1", By: Suite | Proxy | Explore, Source: "Endpoints (the codes listed per operation)", EveryAnswer: true,
+	{ID: STATUS1, By: Suite | Proxy | Explore, Source: "Endpoints (the codes listed per operation)", EveryAnswer: true,
 		Statement: "An operation answers only the statuses listed for it (413, for a body too large, is allowed everywhere). Operations whose codes are not listed (authenticate, master board create, card create, master group create, comment create, tag create) are not judged on their status."},
-	{ID: "STATUS-2", Source: "Endpoints; Errors (201 row)",
+	{ID: STATUS2, Source: "Endpoints; Errors (201 row)",
 		Statement: "A success is 201 on master card create and 200 on every other operation whose codes are listed; where codes are not listed any 2xx is a success."},
-	{ID: "DATA-1", Source: "Endpoints; Resources",
+	{ID: DATA1, Source: "Endpoints; Resources",
 		Statement: "A success carries in `data` what the operation names, with the types the interface gives (records, counters, lists, the pagination object)."},
-	{ID: "HDR-1", By: Suite | Proxy | Explore, Source: "Endpoints (rate-limit headers)",
+	{ID: HDR1, By: Suite | Proxy | Explore, Source: "Endpoints (rate-limit headers)", EveryAnswer: true,
 		Statement: "Every answer except a validation error carries `X-RateLimit-Limit` and `X-RateLimit-Remaining` as integers, Remaining between 0 and Limit."},
-	{ID: "HDR-2", Source: "Endpoints (rate-limit headers); Errors (429)", By: Proxy | Explore,
+	{ID: HDR2, Source: "Endpoints (rate-limit headers); Errors (429)", By: Suite | Proxy | Explore, EveryAnswer: true,
 		Statement: "A 429 answer carries `Retry-After` as a whole number of seconds."},
-	{ID: "UP-1", Source: "Conventions (every operation answers)", By: Proxy,
+	{ID: UP1, Source: "Conventions (every operation answers)", By: Proxy,
 		Statement: "The deployment answers every request of an operation with an HTTP answer (a proxy in front of it otherwise answers 502)."},
-	{ID: "REQ-1", Source: "Endpoints (request fields); Limits", By: Proxy, Client: true,
+	{ID: REQ1, Source: "Endpoints (request fields); Limits", By: Proxy, Client: true,
 		Statement: "A client's request body is a JSON object that matches the operation's request schema: field types, required fields, enumerations, formats, lengths and ranges."},
 
 	// Authentication.
-	{ID: "AUTH-1", Source: "Authentication (1, 2)",
+	{ID: AUTH1, Source: "Authentication (1, 2)",
 		Statement: "Every operation but authenticate and domain cart removal needs a bearer token: without one the answer is 401 in shape (b)."},
-	{ID: "AUTH-2", Source: "Authentication (2)",
+	{ID: AUTH2, Source: "Authentication (2)",
 		Statement: "A bearer token the deployment did not issue is answered with 401 in shape (b)."},
-	{ID: "AUTH-3", Source: "Authentication (3, 4)",
+	{ID: AUTH3, Source: "Authentication (3, 4)",
 		Statement: "The superadmin (S) operations under /admin/ refuse a user who is not a superadmin with 403, in shape (a) or (b)."},
-	{ID: "AUTH-4", Source: "Authentication (5); Resources (login result)",
+	{ID: AUTH4, Source: "Authentication (5); Resources (login result)",
 		Statement: "Authenticate with valid credentials answers a login result whose `token` is a non-empty string."},
-	{ID: "AUTH-5", Source: "What the service does (account)",
+	{ID: AUTH5, Source: "What the service does (account)",
 		Statement: "Authenticate with a wrong password is refused (an error status) and hands out no token."},
+	{ID: AUTH6, By: Suite | Explore, Source: "Authentication (1, 2)",
+		Statement: "The bearer token counts only in the form `Authorization: Bearer <token>`: a valid token without the `Bearer` scheme, under another scheme (`Basic`), or the scheme with no token is answered with 401 in shape (b)."},
+	{ID: AUTH7, By: Suite | Explore, Source: "Authentication (1); Endpoints (1, 22)",
+		Statement: "The public operations (authenticate, domain cart removal) take no token: an Authorization header, valid, unknown or malformed, does not change their answer, which is never 401."},
 
 	// Validation.
-	{ID: "ERR-1", By: Suite | Explore, Source: "Errors (rule 1)",
-		Statement: "A body field that breaks its type, required flag, enumeration or maximum length is answered with a validation error: 422 in shape (c), `errors` keyed by the field (where the operation's codes are not listed, the shape (c) body alone is judged)."},
-	{ID: "ERR-2", Source: "Limits; Endpoints (min/max)",
-		Statement: "A number below its minimum or above its maximum is a validation error keyed by the field, like ERR-1."},
-	{ID: "ERR-3", Source: "Endpoints; Limits",
+	{ID: ERR1, By: Suite | Explore, Source: "Errors (rule 1)",
+		Statement: "A body field that breaks its type, required flag, enumeration or maximum length is answered with a validation error: 422 (where the operation's codes are not listed, any refusal), whose shape (c) is ENV-4's and whose keys are ERR-5's."},
+	{ID: ERR2, Source: "Limits; Endpoints (min/max)",
+		Statement: "A number below its minimum or above its maximum is a validation error, like ERR-1."},
+	{ID: ERR3, Source: "Endpoints; Limits",
 		Statement: "A value exactly at the bound of its constraint (longest length, smallest or largest number, each enumeration value) is valid: no validation error names the field."},
-	{ID: "ERR-4", By: Suite | Explore, Source: "Errors (rule 2)",
+	{ID: ERR4, By: Suite | Explore, Source: "Errors (rule 2)",
 		Statement: "On an operation that lists 404, a record that does not exist is answered with 404 in shape (a)."},
-	{ID: "ERR-5", Source: "Endpoints (body (c): detail per failed field)", By: Proxy,
+	{ID: ID1, By: Suite | Explore, Source: "Errors (rule 2); Endpoints (the codes listed per operation)",
+		Statement: "An id field naming a record that does not exist, sent by a caller allowed to call the operation, is answered in a status the operation lists, in that status's shape; it is a refusal, never a success, on an operation that lists 404, and, for a required field, on an operation whose codes are not shown (a create attached to nothing); where the field names the record an update, delete or action acts on, the refusal is 404."},
+	{ID: SCOPE1, By: Suite | Explore, Source: "Endpoints (4, 7, 9, 10)",
+		Statement: "An operation scoped to one kind of record refuses a record of another kind in an error status it lists, in that status's shape, and leaves the record as it was: tour card update takes master tour cards only, master card and master group update take master records only, board sync takes master boards only."},
+	{ID: ERR5, Source: "Endpoints (body (c): detail per failed field)", By: Suite | Proxy | Explore, EveryAnswer: true,
 		Statement: "The `errors` of a validation error name at least one field and, when the request breaks the rules of some of its fields, one of those fields."},
-	{ID: "ERR-7", Source: "Errors (rule 1); Endpoints (request fields)", By: Explore,
+	{ID: ERR7, Source: "Errors (rule 1); Endpoints (request fields)", By: Explore,
 		Statement: "A body that satisfies every field rule, sent by a caller allowed to act on the records it names, is not answered with a validation error."},
-	{ID: "ERR-6", Source: "Errors (rule 1)", By: Proxy,
+	{ID: ERR6, Source: "Errors (rule 1)", By: Suite | Proxy | Explore, EveryAnswer: true,
 		Statement: "A request that breaks a field rule (type, required flag, enumeration, format, length or range) is never answered with a success."},
 
 	// Rate limits.
-	{ID: "LIMIT-1", Source: "Limits (rate-limit headers)",
+	{ID: LIMIT1, By: Suite | Proxy, Source: "Limits (rate-limit headers)",
 		Statement: "`X-RateLimit-Remaining` is what is left of the current window: two answers in a row in one window count down."},
-	{ID: "LIMIT-2", Source: "Limits; Errors (429)",
+	{ID: LIMIT2, Source: "Limits; Errors (429)",
 		Statement: "`X-RateLimit-Limit` is the most requests a minute: more than twice that many requests within one minute meet a 429 in shape (b) with an integer `Retry-After`."},
-	{ID: "LIMIT-3", By: Suite | Explore, Source: "Limits (thumbnail regeneration)",
+	{ID: LIMIT3, By: Suite | Explore, Source: "Limits (thumbnail regeneration)",
 		Statement: "At most 5 thumbnail regenerations succeed per project in 10 minutes: once 5 have succeeded for a project within the last 10 minutes, the next is 429 in shape (b) with `Retry-After`."},
+	{ID: LIMIT4, By: Suite | Explore, Source: "Limits (rate-limit headers)",
+		Statement: "Each answer in a window spends one request: an answer leaves at most `X-RateLimit-Limit` − 1 in `X-RateLimit-Remaining`, between two answers in a row in one window Remaining goes down by exactly one, and `X-RateLimit-Limit` stays the same."},
+	{ID: LIMIT5, Source: "Limits (thumbnail regeneration; rate-limit headers)",
+		Statement: "The `Retry-After` of a thumbnail 429 counts seconds to the end of a 10-minute window: at most 600, and once that many seconds have passed the project may regenerate again."},
 
 	// Domain cart.
-	{ID: "CART-1", By: Suite | Explore, Source: "Endpoints (22); Resources (cart)",
+	{ID: CART1, By: Suite | Explore, Source: "Endpoints (22); Resources (cart)",
 		Statement: "Removing a cart item with its cart's session token answers 200 with `data.cart`; the item is gone, so removing it again is 404."},
-	{ID: "CART-2", By: Suite | Explore, Source: "Resources (cart); Endpoints (22)",
+	{ID: CART2, By: Suite | Explore, Source: "Resources (cart); Endpoints (22)",
 		Statement: "`item_count` follows the cart: it is the number of entries of `items`, and each removal lowers it by one without raising `total_price`."},
-	{ID: "CART-3", By: Suite | Explore, Source: "Endpoints (22)",
+	{ID: CART3, By: Suite | Explore, Source: "Endpoints (22)",
 		Statement: "The session token proves the item is in the cart being changed: a removal with another cart's token is refused and leaves the item in its cart (its own token still removes it)."},
-	{ID: "CART-4", By: Suite | Explore, Source: "Errors (rule 3); States and transitions",
+	{ID: CART4, By: Suite | Explore, Source: "Errors (rule 3); States and transitions",
 		Statement: "A cart locked for checkout refuses every removal with 409 in shape (a), and keeps its items."},
 
 	// Transitions and effects.
-	{ID: "TRANS-1", By: Suite | Explore, Source: "States and transitions (master card / tour card status)",
+	{ID: TRANS1, By: Suite | Explore, Source: "States and transitions (master card / tour card status)",
 		Statement: "Master card update and tour card update move the card to the status given; where the answer's card is an object with a `status`, it is that status."},
-	{ID: "TRANS-2", Source: "States and transitions (conversation)",
+	{ID: TRANS2, Source: "States and transitions (conversation)",
 		Statement: "Restoring an archived conversation that exists answers 200 with `data` an empty array."},
-	{ID: "TRANS-3", Source: "States and transitions (theme version); Endpoints (24)",
+	{ID: TRANS3, Source: "States and transitions (theme version); Endpoints (24)",
 		Statement: "Deprecating an approved theme version answers `theme_status` \"deprecated\" and `version_id` as a string."},
-	{ID: "TRANS-4", By: Suite | Explore, Source: "Endpoints (24)",
+	{ID: TRANS4, By: Suite | Explore, Source: "Endpoints (24)",
 		Statement: "A theme version that is not approved cannot be deprecated: the answer is a refusal status the operation lists (400, 403 or 422; 409 belongs to carts), in that status's shape."},
-	{ID: "TRANS-5", Source: "States and transitions (theme version)", By: Explore,
+	{ID: TRANS5, Source: "States and transitions (theme version)", By: Explore,
 		Statement: "Once a theme version is deprecated, every later successful answer about it says deprecated."},
-	{ID: "LIST-1", Source: "Endpoints (creates and lists: cards, tags, comments, master boards)", By: Explore,
+	{ID: LIST1, Source: "Endpoints (creates and lists: cards, tags, comments, master boards)", By: Suite | Proxy | Explore,
 		Statement: "A successful create adds exactly one entry to its list (cards, tags, a card's comments, master boards), and a refused create adds none."},
-	{ID: "PUSH-1", Source: "Endpoints (3, push_to_projects)",
+	{ID: PUSH1, Source: "Endpoints (3, push_to_projects)",
 		Statement: "A master card created with `push_to_projects` reaches the projects: the member's project lists one more card."},
-	{ID: "SYNC-1", By: Suite | Explore, Source: "Endpoints (10)",
+	{ID: SYNC1, By: Suite | Explore, Source: "Endpoints (10)",
 		Statement: "A board sync re-syncs every project, adding the master board's cards they lack: a master card created without push reaches the member's project, and a second sync adds no card."},
-	{ID: "SNOOZE-1", Source: "Endpoints (5, 8)",
+	{ID: SNOOZE1, Source: "Endpoints (5, 8)",
 		Statement: "A widget card snoozed into the future counts in `snoozed_count` and leaves the widget list when `include_snoozed` is false; with `include_snoozed` true it stays listed."},
-	{ID: "GROUP-1", Source: "Endpoints (11); Errors (rule 2)",
+	{ID: GROUP1, Source: "Endpoints (11); Errors (rule 2)",
 		Statement: "Deleting a group answers 200 with `data` an empty array; the group is gone, so deleting the same id again is 404."},
-	{ID: "COMMENT-1", Source: "Endpoints (20); Resources (comment)",
+	{ID: COMMENT1, By: Suite | Proxy, Source: "Endpoints (20); Resources (comment)",
 		Statement: "A comment created on a card is counted by that card's comment list: its `total` grows; a reply carries its parent's id in `parent_comment_id`."},
-	{ID: "PAGE-1", By: Suite | Explore, Source: "Resources (pagination object); Endpoints (2)",
+	{ID: PAGE1, By: Suite | Explore, Source: "Resources (pagination object); Endpoints (2)",
 		Statement: "Pagination adds up: `per_page` and `current_page` are the values asked for, `total_pages` is `total` divided by `per_page` rounded up (0 or 1 for no comments), and a page lists `per_page` comments, or what is left on the last page, or none past it."},
-	{ID: "ISO-1", Source: "Authentication (3); the manifest's outsider, a user of another project",
+	{ID: ISO1, By: Suite | Explore, Source: "Authentication (3); the manifest's outsider, a user of another project",
 		Statement: "A user of another project cannot act on the member's records: the request is refused with an error status the operation lists."},
 
 	// Reference rules: our choices for gaps, never a verdict on a vendor.
-	{ID: "REF-LIMIT", Source: "Limits (per-minute window: scope not shown)", Decision: "D14",
+	{ID: REFLIMIT, Source: "Limits (per-minute window: scope not shown)", Decision: "D14",
 		Statement: "The window is kept per user and operation (every token of a user shares it, so logging in again does not reset it) and Retry-After is at most 60 seconds."},
-	{ID: "REF-THUMB", Source: "Limits (thumbnail accounting not shown)", Decision: "D15",
+	{ID: REFTHUMB, Source: "Limits (thumbnail accounting not shown)", Decision: "D15",
 		Statement: "A refused regeneration answers Retry-After of at most 600 seconds, until the oldest of the five leaves the window."},
-	{ID: "REF-GROUP", Source: "Endpoints (11: effect on cards not shown)", Decision: "D25",
+	{ID: REFGROUP, Source: "Endpoints (11: effect on cards not shown)", Decision: "D25",
 		Statement: "Deleting a group takes its cards out of the lists."},
-	{ID: "REF-CART", Source: "Endpoints (22: the refusal status of a wrong token not shown)", Decision: "D35",
+	{ID: REFCART, Source: "Endpoints (22: the refusal status of a wrong token not shown)", Decision: "D35",
 		Statement: "A wrong session token is answered with 404; a locked cart answers 409 whatever the item."},
-	{ID: "REF-COUNTS", Source: "Resources (cart item shape not shown)", Decision: "D34",
+	{ID: REFID, Source: "Errors (rule 2: the status of an absent reference on operations without 404 not shown)", Decision: "D28",
+		Statement: "An id naming no record of the caller's project is answered with 404 where the operation lists it and with 422 keyed by the field where it does not (comment list); so is a record of another project."},
+	{ID: REFLIMITFRESH, Source: "Limits (window kind not shown)", Decision: "D14",
+		Statement: "The window is fixed: when `X-RateLimit-Remaining` goes up between two answers, a new window began, and its first answer says Limit − 1."},
+	{ID: REFCOUNTS, Source: "Resources (cart item shape not shown)", Decision: "D34",
 		Statement: "`total_price` is the sum of the items' `price`, rounded to cents."},
 }
 
 // ByID returns the rule with id.
-func ByID(id string) (Rule, bool) {
+func ByID(id ID) (Rule, bool) {
 	for _, r := range All {
 		if r.ID == id {
 			return r, true
@@ -190,18 +206,18 @@ func ByID(id string) (Rule, bool) {
 }
 
 // IDs lists the ids of the registry, sorted.
-func IDs() []string {
-	ids := make([]string, 0, len(All))
+func IDs() []ID {
+	ids := make([]ID, 0, len(All))
 	for _, r := range All {
 		ids = append(ids, r.ID)
 	}
-	sort.Strings(ids)
+	slices.Sort(ids)
 	return ids
 }
 
 // Cite renders rule id for a failure message: its id, its statement and its source. An unknown
 // id panics: it is a bug caught by the tests at start.
-func Cite(id string) string {
+func Cite(id ID) string {
 	r, ok := ByID(id)
 	if !ok {
 		panic(fmt.Sprintf("rules: no rule %q in the registry", id))
@@ -209,7 +225,7 @@ func Cite(id string) string {
 	if r.Contract() {
 		return fmt.Sprintf("rule %s: %s (interface: %s)", r.ID, r.Statement, r.Source)
 	}
-	return fmt.Sprintf("rule %s (reference, %s): %s (gap: %s)", r.ID, r.Decision, r.Statement, r.Source)
+	return fmt.Sprintf("rule %s (the reference's choice): %s (gap: %s)", r.ID, r.Statement, r.Source)
 }
 
 // checkedBy renders who checks r, for rules.md.

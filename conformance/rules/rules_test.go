@@ -1,7 +1,11 @@
 package rules_test
 
 import (
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -14,12 +18,12 @@ var idPattern = regexp.MustCompile(`^[A-Z]+(-[A-Z0-9]+)+$`)
 // source for every rule; a decision only on reference rules, which never bind a client; client
 // rules are checked by the proxy alone (no spec can send a broken request on a client's behalf).
 func TestRegistry(t *testing.T) {
-	seen := map[string]bool{}
+	seen := map[rules.ID]bool{}
 	for _, r := range rules.All {
 		switch {
 		case seen[r.ID]:
 			t.Errorf("rule %s is in the registry twice", r.ID)
-		case !idPattern.MatchString(r.ID):
+		case !idPattern.MatchString(string(r.ID)):
 			t.Errorf("rule id %q is not of the form THEME-N", r.ID)
 		case strings.TrimSpace(r.Statement) == "" || strings.TrimSpace(r.Source) == "":
 			t.Errorf("rule %s needs a statement and a source", r.ID)
@@ -33,7 +37,7 @@ func TestRegistry(t *testing.T) {
 			t.Errorf("rule %s is checked by nobody", r.ID)
 		}
 	}
-	if _, ok := rules.ByID("STATUS-1"); !ok {
+	if _, ok := rules.ByID(rules.STATUS1); !ok {
 		t.Errorf("ByID does not find STATUS-1")
 	}
 	md := rules.Markdown()
@@ -52,4 +56,41 @@ func TestCiteUnknownRulePanics(t *testing.T) {
 		}
 	}()
 	_ = rules.Cite("NO-SUCH-1")
+}
+
+// TestEveryIDHasItsConstant: every rule of the registry has a constant of type ID named after
+// its id (without hyphens) in ids.go, and every such constant is an id of the registry.
+func TestEveryIDHasItsConstant(t *testing.T) {
+	f, err := parser.ParseFile(token.NewFileSet(), "ids.go", nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	constants := map[string]string{} // name -> value
+	for _, decl := range f.Decls {
+		gd, ok := decl.(*ast.GenDecl)
+		if !ok || gd.Tok != token.CONST {
+			continue
+		}
+		for _, spec := range gd.Specs {
+			vs := spec.(*ast.ValueSpec)
+			for i, name := range vs.Names {
+				lit, ok := vs.Values[i].(*ast.BasicLit)
+				if !ok {
+					t.Errorf("constant %s is not a string literal", name.Name)
+					continue
+				}
+				constants[name.Name], _ = strconv.Unquote(lit.Value)
+			}
+		}
+	}
+	for _, r := range rules.All {
+		name := strings.ReplaceAll(string(r.ID), "-", "")
+		if constants[name] != string(r.ID) {
+			t.Errorf("rule %s has no constant %s = %q in ids.go", r.ID, name, r.ID)
+		}
+		delete(constants, name)
+	}
+	for name, v := range constants {
+		t.Errorf("constant %s = %q names no rule of the registry", name, v)
+	}
 }

@@ -10,6 +10,9 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -51,11 +54,11 @@ func exploreMock(t *testing.T, cases int, wrap func(httpHandler) httpHandler) ex
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, err := conformance.LoadManifest(ctx, cfg, srv.URL)
+	m, err := cfg.LoadManifest(ctx, srv.URL)
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := explore.Run(ctx, c, m.Manifest, explore.Options{Cases: cases, Seed: exploreSeed, ShrinkTime: 3 * time.Second})
+	res, err := explore.Run(ctx, c, m.Manifest, explore.Options{Cases: cases, Seed: exploreSeed, ShrinkReplays: 200})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -217,16 +220,17 @@ func TestExploreCatchesBreaks(t *testing.T) {
 		verdicts = map[string]string{}
 		fixed    = map[string]bool{} // explore-only variant -> the contract profile caught it
 	)
+	budgets := exploreBudgets(t)
 	t.Run("variants", func(t *testing.T) {
 		for i, v := range all {
 			found := i >= len(variants)                  // explore must catch it
 			only := i >= len(variants)+len(exploreFound) // and the fixed profile must pass it
 			t.Run(v.name, func(t *testing.T) {
-				res := exploreMock(t, exploreCases, v.wrap)
+				res := exploreMock(t, budgets.cases(v.name), v.wrap)
 				verdict := "missed"
 				if f := res.Failure; f != nil {
-					verdict = "caught: " + f.Rule
-					t.Logf("%s: %s found by case %d, shrunk to %d calls (%d cases with the replays)\n%s", v.name, f.Rule, res.FoundAt, len(f.Calls), res.Cases, f.Report())
+					verdict = fmt.Sprintf("caught: %s at case %d", f.Rule, res.FoundAt)
+					t.Logf("%s: %s found by case %d, shrunk to %d calls (%d replays)\n%s", v.name, f.Rule, res.FoundAt, len(f.Calls), res.Replays, f.Report())
 				}
 				mu.Lock()
 				verdicts[v.name] = verdict
@@ -250,7 +254,8 @@ func TestExploreCatchesBreaks(t *testing.T) {
 
 	var b strings.Builder
 	fmt.Fprintf(&b, "# Explore mode (seed %d, %d cases) against the broken variants of the self-test\n", exploreSeed, exploreCases)
-	b.WriteString("# (regenerate: OPSAPI_FULL_TESTS=1 go test ./conformance/selftest -run TestExploreCatchesBreaks -update)\n")
+	fmt.Fprintf(&b, "# (regenerate: OPSAPI_FULL_TESTS=1 go test ./conformance/selftest -run TestExploreCatchesBreaks -update;\n")
+	fmt.Fprintf(&b, "# without -update each caught variant runs up to the case that caught it, each missed one %d cases)\n", missedCases)
 	b.WriteString("\n## The self-test's variants (every one is caught by the fixed contract specs: selftest.golden)\n")
 	caught := 0
 	for _, v := range variants {
@@ -285,6 +290,56 @@ func TestExploreCatchesBreaks(t *testing.T) {
 	}
 }
 
+// missedCases is how many cases the full loop runs against a variant explore.golden records as
+// missed (the fixed specs catch it): enough to notice explore mode catching it now.
+const missedCases = 50
+
+// exploreBudget is the number of cases each variant needs, read from explore.golden: the case
+// that caught it ("caught: RULE at case N"), missedCases for one it missed, exploreCases for one
+// it does not list. With -update every variant runs exploreCases, so the golden records what the
+// whole budget finds; a variant no longer caught within its case changes the golden and fails.
+type exploreBudget map[string]int
+
+var caughtAtCase = regexp.MustCompile(`caught: \S+ at case (\d+)`)
+
+func exploreBudgets(t *testing.T) exploreBudget {
+	t.Helper()
+	budget := exploreBudget{}
+	raw, err := os.ReadFile(filepath.Join("..", "testdata", "explore.golden"))
+	if err != nil || *update {
+		return budget
+	}
+	for _, v := range slices.Concat(variants, exploreFound, exploreOnly) {
+		for _, line := range strings.Split(string(raw), "\n") {
+			if !strings.HasPrefix(line, v.name+": ") && !strings.HasPrefix(line, v.name+" (breaks ") {
+				continue
+			}
+			if m := caughtAtCase.FindStringSubmatch(line); m != nil {
+				budget[v.name], _ = strconv.Atoi(m[1])
+			} else if strings.Contains(line, "missed") {
+				budget[v.name] = missedCases
+			}
+		}
+	}
+	return budget
+}
+
+func (b exploreBudget) cases(name string) int {
+	if n, ok := b[name]; ok && n > 0 {
+		return n
+	}
+	return exploreCases
+}
+
+// Cases of explore mode against a correct variant: a third of the sweep's (each variant changes
+// hundreds of requests or answers within them), and a tenth of that against one that holds every
+// answer (its hundreds of calls cost seconds each ten; it shows that slow answers are not
+// judged, which a few cases show as well as many).
+const (
+	correctCases     = exploreCases / 3
+	correctSlowCases = correctCases / 10
+)
+
 // TestExplorePassesCorrectVariants runs explore mode against every correct variant (other
 // choices the interface permits): none may fail it.
 func TestExplorePassesCorrectVariants(t *testing.T) {
@@ -292,7 +347,11 @@ func TestExplorePassesCorrectVariants(t *testing.T) {
 	for _, v := range corrects {
 		t.Run(v.name, func(t *testing.T) {
 			var changed atomic.Int64
-			res := exploreMock(t, exploreCases, func(h httpHandler) httpHandler { return v.wrapCounting(h, &changed) })
+			cases := correctCases
+			if v.delay != nil {
+				cases = correctSlowCases
+			}
+			res := exploreMock(t, cases, func(h httpHandler) httpHandler { return v.wrapCounting(h, &changed) })
 			if res.Failure != nil {
 				t.Errorf("explore mode fails a correct mock that %s (%s):\n%s", v.name, v.basis, res.Failure.Report())
 			}

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/opsapi/mocktoolkit/conformance"
+	"github.com/opsapi/mocktoolkit/conformance/report"
 )
 
 // mockState reads the reference mock's world (GET /__mock/state) without the bearer tokens it
@@ -43,7 +44,7 @@ func mockState(t *testing.T, base string) []byte {
 func TestReadOnlyProfileChangesNothing(t *testing.T) {
 	base := startMock(t, nil)
 	before := mockState(t, base)
-	dir := t.TempDir()
+	dir := filepath.Join(t.TempDir(), "build", "reports-ro") // a folder the run must make
 	specs, ok, out := runSuiteEnv(t, base, []string{"CONFORMANCE_PROFILE=readonly", "CONFORMANCE_REPORTS=" + dir})
 	if !ok {
 		t.Fatalf("the readonly profile fails against the reference mock:\n%s", tail(out, 4000))
@@ -69,12 +70,17 @@ func TestReadOnlyProfileChangesNothing(t *testing.T) {
 	if ran < 50 {
 		t.Errorf("the readonly profile ran %d specs; it should run every contract spec that only reads", ran)
 	}
+	for _, line := range strings.Split(out, "\n") {
+		if strings.HasPrefix(line, "tagsCreate ") && !strings.Contains(line, "PARTIAL") {
+			t.Errorf("a create the readonly profile mostly left out is not PARTIAL: %s", line)
+		}
+	}
 	for _, want := range []string{"Left out by the readonly profile", "changes the target: creates", "changes the target: cart removals", "spends a rate window (CONFORMANCE_ALLOW_RATELIMIT=1 runs it)"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("the summary does not say %q:\n%s", want, tail(out, 3000))
 		}
 	}
-	html, err := readFile(filepath.Join(dir, conformance.ReportHTMLName))
+	html, err := readFile(filepath.Join(dir, report.HTMLName))
 	if err != nil {
 		t.Fatalf("the HTML report: %v", err)
 	}

@@ -19,6 +19,7 @@ import (
 	"github.com/onsi/ginkgo/v2/types"
 
 	"github.com/opsapi/mocktoolkit/conformance"
+	"github.com/opsapi/mocktoolkit/conformance/report"
 	"github.com/opsapi/mocktoolkit/conformance/rules"
 	"github.com/opsapi/mocktoolkit/mockserver"
 )
@@ -91,15 +92,17 @@ func runSuite(t *testing.T, base string, args ...string) ([]specResult, bool, st
 // runSuiteEnv is runSuite with extra environment variables (NAME=value) for the suite.
 func runSuiteEnv(t *testing.T, base string, env []string, args ...string) ([]specResult, bool, string) {
 	t.Helper()
-	report := filepath.Join(t.TempDir(), "report.json")
+	reportPath := filepath.Join(t.TempDir(), "report.json")
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, suiteBinary, append([]string{"-ginkgo.no-color", "-ginkgo.json-report=" + report}, args...)...)
-	cmd.Env = append(append(os.Environ(), "CONFORMANCE_BASE_URL="+base, "CONFORMANCE_PROFILE="), env...)
+	cmd := exec.CommandContext(ctx, suiteBinary, append([]string{"-ginkgo.no-color", "-ginkgo.json-report=" + reportPath}, args...)...)
+	// One process unless env says otherwise: the variants run side by side already, and
+	// TestParallelRunKeepsVerdicts holds the parallel run to the same verdicts.
+	cmd.Env = append(append(os.Environ(), "CONFORMANCE_BASE_URL="+base, "CONFORMANCE_PROFILE=", "CONFORMANCE_PARALLEL=1"), env...)
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	runErr := cmd.Run()
-	raw, err := os.ReadFile(report)
+	raw, err := os.ReadFile(reportPath)
 	if err != nil {
 		t.Fatalf("run the suite: no JSON report (%v); output:\n%s", err, out.String())
 	}
@@ -114,7 +117,7 @@ func runSuiteEnv(t *testing.T, base string, env []string, args ...string) ([]spe
 				continue
 			}
 			specs = append(specs, specResult{Name: sr.FullText(), Labels: sr.Labels(), State: sr.State, Failure: sr.Failure.Message,
-				Records: conformance.Records(sr), LeftOut: conformance.LeftOutByFilter(sr)})
+				Records: conformance.Records(sr), LeftOut: report.LeftOutByFilter(sr)})
 		}
 	}
 	return specs, runErr == nil, out.String()
@@ -143,7 +146,7 @@ func TestSpecNames(t *testing.T) {
 		if profiles != 1 {
 			t.Errorf("spec %q has labels %v: it needs exactly one of contract and reference", s.Name, s.Labels)
 		}
-		if effects := len(conformance.LabelValues(s.Labels, "effect")); effects != 1 {
+		if effects := len(report.LabelValues(s.Labels, "effect")); effects != 1 {
 			t.Errorf("spec %q has labels %v: it needs exactly one effect label (%s or %s)", s.Name, s.Labels, conformance.LabelEffectRead, conformance.LabelEffectWrite)
 		}
 		lines = append(lines, fmt.Sprintf("%s [%s]", s.Name, strings.Join(s.Labels, ", ")))
@@ -208,7 +211,7 @@ func startMock(t *testing.T, wrap func(h httpHandler) httpHandler) string {
 // TestRulesDocument keeps ../rules.md the rendering of the rule registry.
 func TestRulesDocument(t *testing.T) {
 	path := filepath.Join("..", "rules.md")
-	got := conformance.RulesMarkdown()
+	got := rules.Markdown()
 	if *update {
 		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
 			t.Fatal(err)
@@ -228,14 +231,14 @@ func checkRuleLabels(t *testing.T, specs []specResult) {
 	t.Helper()
 	cited := map[string]int{}
 	for _, s := range specs {
-		ids := conformance.LabelValues(s.Labels, "rule")
+		ids := report.LabelValues(s.Labels, "rule")
 		contract := slices.Contains(s.Labels, conformance.LabelContract)
 		exploring := slices.Contains(s.Labels, conformance.LabelExplore)
 		if contract && len(ids) == 0 {
 			t.Errorf("contract spec %q cites no rule (add its rule ids to Contract(...))", s.Name)
 		}
 		for _, id := range ids {
-			r, ok := conformance.RuleByID(id)
+			r, ok := rules.ByID(rules.ID(id))
 			switch {
 			case !ok:
 				t.Errorf("spec %q cites rule %s, which the registry lacks", s.Name, id)
@@ -249,16 +252,16 @@ func checkRuleLabels(t *testing.T, specs []specResult) {
 			}
 		}
 	}
-	for _, r := range conformance.Rules {
+	for _, r := range rules.All {
 		if !r.CheckedBy(rules.Suite) {
 			// Checked only by the validating proxy or explore mode: no spec is expected, and
 			// none may claim it.
-			if cited[r.ID] > 0 {
-				t.Errorf("rule %s is not marked as checked by the suite, yet %d specs cite it", r.ID, cited[r.ID])
+			if cited[string(r.ID)] > 0 {
+				t.Errorf("rule %s is not marked as checked by the suite, yet %d specs cite it", r.ID, cited[string(r.ID)])
 			}
 			continue
 		}
-		if cited[r.ID] == 0 && !r.EveryAnswer {
+		if cited[string(r.ID)] == 0 && !r.EveryAnswer {
 			t.Errorf("rule %s has no spec: %s", r.ID, r.Statement)
 		}
 	}
@@ -274,7 +277,7 @@ func checkEffectLabels(t *testing.T, specs []specResult) {
 			continue
 		}
 		checked++
-		for _, p := range conformance.EffectLabelProblems(s.Labels, s.State, s.Records) {
+		for _, p := range report.EffectLabelProblems(s.Labels, s.State, s.Records) {
 			t.Errorf("spec %q: %s", s.Name, p)
 		}
 	}

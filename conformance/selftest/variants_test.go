@@ -19,6 +19,7 @@ import (
 	"github.com/onsi/ginkgo/v2/types"
 
 	"github.com/opsapi/mocktoolkit/conformance"
+	"github.com/opsapi/mocktoolkit/conformance/rules"
 	"github.com/opsapi/mocktoolkit/fixtures"
 )
 
@@ -212,15 +213,15 @@ var variants = []variant{
 	{"fakes tour card updates without carrying them out", "TRANS-1",
 		fake(conformance.OpTourCardsUpdate, func(r *http.Request, _ map[string]any) bool { return r.Header.Get("Authorization") != "" },
 			200, success(map[string]any{"card": map[string]any{"status": "open"}}))},
-	{"omits Retry-After from 429 answers", "LIMIT-2",
+	{"omits Retry-After from 429 answers", "HDR-2",
 		rewrite(nil, func(_ *http.Request, _ map[string]any, a *answer) { a.header.Del("Retry-After") })},
-	{"answers 422 without `errors`", "ERR-1",
+	{"answers 422 without `errors`", "ENV-4",
 		rewrite(nil, func(_ *http.Request, _ map[string]any, a *answer) {
 			if a.status == 422 {
 				delete(a.body, "errors")
 			}
 		})},
-	{"keys validation errors by another name", "ERR-1",
+	{"keys validation errors by another name", "ERR-5",
 		rewrite(nil, func(_ *http.Request, _ map[string]any, a *answer) {
 			if a.status == 422 {
 				a.body["errors"] = map[string]any{"field": []any{"invalid"}}
@@ -437,13 +438,14 @@ var variants = []variant{
 		})},
 }
 
-// TestSuitePassesTheReference runs the contract profile against the correct mock: it must pass.
+// TestSuitePassesTheReference runs the contract profile against the correct mock, in parallel
+// processes (parallelRun): it must pass, with every spec in one report.
 func TestSuitePassesTheReference(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the whole suite")
 	}
 	filter := "contract"
-	specs, ok, out := runSuite(t, startMock(t, nil), "-ginkgo.label-filter="+filter)
+	specs, ok, out := parallelRun(t, func() string { return startMock(t, nil) }, "-ginkgo.label-filter="+filter)
 	if !ok {
 		t.Fatalf("the %s profile fails against the reference mock:\n%s", filter, out)
 	}
@@ -490,7 +492,7 @@ func TestSuiteCatchesBreaks(t *testing.T) {
 				}
 				// A rule no spec names (it is checked on every answer) is caught by any spec;
 				// any other must be caught by a spec that cites it.
-				if r, known := conformance.RuleByID(v.rule); !known {
+				if r, known := rules.ByID(rules.ID(v.rule)); !known {
 					t.Errorf("variant %q breaks %q, which the rule registry lacks", v.name, v.rule)
 				} else if !r.EveryAnswer && !slices.ContainsFunc(specs, func(s specResult) bool {
 					return s.State.Is(types.SpecStateFailureStates) && slices.Contains(s.Labels, conformance.LabelRule+v.rule)

@@ -5,12 +5,33 @@
 # from build/reports, got its files. Then checks that a /reports the container cannot write to is
 # a warning, not a failed verdict. Needs Docker and Go; run from anywhere: `make test-readme-container`.
 #
-# README_CONTAINER_PORT=N runs both blocks with port N instead of 4010 (for a machine where 4010
-# is taken); nothing else in the commands changes.
+# Both blocks run with port 4010 as written when it is free; when something already listens on it
+# (the README's own dev mock, say), with the first free port after it, said up front.
+# README_CONTAINER_PORT=N asks for port N (taken: a failure, before anything runs); nothing else in
+# the commands changes. --print-port prints the port a run would use and exits.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
-port="${README_CONTAINER_PORT:-4010}"
+# port_taken succeeds when something accepts connections on 127.0.0.1:$1.
+port_taken() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+
+if [ -n "${README_CONTAINER_PORT:-}" ]; then
+  port="$README_CONTAINER_PORT"
+  if port_taken "$port"; then
+    echo "readme-container: port $port (README_CONTAINER_PORT) is taken; name a free port, or unset it to pick one" >&2
+    exit 1
+  fi
+else
+  port=4010
+  while port_taken "$port"; do port=$((port + 1)); done
+  if [ "$port" != 4010 ] && [ "${1:-}" != --print-port ]; then
+    echo "readme-container: port 4010 is taken (a mock of your own?); running the README's blocks with port $port"
+  fi
+fi
+if [ "${1:-}" = --print-port ]; then
+  echo "$port"
+  exit 0
+fi
 
 # block <marker> prints the fenced code block that follows the marker line in README.md.
 block() {
@@ -27,10 +48,6 @@ suite_cmds="$(block suite)"
 
 if ! docker info >/dev/null 2>&1; then
   echo "readme-container: no Docker engine reachable" >&2
-  exit 1
-fi
-if curl -s -o /dev/null "http://127.0.0.1:$port/"; then
-  echo "readme-container: port $port is taken; set README_CONTAINER_PORT to a free port" >&2
   exit 1
 fi
 

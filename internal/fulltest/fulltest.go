@@ -23,7 +23,7 @@ func Require(t testing.TB, what string) {
 	}
 }
 
-// packageDir is the test's package directory relative to the module root ("./conformance/container").
+// packageDir is the test's package directory relative to the module root ("./mockserver/container").
 func packageDir() string {
 	wd, err := os.Getwd()
 	if err != nil {

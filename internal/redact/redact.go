@@ -10,35 +10,101 @@ import (
 	"net/url"
 	"regexp"
 	"strings"
+	"unicode"
 )
 
 // redacted replaces a credential in the journal.
 const redacted = "[redacted]"
 
-// secretNames are the names of credentials and capabilities, as body fields, form fields,
-// multipart parts, query parameters, cookies or headers (D64): compared in lower case with
-// "-" read as "_". IsSecretName also catches the usual variants (new_password, csrf_token,
-// client_secret, X-Api-Key …).
-var secretNames = map[string]bool{
-	"password": true, "passwd": true, "pwd": true, "token": true, "access_token": true,
-	"refresh_token": true, "id_token": true, "session_token": true, "code": true, "otp": true,
-	"secret": true, "client_secret": true, "api_key": true, "apikey": true, "private_key": true,
-	"authorization": true, "proxy_authorization": true, "cookie": true, "set_cookie": true,
-	"x_api_key": true, "x_auth_token": true, "x_mock_admin_token": true, "credentials": true,
-}
+// Which names hold a credential or a capability is decided by what the name means, whatever
+// its case style (D64, D142): a name is split into words (camelCase, PascalCase, snake_case,
+// kebab-case, UPPER_CASE, dotted and bracketed paths: "X-Api-Key" → x api key, "IDToken" →
+// id token, "user[newPassword]" → user new password), and judged by these word rules.
+var (
+	// secretWords hold a credential wherever they stand: new_password, client_secret,
+	// Set-Cookie, Proxy-Authorization, aws_credentials.
+	secretWords = map[string]bool{
+		"password": true, "passwd": true, "pwd": true, "passphrase": true, "passcode": true,
+		"secret": true, "secrets": true, "cookie": true, "cookies": true, "authorization": true,
+		"credential": true, "credentials": true, "otp": true, "totp": true, "apikey": true,
+		"privatekey": true, "secretkey": true, "accesskey": true, "signingkey": true, "jwt": true,
+		"sessionid": true, "authentication": true, "signature": true,
+	}
+	// keyOwners make a final "key" a credential: api_key, privateKey, X-Api-Key, secret-key
+	// (a tour_key or a tool_key is an identifier).
+	keyOwners = map[string]bool{
+		"api": true, "private": true, "secret": true, "access": true, "signing": true,
+		"encryption": true, "client": true, "session": true, "auth": true, "master": true, "license": true,
+	}
+	// codeOwners make a final "code" a credential (a status_code or country_code is not);
+	// "code" alone is one (an OAuth or login code).
+	codeOwners = map[string]bool{
+		"auth": true, "authorization": true, "verification": true, "otp": true, "mfa": true,
+		"totp": true, "reset": true, "recovery": true, "login": true, "confirmation": true, "one": true,
+	}
+)
 
-// IsSecretName reports whether a field or header of that name holds a credential.
+// IsSecretName reports whether a field, parameter or header of that name holds a credential:
+// any name whose last word is "token" (token, accessToken, refresh_token, ID-TOKEN,
+// session_token: the cart's session token is a capability, X-Mock-Admin-Token), a word of
+// secretWords anywhere, "key" after a word of keyOwners, "code" alone or after a word of
+// codeOwners, "session" followed by "id". Words run together in one case ("ACCESSTOKEN",
+// "clientsecret") are caught by their endings. token_count, tour_key and evaluation_check are
+// not credentials.
 func IsSecretName(name string) bool {
-	n := strings.ReplaceAll(strings.ToLower(strings.TrimSpace(name)), "-", "_")
-	if secretNames[n] {
+	ws := words(name)
+	if len(ws) == 0 {
+		return false
+	}
+	last := ws[len(ws)-1]
+	if last == "token" || (len(last) > len("token") && strings.HasSuffix(last, "token")) {
 		return true
 	}
-	for _, part := range []string{"password", "passwd", "secret", "apikey", "api_key"} {
-		if strings.Contains(n, part) {
+	for i, w := range ws {
+		if secretWords[w] || strings.Contains(w, "password") || strings.Contains(w, "passwd") || strings.HasSuffix(w, "secret") {
+			return true
+		}
+		if i == 0 {
+			continue
+		}
+		prev := ws[i-1]
+		switch {
+		case w == "key" && keyOwners[prev], w == "code" && codeOwners[prev], w == "id" && prev == "session":
 			return true
 		}
 	}
-	return strings.HasSuffix(n, "_token")
+	return len(ws) == 1 && last == "code"
+}
+
+// words splits a name into lower-case words: at every character that is not a letter or a
+// digit, before an upper-case letter that follows a lower-case one or a digit ("accessToken"),
+// and before the last capital of a run followed by a lower-case letter ("APIKey" → api key).
+func words(name string) []string {
+	var out []string
+	var cur []rune
+	flush := func() {
+		if len(cur) > 0 {
+			out = append(out, strings.ToLower(string(cur)))
+			cur = cur[:0]
+		}
+	}
+	rs := []rune(name)
+	for i, c := range rs {
+		switch {
+		case !unicode.IsLetter(c) && !unicode.IsDigit(c):
+			flush()
+			continue
+		case unicode.IsUpper(c) && i > 0:
+			prev := rs[i-1]
+			nextLower := i+1 < len(rs) && unicode.IsLower(rs[i+1])
+			if unicode.IsLower(prev) || unicode.IsDigit(prev) || (unicode.IsUpper(prev) && nextLower) {
+				flush()
+			}
+		}
+		cur = append(cur, c)
+	}
+	flush()
+	return out
 }
 
 // schemeHeaders keep their scheme when redacted ("Bearer [redacted]").

@@ -1,5 +1,5 @@
 // The dashboard's controls: plain fetch calls to the /__mock/ endpoints of the page's world
-// (D100), no build step. dashboard_try.js adds logins, try-it forms, copying and snapshots.
+// (one world per URL prefix), no build step. dashboard_try.js adds logins, try-it forms, copying and snapshots.
 (function () {
   "use strict";
   var params = new URLSearchParams(location.search);

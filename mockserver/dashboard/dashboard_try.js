@@ -110,6 +110,18 @@
       d.say("Snapshot saved.");
     }).catch(function (err) { d.say(err.message, true); });
   });
+  // flows: download GET /__mock/flow, the calls since the last reset as a replayable flow.
+  $("flow-download").addEventListener("click", function () {
+    d.api("GET", "/__mock/flow").then(function (fl) {
+      var a = document.createElement("a");
+      a.href = URL.createObjectURL(new Blob([JSON.stringify(fl, null, 2)], { type: "application/json" }));
+      a.download = "flow-" + world + ".json";
+      document.body.appendChild(a);
+      a.click();
+      a.remove();
+      d.say("Flow of " + fl.steps.length + " steps saved.");
+    }).catch(function (err) { d.say(err.message, true); });
+  });
   $("snapshot-file").addEventListener("change", function () {
     var f = $("snapshot-file").files[0];
     if (!f) { return; }

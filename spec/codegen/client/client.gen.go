@@ -274,24 +274,28 @@ func (e TourCardsUpdateBodyStatus) Valid() bool {
 }
 
 // AuthenticateBody Body of /v1/authenticate (interface, Endpoints 1; Authentication 5).
+//
+// Example: {"email":"adelbert.hart@propellerhealth.example.com","password":"Ufz1hvwQ91OF25"}
 type AuthenticateBody struct {
-	// Code Meaning not shown; type-checked, otherwise ignored (D11).
+	// Code What code means is not shown; type-checked, otherwise ignored.
 	Code *string `json:"code,omitempty"`
 
 	// Email E-mail of the user.
 	Email openapi_types.Email `json:"email"`
 
-	// IsRecovery Meaning not shown; type-checked, otherwise ignored (D11).
+	// IsRecovery What is_recovery means is not shown; type-checked, otherwise ignored.
 	IsRecovery *bool `json:"is_recovery,omitempty"`
 
 	// Password Password of the user.
 	Password string `json:"password"`
 
-	// Token Meaning not shown; type-checked, otherwise ignored (D11).
+	// Token What token means is not shown; type-checked, otherwise ignored.
 	Token *string `json:"token,omitempty"`
 }
 
 // AuthenticateSuccess Success body of /v1/authenticate (interface, Endpoints 1).
+//
+// Example: {"data":{"email":"adelbert.hart@propellerhealth.example.com","id":1,"language":"en","name":"Adelbert Hart","needs_code__regeneration":false,"token":"d0c66d3c901723b99adf27911f42253e296ef85d0b8e8962c8b98e8ccadd8ae1","warn_message":""},"error":false,"errors":[],"message":"Login successful."}
 type AuthenticateSuccess struct {
 	// Data Data of the authenticate response (interface, Resources, Login result). The interface types every field and names only language as nullable.
 	//
@@ -299,69 +303,89 @@ type AuthenticateSuccess struct {
 	Data LoginResult `json:"data"`
 
 	// Error Envelope `error` flag; false on success, true on errors (interface, Conventions 3).
+	//
+	// Example: false
 	Error ErrorFlag `json:"error"`
 
-	// Errors Error messages; empty on success (interface, Endpoints 1; D1).
+	// Errors Error messages; empty on success (interface, Endpoints 1).
 	Errors *[]string `json:"errors,omitempty"`
 
-	// Message Envelope `message`; its text is not shown by the interface (D5).
+	// Message Envelope `message`; its text is not shown by the interface.
+	//
+	// Example: Cards retrieved.
 	Message Message `json:"message"`
 }
 
-// BoardsListBody Optional body of boards/list; the tool_key filter is a body field (interface, Endpoints 14; D30).
+// BoardsListBody Optional body of boards/list; the tool_key filter is a body field (interface, Endpoints 14).
+//
+// Example: {"tool_key":"seo-audit"}
 type BoardsListBody struct {
-	// ToolKey Only boards of this tool (D30). A value that is not a string answers 400: the operation lists no 422.
+	// ToolKey Only boards of this tool. A value that is not a string answers 400: the operation lists no 422.
 	ToolKey *string `json:"tool_key,omitempty"`
 }
 
 // BoardsListSuccess Success body of boards/list (interface, Endpoints 14).
 type BoardsListSuccess struct {
-	// Data The boards.
+	// Data data holds the boards.
+	//
+	// Example: {"boards":[{"color":"#7ba00d","created_at":"2026-09-24T21:12:00Z","created_by":3,"deleted_at":null,"description":"Everything the last crawl found, 33 issues at the time of writing.","icon":"rocket","id":2,"is_active":true,"is_master":false,"master_board_id":1,"platform_id":1,"position":1,"project_id":1,"title":"SEO audit checklist","tool_key":"seo-audit","updated_at":"2026-09-24T21:12:00Z"}]}
 	Data struct {
-		// Boards Boards of the caller's project (D20).
+		// Boards Boards of the caller's project.
 		Boards []ListItem `json:"boards"`
 	} `json:"data"`
 
 	// Error Envelope `error` flag; false on success, true on errors (interface, Conventions 3).
+	//
+	// Example: false
 	Error ErrorFlag `json:"error"`
 
-	// Message Envelope `message`; its text is not shown by the interface (D5).
+	// Message Envelope `message`; its text is not shown by the interface.
+	//
+	// Example: Cards retrieved.
 	Message Message `json:"message"`
 }
 
-// BoardsUpdateBody Body of boards/update (interface, Endpoints 6; Resources, Board; Limits). Omitted versus null per D18.
+// BoardsUpdateBody Body of boards/update (interface, Endpoints 6; Resources, Board; Limits). An omitted field is left as it is; null clears a field that may be empty.
+//
+// Example: {"color":"#2563eb","id":2,"title":"Launch checklist"}
 type BoardsUpdateBody struct {
-	// Color Color.
+	// Color Color (boards/update request).
 	Color *string `json:"color,omitempty"`
 
-	// Description Description.
+	// Description Description (boards/update request).
 	Description *string `json:"description,omitempty"`
 
-	// Icon Icon.
+	// Icon Icon (boards/update request).
 	Icon *string `json:"icon,omitempty"`
 
 	// Id Board to update.
 	Id int `json:"id"`
 
-	// Position Position.
+	// Position Position (boards/update request).
 	Position *int `json:"position,omitempty"`
 
-	// Title Title.
+	// Title Title (boards/update request).
 	Title *string `json:"title,omitempty"`
 }
 
 // BoardsUpdateSuccess Success body of boards/update (interface, Endpoints 6).
 type BoardsUpdateSuccess struct {
-	// Data The updated board.
+	// Data data holds the updated board.
+	//
+	// Example: {"board":{"color":"#2563eb","created_at":"2026-09-24T21:12:00Z","created_by":3,"deleted_at":null,"description":"Everything the last crawl found, 33 issues at the time of writing.","icon":"rocket","id":2,"is_active":true,"is_master":false,"master_board_id":1,"platform_id":1,"position":1,"project_id":1,"title":"Launch checklist","tool_key":"seo-audit","updated_at":"2026-11-21T09:30:00Z"}}
 	Data struct {
-		// Board The board; typed only as string or mixed, so untyped here (D21).
+		// Board The board; typed only as string or mixed, so untyped here.
 		Board interface{} `json:"board"`
 	} `json:"data"`
 
 	// Error Envelope `error` flag; false on success, true on errors (interface, Conventions 3).
+	//
+	// Example: false
 	Error ErrorFlag `json:"error"`
 
-	// Message Envelope `message`; its text is not shown by the interface (D5).
+	// Message Envelope `message`; its text is not shown by the interface.
+	//
+	// Example: Cards retrieved.
 	Message Message `json:"message"`
 }
 
@@ -372,22 +396,22 @@ type Card struct {
 	// CardType Card type (interface, States: widget, widget_tour, tour).
 	CardType *string `json:"card_type"`
 
-	// CreatedAt Creation timestamp (D9).
+	// CreatedAt Creation timestamp (card record).
 	CreatedAt *string `json:"created_at"`
 
-	// CreatedBy Creator user id.
+	// CreatedBy Creator user id (card record).
 	CreatedBy *int `json:"created_by"`
 
-	// DeletedAt Soft-deletion timestamp (D9).
+	// DeletedAt Soft-deletion timestamp (card record).
 	DeletedAt *string `json:"deleted_at"`
 
-	// Description Description.
+	// Description Description (card record).
 	Description *string `json:"description"`
 
-	// DueDate Due date (timestamp, D9).
+	// DueDate Due date (timestamp).
 	DueDate *string `json:"due_date"`
 
-	// EvaluationCheck Evaluation check.
+	// EvaluationCheck Evaluation check (card record).
 	EvaluationCheck *string `json:"evaluation_check"`
 
 	// GroupId Group holding the card.
@@ -396,94 +420,98 @@ type Card struct {
 	// Id Card id.
 	Id *int `json:"id"`
 
-	// IsActive Whether the card is active.
+	// IsActive Whether the card is active (card record).
 	IsActive *bool `json:"is_active"`
 
 	// IsMaster Whether the card is a master template.
 	IsMaster *bool `json:"is_master"`
 
-	// IsOverdue Computed overdue flag (D31).
+	// IsOverdue Computed overdue flag.
 	IsOverdue *bool `json:"is_overdue"`
 
-	// MasterCardId Master card this copy comes from (D23).
+	// MasterCardId Master card this copy comes from.
 	MasterCardId *int `json:"master_card_id"`
 
 	// OwnerId Owner user id.
 	OwnerId *int `json:"owner_id"`
 
-	// PlatformId Platform id (D16).
+	// PlatformId Platform id (card record).
 	PlatformId *int `json:"platform_id"`
 
-	// Position Position.
+	// Position Position (card record).
 	Position *int `json:"position"`
 
 	// Priority Priority (interface, States: low, normal, high, urgent).
 	Priority *string `json:"priority"`
 
-	// ProjectId Owning project; null for master cards (D17).
+	// ProjectId Owning project; null for master cards.
 	ProjectId *int `json:"project_id"`
 
-	// ShortDescription Short description.
+	// ShortDescription Short description (card record).
 	ShortDescription *string `json:"short_description"`
 
-	// SnoozedUntil Snoozed until (timestamp, D9).
+	// SnoozedUntil Snoozed until (timestamp).
 	SnoozedUntil *string `json:"snoozed_until"`
 
 	// SortOrder Sort order.
 	SortOrder *int `json:"sort_order"`
 
-	// Status Status (D19).
+	// Status Status.
 	Status *string `json:"status"`
 
-	// TagId Tag id.
+	// TagId Tag id (card record).
 	TagId *int `json:"tag_id"`
 
-	// Title Title.
+	// Title Title (card record).
 	Title *string `json:"title"`
 
-	// TourKey Tour key.
+	// TourKey Tour key (card record).
 	TourKey *string `json:"tour_key"`
 
-	// UniqueIdentifier Unique identifier.
+	// UniqueIdentifier Unique identifier (card record).
 	UniqueIdentifier *string `json:"unique_identifier"`
 
-	// UpdatedAt Last update timestamp (D9).
+	// UpdatedAt Last update timestamp (card record).
 	UpdatedAt *string `json:"updated_at"`
 }
 
 // CardsCreateBody Body of cards/create (interface, Endpoints 18; Limits).
+//
+// Example: {"description":"Two paragraphs for the blog and a short version for the newsletter.","due_date":"2026-11-30T12:00:00Z","group_id":11,"priority":"high","tag_id":1,"title":"Write the launch announcement"}
 type CardsCreateBody struct {
-	// Description Description.
+	// Description Description (cards/create request).
 	Description *string `json:"description,omitempty"`
 
-	// DueDate Due date, RFC 3339.
+	// DueDate Due date, RFC 3339 (cards/create request).
 	DueDate *time.Time `json:"due_date,omitempty"`
 
-	// GroupId Group (D28).
+	// GroupId Group (cards/create request).
 	GroupId *int `json:"group_id,omitempty"`
 
-	// OwnerId Owner user (D28).
+	// OwnerId Owner user (cards/create request).
 	OwnerId *int `json:"owner_id,omitempty"`
 
-	// Priority Priority; default normal (D19).
+	// Priority Priority; default normal.
 	Priority *CardsCreateBodyPriority `json:"priority,omitempty"`
 
-	// Status Status; default open (D19).
+	// Status Status; default open.
 	Status *string `json:"status,omitempty"`
 
-	// TagId Tag (D28).
+	// TagId Tag (cards/create request).
 	TagId *int `json:"tag_id,omitempty"`
 
-	// Title Title.
+	// Title Title (cards/create request).
 	Title string `json:"title"`
 }
 
-// CardsCreateBodyPriority Priority; default normal (D19).
+// CardsCreateBodyPriority Priority; default normal.
 type CardsCreateBodyPriority string
 
 // CardsCreateSuccess Success body of cards/create (interface, Endpoints 18).
 type CardsCreateSuccess struct {
-	// Data The new card.
+	// Data data holds the new card.
+	//
+	// Example: {"card":{"card_type":"widget","created_at":"2026-11-21T09:30:00Z","created_by":1,"deleted_at":null,"description":"Two paragraphs for the blog and a short version for the newsletter.","due_date":"2026-11-30T12:00:00Z","evaluation_check":null,"group_id":11,"id":50,"is_active":true,"is_master":false,"is_overdue":false,"master_card_id":null,"owner_id":null,"platform_id":1,"position":4,"priority":"high","project_id":1,"short_description":null,"snoozed_until":null,"sort_order":4,"status":"open","tag_id":1,"title":"Write the launch announcement","tour_key":null,"unique_identifier":null,"updated_at":"2026-11-21T09:30:00Z"}}
 	Data struct {
 		// Card Card record (interface, Resources, Card).
 		//
@@ -492,79 +520,97 @@ type CardsCreateSuccess struct {
 	} `json:"data"`
 
 	// Error Envelope `error` flag; false on success, true on errors (interface, Conventions 3).
+	//
+	// Example: false
 	Error ErrorFlag `json:"error"`
 
-	// Message Envelope `message`; its text is not shown by the interface (D5).
+	// Message Envelope `message`; its text is not shown by the interface.
+	//
+	// Example: Cards retrieved.
 	Message Message `json:"message"`
 }
 
 // CardsListSuccess Success body of cards/list (interface, Endpoints 16).
 type CardsListSuccess struct {
-	// Data The cards.
+	// Data data holds the cards.
+	//
+	// Example: {"cards":[{"card_type":"widget","created_at":"2026-09-24T21:12:00Z","created_by":3,"deleted_at":null,"description":"Customers reported it through support, 6 tickets so far. Steps: run the crawler, fix what it reports, run it again.","due_date":null,"evaluation_check":"meta_title_present","group_id":4,"id":9,"is_active":true,"is_master":false,"is_overdue":false,"master_card_id":1,"owner_id":2,"platform_id":1,"position":1,"priority":"high","project_id":1,"short_description":"Visitors notice this on the Contact page.","snoozed_until":null,"sort_order":1,"status":"open","tag_id":null,"title":"Write unique meta titles","tour_key":null,"unique_identifier":"seo-meta-titles","updated_at":"2026-10-26T21:00:00Z"},{"card_type":"widget","created_at":"2026-09-24T21:12:00Z","created_by":3,"deleted_at":null,"description":"See the audit report from Thursday for the full list. Steps: run the crawler, fix what it reports, run it again.","due_date":null,"evaluation_check":"meta_description_present","group_id":4,"id":10,"is_active":true,"is_master":false,"is_overdue":false,"master_card_id":2,"owner_id":null,"platform_id":1,"position":2,"priority":"normal","project_id":1,"short_description":"Quick win: about 24 minutes of work.","snoozed_until":"2026-11-23T13:59:00Z","sort_order":2,"status":"open","tag_id":null,"title":"Add meta descriptions","tour_key":null,"unique_identifier":"seo-meta-descriptions","updated_at":"2026-10-11T20:22:00Z"}]}
 	Data struct {
-		// Cards Cards of the caller's project (D20).
+		// Cards Cards of the caller's project.
 		Cards []ListItem `json:"cards"`
 	} `json:"data"`
 
 	// Error Envelope `error` flag; false on success, true on errors (interface, Conventions 3).
+	//
+	// Example: false
 	Error ErrorFlag `json:"error"`
 
-	// Message Envelope `message`; its text is not shown by the interface (D5).
+	// Message Envelope `message`; its text is not shown by the interface.
+	//
+	// Example: Cards retrieved.
 	Message Message `json:"message"`
 }
 
-// CardsUpdateBody Body of cards/update (interface, Endpoints 5; Limits). Omitted versus null per D18.
+// CardsUpdateBody Body of cards/update (interface, Endpoints 5; Limits). An omitted field is left as it is; null clears a field that may be empty.
+//
+// Example: {"due_date":"2026-11-28T17:00:00Z","id":17,"priority":"high","status":"in_progress"}
 type CardsUpdateBody struct {
-	// Description Description.
+	// Description Description (cards/update request).
 	Description *string `json:"description,omitempty"`
 
-	// DueDate Due date, RFC 3339.
+	// DueDate Due date, RFC 3339 (cards/update request).
 	DueDate *time.Time `json:"due_date,omitempty"`
 
-	// GroupId Group (D28).
+	// GroupId Group (cards/update request).
 	GroupId *int `json:"group_id,omitempty"`
 
 	// Id Card to update.
 	Id int `json:"id"`
 
-	// OwnerId Owner user (D28).
+	// OwnerId Owner user (cards/update request).
 	OwnerId *int `json:"owner_id,omitempty"`
 
-	// Priority Priority (interface, States).
+	// Priority Priority (interface, States) (cards/update request).
 	Priority *CardsUpdateBodyPriority `json:"priority,omitempty"`
 
 	// SnoozedUntil Snoozed until, RFC 3339.
 	SnoozedUntil *time.Time `json:"snoozed_until,omitempty"`
 
-	// Status Status; values not shown (D19).
+	// Status Status; values not shown.
 	Status *string `json:"status,omitempty"`
 
-	// TagId Tag (D28).
+	// TagId Tag (cards/update request).
 	TagId *int `json:"tag_id,omitempty"`
 
-	// Title Title.
+	// Title Title (cards/update request).
 	Title *string `json:"title,omitempty"`
 }
 
-// CardsUpdateBodyPriority Priority (interface, States).
+// CardsUpdateBodyPriority Priority (interface, States) (cards/update request).
 type CardsUpdateBodyPriority string
 
 // CardsUpdateSuccess Success body of cards/update (interface, Endpoints 5).
 type CardsUpdateSuccess struct {
-	// Data The updated card.
+	// Data data holds the updated card.
+	//
+	// Example: {"card":{"card_type":"widget","created_at":"2026-09-13T01:35:00Z","created_by":1,"deleted_at":null,"description":"See the audit report from Tuesday for the full list. Don't forget the staging site.","due_date":"2026-11-28T17:00:00Z","evaluation_check":null,"group_id":7,"id":17,"is_active":true,"is_master":false,"is_overdue":false,"master_card_id":null,"owner_id":1,"platform_id":1,"position":1,"priority":"high","project_id":1,"short_description":null,"snoozed_until":null,"sort_order":1,"status":"in_progress","tag_id":2,"title":"Translate product photos for Invincible-Harmonious Humidifier Elite","tour_key":null,"unique_identifier":null,"updated_at":"2026-11-21T09:30:00Z"}}
 	Data struct {
-		// Card The card; the interface types it as a string, so untyped here (D21).
+		// Card The card; the interface types it as a string, so untyped here.
 		Card interface{} `json:"card"`
 	} `json:"data"`
 
 	// Error Envelope `error` flag; false on success, true on errors (interface, Conventions 3).
+	//
+	// Example: false
 	Error ErrorFlag `json:"error"`
 
-	// Message Envelope `message`; its text is not shown by the interface (D5).
+	// Message Envelope `message`; its text is not shown by the interface.
+	//
+	// Example: Cards retrieved.
 	Message Message `json:"message"`
 }
 
-// Cart Anonymous domain cart (interface, Resources, Cart; D34).
+// Cart Anonymous domain cart (interface, Resources, Cart).
 //
 // Example: {"currency":"USD","is_claimed":false,"item_count":3,"items":[{"action":"renew","currency":"USD","domain_name":"strategice-commerce.org","id":2,"price":89.97,"tld":"org","years":3},{"action":"register","currency":"USD","domain_name":"productiterate.info","id":3,"price":63.98,"tld":"info","years":2},{"action":"renew","currency":"USD","domain_name":"staffmatrix.biz","id":4,"price":30.99,"tld":"biz","years":1}],"session_token":"62c5390b9c80ee4df77d086890b96321e5d6a3c5d4a5d043","status":"open","total_price":184.94}
 type Cart struct {
@@ -574,19 +620,19 @@ type Cart struct {
 	// IsClaimed Whether the cart was claimed by an account.
 	IsClaimed *bool `json:"is_claimed"`
 
-	// ItemCount Number of items (D34).
+	// ItemCount Number of items.
 	ItemCount *int `json:"item_count"`
 
-	// Items Cart items; each has an id used as cart_item_id, other fields not shown (D34).
+	// Items Cart items; each has an id used as cart_item_id, other fields not shown.
 	Items *[]CartItem `json:"items"`
 
 	// SessionToken Capability naming the cart.
 	SessionToken *string `json:"session_token"`
 
-	// Status Cart status (values not shown; D34).
+	// Status Cart status (values not shown).
 	Status *string `json:"status"`
 
-	// TotalPrice Sum of the item prices (D34).
+	// TotalPrice Sum of the item prices.
 	TotalPrice *float32 `json:"total_price"`
 }
 
@@ -599,16 +645,16 @@ type CartItem = map[string]interface{}
 //
 // Example: {"card_id":17,"comment":"Draft is in the shared folder; ready for review.","created_at":"2026-11-21T09:30:00Z","deleted_at":null,"id":79,"is_read":false,"parent_comment_id":null,"project_id":1,"read_at":null,"updated_at":"2026-11-21T09:30:00Z","user_id":1}
 type Comment struct {
-	// CardId Card commented on.
+	// CardId Card commented on (comment record).
 	CardId *int `json:"card_id"`
 
-	// Comment Comment text.
+	// Comment Comment text (comment record).
 	Comment *string `json:"comment"`
 
-	// CreatedAt Creation timestamp (D9).
+	// CreatedAt Creation timestamp (comment record).
 	CreatedAt *string `json:"created_at"`
 
-	// DeletedAt Soft-deletion timestamp (D9).
+	// DeletedAt Soft-deletion timestamp (comment record).
 	DeletedAt *string `json:"deleted_at"`
 
 	// Id Comment id.
@@ -620,13 +666,13 @@ type Comment struct {
 	// ParentCommentId Comment this one replies to.
 	ParentCommentId *int `json:"parent_comment_id"`
 
-	// ProjectId Owning project.
+	// ProjectId Owning project (comment record).
 	ProjectId *int `json:"project_id"`
 
-	// ReadAt Read timestamp (D9).
+	// ReadAt Read timestamp.
 	ReadAt *string `json:"read_at"`
 
-	// UpdatedAt Last update timestamp (D9).
+	// UpdatedAt Last update timestamp (comment record).
 	UpdatedAt *string `json:"updated_at"`
 
 	// UserId Author user id.
@@ -634,20 +680,24 @@ type Comment struct {
 }
 
 // CommentsCreateBody Body of comments/create (interface, Endpoints 20).
+//
+// Example: {"card_id":17,"comment":"Draft is in the shared folder; ready for review."}
 type CommentsCreateBody struct {
-	// CardId Card commented on.
+	// CardId Card commented on (comments/create request).
 	CardId int `json:"card_id"`
 
-	// Comment Comment text.
+	// Comment Comment text (comments/create request).
 	Comment string `json:"comment"`
 
-	// ParentCommentId Comment replied to, on the same card (D27).
+	// ParentCommentId Comment replied to, on the same card.
 	ParentCommentId *int `json:"parent_comment_id,omitempty"`
 }
 
 // CommentsCreateSuccess Success body of comments/create (interface, Endpoints 20).
 type CommentsCreateSuccess struct {
-	// Data The new comment.
+	// Data data holds the new comment.
+	//
+	// Example: {"comment":{"card_id":17,"comment":"Draft is in the shared folder; ready for review.","created_at":"2026-11-21T09:30:00Z","deleted_at":null,"id":79,"is_read":false,"parent_comment_id":null,"project_id":1,"read_at":null,"updated_at":"2026-11-21T09:30:00Z","user_id":1}}
 	Data struct {
 		// Comment Comment record (interface, Resources, Comment); a reply has parent_comment_id.
 		//
@@ -656,29 +706,37 @@ type CommentsCreateSuccess struct {
 	} `json:"data"`
 
 	// Error Envelope `error` flag; false on success, true on errors (interface, Conventions 3).
+	//
+	// Example: false
 	Error ErrorFlag `json:"error"`
 
-	// Message Envelope `message`; its text is not shown by the interface (D5).
+	// Message Envelope `message`; its text is not shown by the interface.
+	//
+	// Example: Cards retrieved.
 	Message Message `json:"message"`
 }
 
 // CommentsListBody Body of comments/list (interface, Endpoints 2; Limits).
+//
+// Example: {"card_id":17,"page":1,"per_page":2}
 type CommentsListBody struct {
 	// CardId Card whose comments are listed.
 	CardId int `json:"card_id"`
 
-	// Page Page number, default 1 (D26).
+	// Page Page number, default 1.
 	Page *int `json:"page,omitempty"`
 
-	// PerPage Page size, default 15 (D26).
+	// PerPage Page size, default 15.
 	PerPage *int `json:"per_page,omitempty"`
 }
 
 // CommentsListSuccess Success body of comments/list (interface, Endpoints 2).
 type CommentsListSuccess struct {
-	// Data One page of comments.
+	// Data data holds one page of comments.
+	//
+	// Example: {"comments":[{"card_id":17,"comment":"The crawler found 28 more URLs with the same problem.","created_at":"2026-09-14T19:22:20Z","deleted_at":null,"id":1,"is_read":true,"parent_comment_id":null,"project_id":1,"read_at":"2026-09-14T19:29:20Z","updated_at":"2026-09-14T19:22:20Z","user_id":1},{"card_id":17,"comment":"Vanessa, could you review this before Friday?","created_at":"2026-09-16T11:41:41Z","deleted_at":null,"id":2,"is_read":true,"parent_comment_id":null,"project_id":1,"read_at":"2026-09-16T12:20:41Z","updated_at":"2026-09-16T11:41:41Z","user_id":2}],"pagination":{"current_page":1,"per_page":2,"total":42,"total_pages":21}}
 	Data struct {
-		// Comments Comments of the page, oldest first (D26).
+		// Comments Comments of the page, oldest first.
 		Comments []ListItem `json:"comments"`
 
 		// Pagination Pagination object of the comment list (interface, Resources, Pagination object).
@@ -688,19 +746,27 @@ type CommentsListSuccess struct {
 	} `json:"data"`
 
 	// Error Envelope `error` flag; false on success, true on errors (interface, Conventions 3).
+	//
+	// Example: false
 	Error ErrorFlag `json:"error"`
 
-	// Message Envelope `message`; its text is not shown by the interface (D5).
+	// Message Envelope `message`; its text is not shown by the interface.
+	//
+	// Example: Cards retrieved.
 	Message Message `json:"message"`
 }
 
 // ConversationsRestoreBody Body of conversations/restore (interface, Endpoints 12; Limits).
+//
+// Example: {"conversation_id":1}
 type ConversationsRestoreBody struct {
 	// ConversationId Archived conversation to restore.
 	ConversationId int `json:"conversation_id"`
 }
 
 // DomainCartRemoveBody Body of domain-cart/remove (interface, Endpoints 22; Limits).
+//
+// Example: {"cart_item_id":1,"session_token":"62c5390b9c80ee4df77d086890b96321e5d6a3c5d4a5d043"}
 type DomainCartRemoveBody struct {
 	// CartItemId Id of the item to remove.
 	CartItemId int `json:"cart_item_id"`
@@ -711,72 +777,110 @@ type DomainCartRemoveBody struct {
 
 // DomainCartRemoveSuccess Success body of domain-cart/remove (interface, Endpoints 22).
 type DomainCartRemoveSuccess struct {
-	// Data The cart after removal.
+	// Data data holds the cart after removal.
+	//
+	// Example: {"cart":{"currency":"USD","is_claimed":false,"item_count":3,"items":[{"action":"renew","currency":"USD","domain_name":"strategice-commerce.org","id":2,"price":89.97,"tld":"org","years":3},{"action":"register","currency":"USD","domain_name":"productiterate.info","id":3,"price":63.98,"tld":"info","years":2},{"action":"renew","currency":"USD","domain_name":"staffmatrix.biz","id":4,"price":30.99,"tld":"biz","years":1}],"session_token":"62c5390b9c80ee4df77d086890b96321e5d6a3c5d4a5d043","status":"open","total_price":184.94}}
 	Data struct {
-		// Cart Anonymous domain cart (interface, Resources, Cart; D34).
+		// Cart Anonymous domain cart (interface, Resources, Cart).
 		//
 		// Example: {"currency":"USD","is_claimed":false,"item_count":3,"items":[{"action":"renew","currency":"USD","domain_name":"strategice-commerce.org","id":2,"price":89.97,"tld":"org","years":3},{"action":"register","currency":"USD","domain_name":"productiterate.info","id":3,"price":63.98,"tld":"info","years":2},{"action":"renew","currency":"USD","domain_name":"staffmatrix.biz","id":4,"price":30.99,"tld":"biz","years":1}],"session_token":"62c5390b9c80ee4df77d086890b96321e5d6a3c5d4a5d043","status":"open","total_price":184.94}
 		Cart Cart `json:"cart"`
 	} `json:"data"`
 
 	// Error Envelope `error` flag; false on success, true on errors (interface, Conventions 3).
+	//
+	// Example: false
 	Error ErrorFlag `json:"error"`
 
-	// Message Envelope `message`; its text is not shown by the interface (D5).
+	// Message Envelope `message`; its text is not shown by the interface.
+	//
+	// Example: Cards retrieved.
 	Message Message `json:"message"`
 }
 
 // EmptyArray An empty array, the data of operations that return nothing (interface, Endpoints 11, 12).
-type EmptyArray = []interface{}
+//
+// Example: []
+type EmptyArray = []map[string]interface{}
 
-// EmptyBody Optional body of an operation with no request fields (interface, Endpoints 15-17); any fields are ignored (D7).
+// EmptyBody Optional body of an operation with no request fields (interface, Endpoints 15-17); any fields are ignored.
+//
+// Example: {}
 type EmptyBody = map[string]interface{}
 
 // EmptySuccess Success body whose data is an empty array (interface, Endpoints 11, 12).
 type EmptySuccess struct {
 	// Data An empty array, the data of operations that return nothing (interface, Endpoints 11, 12).
+	//
+	// Example: []
 	Data EmptyArray `json:"data"`
 
 	// Error Envelope `error` flag; false on success, true on errors (interface, Conventions 3).
+	//
+	// Example: false
 	Error ErrorFlag `json:"error"`
 
-	// Message Envelope `message`; its text is not shown by the interface (D5).
+	// Message Envelope `message`; its text is not shown by the interface.
+	//
+	// Example: Cards retrieved.
 	Message Message `json:"message"`
 }
 
 // ErrorA Error body shape (a) (interface, Endpoints; Errors) for 400, 404, 409, 500.
+//
+// Example: {"data":[],"error":true,"message":"The record does not exist."}
 type ErrorA struct {
 	// Data Shape (a) data array; its items are not shown.
+	//
+	// Example: []
 	Data []interface{} `json:"data"`
 
 	// Error Envelope `error` flag; false on success, true on errors (interface, Conventions 3).
+	//
+	// Example: false
 	Error ErrorFlag `json:"error"`
 
-	// Message Envelope `message`; its text is not shown by the interface (D5).
+	// Message Envelope `message`; its text is not shown by the interface.
+	//
+	// Example: Cards retrieved.
 	Message Message `json:"message"`
 }
 
 // ErrorB Error body shape (b) (interface, Endpoints; Errors) for 401 and 429.
+//
+// Example: {"error":true,"message":"Unauthenticated."}
 type ErrorB struct {
 	// Error Envelope `error` flag; false on success, true on errors (interface, Conventions 3).
+	//
+	// Example: false
 	Error ErrorFlag `json:"error"`
 
-	// Message Envelope `message`; its text is not shown by the interface (D5).
+	// Message Envelope `message`; its text is not shown by the interface.
+	//
+	// Example: Cards retrieved.
 	Message Message `json:"message"`
 }
 
 // ErrorFlag Envelope `error` flag; false on success, true on errors (interface, Conventions 3).
+//
+// Example: false
 type ErrorFlag = bool
 
-// ErrorForbidden 403 body, shape (a) or (b) by operation (interface, Errors): error and message always, data array only in shape (a) (D4).
+// ErrorForbidden 403 body, shape (a) or (b) by operation (interface, Errors): error and message always, data array only in shape (a).
+//
+// Example: {"error":true,"message":"This action is unauthorized."}
 type ErrorForbidden struct {
 	// Data Present in shape (a) only; its items are not shown.
 	Data *[]interface{} `json:"data,omitempty"`
 
 	// Error Envelope `error` flag; false on success, true on errors (interface, Conventions 3).
+	//
+	// Example: false
 	Error ErrorFlag `json:"error"`
 
-	// Message Envelope `message`; its text is not shown by the interface (D5).
+	// Message Envelope `message`; its text is not shown by the interface.
+	//
+	// Example: Cards retrieved.
 	Message Message `json:"message"`
 }
 
@@ -787,22 +891,22 @@ type Group struct {
 	// BoardId Board holding the group.
 	BoardId *int `json:"board_id"`
 
-	// Color Color.
+	// Color Color (group record).
 	Color *string `json:"color"`
 
-	// CreatedAt Creation timestamp (D9).
+	// CreatedAt Creation timestamp (group record).
 	CreatedAt *string `json:"created_at"`
 
-	// CreatedBy Creator user id.
+	// CreatedBy Creator user id (group record).
 	CreatedBy *int `json:"created_by"`
 
-	// DeletedAt Soft-deletion timestamp (D9).
+	// DeletedAt Soft-deletion timestamp (group record).
 	DeletedAt *string `json:"deleted_at"`
 
-	// Description Description.
+	// Description Description (group record).
 	Description *string `json:"description"`
 
-	// Icon Icon.
+	// Icon Icon (group record).
 	Icon *string `json:"icon"`
 
 	// Id Group id.
@@ -817,35 +921,37 @@ type Group struct {
 	// IsMaster Whether the group is a master template.
 	IsMaster *bool `json:"is_master"`
 
-	// MasterGroupId Master group this copy comes from (D23).
+	// MasterGroupId Master group this copy comes from.
 	MasterGroupId *int `json:"master_group_id"`
 
-	// PlatformId Platform id (D16).
+	// PlatformId Platform id (group record).
 	PlatformId *int `json:"platform_id"`
 
-	// Position Position.
+	// Position Position (group record).
 	Position *int `json:"position"`
 
-	// ProjectId Owning project; null for master groups (D17).
+	// ProjectId Owning project; null for master groups.
 	ProjectId *int `json:"project_id"`
 
-	// Title Title.
+	// Title Title (group record).
 	Title *string `json:"title"`
 
 	// Type Group type.
 	Type *string `json:"type"`
 
-	// UpdatedAt Last update timestamp (D9).
+	// UpdatedAt Last update timestamp (group record).
 	UpdatedAt *string `json:"updated_at"`
 }
 
 // GroupsDeleteBody Body of groups/delete (interface, Endpoints 11).
+//
+// Example: {"id":11}
 type GroupsDeleteBody struct {
 	// Id Group to delete.
 	Id int `json:"id"`
 }
 
-// ListItem A record inside a list response; its fields are not shown by the interface (Resources, Gaps). The reference returns full records (D20).
+// ListItem A record inside a list response; its fields are not shown by the interface (Resources, Gaps). The reference returns full records.
 //
 // Example: {"color":"#a18939","created_at":"2026-06-08T13:04:00Z","created_by":1,"deleted_at":null,"icon":"chart-line","id":1,"is_active":true,"name":"Organized","position":1,"project_id":1,"updated_at":"2026-06-08T13:04:00Z"}
 type ListItem = map[string]interface{}
@@ -866,65 +972,81 @@ type LoginResult struct {
 	// Name User name.
 	Name string `json:"name"`
 
-	// NeedsCodeRegeneration Whether second-factor codes must be regenerated (false, D11).
+	// NeedsCodeRegeneration Whether second-factor codes must be regenerated (false).
 	NeedsCodeRegeneration bool `json:"needs_code__regeneration"`
 
-	// Token Bearer token for the other operations (D10).
+	// Token Bearer token for the other operations.
 	Token string `json:"token"`
 
-	// WarnMessage Warning for the user; empty string (D11).
+	// WarnMessage Warning for the user; empty string.
 	WarnMessage string `json:"warn_message"`
 }
 
 // MasterBoardsCreateBody Body of admin/master-boards/create (interface, Endpoints 13; Resources, Board; Limits).
+//
+// Example: {"color":"#16a34a","description":"Cards every new shop project starts with.","icon":"shopping-cart","title":"Online shop onboarding","tool_key":"shop"}
 type MasterBoardsCreateBody struct {
-	// Color Color.
+	// Color Color (master-boards/create request).
 	Color *string `json:"color,omitempty"`
 
-	// Description Description.
+	// Description Description (master-boards/create request).
 	Description *string `json:"description,omitempty"`
 
-	// Icon Icon.
+	// Icon Icon (master-boards/create request).
 	Icon *string `json:"icon,omitempty"`
 
-	// Title Title.
+	// Title Title (master-boards/create request).
 	Title string `json:"title"`
 
-	// ToolKey Tool the board belongs to (D23).
+	// ToolKey Tool the board belongs to.
 	ToolKey string `json:"tool_key"`
 }
 
 // MasterBoardsCreateSuccess Success body of admin/master-boards/create (interface, Endpoints 13).
 type MasterBoardsCreateSuccess struct {
-	// Data The new master board.
+	// Data data holds the new master board.
+	//
+	// Example: {"board":{"color":"#16a34a","created_at":"2026-11-21T09:30:00Z","created_by":3,"deleted_at":null,"description":"Cards every new shop project starts with.","icon":"shopping-cart","id":6,"is_active":true,"is_master":true,"master_board_id":null,"platform_id":1,"position":2,"project_id":null,"title":"Online shop onboarding","tool_key":"shop","updated_at":"2026-11-21T09:30:00Z"}}
 	Data struct {
-		// Board The master board; typed only as string or mixed, so untyped here (D21).
+		// Board The master board; typed only as string or mixed, so untyped here.
 		Board interface{} `json:"board"`
 	} `json:"data"`
 
 	// Error Envelope `error` flag; false on success, true on errors (interface, Conventions 3).
+	//
+	// Example: false
 	Error ErrorFlag `json:"error"`
 
-	// Message Envelope `message`; its text is not shown by the interface (D5).
+	// Message Envelope `message`; its text is not shown by the interface.
+	//
+	// Example: Cards retrieved.
 	Message Message `json:"message"`
 }
 
 // MasterBoardsListSuccess Success body of admin/master-boards/list (interface, Endpoints 15).
 type MasterBoardsListSuccess struct {
-	// Data The master boards.
+	// Data data holds the master boards.
+	//
+	// Example: {"boards":["SEO audit checklist"]}
 	Data struct {
-		// Boards The master boards, one string each; the reference answers each board's title (D21).
+		// Boards The master boards, one string each; the reference answers each board's title.
 		Boards []string `json:"boards"`
 	} `json:"data"`
 
 	// Error Envelope `error` flag; false on success, true on errors (interface, Conventions 3).
+	//
+	// Example: false
 	Error ErrorFlag `json:"error"`
 
-	// Message Envelope `message`; its text is not shown by the interface (D5).
+	// Message Envelope `message`; its text is not shown by the interface.
+	//
+	// Example: Cards retrieved.
 	Message Message `json:"message"`
 }
 
 // MasterBoardsSyncBody Body of admin/master-boards/sync (interface, Endpoints 10).
+//
+// Example: {"board_id":1}
 type MasterBoardsSyncBody struct {
 	// BoardId Master board to sync.
 	BoardId int `json:"board_id"`
@@ -932,102 +1054,118 @@ type MasterBoardsSyncBody struct {
 
 // MasterBoardsSyncSuccess Success body of admin/master-boards/sync (interface, Endpoints 10).
 type MasterBoardsSyncSuccess struct {
-	// Data Sync counters (D24).
+	// Data data holds sync counters.
+	//
+	// Example: {"boards_created":1,"skipped_no_access":2,"synced_count":2}
 	Data struct {
-		// BoardsCreated Project board copies created by this call (D24).
+		// BoardsCreated Project board copies created by this call.
 		BoardsCreated int `json:"boards_created"`
 
-		// SkippedNoAccess Projects not subscribed to the tool (D24).
+		// SkippedNoAccess Projects not subscribed to the tool.
 		SkippedNoAccess int `json:"skipped_no_access"`
 
-		// SyncedCount Subscribed projects synced (D24).
+		// SyncedCount Subscribed projects synced.
 		SyncedCount int `json:"synced_count"`
 	} `json:"data"`
 
 	// Error Envelope `error` flag; false on success, true on errors (interface, Conventions 3).
+	//
+	// Example: false
 	Error ErrorFlag `json:"error"`
 
-	// Message Envelope `message`; its text is not shown by the interface (D5).
+	// Message Envelope `message`; its text is not shown by the interface.
+	//
+	// Example: Cards retrieved.
 	Message Message `json:"message"`
 }
 
 // MasterCardsCreateBody Body of admin/master-cards/create (interface, Endpoints 3; Limits).
+//
+// Example: {"card_type":"widget","description":"Link a payment provider so the shop can take orders.","group_id":1,"priority":"high","push_to_projects":true,"status":"open","title":"Connect your payment provider"}
 type MasterCardsCreateBody struct {
-	// CardType Card type (interface, States).
+	// CardType Card type (interface, States) (master-cards/create request).
 	CardType *MasterCardsCreateBodyCardType `json:"card_type,omitempty"`
 
-	// Description Description.
+	// Description Description (master-cards/create request).
 	Description *string `json:"description,omitempty"`
 
-	// EvaluationCheck Evaluation check.
+	// EvaluationCheck Evaluation check (master-cards/create request).
 	EvaluationCheck *string `json:"evaluation_check,omitempty"`
 
 	// GroupId Master group receiving the card.
 	GroupId int `json:"group_id"`
 
-	// IsActive Whether the card is active.
+	// IsActive Whether the card is active (master-cards/create request).
 	IsActive *bool `json:"is_active,omitempty"`
 
-	// Priority Priority (interface, States).
+	// Priority Priority (interface, States) (master-cards/create request).
 	Priority *MasterCardsCreateBodyPriority `json:"priority,omitempty"`
 
-	// PushToProjects Push the new card to subscribed projects (D22, D23).
+	// PushToProjects Push the new card to subscribed projects.
 	PushToProjects *bool `json:"push_to_projects,omitempty"`
 
-	// ShortDescription Short description.
+	// ShortDescription Short description (master-cards/create request).
 	ShortDescription *string `json:"short_description,omitempty"`
 
-	// Status Master card status (interface, States).
+	// Status Master card status (interface, States) (master-cards/create request).
 	Status *MasterCardsCreateBodyStatus `json:"status,omitempty"`
 
-	// Title Title.
+	// Title Title (master-cards/create request).
 	Title string `json:"title"`
 
-	// TourKey Tour key.
+	// TourKey Tour key (master-cards/create request).
 	TourKey *string `json:"tour_key,omitempty"`
 
-	// UniqueIdentifier Unique identifier.
+	// UniqueIdentifier Unique identifier (master-cards/create request).
 	UniqueIdentifier *string `json:"unique_identifier,omitempty"`
 }
 
-// MasterCardsCreateBodyCardType Card type (interface, States).
+// MasterCardsCreateBodyCardType Card type (interface, States) (master-cards/create request).
 type MasterCardsCreateBodyCardType string
 
-// MasterCardsCreateBodyPriority Priority (interface, States).
+// MasterCardsCreateBodyPriority Priority (interface, States) (master-cards/create request).
 type MasterCardsCreateBodyPriority string
 
-// MasterCardsCreateBodyStatus Master card status (interface, States).
+// MasterCardsCreateBodyStatus Master card status (interface, States) (master-cards/create request).
 type MasterCardsCreateBodyStatus string
 
 // MasterCardsCreateSuccess Success (201) body of admin/master-cards/create (interface, Endpoints 3).
 type MasterCardsCreateSuccess struct {
-	// Data The new master card and the push count.
+	// Data data holds the new master card and the push count.
+	//
+	// Example: {"card":{"card_type":"widget","created_at":"2026-11-21T09:30:00Z","created_by":3,"deleted_at":null,"description":"Link a payment provider so the shop can take orders.","due_date":null,"evaluation_check":null,"group_id":1,"id":50,"is_active":true,"is_master":true,"is_overdue":false,"master_card_id":null,"owner_id":null,"platform_id":1,"position":4,"priority":"high","project_id":null,"short_description":null,"snoozed_until":null,"sort_order":4,"status":"open","tag_id":null,"title":"Connect your payment provider","tour_key":null,"unique_identifier":null,"updated_at":"2026-11-21T09:30:00Z"},"projects_updated":"2"}
 	Data struct {
 		// Card Card record (interface, Resources, Card).
 		//
 		// Example: {"card_type":"widget","created_at":"2026-11-21T09:30:00Z","created_by":1,"deleted_at":null,"description":"Two paragraphs for the blog and a short version for the newsletter.","due_date":"2026-11-30T12:00:00Z","evaluation_check":null,"group_id":11,"id":50,"is_active":true,"is_master":false,"is_overdue":false,"master_card_id":null,"owner_id":null,"platform_id":1,"position":4,"priority":"high","project_id":1,"short_description":null,"snoozed_until":null,"sort_order":4,"status":"open","tag_id":1,"title":"Write the launch announcement","tour_key":null,"unique_identifier":null,"updated_at":"2026-11-21T09:30:00Z"}
 		Card Card `json:"card"`
 
-		// ProjectsUpdated Number of projects pushed to, as a string (interface, Endpoints 3; D22).
+		// ProjectsUpdated Number of projects pushed to, as a string (interface, Endpoints 3).
 		ProjectsUpdated string `json:"projects_updated"`
 	} `json:"data"`
 
 	// Error Envelope `error` flag; false on success, true on errors (interface, Conventions 3).
+	//
+	// Example: false
 	Error ErrorFlag `json:"error"`
 
-	// Message Envelope `message`; its text is not shown by the interface (D5).
+	// Message Envelope `message`; its text is not shown by the interface.
+	//
+	// Example: Cards retrieved.
 	Message Message `json:"message"`
 }
 
-// MasterCardsUpdateBody Body of admin/master-cards/update (interface, Endpoints 4; Limits). Omitted versus null per D18.
+// MasterCardsUpdateBody Body of admin/master-cards/update (interface, Endpoints 4; Limits). An omitted field is left as it is; null clears a field that may be empty.
+//
+// Example: {"id":1,"priority":"urgent","status":"in_progress","sync_to_projects":true}
 type MasterCardsUpdateBody struct {
-	// CardType Card type (interface, States).
+	// CardType Card type (interface, States) (master-cards/update request).
 	CardType *MasterCardsUpdateBodyCardType `json:"card_type,omitempty"`
 
-	// Description Description.
+	// Description Description (master-cards/update request).
 	Description *string `json:"description,omitempty"`
 
-	// EvaluationCheck Evaluation check.
+	// EvaluationCheck Evaluation check (master-cards/update request).
 	EvaluationCheck *string `json:"evaluation_check,omitempty"`
 
 	// GroupId Master group.
@@ -1036,73 +1174,83 @@ type MasterCardsUpdateBody struct {
 	// Id Master card to update.
 	Id int `json:"id"`
 
-	// IsActive Whether the card is active.
+	// IsActive Whether the card is active (master-cards/update request).
 	IsActive *bool `json:"is_active,omitempty"`
 
-	// Priority Priority (interface, States).
+	// Priority Priority (interface, States) (master-cards/update request).
 	Priority *MasterCardsUpdateBodyPriority `json:"priority,omitempty"`
 
-	// ShortDescription Short description.
+	// ShortDescription Short description (master-cards/update request).
 	ShortDescription *string `json:"short_description,omitempty"`
 
-	// Status Master card status (interface, States).
+	// Status Master card status (interface, States) (master-cards/update request).
 	Status *MasterCardsUpdateBodyStatus `json:"status,omitempty"`
 
-	// SyncToProjects Sync the change to project copies (D22).
+	// SyncToProjects Sync the change to project copies.
 	SyncToProjects *bool `json:"sync_to_projects,omitempty"`
 
-	// Title Title.
+	// Title Title (master-cards/update request).
 	Title *string `json:"title,omitempty"`
 
-	// TourKey Tour key.
+	// TourKey Tour key (master-cards/update request).
 	TourKey *string `json:"tour_key,omitempty"`
 
-	// UniqueIdentifier Unique identifier.
+	// UniqueIdentifier Unique identifier (master-cards/update request).
 	UniqueIdentifier *string `json:"unique_identifier,omitempty"`
 }
 
-// MasterCardsUpdateBodyCardType Card type (interface, States).
+// MasterCardsUpdateBodyCardType Card type (interface, States) (master-cards/update request).
 type MasterCardsUpdateBodyCardType string
 
-// MasterCardsUpdateBodyPriority Priority (interface, States).
+// MasterCardsUpdateBodyPriority Priority (interface, States) (master-cards/update request).
 type MasterCardsUpdateBodyPriority string
 
-// MasterCardsUpdateBodyStatus Master card status (interface, States).
+// MasterCardsUpdateBodyStatus Master card status (interface, States) (master-cards/update request).
 type MasterCardsUpdateBodyStatus string
 
 // MasterCardsUpdateSuccess Success body of admin/master-cards/update (interface, Endpoints 4).
 type MasterCardsUpdateSuccess struct {
-	// Data The master card and the sync count.
+	// Data data holds the master card and the sync count.
+	//
+	// Example: {"card":{"card_type":"widget","created_at":"2026-07-08T09:38:00Z","created_by":3,"deleted_at":null,"description":"Customers reported it through support, 6 tickets so far. Steps: run the crawler, fix what it reports, run it again.","due_date":null,"evaluation_check":"meta_title_present","group_id":1,"id":1,"is_active":true,"is_master":true,"is_overdue":false,"master_card_id":null,"owner_id":null,"platform_id":1,"position":1,"priority":"urgent","project_id":null,"short_description":"Visitors notice this on the Contact page.","snoozed_until":null,"sort_order":1,"status":"in_progress","tag_id":null,"title":"Write unique meta titles","tour_key":null,"unique_identifier":"seo-meta-titles","updated_at":"2026-11-21T09:30:00Z"},"projects_updated":1}
 	Data struct {
-		// Card The master card; typed only as string or mixed, so untyped here (D21).
+		// Card The master card; typed only as string or mixed, so untyped here.
 		Card interface{} `json:"card"`
 
-		// ProjectsUpdated Number of project copies changed (interface, Endpoints 4; D22).
+		// ProjectsUpdated Number of project copies changed (interface, Endpoints 4).
 		ProjectsUpdated int `json:"projects_updated"`
 	} `json:"data"`
 
 	// Error Envelope `error` flag; false on success, true on errors (interface, Conventions 3).
+	//
+	// Example: false
 	Error ErrorFlag `json:"error"`
 
-	// Message Envelope `message`; its text is not shown by the interface (D5).
+	// Message Envelope `message`; its text is not shown by the interface.
+	//
+	// Example: Cards retrieved.
 	Message Message `json:"message"`
 }
 
 // MasterGroupsCreateBody Body of admin/master-groups/create (interface, Endpoints 19; Limits).
+//
+// Example: {"board_id":1,"description":"Cards about taking payments.","title":"Payments"}
 type MasterGroupsCreateBody struct {
 	// BoardId Master board receiving the group.
 	BoardId int `json:"board_id"`
 
-	// Description Description.
+	// Description Description (master-groups/create request).
 	Description *string `json:"description,omitempty"`
 
-	// Title Title.
+	// Title Title (master-groups/create request).
 	Title string `json:"title"`
 }
 
 // MasterGroupsCreateSuccess Success body of admin/master-groups/create (interface, Endpoints 19).
 type MasterGroupsCreateSuccess struct {
-	// Data The new master group.
+	// Data data holds the new master group.
+	//
+	// Example: {"group":{"board_id":1,"color":null,"created_at":"2026-11-21T09:30:00Z","created_by":3,"deleted_at":null,"description":"Cards about taking payments.","icon":null,"id":17,"is_active":true,"is_collapsed":false,"is_master":true,"master_group_id":null,"platform_id":1,"position":4,"project_id":null,"title":"Payments","type":"default","updated_at":"2026-11-21T09:30:00Z"}}
 	Data struct {
 		// Group Group record (interface, Resources, Group).
 		//
@@ -1111,40 +1259,54 @@ type MasterGroupsCreateSuccess struct {
 	} `json:"data"`
 
 	// Error Envelope `error` flag; false on success, true on errors (interface, Conventions 3).
+	//
+	// Example: false
 	Error ErrorFlag `json:"error"`
 
-	// Message Envelope `message`; its text is not shown by the interface (D5).
+	// Message Envelope `message`; its text is not shown by the interface.
+	//
+	// Example: Cards retrieved.
 	Message Message `json:"message"`
 }
 
-// MasterGroupsUpdateBody Body of admin/master-groups/update (interface, Endpoints 7; Limits). Omitted versus null per D18.
+// MasterGroupsUpdateBody Body of admin/master-groups/update (interface, Endpoints 7; Limits). An omitted field is left as it is; null clears a field that may be empty.
+//
+// Example: {"description":"First steps for every new project.","id":1,"title":"Getting started"}
 type MasterGroupsUpdateBody struct {
-	// Description Description.
+	// Description Description (master-groups/update request).
 	Description *string `json:"description,omitempty"`
 
 	// Id Master group to update.
 	Id int `json:"id"`
 
-	// Title Title.
+	// Title Title (master-groups/update request).
 	Title *string `json:"title,omitempty"`
 }
 
 // MasterGroupsUpdateSuccess Success body of admin/master-groups/update (interface, Endpoints 7).
 type MasterGroupsUpdateSuccess struct {
-	// Data The updated master group.
+	// Data data holds the updated master group.
+	//
+	// Example: {"group":{"board_id":1,"color":"#27ba61","created_at":"2026-06-28T04:52:00Z","created_by":3,"deleted_at":null,"description":"First steps for every new project.","icon":"flag","id":1,"is_active":true,"is_collapsed":false,"is_master":true,"master_group_id":null,"platform_id":1,"position":1,"project_id":null,"title":"Getting started","type":"default","updated_at":"2026-11-21T09:30:00Z"}}
 	Data struct {
-		// Group The master group; typed only as string or mixed, so untyped here (D21).
+		// Group The master group; typed only as string or mixed, so untyped here.
 		Group interface{} `json:"group"`
 	} `json:"data"`
 
 	// Error Envelope `error` flag; false on success, true on errors (interface, Conventions 3).
+	//
+	// Example: false
 	Error ErrorFlag `json:"error"`
 
-	// Message Envelope `message`; its text is not shown by the interface (D5).
+	// Message Envelope `message`; its text is not shown by the interface.
+	//
+	// Example: Cards retrieved.
 	Message Message `json:"message"`
 }
 
-// Message Envelope `message`; its text is not shown by the interface (D5).
+// Message Envelope `message`; its text is not shown by the interface.
+//
+// Example: Cards retrieved.
 type Message = string
 
 // Pagination Pagination object of the comment list (interface, Resources, Pagination object).
@@ -1154,13 +1316,13 @@ type Pagination struct {
 	// CurrentPage Page returned.
 	CurrentPage *int `json:"current_page"`
 
-	// PerPage Page size (default 15, D26).
+	// PerPage Page size (default 15).
 	PerPage *int `json:"per_page"`
 
 	// Total Number of comments in all pages.
 	Total *int `json:"total"`
 
-	// TotalPages Number of pages, at least 1 (D26).
+	// TotalPages Number of pages, at least 1.
 	TotalPages *int `json:"total_pages"`
 }
 
@@ -1168,58 +1330,62 @@ type Pagination struct {
 //
 // Example: {"color":"#f59e0b","created_at":"2026-11-21T09:30:00Z","created_by":1,"deleted_at":null,"icon":"megaphone","id":10,"is_active":true,"name":"Marketing","position":4,"project_id":1,"updated_at":"2026-11-21T09:30:00Z"}
 type Tag struct {
-	// Color Color.
+	// Color Color (tag record).
 	Color *string `json:"color"`
 
-	// CreatedAt Creation timestamp (D9).
+	// CreatedAt Creation timestamp (tag record).
 	CreatedAt *string `json:"created_at"`
 
-	// CreatedBy Creator user id.
+	// CreatedBy Creator user id (tag record).
 	CreatedBy *int `json:"created_by"`
 
-	// DeletedAt Soft-deletion timestamp (D9).
+	// DeletedAt Soft-deletion timestamp (tag record).
 	DeletedAt *string `json:"deleted_at"`
 
-	// Icon Icon.
+	// Icon Icon (tag record).
 	Icon *string `json:"icon"`
 
-	// Id Tag id.
+	// Id Tag id (tag record).
 	Id *int `json:"id"`
 
 	// IsActive Whether the tag is active.
 	IsActive *bool `json:"is_active"`
 
-	// Name Name.
+	// Name Name (tag record).
 	Name *string `json:"name"`
 
-	// Position Position.
+	// Position Position (tag record).
 	Position *int `json:"position"`
 
-	// ProjectId Owning project.
+	// ProjectId Owning project (tag record).
 	ProjectId *int `json:"project_id"`
 
-	// UpdatedAt Last update timestamp (D9).
+	// UpdatedAt Last update timestamp (tag record).
 	UpdatedAt *string `json:"updated_at"`
 }
 
 // TagsCreateBody Body of tags/create (interface, Endpoints 21; Limits).
+//
+// Example: {"color":"#f59e0b","icon":"megaphone","name":"Marketing","position":4}
 type TagsCreateBody struct {
-	// Color Color.
+	// Color Color (tags/create request).
 	Color *string `json:"color,omitempty"`
 
-	// Icon Icon.
+	// Icon Icon (tags/create request).
 	Icon *string `json:"icon,omitempty"`
 
-	// Name Name.
+	// Name Name (tags/create request).
 	Name string `json:"name"`
 
-	// Position Position.
+	// Position Position (tags/create request).
 	Position *int `json:"position,omitempty"`
 }
 
 // TagsCreateSuccess Success body of tags/create (interface, Endpoints 21).
 type TagsCreateSuccess struct {
-	// Data The new tag.
+	// Data data holds the new tag.
+	//
+	// Example: {"tag":{"color":"#f59e0b","created_at":"2026-11-21T09:30:00Z","created_by":1,"deleted_at":null,"icon":"megaphone","id":10,"is_active":true,"name":"Marketing","position":4,"project_id":1,"updated_at":"2026-11-21T09:30:00Z"}}
 	Data struct {
 		// Tag Tag record (interface, Resources, Tag).
 		//
@@ -1228,24 +1394,34 @@ type TagsCreateSuccess struct {
 	} `json:"data"`
 
 	// Error Envelope `error` flag; false on success, true on errors (interface, Conventions 3).
+	//
+	// Example: false
 	Error ErrorFlag `json:"error"`
 
-	// Message Envelope `message`; its text is not shown by the interface (D5).
+	// Message Envelope `message`; its text is not shown by the interface.
+	//
+	// Example: Cards retrieved.
 	Message Message `json:"message"`
 }
 
 // TagsListSuccess Success body of tags/list (interface, Endpoints 17).
 type TagsListSuccess struct {
-	// Data The tags.
+	// Data data holds the tags.
+	//
+	// Example: {"tags":[{"color":"#a18939","created_at":"2026-06-08T13:04:00Z","created_by":1,"deleted_at":null,"icon":"chart-line","id":1,"is_active":true,"name":"Organized","position":1,"project_id":1,"updated_at":"2026-06-08T13:04:00Z"},{"color":"#af0b8e","created_at":"2026-07-24T14:29:00Z","created_by":1,"deleted_at":null,"icon":"star","id":2,"is_active":true,"name":"Multi-tiered","position":2,"project_id":1,"updated_at":"2026-07-24T14:29:00Z"}]}
 	Data struct {
-		// Tags Tags of the caller's project (D20).
+		// Tags Tags of the caller's project.
 		Tags []ListItem `json:"tags"`
 	} `json:"data"`
 
 	// Error Envelope `error` flag; false on success, true on errors (interface, Conventions 3).
+	//
+	// Example: false
 	Error ErrorFlag `json:"error"`
 
-	// Message Envelope `message`; its text is not shown by the interface (D5).
+	// Message Envelope `message`; its text is not shown by the interface.
+	//
+	// Example: Cards retrieved.
 	Message Message `json:"message"`
 }
 
@@ -1261,6 +1437,8 @@ type ThemeVersionDeprecated struct {
 }
 
 // ThemeVersionsDeprecateBody Body of themes/versions/deprecate (interface, Endpoints 24).
+//
+// Example: {"version_id":1}
 type ThemeVersionsDeprecateBody struct {
 	// VersionId Id of the theme version project.
 	VersionId int `json:"version_id"`
@@ -1274,9 +1452,13 @@ type ThemeVersionsDeprecateSuccess struct {
 	Data ThemeVersionDeprecated `json:"data"`
 
 	// Error Envelope `error` flag; false on success, true on errors (interface, Conventions 3).
+	//
+	// Example: false
 	Error ErrorFlag `json:"error"`
 
-	// Message Envelope `message`; its text is not shown by the interface (D5).
+	// Message Envelope `message`; its text is not shown by the interface.
+	//
+	// Example: Cards retrieved.
 	Message Message `json:"message"`
 }
 
@@ -1284,13 +1466,15 @@ type ThemeVersionsDeprecateSuccess struct {
 //
 // Example: {"preview_image":"https://thumbnails.mock.invalid/projects/1/pages/1/preview-r2.png"}
 type Thumbnail struct {
-	// PreviewImage URL of the regenerated preview (D38).
+	// PreviewImage URL of the regenerated preview.
 	PreviewImage *string `json:"preview_image"`
 }
 
 // ThumbnailsRegenerateBody Body of thumbnails/regenerate (interface, Endpoints 23; Limits).
+//
+// Example: {"entity_id":1,"type":"page"}
 type ThumbnailsRegenerateBody struct {
-	// EntityId Page, template or layout id (D38).
+	// EntityId Page, template or layout id.
 	EntityId int `json:"entity_id"`
 
 	// Type Kind of entity (interface, States).
@@ -1308,15 +1492,21 @@ type ThumbnailsRegenerateSuccess struct {
 	Data Thumbnail `json:"data"`
 
 	// Error Envelope `error` flag; false on success, true on errors (interface, Conventions 3).
+	//
+	// Example: false
 	Error ErrorFlag `json:"error"`
 
-	// Message Envelope `message`; its text is not shown by the interface (D5).
+	// Message Envelope `message`; its text is not shown by the interface.
+	//
+	// Example: Cards retrieved.
 	Message Message `json:"message"`
 }
 
 // TourCardsUpdateBody Body of tour/cards/update (interface, Endpoints 9).
+//
+// Example: {"id":7,"status":"closed"}
 type TourCardsUpdateBody struct {
-	// Id Master tour card to update (D32).
+	// Id Master tour card to update.
 	Id int `json:"id"`
 
 	// Status Tour card status (interface, States).
@@ -1328,31 +1518,43 @@ type TourCardsUpdateBodyStatus string
 
 // TourCardsUpdateSuccess Success body of tour/cards/update (interface, Endpoints 9).
 type TourCardsUpdateSuccess struct {
-	// Data The updated tour card.
+	// Data data holds the updated tour card.
+	//
+	// Example: {"card":{"card_type":"tour","created_at":"2026-07-19T04:34:00Z","created_by":3,"deleted_at":null,"description":"Estimate: 24 hours. Customers reported it through support, 7 tickets so far.","due_date":null,"evaluation_check":null,"group_id":3,"id":7,"is_active":true,"is_master":true,"is_overdue":false,"master_card_id":null,"owner_id":null,"platform_id":1,"position":1,"priority":"high","project_id":null,"short_description":"Affects 3 pages, starting with Blog.","snoozed_until":null,"sort_order":1,"status":"closed","tag_id":null,"title":"Tour: the audit dashboard","tour_key":"audit-dashboard","unique_identifier":"seo-tour-dashboard","updated_at":"2026-11-21T09:30:00Z"}}
 	Data struct {
-		// Card The tour card; the interface does not type it, so untyped here (D21).
+		// Card The tour card; the interface does not type it, so untyped here.
 		Card interface{} `json:"card"`
 	} `json:"data"`
 
 	// Error Envelope `error` flag; false on success, true on errors (interface, Conventions 3).
+	//
+	// Example: false
 	Error ErrorFlag `json:"error"`
 
-	// Message Envelope `message`; its text is not shown by the interface (D5).
+	// Message Envelope `message`; its text is not shown by the interface.
+	//
+	// Example: Cards retrieved.
 	Message Message `json:"message"`
 }
 
 // ValidationError Validation error body shape (c) (interface, Endpoints; Errors rule 1).
+//
+// Example: {"errors":{"title":["The title field is required."]},"message":"The title field is required."}
 type ValidationError struct {
-	// Errors One entry per failed request field, keyed by the field name (D5).
+	// Errors One entry per failed request field, keyed by the field name.
 	Errors map[string][]string `json:"errors"`
 
-	// Message Overview of the failures (D5).
+	// Message Overview of the failures.
+	//
+	// Example: The title field is required.
 	Message string `json:"message"`
 }
 
 // WidgetCardsListBody Body of widget/cards/list (interface, Endpoints 8; Limits).
+//
+// Example: {"include_snoozed":false,"tool_key":"seo-audit"}
 type WidgetCardsListBody struct {
-	// IncludeSnoozed List snoozed cards too; default false (D29).
+	// IncludeSnoozed List snoozed cards too; default false.
 	IncludeSnoozed *bool `json:"include_snoozed,omitempty"`
 
 	// ToolKey Tool whose cards are listed.
@@ -1361,47 +1563,71 @@ type WidgetCardsListBody struct {
 
 // WidgetCardsListSuccess Success body of widget/cards/list (interface, Endpoints 8).
 type WidgetCardsListSuccess struct {
-	// Data The tool's cards and the snoozed count.
+	// Data data holds the tool's cards and the snoozed count.
+	//
+	// Example: {"cards":[{"card_type":"widget","created_at":"2026-09-24T21:12:00Z","created_by":3,"deleted_at":null,"description":"Customers reported it through support, 6 tickets so far. Steps: run the crawler, fix what it reports, run it again.","due_date":null,"evaluation_check":"meta_title_present","group_id":4,"id":9,"is_active":true,"is_master":false,"is_overdue":false,"master_card_id":1,"owner_id":2,"platform_id":1,"position":1,"priority":"high","project_id":1,"short_description":"Visitors notice this on the Contact page.","snoozed_until":null,"sort_order":1,"status":"open","tag_id":null,"title":"Write unique meta titles","tour_key":null,"unique_identifier":"seo-meta-titles","updated_at":"2026-10-26T21:00:00Z"}],"snoozed_count":1}
 	Data struct {
-		// Cards Cards of the tool; snoozed ones only with include_snoozed (D29).
+		// Cards Cards of the tool; snoozed ones only with include_snoozed.
 		Cards []ListItem `json:"cards"`
 
-		// SnoozedCount Number of snoozed cards, listed or not (D29).
+		// SnoozedCount Number of snoozed cards, listed or not.
 		SnoozedCount int `json:"snoozed_count"`
 	} `json:"data"`
 
 	// Error Envelope `error` flag; false on success, true on errors (interface, Conventions 3).
+	//
+	// Example: false
 	Error ErrorFlag `json:"error"`
 
-	// Message Envelope `message`; its text is not shown by the interface (D5).
+	// Message Envelope `message`; its text is not shown by the interface.
+	//
+	// Example: Cards retrieved.
 	Message Message `json:"message"`
 }
 
 // BadRequest Error body shape (a) (interface, Endpoints; Errors) for 400, 404, 409, 500.
+//
+// Example: {"data":[],"error":true,"message":"The record does not exist."}
 type BadRequest = ErrorA
 
 // Conflict Error body shape (a) (interface, Endpoints; Errors) for 400, 404, 409, 500.
+//
+// Example: {"data":[],"error":true,"message":"The record does not exist."}
 type Conflict = ErrorA
 
-// Forbidden 403 body, shape (a) or (b) by operation (interface, Errors): error and message always, data array only in shape (a) (D4).
+// Forbidden 403 body, shape (a) or (b) by operation (interface, Errors): error and message always, data array only in shape (a).
+//
+// Example: {"error":true,"message":"This action is unauthorized."}
 type Forbidden = ErrorForbidden
 
 // InternalServerError Error body shape (a) (interface, Endpoints; Errors) for 400, 404, 409, 500.
+//
+// Example: {"data":[],"error":true,"message":"The record does not exist."}
 type InternalServerError = ErrorA
 
 // NotFound Error body shape (a) (interface, Endpoints; Errors) for 400, 404, 409, 500.
+//
+// Example: {"data":[],"error":true,"message":"The record does not exist."}
 type NotFound = ErrorA
 
 // PayloadTooLarge Error body shape (a) (interface, Endpoints; Errors) for 400, 404, 409, 500.
+//
+// Example: {"data":[],"error":true,"message":"The record does not exist."}
 type PayloadTooLarge = ErrorA
 
 // TooManyRequests Error body shape (b) (interface, Endpoints; Errors) for 401 and 429.
+//
+// Example: {"error":true,"message":"Unauthenticated."}
 type TooManyRequests = ErrorB
 
 // Unauthorized Error body shape (b) (interface, Endpoints; Errors) for 401 and 429.
+//
+// Example: {"error":true,"message":"Unauthenticated."}
 type Unauthorized = ErrorB
 
 // ValidationFailed Validation error body shape (c) (interface, Endpoints; Errors rule 1).
+//
+// Example: {"errors":{"title":["The title field is required."]},"message":"The title field is required."}
 type ValidationFailed = ValidationError
 
 // ConversationsRestoreJSONRequestBody defines body for ConversationsRestore for application/json ContentType.
@@ -1552,7 +1778,7 @@ type ClientInterface interface {
 
 	// ConversationsRestoreWithBody Restore an archived AI conversation
 	//
-	// Moves one of the caller's archived AI assistant conversations back to the active list of the sidebar. Another user's conversation answers 404; restoring one that is already active changes nothing and answers 200 (D33). data is an empty array.
+	// Moves one of the caller's archived AI assistant conversations back to the active list of the sidebar. Another user's conversation answers 404; restoring one that is already active changes nothing and answers 200. data is an empty array.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -1561,7 +1787,7 @@ type ClientInterface interface {
 
 	// ConversationsRestore Restore an archived AI conversation
 	//
-	// Moves one of the caller's archived AI assistant conversations back to the active list of the sidebar. Another user's conversation answers 404; restoring one that is already active changes nothing and answers 200 (D33). data is an empty array.
+	// Moves one of the caller's archived AI assistant conversations back to the active list of the sidebar. Another user's conversation answers 404; restoring one that is already active changes nothing and answers 200. data is an empty array.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -1570,7 +1796,7 @@ type ClientInterface interface {
 
 	// DomainCartRemoveWithBody Remove an item from a domain cart
 	//
-	// Public: the cart's session_token is the proof of ownership, no bearer token is needed. Removes the item cart_item_id and answers the cart as it is afterwards, totals recomputed (D34). An unknown token, or an item that is not in that cart, answers 404; a cart locked for checkout answers 409 and keeps its items (D35).
+	// Public: the cart's session_token is the proof of ownership, no bearer token is needed. Removes the item cart_item_id and answers the cart as it is afterwards, totals recomputed. An unknown token, or an item that is not in that cart, answers 404; a cart locked for checkout answers 409 and keeps its items.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -1579,7 +1805,7 @@ type ClientInterface interface {
 
 	// DomainCartRemove Remove an item from a domain cart
 	//
-	// Public: the cart's session_token is the proof of ownership, no bearer token is needed. Removes the item cart_item_id and answers the cart as it is afterwards, totals recomputed (D34). An unknown token, or an item that is not in that cart, answers 404; a cart locked for checkout answers 409 and keeps its items (D35).
+	// Public: the cart's session_token is the proof of ownership, no bearer token is needed. Removes the item cart_item_id and answers the cart as it is afterwards, totals recomputed. An unknown token, or an item that is not in that cart, answers 404; a cart locked for checkout answers 409 and keeps its items.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -1588,7 +1814,7 @@ type ClientInterface interface {
 
 	// MasterBoardsCreateWithBody Create a master board
 	//
-	// Superadmins only. Adds a master board (a template) for the tool named by tool_key; projects subscribed to that tool receive it on the next sync (D23). The answer carries the whole board (D21).
+	// Superadmins only. Adds a master board (a template) for the tool named by tool_key; projects subscribed to that tool receive it on the next sync. The answer carries the whole board.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -1597,7 +1823,7 @@ type ClientInterface interface {
 
 	// MasterBoardsCreate Create a master board
 	//
-	// Superadmins only. Adds a master board (a template) for the tool named by tool_key; projects subscribed to that tool receive it on the next sync (D23). The answer carries the whole board (D21).
+	// Superadmins only. Adds a master board (a template) for the tool named by tool_key; projects subscribed to that tool receive it on the next sync. The answer carries the whole board.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -1606,7 +1832,7 @@ type ClientInterface interface {
 
 	// MasterBoardsListWithBody List the master boards' titles
 	//
-	// Superadmins only. Answers one string per live master board, its title, in id order (D21). No request fields; an empty body counts as {} (D2).
+	// Superadmins only. Answers one string per live master board, its title, in id order. No request fields; an empty body counts as {}.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -1615,7 +1841,7 @@ type ClientInterface interface {
 
 	// MasterBoardsList List the master boards' titles
 	//
-	// Superadmins only. Answers one string per live master board, its title, in id order (D21). No request fields; an empty body counts as {} (D2).
+	// Superadmins only. Answers one string per live master board, its title, in id order. No request fields; an empty body counts as {}.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -1624,7 +1850,7 @@ type ClientInterface interface {
 
 	// MasterBoardsSyncWithBody Sync a master board to every project
 	//
-	// Superadmins only. Brings every project subscribed to the board's tool up to date: creates the project's copy of the board and its groups where missing and adds the cards it lacks; a second call adds nothing. The three counters say what was done (D23, D24).
+	// Superadmins only. Brings every project subscribed to the board's tool up to date: creates the project's copy of the board and its groups where missing and adds the cards it lacks; a second call adds nothing. The three counters say what was done.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -1633,7 +1859,7 @@ type ClientInterface interface {
 
 	// MasterBoardsSync Sync a master board to every project
 	//
-	// Superadmins only. Brings every project subscribed to the board's tool up to date: creates the project's copy of the board and its groups where missing and adds the cards it lacks; a second call adds nothing. The three counters say what was done (D23, D24).
+	// Superadmins only. Brings every project subscribed to the board's tool up to date: creates the project's copy of the board and its groups where missing and adds the cards it lacks; a second call adds nothing. The three counters say what was done.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -1642,7 +1868,7 @@ type ClientInterface interface {
 
 	// MasterCardsCreateWithBody Create a master card
 	//
-	// Superadmins only. Adds a master card (a template) to a master group and answers it with 201, the only operation that does. With push_to_projects the card is copied at once into every project subscribed to the board's tool, and projects_updated counts them, as a string (D22, D23).
+	// Superadmins only. Adds a master card (a template) to a master group and answers it with 201, the only operation that does. With push_to_projects the card is copied at once into every project subscribed to the board's tool, and projects_updated counts them, as a string.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -1651,7 +1877,7 @@ type ClientInterface interface {
 
 	// MasterCardsCreate Create a master card
 	//
-	// Superadmins only. Adds a master card (a template) to a master group and answers it with 201, the only operation that does. With push_to_projects the card is copied at once into every project subscribed to the board's tool, and projects_updated counts them, as a string (D22, D23).
+	// Superadmins only. Adds a master card (a template) to a master group and answers it with 201, the only operation that does. With push_to_projects the card is copied at once into every project subscribed to the board's tool, and projects_updated counts them, as a string.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -1660,7 +1886,7 @@ type ClientInterface interface {
 
 	// MasterCardsUpdateWithBody Update a master card
 	//
-	// Superadmins only. Changes the fields sent: an omitted field stays as it is, null clears a field that may be empty (D18). With sync_to_projects the change is carried to the project copies, and projects_updated counts them, as an integer (D22).
+	// Superadmins only. Changes the fields sent: an omitted field stays as it is, null clears a field that may be empty. With sync_to_projects the change is carried to the project copies, and projects_updated counts them, as an integer.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -1669,7 +1895,7 @@ type ClientInterface interface {
 
 	// MasterCardsUpdate Update a master card
 	//
-	// Superadmins only. Changes the fields sent: an omitted field stays as it is, null clears a field that may be empty (D18). With sync_to_projects the change is carried to the project copies, and projects_updated counts them, as an integer (D22).
+	// Superadmins only. Changes the fields sent: an omitted field stays as it is, null clears a field that may be empty. With sync_to_projects the change is carried to the project copies, and projects_updated counts them, as an integer.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -1678,7 +1904,7 @@ type ClientInterface interface {
 
 	// MasterGroupsCreateWithBody Create a master group
 	//
-	// Superadmins only. Adds a group to a master board; a board_id that is not a master board answers 404. Answers 200 with the new group (D1).
+	// Superadmins only. Adds a group to a master board; a board_id that is not a master board answers 404. Answers 200 with the new group.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -1687,7 +1913,7 @@ type ClientInterface interface {
 
 	// MasterGroupsCreate Create a master group
 	//
-	// Superadmins only. Adds a group to a master board; a board_id that is not a master board answers 404. Answers 200 with the new group (D1).
+	// Superadmins only. Adds a group to a master board; a board_id that is not a master board answers 404. Answers 200 with the new group.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -1696,7 +1922,7 @@ type ClientInterface interface {
 
 	// MasterGroupsUpdateWithBody Update a master group
 	//
-	// Superadmins only. Changes the title or description of a master group; an omitted field stays as it is (D18). The answer carries the whole group (D21).
+	// Superadmins only. Changes the title or description of a master group; an omitted field stays as it is. The answer carries the whole group.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -1705,7 +1931,7 @@ type ClientInterface interface {
 
 	// MasterGroupsUpdate Update a master group
 	//
-	// Superadmins only. Changes the title or description of a master group; an omitted field stays as it is (D18). The answer carries the whole group (D21).
+	// Superadmins only. Changes the title or description of a master group; an omitted field stays as it is. The answer carries the whole group.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -1714,7 +1940,7 @@ type ClientInterface interface {
 
 	// BoardsListWithBody List the boards of the caller's project
 	//
-	// Answers every live board of the caller's project, whole records (D20). An optional tool_key in the body keeps the boards of that tool only (D30); an empty body counts as {} (D2).
+	// Answers every live board of the caller's project, whole records. An optional tool_key in the body keeps the boards of that tool only; an empty body counts as {}.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -1723,7 +1949,7 @@ type ClientInterface interface {
 
 	// BoardsList List the boards of the caller's project
 	//
-	// Answers every live board of the caller's project, whole records (D20). An optional tool_key in the body keeps the boards of that tool only (D30); an empty body counts as {} (D2).
+	// Answers every live board of the caller's project, whole records. An optional tool_key in the body keeps the boards of that tool only; an empty body counts as {}.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -1732,7 +1958,7 @@ type ClientInterface interface {
 
 	// BoardsUpdateWithBody Update a board
 	//
-	// Changes the fields sent on a board of the caller's project: an omitted field stays as it is, null clears a field that may be empty (D18). The answer carries the whole board (D21).
+	// Changes the fields sent on a board of the caller's project: an omitted field stays as it is, null clears a field that may be empty. The answer carries the whole board.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -1741,7 +1967,7 @@ type ClientInterface interface {
 
 	// BoardsUpdate Update a board
 	//
-	// Changes the fields sent on a board of the caller's project: an omitted field stays as it is, null clears a field that may be empty (D18). The answer carries the whole board (D21).
+	// Changes the fields sent on a board of the caller's project: an omitted field stays as it is, null clears a field that may be empty. The answer carries the whole board.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -1750,7 +1976,7 @@ type ClientInterface interface {
 
 	// CardsCreateWithBody Create a card
 	//
-	// Adds a card to the caller's project. status defaults to open and priority to normal (D19); group_id, owner_id and tag_id must name records of the same project, else 404 (D28). Answers 200 with the new card (D1).
+	// Adds a card to the caller's project. status defaults to open and priority to normal; group_id, owner_id and tag_id must name records of the same project, else 404. Answers 200 with the new card.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -1759,7 +1985,7 @@ type ClientInterface interface {
 
 	// CardsCreate Create a card
 	//
-	// Adds a card to the caller's project. status defaults to open and priority to normal (D19); group_id, owner_id and tag_id must name records of the same project, else 404 (D28). Answers 200 with the new card (D1).
+	// Adds a card to the caller's project. status defaults to open and priority to normal; group_id, owner_id and tag_id must name records of the same project, else 404. Answers 200 with the new card.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -1768,7 +1994,7 @@ type ClientInterface interface {
 
 	// CardsListWithBody List the cards of the caller's project
 	//
-	// Answers every live card of the caller's project, whole records with the computed is_overdue (D20, D31). No request fields; an empty body counts as {} (D2).
+	// Answers every live card of the caller's project, whole records with the computed is_overdue. No request fields; an empty body counts as {}.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -1777,7 +2003,7 @@ type ClientInterface interface {
 
 	// CardsList List the cards of the caller's project
 	//
-	// Answers every live card of the caller's project, whole records with the computed is_overdue (D20, D31). No request fields; an empty body counts as {} (D2).
+	// Answers every live card of the caller's project, whole records with the computed is_overdue. No request fields; an empty body counts as {}.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -1786,7 +2012,7 @@ type ClientInterface interface {
 
 	// CardsUpdateWithBody Update a card
 	//
-	// Changes the fields sent on a card of the caller's project: an omitted field stays as it is, null clears a field that may be empty (D18). group_id, owner_id and tag_id must name records of the same project, else 404 (D28). The answer carries the whole card (D21).
+	// Changes the fields sent on a card of the caller's project: an omitted field stays as it is, null clears a field that may be empty. group_id, owner_id and tag_id must name records of the same project, else 404. The answer carries the whole card.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -1795,7 +2021,7 @@ type ClientInterface interface {
 
 	// CardsUpdate Update a card
 	//
-	// Changes the fields sent on a card of the caller's project: an omitted field stays as it is, null clears a field that may be empty (D18). group_id, owner_id and tag_id must name records of the same project, else 404 (D28). The answer carries the whole card (D21).
+	// Changes the fields sent on a card of the caller's project: an omitted field stays as it is, null clears a field that may be empty. group_id, owner_id and tag_id must name records of the same project, else 404. The answer carries the whole card.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -1804,7 +2030,7 @@ type ClientInterface interface {
 
 	// CommentsCreateWithBody Comment on a card or reply to a comment
 	//
-	// Adds a comment to a card of the caller's project; with parent_comment_id it is a reply, and the parent must be a comment on the same card, else 404 (D27). Answers 200 with the new comment (D1).
+	// Adds a comment to a card of the caller's project; with parent_comment_id it is a reply, and the parent must be a comment on the same card, else 404. Answers 200 with the new comment.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -1813,7 +2039,7 @@ type ClientInterface interface {
 
 	// CommentsCreate Comment on a card or reply to a comment
 	//
-	// Adds a comment to a card of the caller's project; with parent_comment_id it is a reply, and the parent must be a comment on the same card, else 404 (D27). Answers 200 with the new comment (D1).
+	// Adds a comment to a card of the caller's project; with parent_comment_id it is a reply, and the parent must be a comment on the same card, else 404. Answers 200 with the new comment.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -1822,7 +2048,7 @@ type ClientInterface interface {
 
 	// CommentsListWithBody List a card's comments, one page at a time
 	//
-	// Answers the comments of one card of the caller's project, oldest first, with a pagination object. page starts at 1 and per_page is at most 100; without them the first page of 15 comes back (D26). A card that does not exist or belongs to another project answers 422 keyed by card_id, as this operation lists no 404 (D43).
+	// Answers the comments of one card of the caller's project, oldest first, with a pagination object. page starts at 1 and per_page is at most 100; without them the first page of 15 comes back. A card that does not exist or belongs to another project answers 422 keyed by card_id, as this operation lists no 404.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -1831,7 +2057,7 @@ type ClientInterface interface {
 
 	// CommentsList List a card's comments, one page at a time
 	//
-	// Answers the comments of one card of the caller's project, oldest first, with a pagination object. page starts at 1 and per_page is at most 100; without them the first page of 15 comes back (D26). A card that does not exist or belongs to another project answers 422 keyed by card_id, as this operation lists no 404 (D43).
+	// Answers the comments of one card of the caller's project, oldest first, with a pagination object. page starts at 1 and per_page is at most 100; without them the first page of 15 comes back. A card that does not exist or belongs to another project answers 422 keyed by card_id, as this operation lists no 404.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -1840,7 +2066,7 @@ type ClientInterface interface {
 
 	// GroupsDeleteWithBody Delete a group
 	//
-	// Soft-deletes a group of the caller's project together with its cards; they leave every list (D25). data is an empty array.
+	// Soft-deletes a group of the caller's project together with its cards; they leave every list. data is an empty array.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -1849,7 +2075,7 @@ type ClientInterface interface {
 
 	// GroupsDelete Delete a group
 	//
-	// Soft-deletes a group of the caller's project together with its cards; they leave every list (D25). data is an empty array.
+	// Soft-deletes a group of the caller's project together with its cards; they leave every list. data is an empty array.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -1858,7 +2084,7 @@ type ClientInterface interface {
 
 	// TagsCreateWithBody Create a tag
 	//
-	// Adds a tag to the caller's project. Answers 200 with the new tag (D1).
+	// Adds a tag to the caller's project. Answers 200 with the new tag.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -1867,7 +2093,7 @@ type ClientInterface interface {
 
 	// TagsCreate Create a tag
 	//
-	// Adds a tag to the caller's project. Answers 200 with the new tag (D1).
+	// Adds a tag to the caller's project. Answers 200 with the new tag.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -1876,7 +2102,7 @@ type ClientInterface interface {
 
 	// TagsListWithBody List the tags of the caller's project
 	//
-	// Answers every live tag of the caller's project, whole records (D20). No request fields; an empty body counts as {} (D2).
+	// Answers every live tag of the caller's project, whole records. No request fields; an empty body counts as {}.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -1885,7 +2111,7 @@ type ClientInterface interface {
 
 	// TagsList List the tags of the caller's project
 	//
-	// Answers every live tag of the caller's project, whole records (D20). No request fields; an empty body counts as {} (D2).
+	// Answers every live tag of the caller's project, whole records. No request fields; an empty body counts as {}.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -1894,7 +2120,7 @@ type ClientInterface interface {
 
 	// TourCardsUpdateWithBody Open or close a tour card
 	//
-	// Sets the status of a master tour card to open or closed. Any authenticated user may call it; it needs no tool subscription. An id that is not a master tour card (card_type tour or widget_tour) answers 404 (D32).
+	// Sets the status of a master tour card to open or closed. Any authenticated user may call it; it needs no tool subscription. An id that is not a master tour card (card_type tour or widget_tour) answers 404.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -1903,7 +2129,7 @@ type ClientInterface interface {
 
 	// TourCardsUpdate Open or close a tour card
 	//
-	// Sets the status of a master tour card to open or closed. Any authenticated user may call it; it needs no tool subscription. An id that is not a master tour card (card_type tour or widget_tour) answers 404 (D32).
+	// Sets the status of a master tour card to open or closed. Any authenticated user may call it; it needs no tool subscription. An id that is not a master tour card (card_type tour or widget_tour) answers 404.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -1912,7 +2138,7 @@ type ClientInterface interface {
 
 	// WidgetCardsListWithBody List the widget cards of a tool
 	//
-	// Answers the cards of the caller's project that belong to the tool named by tool_key, and how many of them are snoozed. Snoozed cards are listed only with include_snoozed (default false) but always counted (D29). A tool the project does not subscribe to answers 403 in shape (a) (D13).
+	// Answers the cards of the caller's project that belong to the tool named by tool_key, and how many of them are snoozed. Snoozed cards are listed only with include_snoozed (default false) but always counted. A tool the project does not subscribe to answers 403 in shape (a).
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -1921,7 +2147,7 @@ type ClientInterface interface {
 
 	// WidgetCardsList List the widget cards of a tool
 	//
-	// Answers the cards of the caller's project that belong to the tool named by tool_key, and how many of them are snoozed. Snoozed cards are listed only with include_snoozed (default false) but always counted (D29). A tool the project does not subscribe to answers 403 in shape (a) (D13).
+	// Answers the cards of the caller's project that belong to the tool named by tool_key, and how many of them are snoozed. Snoozed cards are listed only with include_snoozed (default false) but always counted. A tool the project does not subscribe to answers 403 in shape (a).
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -1930,7 +2156,7 @@ type ClientInterface interface {
 
 	// ThemeVersionsDeprecateWithBody Deprecate an approved theme version
 	//
-	// Sets theme_status to deprecated on a theme version of the caller's project whose approval_status is approved. A version that is not approved answers 400 in shape (a); one already deprecated answers 200 and stays as it is (D36). version_id comes back as a string.
+	// Sets theme_status to deprecated on a theme version of the caller's project whose approval_status is approved. A version that is not approved answers 400 in shape (a); one already deprecated answers 200 and stays as it is. version_id comes back as a string.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -1939,7 +2165,7 @@ type ClientInterface interface {
 
 	// ThemeVersionsDeprecate Deprecate an approved theme version
 	//
-	// Sets theme_status to deprecated on a theme version of the caller's project whose approval_status is approved. A version that is not approved answers 400 in shape (a); one already deprecated answers 200 and stays as it is (D36). version_id comes back as a string.
+	// Sets theme_status to deprecated on a theme version of the caller's project whose approval_status is approved. A version that is not approved answers 400 in shape (a); one already deprecated answers 200 and stays as it is. version_id comes back as a string.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -1948,7 +2174,7 @@ type ClientInterface interface {
 
 	// ThumbnailsRegenerateWithBody Regenerate a preview thumbnail
 	//
-	// Starts the regeneration of the preview image of a page, template (partial) or layout of the caller's project and answers the image's address at once; the work itself finishes after the answer (D38). At most 5 calls per project in 10 minutes, then 429 with Retry-After (D15).
+	// Starts the regeneration of the preview image of a page, template (partial) or layout of the caller's project and answers the image's address at once; the work itself finishes after the answer. At most 5 calls per project in 10 minutes, then 429 with Retry-After.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -1957,7 +2183,7 @@ type ClientInterface interface {
 
 	// ThumbnailsRegenerate Regenerate a preview thumbnail
 	//
-	// Starts the regeneration of the preview image of a page, template (partial) or layout of the caller's project and answers the image's address at once; the work itself finishes after the answer (D38). At most 5 calls per project in 10 minutes, then 429 with Retry-After (D15).
+	// Starts the regeneration of the preview image of a page, template (partial) or layout of the caller's project and answers the image's address at once; the work itself finishes after the answer. At most 5 calls per project in 10 minutes, then 429 with Retry-After.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -1966,7 +2192,7 @@ type ClientInterface interface {
 
 	// AuthenticateWithBody Log in with e-mail and password
 	//
-	// Checks a user's e-mail and password and answers the login result, whose token is the bearer token every other authenticated operation takes (D10). Public: no bearer token. A wrong e-mail and a wrong password get the same 401, so the answer does not tell which one was wrong (D1); repeated failures are throttled with 429 (D71). token, code and is_recovery are type-checked and otherwise ignored (D11).
+	// Checks a user's e-mail and password and answers the login result, whose token is the bearer token every other authenticated operation takes. Public: no bearer token. A wrong e-mail and a wrong password get the same 401, so the answer does not tell which one was wrong; repeated failures are throttled with 429. token, code and is_recovery are type-checked and otherwise ignored.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -1975,7 +2201,7 @@ type ClientInterface interface {
 
 	// Authenticate Log in with e-mail and password
 	//
-	// Checks a user's e-mail and password and answers the login result, whose token is the bearer token every other authenticated operation takes (D10). Public: no bearer token. A wrong e-mail and a wrong password get the same 401, so the answer does not tell which one was wrong (D1); repeated failures are throttled with 429 (D71). token, code and is_recovery are type-checked and otherwise ignored (D11).
+	// Checks a user's e-mail and password and answers the login result, whose token is the bearer token every other authenticated operation takes. Public: no bearer token. A wrong e-mail and a wrong password get the same 401, so the answer does not tell which one was wrong; repeated failures are throttled with 429. token, code and is_recovery are type-checked and otherwise ignored.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -1985,7 +2211,7 @@ type ClientInterface interface {
 
 // ConversationsRestoreWithBody Restore an archived AI conversation
 //
-// Moves one of the caller's archived AI assistant conversations back to the active list of the sidebar. Another user's conversation answers 404; restoring one that is already active changes nothing and answers 200 (D33). data is an empty array.
+// Moves one of the caller's archived AI assistant conversations back to the active list of the sidebar. Another user's conversation answers 404; restoring one that is already active changes nothing and answers 200. data is an empty array.
 //
 // Takes any type of body and a specified content type.
 //
@@ -2004,7 +2230,7 @@ func (c *Client) ConversationsRestoreWithBody(ctx context.Context, contentType s
 
 // ConversationsRestore Restore an archived AI conversation
 //
-// Moves one of the caller's archived AI assistant conversations back to the active list of the sidebar. Another user's conversation answers 404; restoring one that is already active changes nothing and answers 200 (D33). data is an empty array.
+// Moves one of the caller's archived AI assistant conversations back to the active list of the sidebar. Another user's conversation answers 404; restoring one that is already active changes nothing and answers 200. data is an empty array.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -2023,7 +2249,7 @@ func (c *Client) ConversationsRestore(ctx context.Context, body ConversationsRes
 
 // DomainCartRemoveWithBody Remove an item from a domain cart
 //
-// Public: the cart's session_token is the proof of ownership, no bearer token is needed. Removes the item cart_item_id and answers the cart as it is afterwards, totals recomputed (D34). An unknown token, or an item that is not in that cart, answers 404; a cart locked for checkout answers 409 and keeps its items (D35).
+// Public: the cart's session_token is the proof of ownership, no bearer token is needed. Removes the item cart_item_id and answers the cart as it is afterwards, totals recomputed. An unknown token, or an item that is not in that cart, answers 404; a cart locked for checkout answers 409 and keeps its items.
 //
 // Takes any type of body and a specified content type.
 //
@@ -2042,7 +2268,7 @@ func (c *Client) DomainCartRemoveWithBody(ctx context.Context, contentType strin
 
 // DomainCartRemove Remove an item from a domain cart
 //
-// Public: the cart's session_token is the proof of ownership, no bearer token is needed. Removes the item cart_item_id and answers the cart as it is afterwards, totals recomputed (D34). An unknown token, or an item that is not in that cart, answers 404; a cart locked for checkout answers 409 and keeps its items (D35).
+// Public: the cart's session_token is the proof of ownership, no bearer token is needed. Removes the item cart_item_id and answers the cart as it is afterwards, totals recomputed. An unknown token, or an item that is not in that cart, answers 404; a cart locked for checkout answers 409 and keeps its items.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -2061,7 +2287,7 @@ func (c *Client) DomainCartRemove(ctx context.Context, body DomainCartRemoveJSON
 
 // MasterBoardsCreateWithBody Create a master board
 //
-// Superadmins only. Adds a master board (a template) for the tool named by tool_key; projects subscribed to that tool receive it on the next sync (D23). The answer carries the whole board (D21).
+// Superadmins only. Adds a master board (a template) for the tool named by tool_key; projects subscribed to that tool receive it on the next sync. The answer carries the whole board.
 //
 // Takes any type of body and a specified content type.
 //
@@ -2080,7 +2306,7 @@ func (c *Client) MasterBoardsCreateWithBody(ctx context.Context, contentType str
 
 // MasterBoardsCreate Create a master board
 //
-// Superadmins only. Adds a master board (a template) for the tool named by tool_key; projects subscribed to that tool receive it on the next sync (D23). The answer carries the whole board (D21).
+// Superadmins only. Adds a master board (a template) for the tool named by tool_key; projects subscribed to that tool receive it on the next sync. The answer carries the whole board.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -2099,7 +2325,7 @@ func (c *Client) MasterBoardsCreate(ctx context.Context, body MasterBoardsCreate
 
 // MasterBoardsListWithBody List the master boards' titles
 //
-// Superadmins only. Answers one string per live master board, its title, in id order (D21). No request fields; an empty body counts as {} (D2).
+// Superadmins only. Answers one string per live master board, its title, in id order. No request fields; an empty body counts as {}.
 //
 // Takes any type of body and a specified content type.
 //
@@ -2118,7 +2344,7 @@ func (c *Client) MasterBoardsListWithBody(ctx context.Context, contentType strin
 
 // MasterBoardsList List the master boards' titles
 //
-// Superadmins only. Answers one string per live master board, its title, in id order (D21). No request fields; an empty body counts as {} (D2).
+// Superadmins only. Answers one string per live master board, its title, in id order. No request fields; an empty body counts as {}.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -2137,7 +2363,7 @@ func (c *Client) MasterBoardsList(ctx context.Context, body MasterBoardsListJSON
 
 // MasterBoardsSyncWithBody Sync a master board to every project
 //
-// Superadmins only. Brings every project subscribed to the board's tool up to date: creates the project's copy of the board and its groups where missing and adds the cards it lacks; a second call adds nothing. The three counters say what was done (D23, D24).
+// Superadmins only. Brings every project subscribed to the board's tool up to date: creates the project's copy of the board and its groups where missing and adds the cards it lacks; a second call adds nothing. The three counters say what was done.
 //
 // Takes any type of body and a specified content type.
 //
@@ -2156,7 +2382,7 @@ func (c *Client) MasterBoardsSyncWithBody(ctx context.Context, contentType strin
 
 // MasterBoardsSync Sync a master board to every project
 //
-// Superadmins only. Brings every project subscribed to the board's tool up to date: creates the project's copy of the board and its groups where missing and adds the cards it lacks; a second call adds nothing. The three counters say what was done (D23, D24).
+// Superadmins only. Brings every project subscribed to the board's tool up to date: creates the project's copy of the board and its groups where missing and adds the cards it lacks; a second call adds nothing. The three counters say what was done.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -2175,7 +2401,7 @@ func (c *Client) MasterBoardsSync(ctx context.Context, body MasterBoardsSyncJSON
 
 // MasterCardsCreateWithBody Create a master card
 //
-// Superadmins only. Adds a master card (a template) to a master group and answers it with 201, the only operation that does. With push_to_projects the card is copied at once into every project subscribed to the board's tool, and projects_updated counts them, as a string (D22, D23).
+// Superadmins only. Adds a master card (a template) to a master group and answers it with 201, the only operation that does. With push_to_projects the card is copied at once into every project subscribed to the board's tool, and projects_updated counts them, as a string.
 //
 // Takes any type of body and a specified content type.
 //
@@ -2194,7 +2420,7 @@ func (c *Client) MasterCardsCreateWithBody(ctx context.Context, contentType stri
 
 // MasterCardsCreate Create a master card
 //
-// Superadmins only. Adds a master card (a template) to a master group and answers it with 201, the only operation that does. With push_to_projects the card is copied at once into every project subscribed to the board's tool, and projects_updated counts them, as a string (D22, D23).
+// Superadmins only. Adds a master card (a template) to a master group and answers it with 201, the only operation that does. With push_to_projects the card is copied at once into every project subscribed to the board's tool, and projects_updated counts them, as a string.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -2213,7 +2439,7 @@ func (c *Client) MasterCardsCreate(ctx context.Context, body MasterCardsCreateJS
 
 // MasterCardsUpdateWithBody Update a master card
 //
-// Superadmins only. Changes the fields sent: an omitted field stays as it is, null clears a field that may be empty (D18). With sync_to_projects the change is carried to the project copies, and projects_updated counts them, as an integer (D22).
+// Superadmins only. Changes the fields sent: an omitted field stays as it is, null clears a field that may be empty. With sync_to_projects the change is carried to the project copies, and projects_updated counts them, as an integer.
 //
 // Takes any type of body and a specified content type.
 //
@@ -2232,7 +2458,7 @@ func (c *Client) MasterCardsUpdateWithBody(ctx context.Context, contentType stri
 
 // MasterCardsUpdate Update a master card
 //
-// Superadmins only. Changes the fields sent: an omitted field stays as it is, null clears a field that may be empty (D18). With sync_to_projects the change is carried to the project copies, and projects_updated counts them, as an integer (D22).
+// Superadmins only. Changes the fields sent: an omitted field stays as it is, null clears a field that may be empty. With sync_to_projects the change is carried to the project copies, and projects_updated counts them, as an integer.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -2251,7 +2477,7 @@ func (c *Client) MasterCardsUpdate(ctx context.Context, body MasterCardsUpdateJS
 
 // MasterGroupsCreateWithBody Create a master group
 //
-// Superadmins only. Adds a group to a master board; a board_id that is not a master board answers 404. Answers 200 with the new group (D1).
+// Superadmins only. Adds a group to a master board; a board_id that is not a master board answers 404. Answers 200 with the new group.
 //
 // Takes any type of body and a specified content type.
 //
@@ -2270,7 +2496,7 @@ func (c *Client) MasterGroupsCreateWithBody(ctx context.Context, contentType str
 
 // MasterGroupsCreate Create a master group
 //
-// Superadmins only. Adds a group to a master board; a board_id that is not a master board answers 404. Answers 200 with the new group (D1).
+// Superadmins only. Adds a group to a master board; a board_id that is not a master board answers 404. Answers 200 with the new group.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -2289,7 +2515,7 @@ func (c *Client) MasterGroupsCreate(ctx context.Context, body MasterGroupsCreate
 
 // MasterGroupsUpdateWithBody Update a master group
 //
-// Superadmins only. Changes the title or description of a master group; an omitted field stays as it is (D18). The answer carries the whole group (D21).
+// Superadmins only. Changes the title or description of a master group; an omitted field stays as it is. The answer carries the whole group.
 //
 // Takes any type of body and a specified content type.
 //
@@ -2308,7 +2534,7 @@ func (c *Client) MasterGroupsUpdateWithBody(ctx context.Context, contentType str
 
 // MasterGroupsUpdate Update a master group
 //
-// Superadmins only. Changes the title or description of a master group; an omitted field stays as it is (D18). The answer carries the whole group (D21).
+// Superadmins only. Changes the title or description of a master group; an omitted field stays as it is. The answer carries the whole group.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -2327,7 +2553,7 @@ func (c *Client) MasterGroupsUpdate(ctx context.Context, body MasterGroupsUpdate
 
 // BoardsListWithBody List the boards of the caller's project
 //
-// Answers every live board of the caller's project, whole records (D20). An optional tool_key in the body keeps the boards of that tool only (D30); an empty body counts as {} (D2).
+// Answers every live board of the caller's project, whole records. An optional tool_key in the body keeps the boards of that tool only; an empty body counts as {}.
 //
 // Takes any type of body and a specified content type.
 //
@@ -2346,7 +2572,7 @@ func (c *Client) BoardsListWithBody(ctx context.Context, contentType string, bod
 
 // BoardsList List the boards of the caller's project
 //
-// Answers every live board of the caller's project, whole records (D20). An optional tool_key in the body keeps the boards of that tool only (D30); an empty body counts as {} (D2).
+// Answers every live board of the caller's project, whole records. An optional tool_key in the body keeps the boards of that tool only; an empty body counts as {}.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -2365,7 +2591,7 @@ func (c *Client) BoardsList(ctx context.Context, body BoardsListJSONRequestBody,
 
 // BoardsUpdateWithBody Update a board
 //
-// Changes the fields sent on a board of the caller's project: an omitted field stays as it is, null clears a field that may be empty (D18). The answer carries the whole board (D21).
+// Changes the fields sent on a board of the caller's project: an omitted field stays as it is, null clears a field that may be empty. The answer carries the whole board.
 //
 // Takes any type of body and a specified content type.
 //
@@ -2384,7 +2610,7 @@ func (c *Client) BoardsUpdateWithBody(ctx context.Context, contentType string, b
 
 // BoardsUpdate Update a board
 //
-// Changes the fields sent on a board of the caller's project: an omitted field stays as it is, null clears a field that may be empty (D18). The answer carries the whole board (D21).
+// Changes the fields sent on a board of the caller's project: an omitted field stays as it is, null clears a field that may be empty. The answer carries the whole board.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -2403,7 +2629,7 @@ func (c *Client) BoardsUpdate(ctx context.Context, body BoardsUpdateJSONRequestB
 
 // CardsCreateWithBody Create a card
 //
-// Adds a card to the caller's project. status defaults to open and priority to normal (D19); group_id, owner_id and tag_id must name records of the same project, else 404 (D28). Answers 200 with the new card (D1).
+// Adds a card to the caller's project. status defaults to open and priority to normal; group_id, owner_id and tag_id must name records of the same project, else 404. Answers 200 with the new card.
 //
 // Takes any type of body and a specified content type.
 //
@@ -2422,7 +2648,7 @@ func (c *Client) CardsCreateWithBody(ctx context.Context, contentType string, bo
 
 // CardsCreate Create a card
 //
-// Adds a card to the caller's project. status defaults to open and priority to normal (D19); group_id, owner_id and tag_id must name records of the same project, else 404 (D28). Answers 200 with the new card (D1).
+// Adds a card to the caller's project. status defaults to open and priority to normal; group_id, owner_id and tag_id must name records of the same project, else 404. Answers 200 with the new card.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -2441,7 +2667,7 @@ func (c *Client) CardsCreate(ctx context.Context, body CardsCreateJSONRequestBod
 
 // CardsListWithBody List the cards of the caller's project
 //
-// Answers every live card of the caller's project, whole records with the computed is_overdue (D20, D31). No request fields; an empty body counts as {} (D2).
+// Answers every live card of the caller's project, whole records with the computed is_overdue. No request fields; an empty body counts as {}.
 //
 // Takes any type of body and a specified content type.
 //
@@ -2460,7 +2686,7 @@ func (c *Client) CardsListWithBody(ctx context.Context, contentType string, body
 
 // CardsList List the cards of the caller's project
 //
-// Answers every live card of the caller's project, whole records with the computed is_overdue (D20, D31). No request fields; an empty body counts as {} (D2).
+// Answers every live card of the caller's project, whole records with the computed is_overdue. No request fields; an empty body counts as {}.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -2479,7 +2705,7 @@ func (c *Client) CardsList(ctx context.Context, body CardsListJSONRequestBody, r
 
 // CardsUpdateWithBody Update a card
 //
-// Changes the fields sent on a card of the caller's project: an omitted field stays as it is, null clears a field that may be empty (D18). group_id, owner_id and tag_id must name records of the same project, else 404 (D28). The answer carries the whole card (D21).
+// Changes the fields sent on a card of the caller's project: an omitted field stays as it is, null clears a field that may be empty. group_id, owner_id and tag_id must name records of the same project, else 404. The answer carries the whole card.
 //
 // Takes any type of body and a specified content type.
 //
@@ -2498,7 +2724,7 @@ func (c *Client) CardsUpdateWithBody(ctx context.Context, contentType string, bo
 
 // CardsUpdate Update a card
 //
-// Changes the fields sent on a card of the caller's project: an omitted field stays as it is, null clears a field that may be empty (D18). group_id, owner_id and tag_id must name records of the same project, else 404 (D28). The answer carries the whole card (D21).
+// Changes the fields sent on a card of the caller's project: an omitted field stays as it is, null clears a field that may be empty. group_id, owner_id and tag_id must name records of the same project, else 404. The answer carries the whole card.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -2517,7 +2743,7 @@ func (c *Client) CardsUpdate(ctx context.Context, body CardsUpdateJSONRequestBod
 
 // CommentsCreateWithBody Comment on a card or reply to a comment
 //
-// Adds a comment to a card of the caller's project; with parent_comment_id it is a reply, and the parent must be a comment on the same card, else 404 (D27). Answers 200 with the new comment (D1).
+// Adds a comment to a card of the caller's project; with parent_comment_id it is a reply, and the parent must be a comment on the same card, else 404. Answers 200 with the new comment.
 //
 // Takes any type of body and a specified content type.
 //
@@ -2536,7 +2762,7 @@ func (c *Client) CommentsCreateWithBody(ctx context.Context, contentType string,
 
 // CommentsCreate Comment on a card or reply to a comment
 //
-// Adds a comment to a card of the caller's project; with parent_comment_id it is a reply, and the parent must be a comment on the same card, else 404 (D27). Answers 200 with the new comment (D1).
+// Adds a comment to a card of the caller's project; with parent_comment_id it is a reply, and the parent must be a comment on the same card, else 404. Answers 200 with the new comment.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -2555,7 +2781,7 @@ func (c *Client) CommentsCreate(ctx context.Context, body CommentsCreateJSONRequ
 
 // CommentsListWithBody List a card's comments, one page at a time
 //
-// Answers the comments of one card of the caller's project, oldest first, with a pagination object. page starts at 1 and per_page is at most 100; without them the first page of 15 comes back (D26). A card that does not exist or belongs to another project answers 422 keyed by card_id, as this operation lists no 404 (D43).
+// Answers the comments of one card of the caller's project, oldest first, with a pagination object. page starts at 1 and per_page is at most 100; without them the first page of 15 comes back. A card that does not exist or belongs to another project answers 422 keyed by card_id, as this operation lists no 404.
 //
 // Takes any type of body and a specified content type.
 //
@@ -2574,7 +2800,7 @@ func (c *Client) CommentsListWithBody(ctx context.Context, contentType string, b
 
 // CommentsList List a card's comments, one page at a time
 //
-// Answers the comments of one card of the caller's project, oldest first, with a pagination object. page starts at 1 and per_page is at most 100; without them the first page of 15 comes back (D26). A card that does not exist or belongs to another project answers 422 keyed by card_id, as this operation lists no 404 (D43).
+// Answers the comments of one card of the caller's project, oldest first, with a pagination object. page starts at 1 and per_page is at most 100; without them the first page of 15 comes back. A card that does not exist or belongs to another project answers 422 keyed by card_id, as this operation lists no 404.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -2593,7 +2819,7 @@ func (c *Client) CommentsList(ctx context.Context, body CommentsListJSONRequestB
 
 // GroupsDeleteWithBody Delete a group
 //
-// Soft-deletes a group of the caller's project together with its cards; they leave every list (D25). data is an empty array.
+// Soft-deletes a group of the caller's project together with its cards; they leave every list. data is an empty array.
 //
 // Takes any type of body and a specified content type.
 //
@@ -2612,7 +2838,7 @@ func (c *Client) GroupsDeleteWithBody(ctx context.Context, contentType string, b
 
 // GroupsDelete Delete a group
 //
-// Soft-deletes a group of the caller's project together with its cards; they leave every list (D25). data is an empty array.
+// Soft-deletes a group of the caller's project together with its cards; they leave every list. data is an empty array.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -2631,7 +2857,7 @@ func (c *Client) GroupsDelete(ctx context.Context, body GroupsDeleteJSONRequestB
 
 // TagsCreateWithBody Create a tag
 //
-// Adds a tag to the caller's project. Answers 200 with the new tag (D1).
+// Adds a tag to the caller's project. Answers 200 with the new tag.
 //
 // Takes any type of body and a specified content type.
 //
@@ -2650,7 +2876,7 @@ func (c *Client) TagsCreateWithBody(ctx context.Context, contentType string, bod
 
 // TagsCreate Create a tag
 //
-// Adds a tag to the caller's project. Answers 200 with the new tag (D1).
+// Adds a tag to the caller's project. Answers 200 with the new tag.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -2669,7 +2895,7 @@ func (c *Client) TagsCreate(ctx context.Context, body TagsCreateJSONRequestBody,
 
 // TagsListWithBody List the tags of the caller's project
 //
-// Answers every live tag of the caller's project, whole records (D20). No request fields; an empty body counts as {} (D2).
+// Answers every live tag of the caller's project, whole records. No request fields; an empty body counts as {}.
 //
 // Takes any type of body and a specified content type.
 //
@@ -2688,7 +2914,7 @@ func (c *Client) TagsListWithBody(ctx context.Context, contentType string, body 
 
 // TagsList List the tags of the caller's project
 //
-// Answers every live tag of the caller's project, whole records (D20). No request fields; an empty body counts as {} (D2).
+// Answers every live tag of the caller's project, whole records. No request fields; an empty body counts as {}.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -2707,7 +2933,7 @@ func (c *Client) TagsList(ctx context.Context, body TagsListJSONRequestBody, req
 
 // TourCardsUpdateWithBody Open or close a tour card
 //
-// Sets the status of a master tour card to open or closed. Any authenticated user may call it; it needs no tool subscription. An id that is not a master tour card (card_type tour or widget_tour) answers 404 (D32).
+// Sets the status of a master tour card to open or closed. Any authenticated user may call it; it needs no tool subscription. An id that is not a master tour card (card_type tour or widget_tour) answers 404.
 //
 // Takes any type of body and a specified content type.
 //
@@ -2726,7 +2952,7 @@ func (c *Client) TourCardsUpdateWithBody(ctx context.Context, contentType string
 
 // TourCardsUpdate Open or close a tour card
 //
-// Sets the status of a master tour card to open or closed. Any authenticated user may call it; it needs no tool subscription. An id that is not a master tour card (card_type tour or widget_tour) answers 404 (D32).
+// Sets the status of a master tour card to open or closed. Any authenticated user may call it; it needs no tool subscription. An id that is not a master tour card (card_type tour or widget_tour) answers 404.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -2745,7 +2971,7 @@ func (c *Client) TourCardsUpdate(ctx context.Context, body TourCardsUpdateJSONRe
 
 // WidgetCardsListWithBody List the widget cards of a tool
 //
-// Answers the cards of the caller's project that belong to the tool named by tool_key, and how many of them are snoozed. Snoozed cards are listed only with include_snoozed (default false) but always counted (D29). A tool the project does not subscribe to answers 403 in shape (a) (D13).
+// Answers the cards of the caller's project that belong to the tool named by tool_key, and how many of them are snoozed. Snoozed cards are listed only with include_snoozed (default false) but always counted. A tool the project does not subscribe to answers 403 in shape (a).
 //
 // Takes any type of body and a specified content type.
 //
@@ -2764,7 +2990,7 @@ func (c *Client) WidgetCardsListWithBody(ctx context.Context, contentType string
 
 // WidgetCardsList List the widget cards of a tool
 //
-// Answers the cards of the caller's project that belong to the tool named by tool_key, and how many of them are snoozed. Snoozed cards are listed only with include_snoozed (default false) but always counted (D29). A tool the project does not subscribe to answers 403 in shape (a) (D13).
+// Answers the cards of the caller's project that belong to the tool named by tool_key, and how many of them are snoozed. Snoozed cards are listed only with include_snoozed (default false) but always counted. A tool the project does not subscribe to answers 403 in shape (a).
 //
 // Takes a body of the `application/json` content type.
 //
@@ -2783,7 +3009,7 @@ func (c *Client) WidgetCardsList(ctx context.Context, body WidgetCardsListJSONRe
 
 // ThemeVersionsDeprecateWithBody Deprecate an approved theme version
 //
-// Sets theme_status to deprecated on a theme version of the caller's project whose approval_status is approved. A version that is not approved answers 400 in shape (a); one already deprecated answers 200 and stays as it is (D36). version_id comes back as a string.
+// Sets theme_status to deprecated on a theme version of the caller's project whose approval_status is approved. A version that is not approved answers 400 in shape (a); one already deprecated answers 200 and stays as it is. version_id comes back as a string.
 //
 // Takes any type of body and a specified content type.
 //
@@ -2802,7 +3028,7 @@ func (c *Client) ThemeVersionsDeprecateWithBody(ctx context.Context, contentType
 
 // ThemeVersionsDeprecate Deprecate an approved theme version
 //
-// Sets theme_status to deprecated on a theme version of the caller's project whose approval_status is approved. A version that is not approved answers 400 in shape (a); one already deprecated answers 200 and stays as it is (D36). version_id comes back as a string.
+// Sets theme_status to deprecated on a theme version of the caller's project whose approval_status is approved. A version that is not approved answers 400 in shape (a); one already deprecated answers 200 and stays as it is. version_id comes back as a string.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -2821,7 +3047,7 @@ func (c *Client) ThemeVersionsDeprecate(ctx context.Context, body ThemeVersionsD
 
 // ThumbnailsRegenerateWithBody Regenerate a preview thumbnail
 //
-// Starts the regeneration of the preview image of a page, template (partial) or layout of the caller's project and answers the image's address at once; the work itself finishes after the answer (D38). At most 5 calls per project in 10 minutes, then 429 with Retry-After (D15).
+// Starts the regeneration of the preview image of a page, template (partial) or layout of the caller's project and answers the image's address at once; the work itself finishes after the answer. At most 5 calls per project in 10 minutes, then 429 with Retry-After.
 //
 // Takes any type of body and a specified content type.
 //
@@ -2840,7 +3066,7 @@ func (c *Client) ThumbnailsRegenerateWithBody(ctx context.Context, contentType s
 
 // ThumbnailsRegenerate Regenerate a preview thumbnail
 //
-// Starts the regeneration of the preview image of a page, template (partial) or layout of the caller's project and answers the image's address at once; the work itself finishes after the answer (D38). At most 5 calls per project in 10 minutes, then 429 with Retry-After (D15).
+// Starts the regeneration of the preview image of a page, template (partial) or layout of the caller's project and answers the image's address at once; the work itself finishes after the answer. At most 5 calls per project in 10 minutes, then 429 with Retry-After.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -2859,7 +3085,7 @@ func (c *Client) ThumbnailsRegenerate(ctx context.Context, body ThumbnailsRegene
 
 // AuthenticateWithBody Log in with e-mail and password
 //
-// Checks a user's e-mail and password and answers the login result, whose token is the bearer token every other authenticated operation takes (D10). Public: no bearer token. A wrong e-mail and a wrong password get the same 401, so the answer does not tell which one was wrong (D1); repeated failures are throttled with 429 (D71). token, code and is_recovery are type-checked and otherwise ignored (D11).
+// Checks a user's e-mail and password and answers the login result, whose token is the bearer token every other authenticated operation takes. Public: no bearer token. A wrong e-mail and a wrong password get the same 401, so the answer does not tell which one was wrong; repeated failures are throttled with 429. token, code and is_recovery are type-checked and otherwise ignored.
 //
 // Takes any type of body and a specified content type.
 //
@@ -2878,7 +3104,7 @@ func (c *Client) AuthenticateWithBody(ctx context.Context, contentType string, b
 
 // Authenticate Log in with e-mail and password
 //
-// Checks a user's e-mail and password and answers the login result, whose token is the bearer token every other authenticated operation takes (D10). Public: no bearer token. A wrong e-mail and a wrong password get the same 401, so the answer does not tell which one was wrong (D1); repeated failures are throttled with 429 (D71). token, code and is_recovery are type-checked and otherwise ignored (D11).
+// Checks a user's e-mail and password and answers the login result, whose token is the bearer token every other authenticated operation takes. Public: no bearer token. A wrong e-mail and a wrong password get the same 401, so the answer does not tell which one was wrong; repeated failures are throttled with 429. token, code and is_recovery are type-checked and otherwise ignored.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -3901,7 +4127,7 @@ type ClientWithResponsesInterface interface {
 
 	// ConversationsRestoreWithBodyWithResponse Restore an archived AI conversation
 	//
-	// Moves one of the caller's archived AI assistant conversations back to the active list of the sidebar. Another user's conversation answers 404; restoring one that is already active changes nothing and answers 200 (D33). data is an empty array.
+	// Moves one of the caller's archived AI assistant conversations back to the active list of the sidebar. Another user's conversation answers 404; restoring one that is already active changes nothing and answers 200. data is an empty array.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -3910,7 +4136,7 @@ type ClientWithResponsesInterface interface {
 
 	// ConversationsRestoreWithResponse Restore an archived AI conversation
 	//
-	// Moves one of the caller's archived AI assistant conversations back to the active list of the sidebar. Another user's conversation answers 404; restoring one that is already active changes nothing and answers 200 (D33). data is an empty array.
+	// Moves one of the caller's archived AI assistant conversations back to the active list of the sidebar. Another user's conversation answers 404; restoring one that is already active changes nothing and answers 200. data is an empty array.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -3919,7 +4145,7 @@ type ClientWithResponsesInterface interface {
 
 	// DomainCartRemoveWithBodyWithResponse Remove an item from a domain cart
 	//
-	// Public: the cart's session_token is the proof of ownership, no bearer token is needed. Removes the item cart_item_id and answers the cart as it is afterwards, totals recomputed (D34). An unknown token, or an item that is not in that cart, answers 404; a cart locked for checkout answers 409 and keeps its items (D35).
+	// Public: the cart's session_token is the proof of ownership, no bearer token is needed. Removes the item cart_item_id and answers the cart as it is afterwards, totals recomputed. An unknown token, or an item that is not in that cart, answers 404; a cart locked for checkout answers 409 and keeps its items.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -3928,7 +4154,7 @@ type ClientWithResponsesInterface interface {
 
 	// DomainCartRemoveWithResponse Remove an item from a domain cart
 	//
-	// Public: the cart's session_token is the proof of ownership, no bearer token is needed. Removes the item cart_item_id and answers the cart as it is afterwards, totals recomputed (D34). An unknown token, or an item that is not in that cart, answers 404; a cart locked for checkout answers 409 and keeps its items (D35).
+	// Public: the cart's session_token is the proof of ownership, no bearer token is needed. Removes the item cart_item_id and answers the cart as it is afterwards, totals recomputed. An unknown token, or an item that is not in that cart, answers 404; a cart locked for checkout answers 409 and keeps its items.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -3937,7 +4163,7 @@ type ClientWithResponsesInterface interface {
 
 	// MasterBoardsCreateWithBodyWithResponse Create a master board
 	//
-	// Superadmins only. Adds a master board (a template) for the tool named by tool_key; projects subscribed to that tool receive it on the next sync (D23). The answer carries the whole board (D21).
+	// Superadmins only. Adds a master board (a template) for the tool named by tool_key; projects subscribed to that tool receive it on the next sync. The answer carries the whole board.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -3946,7 +4172,7 @@ type ClientWithResponsesInterface interface {
 
 	// MasterBoardsCreateWithResponse Create a master board
 	//
-	// Superadmins only. Adds a master board (a template) for the tool named by tool_key; projects subscribed to that tool receive it on the next sync (D23). The answer carries the whole board (D21).
+	// Superadmins only. Adds a master board (a template) for the tool named by tool_key; projects subscribed to that tool receive it on the next sync. The answer carries the whole board.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -3955,7 +4181,7 @@ type ClientWithResponsesInterface interface {
 
 	// MasterBoardsListWithBodyWithResponse List the master boards' titles
 	//
-	// Superadmins only. Answers one string per live master board, its title, in id order (D21). No request fields; an empty body counts as {} (D2).
+	// Superadmins only. Answers one string per live master board, its title, in id order. No request fields; an empty body counts as {}.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -3964,7 +4190,7 @@ type ClientWithResponsesInterface interface {
 
 	// MasterBoardsListWithResponse List the master boards' titles
 	//
-	// Superadmins only. Answers one string per live master board, its title, in id order (D21). No request fields; an empty body counts as {} (D2).
+	// Superadmins only. Answers one string per live master board, its title, in id order. No request fields; an empty body counts as {}.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -3973,7 +4199,7 @@ type ClientWithResponsesInterface interface {
 
 	// MasterBoardsSyncWithBodyWithResponse Sync a master board to every project
 	//
-	// Superadmins only. Brings every project subscribed to the board's tool up to date: creates the project's copy of the board and its groups where missing and adds the cards it lacks; a second call adds nothing. The three counters say what was done (D23, D24).
+	// Superadmins only. Brings every project subscribed to the board's tool up to date: creates the project's copy of the board and its groups where missing and adds the cards it lacks; a second call adds nothing. The three counters say what was done.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -3982,7 +4208,7 @@ type ClientWithResponsesInterface interface {
 
 	// MasterBoardsSyncWithResponse Sync a master board to every project
 	//
-	// Superadmins only. Brings every project subscribed to the board's tool up to date: creates the project's copy of the board and its groups where missing and adds the cards it lacks; a second call adds nothing. The three counters say what was done (D23, D24).
+	// Superadmins only. Brings every project subscribed to the board's tool up to date: creates the project's copy of the board and its groups where missing and adds the cards it lacks; a second call adds nothing. The three counters say what was done.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -3991,7 +4217,7 @@ type ClientWithResponsesInterface interface {
 
 	// MasterCardsCreateWithBodyWithResponse Create a master card
 	//
-	// Superadmins only. Adds a master card (a template) to a master group and answers it with 201, the only operation that does. With push_to_projects the card is copied at once into every project subscribed to the board's tool, and projects_updated counts them, as a string (D22, D23).
+	// Superadmins only. Adds a master card (a template) to a master group and answers it with 201, the only operation that does. With push_to_projects the card is copied at once into every project subscribed to the board's tool, and projects_updated counts them, as a string.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -4000,7 +4226,7 @@ type ClientWithResponsesInterface interface {
 
 	// MasterCardsCreateWithResponse Create a master card
 	//
-	// Superadmins only. Adds a master card (a template) to a master group and answers it with 201, the only operation that does. With push_to_projects the card is copied at once into every project subscribed to the board's tool, and projects_updated counts them, as a string (D22, D23).
+	// Superadmins only. Adds a master card (a template) to a master group and answers it with 201, the only operation that does. With push_to_projects the card is copied at once into every project subscribed to the board's tool, and projects_updated counts them, as a string.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -4009,7 +4235,7 @@ type ClientWithResponsesInterface interface {
 
 	// MasterCardsUpdateWithBodyWithResponse Update a master card
 	//
-	// Superadmins only. Changes the fields sent: an omitted field stays as it is, null clears a field that may be empty (D18). With sync_to_projects the change is carried to the project copies, and projects_updated counts them, as an integer (D22).
+	// Superadmins only. Changes the fields sent: an omitted field stays as it is, null clears a field that may be empty. With sync_to_projects the change is carried to the project copies, and projects_updated counts them, as an integer.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -4018,7 +4244,7 @@ type ClientWithResponsesInterface interface {
 
 	// MasterCardsUpdateWithResponse Update a master card
 	//
-	// Superadmins only. Changes the fields sent: an omitted field stays as it is, null clears a field that may be empty (D18). With sync_to_projects the change is carried to the project copies, and projects_updated counts them, as an integer (D22).
+	// Superadmins only. Changes the fields sent: an omitted field stays as it is, null clears a field that may be empty. With sync_to_projects the change is carried to the project copies, and projects_updated counts them, as an integer.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -4027,7 +4253,7 @@ type ClientWithResponsesInterface interface {
 
 	// MasterGroupsCreateWithBodyWithResponse Create a master group
 	//
-	// Superadmins only. Adds a group to a master board; a board_id that is not a master board answers 404. Answers 200 with the new group (D1).
+	// Superadmins only. Adds a group to a master board; a board_id that is not a master board answers 404. Answers 200 with the new group.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -4036,7 +4262,7 @@ type ClientWithResponsesInterface interface {
 
 	// MasterGroupsCreateWithResponse Create a master group
 	//
-	// Superadmins only. Adds a group to a master board; a board_id that is not a master board answers 404. Answers 200 with the new group (D1).
+	// Superadmins only. Adds a group to a master board; a board_id that is not a master board answers 404. Answers 200 with the new group.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -4045,7 +4271,7 @@ type ClientWithResponsesInterface interface {
 
 	// MasterGroupsUpdateWithBodyWithResponse Update a master group
 	//
-	// Superadmins only. Changes the title or description of a master group; an omitted field stays as it is (D18). The answer carries the whole group (D21).
+	// Superadmins only. Changes the title or description of a master group; an omitted field stays as it is. The answer carries the whole group.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -4054,7 +4280,7 @@ type ClientWithResponsesInterface interface {
 
 	// MasterGroupsUpdateWithResponse Update a master group
 	//
-	// Superadmins only. Changes the title or description of a master group; an omitted field stays as it is (D18). The answer carries the whole group (D21).
+	// Superadmins only. Changes the title or description of a master group; an omitted field stays as it is. The answer carries the whole group.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -4063,7 +4289,7 @@ type ClientWithResponsesInterface interface {
 
 	// BoardsListWithBodyWithResponse List the boards of the caller's project
 	//
-	// Answers every live board of the caller's project, whole records (D20). An optional tool_key in the body keeps the boards of that tool only (D30); an empty body counts as {} (D2).
+	// Answers every live board of the caller's project, whole records. An optional tool_key in the body keeps the boards of that tool only; an empty body counts as {}.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -4072,7 +4298,7 @@ type ClientWithResponsesInterface interface {
 
 	// BoardsListWithResponse List the boards of the caller's project
 	//
-	// Answers every live board of the caller's project, whole records (D20). An optional tool_key in the body keeps the boards of that tool only (D30); an empty body counts as {} (D2).
+	// Answers every live board of the caller's project, whole records. An optional tool_key in the body keeps the boards of that tool only; an empty body counts as {}.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -4081,7 +4307,7 @@ type ClientWithResponsesInterface interface {
 
 	// BoardsUpdateWithBodyWithResponse Update a board
 	//
-	// Changes the fields sent on a board of the caller's project: an omitted field stays as it is, null clears a field that may be empty (D18). The answer carries the whole board (D21).
+	// Changes the fields sent on a board of the caller's project: an omitted field stays as it is, null clears a field that may be empty. The answer carries the whole board.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -4090,7 +4316,7 @@ type ClientWithResponsesInterface interface {
 
 	// BoardsUpdateWithResponse Update a board
 	//
-	// Changes the fields sent on a board of the caller's project: an omitted field stays as it is, null clears a field that may be empty (D18). The answer carries the whole board (D21).
+	// Changes the fields sent on a board of the caller's project: an omitted field stays as it is, null clears a field that may be empty. The answer carries the whole board.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -4099,7 +4325,7 @@ type ClientWithResponsesInterface interface {
 
 	// CardsCreateWithBodyWithResponse Create a card
 	//
-	// Adds a card to the caller's project. status defaults to open and priority to normal (D19); group_id, owner_id and tag_id must name records of the same project, else 404 (D28). Answers 200 with the new card (D1).
+	// Adds a card to the caller's project. status defaults to open and priority to normal; group_id, owner_id and tag_id must name records of the same project, else 404. Answers 200 with the new card.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -4108,7 +4334,7 @@ type ClientWithResponsesInterface interface {
 
 	// CardsCreateWithResponse Create a card
 	//
-	// Adds a card to the caller's project. status defaults to open and priority to normal (D19); group_id, owner_id and tag_id must name records of the same project, else 404 (D28). Answers 200 with the new card (D1).
+	// Adds a card to the caller's project. status defaults to open and priority to normal; group_id, owner_id and tag_id must name records of the same project, else 404. Answers 200 with the new card.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -4117,7 +4343,7 @@ type ClientWithResponsesInterface interface {
 
 	// CardsListWithBodyWithResponse List the cards of the caller's project
 	//
-	// Answers every live card of the caller's project, whole records with the computed is_overdue (D20, D31). No request fields; an empty body counts as {} (D2).
+	// Answers every live card of the caller's project, whole records with the computed is_overdue. No request fields; an empty body counts as {}.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -4126,7 +4352,7 @@ type ClientWithResponsesInterface interface {
 
 	// CardsListWithResponse List the cards of the caller's project
 	//
-	// Answers every live card of the caller's project, whole records with the computed is_overdue (D20, D31). No request fields; an empty body counts as {} (D2).
+	// Answers every live card of the caller's project, whole records with the computed is_overdue. No request fields; an empty body counts as {}.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -4135,7 +4361,7 @@ type ClientWithResponsesInterface interface {
 
 	// CardsUpdateWithBodyWithResponse Update a card
 	//
-	// Changes the fields sent on a card of the caller's project: an omitted field stays as it is, null clears a field that may be empty (D18). group_id, owner_id and tag_id must name records of the same project, else 404 (D28). The answer carries the whole card (D21).
+	// Changes the fields sent on a card of the caller's project: an omitted field stays as it is, null clears a field that may be empty. group_id, owner_id and tag_id must name records of the same project, else 404. The answer carries the whole card.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -4144,7 +4370,7 @@ type ClientWithResponsesInterface interface {
 
 	// CardsUpdateWithResponse Update a card
 	//
-	// Changes the fields sent on a card of the caller's project: an omitted field stays as it is, null clears a field that may be empty (D18). group_id, owner_id and tag_id must name records of the same project, else 404 (D28). The answer carries the whole card (D21).
+	// Changes the fields sent on a card of the caller's project: an omitted field stays as it is, null clears a field that may be empty. group_id, owner_id and tag_id must name records of the same project, else 404. The answer carries the whole card.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -4153,7 +4379,7 @@ type ClientWithResponsesInterface interface {
 
 	// CommentsCreateWithBodyWithResponse Comment on a card or reply to a comment
 	//
-	// Adds a comment to a card of the caller's project; with parent_comment_id it is a reply, and the parent must be a comment on the same card, else 404 (D27). Answers 200 with the new comment (D1).
+	// Adds a comment to a card of the caller's project; with parent_comment_id it is a reply, and the parent must be a comment on the same card, else 404. Answers 200 with the new comment.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -4162,7 +4388,7 @@ type ClientWithResponsesInterface interface {
 
 	// CommentsCreateWithResponse Comment on a card or reply to a comment
 	//
-	// Adds a comment to a card of the caller's project; with parent_comment_id it is a reply, and the parent must be a comment on the same card, else 404 (D27). Answers 200 with the new comment (D1).
+	// Adds a comment to a card of the caller's project; with parent_comment_id it is a reply, and the parent must be a comment on the same card, else 404. Answers 200 with the new comment.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -4171,7 +4397,7 @@ type ClientWithResponsesInterface interface {
 
 	// CommentsListWithBodyWithResponse List a card's comments, one page at a time
 	//
-	// Answers the comments of one card of the caller's project, oldest first, with a pagination object. page starts at 1 and per_page is at most 100; without them the first page of 15 comes back (D26). A card that does not exist or belongs to another project answers 422 keyed by card_id, as this operation lists no 404 (D43).
+	// Answers the comments of one card of the caller's project, oldest first, with a pagination object. page starts at 1 and per_page is at most 100; without them the first page of 15 comes back. A card that does not exist or belongs to another project answers 422 keyed by card_id, as this operation lists no 404.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -4180,7 +4406,7 @@ type ClientWithResponsesInterface interface {
 
 	// CommentsListWithResponse List a card's comments, one page at a time
 	//
-	// Answers the comments of one card of the caller's project, oldest first, with a pagination object. page starts at 1 and per_page is at most 100; without them the first page of 15 comes back (D26). A card that does not exist or belongs to another project answers 422 keyed by card_id, as this operation lists no 404 (D43).
+	// Answers the comments of one card of the caller's project, oldest first, with a pagination object. page starts at 1 and per_page is at most 100; without them the first page of 15 comes back. A card that does not exist or belongs to another project answers 422 keyed by card_id, as this operation lists no 404.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -4189,7 +4415,7 @@ type ClientWithResponsesInterface interface {
 
 	// GroupsDeleteWithBodyWithResponse Delete a group
 	//
-	// Soft-deletes a group of the caller's project together with its cards; they leave every list (D25). data is an empty array.
+	// Soft-deletes a group of the caller's project together with its cards; they leave every list. data is an empty array.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -4198,7 +4424,7 @@ type ClientWithResponsesInterface interface {
 
 	// GroupsDeleteWithResponse Delete a group
 	//
-	// Soft-deletes a group of the caller's project together with its cards; they leave every list (D25). data is an empty array.
+	// Soft-deletes a group of the caller's project together with its cards; they leave every list. data is an empty array.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -4207,7 +4433,7 @@ type ClientWithResponsesInterface interface {
 
 	// TagsCreateWithBodyWithResponse Create a tag
 	//
-	// Adds a tag to the caller's project. Answers 200 with the new tag (D1).
+	// Adds a tag to the caller's project. Answers 200 with the new tag.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -4216,7 +4442,7 @@ type ClientWithResponsesInterface interface {
 
 	// TagsCreateWithResponse Create a tag
 	//
-	// Adds a tag to the caller's project. Answers 200 with the new tag (D1).
+	// Adds a tag to the caller's project. Answers 200 with the new tag.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -4225,7 +4451,7 @@ type ClientWithResponsesInterface interface {
 
 	// TagsListWithBodyWithResponse List the tags of the caller's project
 	//
-	// Answers every live tag of the caller's project, whole records (D20). No request fields; an empty body counts as {} (D2).
+	// Answers every live tag of the caller's project, whole records. No request fields; an empty body counts as {}.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -4234,7 +4460,7 @@ type ClientWithResponsesInterface interface {
 
 	// TagsListWithResponse List the tags of the caller's project
 	//
-	// Answers every live tag of the caller's project, whole records (D20). No request fields; an empty body counts as {} (D2).
+	// Answers every live tag of the caller's project, whole records. No request fields; an empty body counts as {}.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -4243,7 +4469,7 @@ type ClientWithResponsesInterface interface {
 
 	// TourCardsUpdateWithBodyWithResponse Open or close a tour card
 	//
-	// Sets the status of a master tour card to open or closed. Any authenticated user may call it; it needs no tool subscription. An id that is not a master tour card (card_type tour or widget_tour) answers 404 (D32).
+	// Sets the status of a master tour card to open or closed. Any authenticated user may call it; it needs no tool subscription. An id that is not a master tour card (card_type tour or widget_tour) answers 404.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -4252,7 +4478,7 @@ type ClientWithResponsesInterface interface {
 
 	// TourCardsUpdateWithResponse Open or close a tour card
 	//
-	// Sets the status of a master tour card to open or closed. Any authenticated user may call it; it needs no tool subscription. An id that is not a master tour card (card_type tour or widget_tour) answers 404 (D32).
+	// Sets the status of a master tour card to open or closed. Any authenticated user may call it; it needs no tool subscription. An id that is not a master tour card (card_type tour or widget_tour) answers 404.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -4261,7 +4487,7 @@ type ClientWithResponsesInterface interface {
 
 	// WidgetCardsListWithBodyWithResponse List the widget cards of a tool
 	//
-	// Answers the cards of the caller's project that belong to the tool named by tool_key, and how many of them are snoozed. Snoozed cards are listed only with include_snoozed (default false) but always counted (D29). A tool the project does not subscribe to answers 403 in shape (a) (D13).
+	// Answers the cards of the caller's project that belong to the tool named by tool_key, and how many of them are snoozed. Snoozed cards are listed only with include_snoozed (default false) but always counted. A tool the project does not subscribe to answers 403 in shape (a).
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -4270,7 +4496,7 @@ type ClientWithResponsesInterface interface {
 
 	// WidgetCardsListWithResponse List the widget cards of a tool
 	//
-	// Answers the cards of the caller's project that belong to the tool named by tool_key, and how many of them are snoozed. Snoozed cards are listed only with include_snoozed (default false) but always counted (D29). A tool the project does not subscribe to answers 403 in shape (a) (D13).
+	// Answers the cards of the caller's project that belong to the tool named by tool_key, and how many of them are snoozed. Snoozed cards are listed only with include_snoozed (default false) but always counted. A tool the project does not subscribe to answers 403 in shape (a).
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -4279,7 +4505,7 @@ type ClientWithResponsesInterface interface {
 
 	// ThemeVersionsDeprecateWithBodyWithResponse Deprecate an approved theme version
 	//
-	// Sets theme_status to deprecated on a theme version of the caller's project whose approval_status is approved. A version that is not approved answers 400 in shape (a); one already deprecated answers 200 and stays as it is (D36). version_id comes back as a string.
+	// Sets theme_status to deprecated on a theme version of the caller's project whose approval_status is approved. A version that is not approved answers 400 in shape (a); one already deprecated answers 200 and stays as it is. version_id comes back as a string.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -4288,7 +4514,7 @@ type ClientWithResponsesInterface interface {
 
 	// ThemeVersionsDeprecateWithResponse Deprecate an approved theme version
 	//
-	// Sets theme_status to deprecated on a theme version of the caller's project whose approval_status is approved. A version that is not approved answers 400 in shape (a); one already deprecated answers 200 and stays as it is (D36). version_id comes back as a string.
+	// Sets theme_status to deprecated on a theme version of the caller's project whose approval_status is approved. A version that is not approved answers 400 in shape (a); one already deprecated answers 200 and stays as it is. version_id comes back as a string.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -4297,7 +4523,7 @@ type ClientWithResponsesInterface interface {
 
 	// ThumbnailsRegenerateWithBodyWithResponse Regenerate a preview thumbnail
 	//
-	// Starts the regeneration of the preview image of a page, template (partial) or layout of the caller's project and answers the image's address at once; the work itself finishes after the answer (D38). At most 5 calls per project in 10 minutes, then 429 with Retry-After (D15).
+	// Starts the regeneration of the preview image of a page, template (partial) or layout of the caller's project and answers the image's address at once; the work itself finishes after the answer. At most 5 calls per project in 10 minutes, then 429 with Retry-After.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -4306,7 +4532,7 @@ type ClientWithResponsesInterface interface {
 
 	// ThumbnailsRegenerateWithResponse Regenerate a preview thumbnail
 	//
-	// Starts the regeneration of the preview image of a page, template (partial) or layout of the caller's project and answers the image's address at once; the work itself finishes after the answer (D38). At most 5 calls per project in 10 minutes, then 429 with Retry-After (D15).
+	// Starts the regeneration of the preview image of a page, template (partial) or layout of the caller's project and answers the image's address at once; the work itself finishes after the answer. At most 5 calls per project in 10 minutes, then 429 with Retry-After.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -4315,7 +4541,7 @@ type ClientWithResponsesInterface interface {
 
 	// AuthenticateWithBodyWithResponse Log in with e-mail and password
 	//
-	// Checks a user's e-mail and password and answers the login result, whose token is the bearer token every other authenticated operation takes (D10). Public: no bearer token. A wrong e-mail and a wrong password get the same 401, so the answer does not tell which one was wrong (D1); repeated failures are throttled with 429 (D71). token, code and is_recovery are type-checked and otherwise ignored (D11).
+	// Checks a user's e-mail and password and answers the login result, whose token is the bearer token every other authenticated operation takes. Public: no bearer token. A wrong e-mail and a wrong password get the same 401, so the answer does not tell which one was wrong; repeated failures are throttled with 429. token, code and is_recovery are type-checked and otherwise ignored.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -4324,7 +4550,7 @@ type ClientWithResponsesInterface interface {
 
 	// AuthenticateWithResponse Log in with e-mail and password
 	//
-	// Checks a user's e-mail and password and answers the login result, whose token is the bearer token every other authenticated operation takes (D10). Public: no bearer token. A wrong e-mail and a wrong password get the same 401, so the answer does not tell which one was wrong (D1); repeated failures are throttled with 429 (D71). token, code and is_recovery are type-checked and otherwise ignored (D11).
+	// Checks a user's e-mail and password and answers the login result, whose token is the bearer token every other authenticated operation takes. Public: no bearer token. A wrong e-mail and a wrong password get the same 401, so the answer does not tell which one was wrong; repeated failures are throttled with 429. token, code and is_recovery are type-checked and otherwise ignored.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -8099,7 +8325,7 @@ func (r AuthenticateResponse) ContentType() string {
 
 // ConversationsRestoreWithBodyWithResponse Restore an archived AI conversation
 //
-// Moves one of the caller's archived AI assistant conversations back to the active list of the sidebar. Another user's conversation answers 404; restoring one that is already active changes nothing and answers 200 (D33). data is an empty array.
+// Moves one of the caller's archived AI assistant conversations back to the active list of the sidebar. Another user's conversation answers 404; restoring one that is already active changes nothing and answers 200. data is an empty array.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -8114,7 +8340,7 @@ func (c *ClientWithResponses) ConversationsRestoreWithBodyWithResponse(ctx conte
 
 // ConversationsRestoreWithResponse Restore an archived AI conversation
 //
-// Moves one of the caller's archived AI assistant conversations back to the active list of the sidebar. Another user's conversation answers 404; restoring one that is already active changes nothing and answers 200 (D33). data is an empty array.
+// Moves one of the caller's archived AI assistant conversations back to the active list of the sidebar. Another user's conversation answers 404; restoring one that is already active changes nothing and answers 200. data is an empty array.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -8129,7 +8355,7 @@ func (c *ClientWithResponses) ConversationsRestoreWithResponse(ctx context.Conte
 
 // DomainCartRemoveWithBodyWithResponse Remove an item from a domain cart
 //
-// Public: the cart's session_token is the proof of ownership, no bearer token is needed. Removes the item cart_item_id and answers the cart as it is afterwards, totals recomputed (D34). An unknown token, or an item that is not in that cart, answers 404; a cart locked for checkout answers 409 and keeps its items (D35).
+// Public: the cart's session_token is the proof of ownership, no bearer token is needed. Removes the item cart_item_id and answers the cart as it is afterwards, totals recomputed. An unknown token, or an item that is not in that cart, answers 404; a cart locked for checkout answers 409 and keeps its items.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -8144,7 +8370,7 @@ func (c *ClientWithResponses) DomainCartRemoveWithBodyWithResponse(ctx context.C
 
 // DomainCartRemoveWithResponse Remove an item from a domain cart
 //
-// Public: the cart's session_token is the proof of ownership, no bearer token is needed. Removes the item cart_item_id and answers the cart as it is afterwards, totals recomputed (D34). An unknown token, or an item that is not in that cart, answers 404; a cart locked for checkout answers 409 and keeps its items (D35).
+// Public: the cart's session_token is the proof of ownership, no bearer token is needed. Removes the item cart_item_id and answers the cart as it is afterwards, totals recomputed. An unknown token, or an item that is not in that cart, answers 404; a cart locked for checkout answers 409 and keeps its items.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -8159,7 +8385,7 @@ func (c *ClientWithResponses) DomainCartRemoveWithResponse(ctx context.Context, 
 
 // MasterBoardsCreateWithBodyWithResponse Create a master board
 //
-// Superadmins only. Adds a master board (a template) for the tool named by tool_key; projects subscribed to that tool receive it on the next sync (D23). The answer carries the whole board (D21).
+// Superadmins only. Adds a master board (a template) for the tool named by tool_key; projects subscribed to that tool receive it on the next sync. The answer carries the whole board.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -8174,7 +8400,7 @@ func (c *ClientWithResponses) MasterBoardsCreateWithBodyWithResponse(ctx context
 
 // MasterBoardsCreateWithResponse Create a master board
 //
-// Superadmins only. Adds a master board (a template) for the tool named by tool_key; projects subscribed to that tool receive it on the next sync (D23). The answer carries the whole board (D21).
+// Superadmins only. Adds a master board (a template) for the tool named by tool_key; projects subscribed to that tool receive it on the next sync. The answer carries the whole board.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -8189,7 +8415,7 @@ func (c *ClientWithResponses) MasterBoardsCreateWithResponse(ctx context.Context
 
 // MasterBoardsListWithBodyWithResponse List the master boards' titles
 //
-// Superadmins only. Answers one string per live master board, its title, in id order (D21). No request fields; an empty body counts as {} (D2).
+// Superadmins only. Answers one string per live master board, its title, in id order. No request fields; an empty body counts as {}.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -8204,7 +8430,7 @@ func (c *ClientWithResponses) MasterBoardsListWithBodyWithResponse(ctx context.C
 
 // MasterBoardsListWithResponse List the master boards' titles
 //
-// Superadmins only. Answers one string per live master board, its title, in id order (D21). No request fields; an empty body counts as {} (D2).
+// Superadmins only. Answers one string per live master board, its title, in id order. No request fields; an empty body counts as {}.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -8219,7 +8445,7 @@ func (c *ClientWithResponses) MasterBoardsListWithResponse(ctx context.Context, 
 
 // MasterBoardsSyncWithBodyWithResponse Sync a master board to every project
 //
-// Superadmins only. Brings every project subscribed to the board's tool up to date: creates the project's copy of the board and its groups where missing and adds the cards it lacks; a second call adds nothing. The three counters say what was done (D23, D24).
+// Superadmins only. Brings every project subscribed to the board's tool up to date: creates the project's copy of the board and its groups where missing and adds the cards it lacks; a second call adds nothing. The three counters say what was done.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -8234,7 +8460,7 @@ func (c *ClientWithResponses) MasterBoardsSyncWithBodyWithResponse(ctx context.C
 
 // MasterBoardsSyncWithResponse Sync a master board to every project
 //
-// Superadmins only. Brings every project subscribed to the board's tool up to date: creates the project's copy of the board and its groups where missing and adds the cards it lacks; a second call adds nothing. The three counters say what was done (D23, D24).
+// Superadmins only. Brings every project subscribed to the board's tool up to date: creates the project's copy of the board and its groups where missing and adds the cards it lacks; a second call adds nothing. The three counters say what was done.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -8249,7 +8475,7 @@ func (c *ClientWithResponses) MasterBoardsSyncWithResponse(ctx context.Context, 
 
 // MasterCardsCreateWithBodyWithResponse Create a master card
 //
-// Superadmins only. Adds a master card (a template) to a master group and answers it with 201, the only operation that does. With push_to_projects the card is copied at once into every project subscribed to the board's tool, and projects_updated counts them, as a string (D22, D23).
+// Superadmins only. Adds a master card (a template) to a master group and answers it with 201, the only operation that does. With push_to_projects the card is copied at once into every project subscribed to the board's tool, and projects_updated counts them, as a string.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -8264,7 +8490,7 @@ func (c *ClientWithResponses) MasterCardsCreateWithBodyWithResponse(ctx context.
 
 // MasterCardsCreateWithResponse Create a master card
 //
-// Superadmins only. Adds a master card (a template) to a master group and answers it with 201, the only operation that does. With push_to_projects the card is copied at once into every project subscribed to the board's tool, and projects_updated counts them, as a string (D22, D23).
+// Superadmins only. Adds a master card (a template) to a master group and answers it with 201, the only operation that does. With push_to_projects the card is copied at once into every project subscribed to the board's tool, and projects_updated counts them, as a string.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -8279,7 +8505,7 @@ func (c *ClientWithResponses) MasterCardsCreateWithResponse(ctx context.Context,
 
 // MasterCardsUpdateWithBodyWithResponse Update a master card
 //
-// Superadmins only. Changes the fields sent: an omitted field stays as it is, null clears a field that may be empty (D18). With sync_to_projects the change is carried to the project copies, and projects_updated counts them, as an integer (D22).
+// Superadmins only. Changes the fields sent: an omitted field stays as it is, null clears a field that may be empty. With sync_to_projects the change is carried to the project copies, and projects_updated counts them, as an integer.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -8294,7 +8520,7 @@ func (c *ClientWithResponses) MasterCardsUpdateWithBodyWithResponse(ctx context.
 
 // MasterCardsUpdateWithResponse Update a master card
 //
-// Superadmins only. Changes the fields sent: an omitted field stays as it is, null clears a field that may be empty (D18). With sync_to_projects the change is carried to the project copies, and projects_updated counts them, as an integer (D22).
+// Superadmins only. Changes the fields sent: an omitted field stays as it is, null clears a field that may be empty. With sync_to_projects the change is carried to the project copies, and projects_updated counts them, as an integer.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -8309,7 +8535,7 @@ func (c *ClientWithResponses) MasterCardsUpdateWithResponse(ctx context.Context,
 
 // MasterGroupsCreateWithBodyWithResponse Create a master group
 //
-// Superadmins only. Adds a group to a master board; a board_id that is not a master board answers 404. Answers 200 with the new group (D1).
+// Superadmins only. Adds a group to a master board; a board_id that is not a master board answers 404. Answers 200 with the new group.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -8324,7 +8550,7 @@ func (c *ClientWithResponses) MasterGroupsCreateWithBodyWithResponse(ctx context
 
 // MasterGroupsCreateWithResponse Create a master group
 //
-// Superadmins only. Adds a group to a master board; a board_id that is not a master board answers 404. Answers 200 with the new group (D1).
+// Superadmins only. Adds a group to a master board; a board_id that is not a master board answers 404. Answers 200 with the new group.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -8339,7 +8565,7 @@ func (c *ClientWithResponses) MasterGroupsCreateWithResponse(ctx context.Context
 
 // MasterGroupsUpdateWithBodyWithResponse Update a master group
 //
-// Superadmins only. Changes the title or description of a master group; an omitted field stays as it is (D18). The answer carries the whole group (D21).
+// Superadmins only. Changes the title or description of a master group; an omitted field stays as it is. The answer carries the whole group.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -8354,7 +8580,7 @@ func (c *ClientWithResponses) MasterGroupsUpdateWithBodyWithResponse(ctx context
 
 // MasterGroupsUpdateWithResponse Update a master group
 //
-// Superadmins only. Changes the title or description of a master group; an omitted field stays as it is (D18). The answer carries the whole group (D21).
+// Superadmins only. Changes the title or description of a master group; an omitted field stays as it is. The answer carries the whole group.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -8369,7 +8595,7 @@ func (c *ClientWithResponses) MasterGroupsUpdateWithResponse(ctx context.Context
 
 // BoardsListWithBodyWithResponse List the boards of the caller's project
 //
-// Answers every live board of the caller's project, whole records (D20). An optional tool_key in the body keeps the boards of that tool only (D30); an empty body counts as {} (D2).
+// Answers every live board of the caller's project, whole records. An optional tool_key in the body keeps the boards of that tool only; an empty body counts as {}.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -8384,7 +8610,7 @@ func (c *ClientWithResponses) BoardsListWithBodyWithResponse(ctx context.Context
 
 // BoardsListWithResponse List the boards of the caller's project
 //
-// Answers every live board of the caller's project, whole records (D20). An optional tool_key in the body keeps the boards of that tool only (D30); an empty body counts as {} (D2).
+// Answers every live board of the caller's project, whole records. An optional tool_key in the body keeps the boards of that tool only; an empty body counts as {}.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -8399,7 +8625,7 @@ func (c *ClientWithResponses) BoardsListWithResponse(ctx context.Context, body B
 
 // BoardsUpdateWithBodyWithResponse Update a board
 //
-// Changes the fields sent on a board of the caller's project: an omitted field stays as it is, null clears a field that may be empty (D18). The answer carries the whole board (D21).
+// Changes the fields sent on a board of the caller's project: an omitted field stays as it is, null clears a field that may be empty. The answer carries the whole board.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -8414,7 +8640,7 @@ func (c *ClientWithResponses) BoardsUpdateWithBodyWithResponse(ctx context.Conte
 
 // BoardsUpdateWithResponse Update a board
 //
-// Changes the fields sent on a board of the caller's project: an omitted field stays as it is, null clears a field that may be empty (D18). The answer carries the whole board (D21).
+// Changes the fields sent on a board of the caller's project: an omitted field stays as it is, null clears a field that may be empty. The answer carries the whole board.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -8429,7 +8655,7 @@ func (c *ClientWithResponses) BoardsUpdateWithResponse(ctx context.Context, body
 
 // CardsCreateWithBodyWithResponse Create a card
 //
-// Adds a card to the caller's project. status defaults to open and priority to normal (D19); group_id, owner_id and tag_id must name records of the same project, else 404 (D28). Answers 200 with the new card (D1).
+// Adds a card to the caller's project. status defaults to open and priority to normal; group_id, owner_id and tag_id must name records of the same project, else 404. Answers 200 with the new card.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -8444,7 +8670,7 @@ func (c *ClientWithResponses) CardsCreateWithBodyWithResponse(ctx context.Contex
 
 // CardsCreateWithResponse Create a card
 //
-// Adds a card to the caller's project. status defaults to open and priority to normal (D19); group_id, owner_id and tag_id must name records of the same project, else 404 (D28). Answers 200 with the new card (D1).
+// Adds a card to the caller's project. status defaults to open and priority to normal; group_id, owner_id and tag_id must name records of the same project, else 404. Answers 200 with the new card.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -8459,7 +8685,7 @@ func (c *ClientWithResponses) CardsCreateWithResponse(ctx context.Context, body 
 
 // CardsListWithBodyWithResponse List the cards of the caller's project
 //
-// Answers every live card of the caller's project, whole records with the computed is_overdue (D20, D31). No request fields; an empty body counts as {} (D2).
+// Answers every live card of the caller's project, whole records with the computed is_overdue. No request fields; an empty body counts as {}.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -8474,7 +8700,7 @@ func (c *ClientWithResponses) CardsListWithBodyWithResponse(ctx context.Context,
 
 // CardsListWithResponse List the cards of the caller's project
 //
-// Answers every live card of the caller's project, whole records with the computed is_overdue (D20, D31). No request fields; an empty body counts as {} (D2).
+// Answers every live card of the caller's project, whole records with the computed is_overdue. No request fields; an empty body counts as {}.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -8489,7 +8715,7 @@ func (c *ClientWithResponses) CardsListWithResponse(ctx context.Context, body Ca
 
 // CardsUpdateWithBodyWithResponse Update a card
 //
-// Changes the fields sent on a card of the caller's project: an omitted field stays as it is, null clears a field that may be empty (D18). group_id, owner_id and tag_id must name records of the same project, else 404 (D28). The answer carries the whole card (D21).
+// Changes the fields sent on a card of the caller's project: an omitted field stays as it is, null clears a field that may be empty. group_id, owner_id and tag_id must name records of the same project, else 404. The answer carries the whole card.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -8504,7 +8730,7 @@ func (c *ClientWithResponses) CardsUpdateWithBodyWithResponse(ctx context.Contex
 
 // CardsUpdateWithResponse Update a card
 //
-// Changes the fields sent on a card of the caller's project: an omitted field stays as it is, null clears a field that may be empty (D18). group_id, owner_id and tag_id must name records of the same project, else 404 (D28). The answer carries the whole card (D21).
+// Changes the fields sent on a card of the caller's project: an omitted field stays as it is, null clears a field that may be empty. group_id, owner_id and tag_id must name records of the same project, else 404. The answer carries the whole card.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -8519,7 +8745,7 @@ func (c *ClientWithResponses) CardsUpdateWithResponse(ctx context.Context, body 
 
 // CommentsCreateWithBodyWithResponse Comment on a card or reply to a comment
 //
-// Adds a comment to a card of the caller's project; with parent_comment_id it is a reply, and the parent must be a comment on the same card, else 404 (D27). Answers 200 with the new comment (D1).
+// Adds a comment to a card of the caller's project; with parent_comment_id it is a reply, and the parent must be a comment on the same card, else 404. Answers 200 with the new comment.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -8534,7 +8760,7 @@ func (c *ClientWithResponses) CommentsCreateWithBodyWithResponse(ctx context.Con
 
 // CommentsCreateWithResponse Comment on a card or reply to a comment
 //
-// Adds a comment to a card of the caller's project; with parent_comment_id it is a reply, and the parent must be a comment on the same card, else 404 (D27). Answers 200 with the new comment (D1).
+// Adds a comment to a card of the caller's project; with parent_comment_id it is a reply, and the parent must be a comment on the same card, else 404. Answers 200 with the new comment.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -8549,7 +8775,7 @@ func (c *ClientWithResponses) CommentsCreateWithResponse(ctx context.Context, bo
 
 // CommentsListWithBodyWithResponse List a card's comments, one page at a time
 //
-// Answers the comments of one card of the caller's project, oldest first, with a pagination object. page starts at 1 and per_page is at most 100; without them the first page of 15 comes back (D26). A card that does not exist or belongs to another project answers 422 keyed by card_id, as this operation lists no 404 (D43).
+// Answers the comments of one card of the caller's project, oldest first, with a pagination object. page starts at 1 and per_page is at most 100; without them the first page of 15 comes back. A card that does not exist or belongs to another project answers 422 keyed by card_id, as this operation lists no 404.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -8564,7 +8790,7 @@ func (c *ClientWithResponses) CommentsListWithBodyWithResponse(ctx context.Conte
 
 // CommentsListWithResponse List a card's comments, one page at a time
 //
-// Answers the comments of one card of the caller's project, oldest first, with a pagination object. page starts at 1 and per_page is at most 100; without them the first page of 15 comes back (D26). A card that does not exist or belongs to another project answers 422 keyed by card_id, as this operation lists no 404 (D43).
+// Answers the comments of one card of the caller's project, oldest first, with a pagination object. page starts at 1 and per_page is at most 100; without them the first page of 15 comes back. A card that does not exist or belongs to another project answers 422 keyed by card_id, as this operation lists no 404.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -8579,7 +8805,7 @@ func (c *ClientWithResponses) CommentsListWithResponse(ctx context.Context, body
 
 // GroupsDeleteWithBodyWithResponse Delete a group
 //
-// Soft-deletes a group of the caller's project together with its cards; they leave every list (D25). data is an empty array.
+// Soft-deletes a group of the caller's project together with its cards; they leave every list. data is an empty array.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -8594,7 +8820,7 @@ func (c *ClientWithResponses) GroupsDeleteWithBodyWithResponse(ctx context.Conte
 
 // GroupsDeleteWithResponse Delete a group
 //
-// Soft-deletes a group of the caller's project together with its cards; they leave every list (D25). data is an empty array.
+// Soft-deletes a group of the caller's project together with its cards; they leave every list. data is an empty array.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -8609,7 +8835,7 @@ func (c *ClientWithResponses) GroupsDeleteWithResponse(ctx context.Context, body
 
 // TagsCreateWithBodyWithResponse Create a tag
 //
-// Adds a tag to the caller's project. Answers 200 with the new tag (D1).
+// Adds a tag to the caller's project. Answers 200 with the new tag.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -8624,7 +8850,7 @@ func (c *ClientWithResponses) TagsCreateWithBodyWithResponse(ctx context.Context
 
 // TagsCreateWithResponse Create a tag
 //
-// Adds a tag to the caller's project. Answers 200 with the new tag (D1).
+// Adds a tag to the caller's project. Answers 200 with the new tag.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -8639,7 +8865,7 @@ func (c *ClientWithResponses) TagsCreateWithResponse(ctx context.Context, body T
 
 // TagsListWithBodyWithResponse List the tags of the caller's project
 //
-// Answers every live tag of the caller's project, whole records (D20). No request fields; an empty body counts as {} (D2).
+// Answers every live tag of the caller's project, whole records. No request fields; an empty body counts as {}.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -8654,7 +8880,7 @@ func (c *ClientWithResponses) TagsListWithBodyWithResponse(ctx context.Context, 
 
 // TagsListWithResponse List the tags of the caller's project
 //
-// Answers every live tag of the caller's project, whole records (D20). No request fields; an empty body counts as {} (D2).
+// Answers every live tag of the caller's project, whole records. No request fields; an empty body counts as {}.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -8669,7 +8895,7 @@ func (c *ClientWithResponses) TagsListWithResponse(ctx context.Context, body Tag
 
 // TourCardsUpdateWithBodyWithResponse Open or close a tour card
 //
-// Sets the status of a master tour card to open or closed. Any authenticated user may call it; it needs no tool subscription. An id that is not a master tour card (card_type tour or widget_tour) answers 404 (D32).
+// Sets the status of a master tour card to open or closed. Any authenticated user may call it; it needs no tool subscription. An id that is not a master tour card (card_type tour or widget_tour) answers 404.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -8684,7 +8910,7 @@ func (c *ClientWithResponses) TourCardsUpdateWithBodyWithResponse(ctx context.Co
 
 // TourCardsUpdateWithResponse Open or close a tour card
 //
-// Sets the status of a master tour card to open or closed. Any authenticated user may call it; it needs no tool subscription. An id that is not a master tour card (card_type tour or widget_tour) answers 404 (D32).
+// Sets the status of a master tour card to open or closed. Any authenticated user may call it; it needs no tool subscription. An id that is not a master tour card (card_type tour or widget_tour) answers 404.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -8699,7 +8925,7 @@ func (c *ClientWithResponses) TourCardsUpdateWithResponse(ctx context.Context, b
 
 // WidgetCardsListWithBodyWithResponse List the widget cards of a tool
 //
-// Answers the cards of the caller's project that belong to the tool named by tool_key, and how many of them are snoozed. Snoozed cards are listed only with include_snoozed (default false) but always counted (D29). A tool the project does not subscribe to answers 403 in shape (a) (D13).
+// Answers the cards of the caller's project that belong to the tool named by tool_key, and how many of them are snoozed. Snoozed cards are listed only with include_snoozed (default false) but always counted. A tool the project does not subscribe to answers 403 in shape (a).
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -8714,7 +8940,7 @@ func (c *ClientWithResponses) WidgetCardsListWithBodyWithResponse(ctx context.Co
 
 // WidgetCardsListWithResponse List the widget cards of a tool
 //
-// Answers the cards of the caller's project that belong to the tool named by tool_key, and how many of them are snoozed. Snoozed cards are listed only with include_snoozed (default false) but always counted (D29). A tool the project does not subscribe to answers 403 in shape (a) (D13).
+// Answers the cards of the caller's project that belong to the tool named by tool_key, and how many of them are snoozed. Snoozed cards are listed only with include_snoozed (default false) but always counted. A tool the project does not subscribe to answers 403 in shape (a).
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -8729,7 +8955,7 @@ func (c *ClientWithResponses) WidgetCardsListWithResponse(ctx context.Context, b
 
 // ThemeVersionsDeprecateWithBodyWithResponse Deprecate an approved theme version
 //
-// Sets theme_status to deprecated on a theme version of the caller's project whose approval_status is approved. A version that is not approved answers 400 in shape (a); one already deprecated answers 200 and stays as it is (D36). version_id comes back as a string.
+// Sets theme_status to deprecated on a theme version of the caller's project whose approval_status is approved. A version that is not approved answers 400 in shape (a); one already deprecated answers 200 and stays as it is. version_id comes back as a string.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -8744,7 +8970,7 @@ func (c *ClientWithResponses) ThemeVersionsDeprecateWithBodyWithResponse(ctx con
 
 // ThemeVersionsDeprecateWithResponse Deprecate an approved theme version
 //
-// Sets theme_status to deprecated on a theme version of the caller's project whose approval_status is approved. A version that is not approved answers 400 in shape (a); one already deprecated answers 200 and stays as it is (D36). version_id comes back as a string.
+// Sets theme_status to deprecated on a theme version of the caller's project whose approval_status is approved. A version that is not approved answers 400 in shape (a); one already deprecated answers 200 and stays as it is. version_id comes back as a string.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -8759,7 +8985,7 @@ func (c *ClientWithResponses) ThemeVersionsDeprecateWithResponse(ctx context.Con
 
 // ThumbnailsRegenerateWithBodyWithResponse Regenerate a preview thumbnail
 //
-// Starts the regeneration of the preview image of a page, template (partial) or layout of the caller's project and answers the image's address at once; the work itself finishes after the answer (D38). At most 5 calls per project in 10 minutes, then 429 with Retry-After (D15).
+// Starts the regeneration of the preview image of a page, template (partial) or layout of the caller's project and answers the image's address at once; the work itself finishes after the answer. At most 5 calls per project in 10 minutes, then 429 with Retry-After.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -8774,7 +9000,7 @@ func (c *ClientWithResponses) ThumbnailsRegenerateWithBodyWithResponse(ctx conte
 
 // ThumbnailsRegenerateWithResponse Regenerate a preview thumbnail
 //
-// Starts the regeneration of the preview image of a page, template (partial) or layout of the caller's project and answers the image's address at once; the work itself finishes after the answer (D38). At most 5 calls per project in 10 minutes, then 429 with Retry-After (D15).
+// Starts the regeneration of the preview image of a page, template (partial) or layout of the caller's project and answers the image's address at once; the work itself finishes after the answer. At most 5 calls per project in 10 minutes, then 429 with Retry-After.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -8789,7 +9015,7 @@ func (c *ClientWithResponses) ThumbnailsRegenerateWithResponse(ctx context.Conte
 
 // AuthenticateWithBodyWithResponse Log in with e-mail and password
 //
-// Checks a user's e-mail and password and answers the login result, whose token is the bearer token every other authenticated operation takes (D10). Public: no bearer token. A wrong e-mail and a wrong password get the same 401, so the answer does not tell which one was wrong (D1); repeated failures are throttled with 429 (D71). token, code and is_recovery are type-checked and otherwise ignored (D11).
+// Checks a user's e-mail and password and answers the login result, whose token is the bearer token every other authenticated operation takes. Public: no bearer token. A wrong e-mail and a wrong password get the same 401, so the answer does not tell which one was wrong; repeated failures are throttled with 429. token, code and is_recovery are type-checked and otherwise ignored.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -8804,7 +9030,7 @@ func (c *ClientWithResponses) AuthenticateWithBodyWithResponse(ctx context.Conte
 
 // AuthenticateWithResponse Log in with e-mail and password
 //
-// Checks a user's e-mail and password and answers the login result, whose token is the bearer token every other authenticated operation takes (D10). Public: no bearer token. A wrong e-mail and a wrong password get the same 401, so the answer does not tell which one was wrong (D1); repeated failures are throttled with 429 (D71). token, code and is_recovery are type-checked and otherwise ignored (D11).
+// Checks a user's e-mail and password and answers the login result, whose token is the bearer token every other authenticated operation takes. Public: no bearer token. A wrong e-mail and a wrong password get the same 401, so the answer does not tell which one was wrong; repeated failures are throttled with 429. token, code and is_recovery are type-checked and otherwise ignored.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //

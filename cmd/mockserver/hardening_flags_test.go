@@ -1,0 +1,76 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/opsapi/mocktoolkit/mockserver"
+)
+
+// --cors-origins null is refused at start, saying why (D148).
+func TestCORSOriginsNullRefused(t *testing.T) {
+	none := func(string) string { return "" }
+	for _, v := range []string{"null", "https://app.example.com,null", " NULL "} {
+		if _, err := parseFlags([]string{"--cors-origins", v}, none, io.Discard); err == nil || !strings.Contains(err.Error(), "null") {
+			t.Errorf("--cors-origins %q: %v, want a refusal naming null", v, err)
+		}
+	}
+}
+
+// The temporary files a save killed mid-way (kill -9) left beside the state file are removed
+// at the next start; the state file and other files stay (D149).
+func TestStateLeftoversCleanedAtStart(t *testing.T) {
+	dir := t.TempDir()
+	state := filepath.Join(dir, "state.json")
+	left := []string{".mockserver-state-state.json-123456", ".mockserver-state-state.json-987"}
+	keep := []string{".mockserver-state-other.json-42", "notes.txt"}
+	for _, f := range append(append([]string{}, left...), keep...) {
+		if err := os.WriteFile(filepath.Join(dir, f), []byte("{"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	none := func(string) string { return "" }
+	opts, err := parseFlags([]string{"--state-file", state}, none, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := opts.steer.apply(&mockserver.Config{}); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range left {
+		if _, err := os.Stat(filepath.Join(dir, f)); err == nil {
+			t.Errorf("%s survives the start", f)
+		}
+	}
+	for _, f := range keep {
+		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
+			t.Errorf("%s was removed: %v", f, err)
+		}
+	}
+}
+
+// A careless --upstream naming the proxy's own address is refused at start, not served until
+// the proxy runs out of connections (D140).
+func TestProxyUpstreamIsItself(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	port := ln.Addr().(*net.TCPAddr).Port
+	ln.Close()
+	for _, up := range []string{fmt.Sprintf("http://127.0.0.1:%d", port), fmt.Sprintf("http://localhost:%d/api", port)} {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		err := run(ctx, []string{"proxy", "--upstream", up, "--addr", fmt.Sprintf("127.0.0.1:%d", port)}, func(string) string { return "" }, io.Discard, io.Discard)
+		cancel()
+		if err == nil || !strings.Contains(err.Error(), "own address") {
+			t.Errorf("--upstream %s on the proxy's own port: %v, want a refusal at start", up, err)
+		}
+	}
+}

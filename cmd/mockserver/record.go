@@ -1,0 +1,135 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"log/slog"
+	"net/http"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/opsapi/mocktoolkit/fixtures"
+	"github.com/opsapi/mocktoolkit/proxy"
+	"github.com/opsapi/mocktoolkit/reference"
+)
+
+// checkRecordPath refuses at start a --record-scenario the stop could not write (D195): an
+// existing path that is not a regular file, a parent that is not a directory, or the file a
+// report is written to. The recording is otherwise lost at stop.
+func checkRecordPath(opts proxyOptions) error {
+	path := opts.recordScenario
+	if path == "" {
+		return nil
+	}
+	if _, err := fixtures.StatRegular(path); errors.Is(err, fixtures.ErrNotRegular) {
+		return fmt.Errorf("--record-scenario %s: %w; the recording is written to a YAML file", path, err)
+	} else if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("--record-scenario %s: %w", path, errors.Unwrap(err))
+	}
+	dir := filepath.Dir(path)
+	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+		return fmt.Errorf("--record-scenario %s: the directory %s does not exist or is not a directory", path, dir)
+	}
+	for flag, report := range map[string]string{"--report-json": opts.reportJSON, "--report-junit": opts.reportJUnit} {
+		if report != "" && realPath(report) == realPath(path) {
+			return fmt.Errorf("--record-scenario %s and %s %s are the same file: the report would overwrite the recording", path, flag, report)
+		}
+	}
+	return nil
+}
+
+// withRecorder puts a scenario recorder in front of the proxy when --record-scenario names a
+// file (D174); rec is nil otherwise.
+func withRecorder(p *proxy.Proxy, opts proxyOptions) (http.Handler, *proxy.ScenarioRecorder, error) {
+	if opts.recordScenario == "" {
+		return p, nil, nil
+	}
+	rec, err := proxy.NewScenarioRecorder(p)
+	if err != nil {
+		return nil, nil, err
+	}
+	return rec, rec, nil
+}
+
+// writeRecording writes the recorded scenario at stop and says what it holds.
+func writeRecording(rec *proxy.ScenarioRecorder, opts proxyOptions, out io.Writer, logger *slog.Logger) error {
+	if rec == nil {
+		return nil
+	}
+	name := proxy.ScenarioName(opts.recordScenario)
+	head := fmt.Sprintf("Recorded by mockserver proxy from %s: the records its answers showed, in the member's project.\nStart a mock with it: mockserver --scenario %s", opts.upstream.Redacted(), opts.recordScenario)
+	base, err := fixtures.BuildScenario("empty", fixtures.DefaultSeed, time.Now())
+	if err != nil {
+		return fmt.Errorf("record scenario: %w", err)
+	}
+	taken := baseIDs(base.State)
+	var buf bytes.Buffer // the file is written once the scenario is whole
+	err = rec.WriteScenario(&buf, proxy.ScenarioOptions{Name: name, Comment: head, Seed: fixtures.DefaultSeed,
+		Taken:     func(kind string, id int64) bool { return taken[kind][id] },
+		Check:     func(b []byte) []string { return fixtures.ScenarioProblems(b, opts.recordScenario) },
+		BaseCarts: len(base.State.Carts),
+		Note:      func(s string) { logger.Warn("record scenario: " + s) }})
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(opts.recordScenario, buf.Bytes(), 0o644); err != nil {
+		return fmt.Errorf("record scenario: %w", err)
+	}
+	c := rec.Counts()
+	fmt.Fprintf(out, "scenario %s written to %s: %d boards, %d groups, %d tags, %d cards, %d comments, %d carts seen\n",
+		name, opts.recordScenario, c["boards"], c["groups"], c["tags"], c["cards"], c["comments"], c["carts"])
+	return nil
+}
+
+// baseIDs lists the ids of st by the scenario's record kinds: the ids a recorded record cannot
+// keep (D176).
+func baseIDs(st reference.State) map[string]map[int64]bool {
+	out := map[string]map[int64]bool{"boards": {}, "groups": {}, "tags": {}, "cards": {}, "comments": {}, "cart_items": {}}
+	for _, c := range st.Carts {
+		for _, it := range c.Items {
+			out["cart_items"][it.ID] = true
+		}
+	}
+	for _, r := range st.Boards {
+		out["boards"][r.ID] = true
+	}
+	for _, r := range st.Groups {
+		out["groups"][r.ID] = true
+	}
+	for _, r := range st.Tags {
+		out["tags"][r.ID] = true
+	}
+	for _, r := range st.Cards {
+		out["cards"][r.ID] = true
+	}
+	for _, r := range st.Comments {
+		out["comments"][r.ID] = true
+	}
+	return out
+}
+
+// realPath is the file p names once symbolic links are followed (a link to a file that does not
+// exist yet names that file), absolute and clean, so two spellings of one file compare equal.
+func realPath(p string) string {
+	for range 16 {
+		target, err := os.Readlink(p)
+		if err != nil {
+			break
+		}
+		if !filepath.IsAbs(target) {
+			target = filepath.Join(filepath.Dir(p), target)
+		}
+		p = target
+	}
+	if a, err := filepath.Abs(p); err == nil {
+		p = a
+	}
+	if dir, err := filepath.EvalSymlinks(filepath.Dir(p)); err == nil {
+		p = filepath.Join(dir, filepath.Base(p))
+	}
+	return filepath.Clean(p)
+}

@@ -1,0 +1,57 @@
+package main
+
+import (
+	"context"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// A FIFO given as --state-file is refused before it is opened, with a message naming the file:
+// opening a FIFO waits for a writer forever, so the start would hang (D180).
+func TestStateFileFIFOIsRefused(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "fifo.json")
+	if err := syscall.Mkfifo(path, 0o600); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	done := make(chan error, 1)
+	go func() {
+		done <- run(ctx, []string{"--addr", "127.0.0.1:0", "--state-file", path}, func(string) string { return "" }, io.Discard, io.Discard)
+	}()
+	select {
+	case err := <-done:
+		if err == nil || !strings.Contains(err.Error(), "not a regular file") || !strings.Contains(err.Error(), path) {
+			t.Errorf("run with a FIFO state file: %v, want an error naming the file and saying it is not a regular file", err)
+		}
+	case <-time.After(5 * time.Second):
+		cancel()
+		_ = os.WriteFile(path, nil, 0o600) // unblock the reader
+		t.Fatal("the start hangs on a FIFO state file")
+	}
+}
+
+// A state file that does not decode is reported in our words, naming the file, the line and
+// the field, never in Go's (D187).
+func TestStateFileProblemsNameLineAndField(t *testing.T) {
+	for _, tc := range []struct{ body, want string }{
+		{`{"cards":"x"}`, "line 1: The cards field must be an array."},
+		{"{\n  \"users\": [],\n  \"colour\": 1\n}", `line 3: The colour field is not`},
+		{"{\n  \"users\": [\n", "the file ends before its JSON does"},
+		{"{\n  \"users\": [}\n", "line 2: not valid JSON"},
+	} {
+		file := filepath.Join(t.TempDir(), "bad.json")
+		if err := os.WriteFile(file, []byte(tc.body), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		err := run(context.Background(), []string{"--addr", "127.0.0.1:0", "--state-file", file}, func(string) string { return "" }, io.Discard, io.Discard)
+		if err == nil || !strings.Contains(err.Error(), file) || !strings.Contains(err.Error(), tc.want) || strings.Contains(err.Error(), "json: cannot") || strings.Contains(err.Error(), "json: unknown") || strings.Contains(err.Error(), "Go struct") {
+			t.Errorf("state file %q: %v, want the file and %q, in our words", tc.body, err, tc.want)
+		}
+	}
+}

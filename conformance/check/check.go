@@ -1,0 +1,163 @@
+// Package check is the one contract checker: pure functions that judge one exchange (an
+// operation's request and its answer) against the rules one exchange can show broken, and a
+// small tracker of the rules that span the exchanges of one caller. The conformance suite's
+// matchers, the validating proxy and explore mode all judge through it, so one broken fact gets
+// one rule id whoever finds it.
+//
+// It imports only spec, conformance/rules, kin-openapi and the standard library: never Ginkgo,
+// never the mock.
+package check
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/opsapi/mocktoolkit/conformance/rules"
+	"github.com/opsapi/mocktoolkit/spec"
+)
+
+// Exchange is one request of an operation and its answer, as a caller saw them.
+type Exchange struct {
+	// Op is the operation the request was sent to.
+	Op spec.Operation
+	// ReqHeader and ReqBody are the request as sent.
+	ReqHeader http.Header
+	ReqBody   []byte
+	// ReqPartial says ReqBody is only the start of the request body: its fields are not judged.
+	ReqPartial bool
+	// Status, Header and Body are the answer.
+	Status int
+	Header http.Header
+	Body   []byte
+	// BodyPartial says Body is only the start of the answer: its shape is not judged.
+	BodyPartial bool
+}
+
+// Violation is one rule an exchange breaks.
+type Violation struct {
+	Rule   rules.ID `json:"rule"`
+	Detail string   `json:"detail"`
+}
+
+func (v Violation) String() string { return string(v.Rule) + ": " + v.Detail }
+
+// Judge returns every rule ex breaks, in the registry's order: the request against its schema
+// (REQ-1, a client's rule), the status (STATUS-1), the rate-limit headers (HDR-1, HDR-2), a
+// success for a broken request (ERR-6), the envelope of the status (ENV-1 to ENV-4), the keys
+// of a validation error (ERR-5) and the answer against the OpenAPI document (DOC-1).
+func Judge(ctx context.Context, ex Exchange) []Violation {
+	var vs []Violation
+	var broken []string
+	if !ex.ReqPartial {
+		var req []Violation
+		req, broken = Request(ctx, ex.Op, ex.ReqHeader, ex.ReqBody)
+		vs = append(vs, req...)
+	}
+	vs = append(vs, Status(ex.Op, ex.Status)...)
+	vs = append(vs, Headers(ex.Status, ex.Header)...)
+	if len(broken) > 0 && ex.Status >= 200 && ex.Status < 300 {
+		vs = append(vs, Violation{rules.ERR6, fmt.Sprintf("the request breaks a field rule (%s), yet the answer is %d", strings.Join(broken, ", "), ex.Status)})
+	}
+	if !ex.BodyPartial {
+		shape := Envelope(ex.Op, ex.Status, ex.Body)
+		if len(shape) == 0 && ex.Status == http.StatusUnprocessableEntity {
+			shape = KeyedBy(ex.Body, broken)
+		}
+		vs = append(vs, shape...)
+		if len(shape) == 0 && ex.Op.Declared(ex.Status) {
+			vs = append(vs, Answer(ctx, ex)...)
+		}
+	}
+	return Ordered(vs)
+}
+
+// Deployment keeps the violations of vs that are the deployment's (every rule but those that
+// bind the client).
+func Deployment(vs []Violation) []Violation {
+	var out []Violation
+	for _, v := range vs {
+		if r, _ := rules.ByID(v.Rule); !r.Client {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// IDs lists the distinct rule ids of vs, in order.
+func IDs(vs []Violation) []rules.ID {
+	var ids []rules.ID
+	for _, v := range vs {
+		if !slices.Contains(ids, v.Rule) {
+			ids = append(ids, v.Rule)
+		}
+	}
+	return ids
+}
+
+// Ordered sorts vs in the registry's order, keeping their order within a rule.
+func Ordered(vs []Violation) []Violation {
+	rank := make(map[rules.ID]int, len(rules.All))
+	for i, r := range rules.All {
+		rank[r.ID] = i
+	}
+	slices.SortStableFunc(vs, func(a, b Violation) int { return rank[a.Rule] - rank[b.Rule] })
+	return vs
+}
+
+// Status is STATUS-1: an operation whose codes the interface shows answers only those (or 413,
+// which the document declares everywhere, D41); the others are not judged on their status.
+func Status(op spec.Operation, status int) []Violation {
+	if !op.CodesShown() || op.Declared(status) {
+		return nil
+	}
+	codes := make([]string, len(op.Codes))
+	for i, c := range op.Codes {
+		codes[i] = strconv.Itoa(c)
+	}
+	return []Violation{{rules.STATUS1, fmt.Sprintf("%s answered %d; it lists %s", op.ID, status, strings.Join(codes, ", "))}}
+}
+
+// Headers is HDR-1 (both rate-limit headers, one integer each, Remaining at most Limit; a
+// validation error may leave them out, as the interface lists no headers for it, D92) and HDR-2
+// (a 429 carries Retry-After in whole seconds).
+func Headers(status int, h http.Header) []Violation {
+	var vs []Violation
+	limit, limitWhy := HeaderInt(h, "X-RateLimit-Limit")
+	rem, remWhy := HeaderInt(h, "X-RateLimit-Remaining")
+	optional := status == http.StatusUnprocessableEntity
+	for _, why := range []string{limitWhy, remWhy} {
+		if why != "" && !(optional && strings.HasSuffix(why, "is missing")) {
+			vs = append(vs, Violation{rules.HDR1, why})
+		}
+	}
+	if limitWhy == "" && remWhy == "" && rem > limit {
+		vs = append(vs, Violation{rules.HDR1, fmt.Sprintf("X-RateLimit-Remaining %d is above X-RateLimit-Limit %d", rem, limit)})
+	}
+	if status == http.StatusTooManyRequests {
+		if _, why := HeaderInt(h, "Retry-After"); why != "" {
+			vs = append(vs, Violation{rules.HDR2, why})
+		}
+	}
+	return vs
+}
+
+// HeaderInt reads a header that must be sent once as a non-negative integer; why says what is
+// wrong with it ("" when nothing is).
+func HeaderInt(h http.Header, name string) (n int64, why string) {
+	values := h.Values(name)
+	switch {
+	case len(values) == 0:
+		return 0, name + " is missing"
+	case len(values) > 1:
+		return 0, fmt.Sprintf("%s is sent %d times", name, len(values))
+	}
+	n, err := strconv.ParseInt(strings.TrimSpace(values[0]), 10, 64)
+	if err != nil || n < 0 {
+		return 0, fmt.Sprintf("%s is %q, not a non-negative integer", name, values[0])
+	}
+	return n, ""
+}

@@ -1,0 +1,170 @@
+package check
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/getkin/kin-openapi/openapi3filter"
+	"github.com/getkin/kin-openapi/routers"
+
+	"github.com/opsapi/mocktoolkit/conformance/rules"
+	"github.com/opsapi/mocktoolkit/spec"
+)
+
+// maxDetails is how many schema failures a violation's detail names.
+const maxDetails = 5
+
+// options are the one set of kin-openapi options every check uses: authentication is judged by
+// the rules, not the document; every failure is collected; a status the operation does not
+// declare is a failure.
+func options() *openapi3filter.Options {
+	return &openapi3filter.Options{
+		AuthenticationFunc:    openapi3filter.NoopAuthenticationFunc,
+		MultiError:            true,
+		IncludeResponseStatus: true,
+	}
+}
+
+// validationRequest is the request kin-openapi judges: the caller's headers with the body read
+// as JSON whatever its Content-Type (D91), and an empty body read as {} (D2).
+func validationRequest(ctx context.Context, route *routers.Route, h http.Header, body []byte) (*http.Request, error) {
+	if len(bytes.TrimSpace(body)) == 0 {
+		body = []byte("{}")
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, "http://check.invalid"+route.Path, bytes.NewReader(body))
+	if err != nil {
+		return nil, err
+	}
+	req.Header = h.Clone()
+	if req.Header == nil {
+		req.Header = http.Header{}
+	}
+	req.Header.Set("Content-Type", "application/json")
+	return req, nil
+}
+
+// Request is REQ-1: the request body against the operation's request schema. broken lists the
+// top-level fields whose rules the request breaks (for ERR-5 and ERR-6).
+func Request(ctx context.Context, op spec.Operation, h http.Header, body []byte) (vs []Violation, broken []string) {
+	req, err := validationRequest(ctx, op.Route, h, body)
+	if err != nil {
+		return nil, nil
+	}
+	verr := openapi3filter.ValidateRequest(ctx, &openapi3filter.RequestValidationInput{Request: req, Route: op.Route, Options: options()})
+	if verr == nil {
+		return nil, nil
+	}
+	fields := spec.SchemaErrors(verr)
+	if len(fields) == 0 {
+		return []Violation{{rules.REQ1, requestProblem(verr)}}, nil
+	}
+	whys := make([]string, 0, len(fields))
+	for _, e := range fields {
+		where := spec.Field(e)
+		if where == "" {
+			where = "body"
+		}
+		whys = append(whys, where+": "+e.Reason)
+		if where != "body" && !slices.Contains(broken, where) {
+			broken = append(broken, where)
+		}
+	}
+	return []Violation{{rules.REQ1, summarise(whys)}}, broken
+}
+
+// requestProblem words a request failure that is about no field (a body that is not JSON).
+func requestProblem(err error) string {
+	var re *openapi3filter.RequestError
+	if errors.As(err, &re) {
+		var pe *openapi3filter.ParseError
+		if errors.As(re.Err, &pe) {
+			return "the body is not JSON"
+		}
+		if re.Reason != "" {
+			return re.Reason
+		}
+	}
+	return firstLine(err.Error())
+}
+
+// Answer is DOC-1: the answer's body against the document's schema for its status. The
+// headers are HDR-1's and HDR-2's to judge, so the document's header schemas are left out
+// (kin-openapi stops at the first header failure, before the body).
+func Answer(ctx context.Context, ex Exchange) []Violation {
+	route := bodyRoute(ex.Op.Route)
+	req, err := validationRequest(ctx, route, ex.ReqHeader, ex.ReqBody)
+	if err != nil {
+		return nil
+	}
+	in := &openapi3filter.ResponseValidationInput{
+		RequestValidationInput: &openapi3filter.RequestValidationInput{Request: req, Route: route, Options: options()},
+		Status:                 ex.Status,
+		Header:                 ex.Header,
+		Options:                options(),
+	}
+	in.SetBodyBytes(ex.Body)
+	verr := openapi3filter.ValidateResponse(ctx, in)
+	if verr == nil {
+		return nil
+	}
+	fields := spec.SchemaErrors(verr)
+	if len(fields) == 0 {
+		var re *openapi3filter.ResponseError
+		why := firstLine(verr.Error())
+		if errors.As(verr, &re) && re.Reason != "" {
+			why = re.Reason
+		}
+		return []Violation{{rules.DOC1, why}}
+	}
+	whys := make([]string, 0, len(fields))
+	for _, e := range fields {
+		whys = append(whys, "/"+strings.Join(e.JSONPointer(), "/")+": "+e.Reason)
+	}
+	return []Violation{{rules.DOC1, summarise(whys)}}
+}
+
+// bodyRoutes caches, per route of the document, a copy whose responses declare no headers.
+var bodyRoutes sync.Map // *routers.Route -> *routers.Route
+
+// bodyRoute copies route with an operation whose responses declare no headers. The document
+// is shared, so nothing of it is modified.
+func bodyRoute(route *routers.Route) *routers.Route {
+	if r, ok := bodyRoutes.Load(route); ok {
+		return r.(*routers.Route)
+	}
+	op := *route.Operation
+	responses := openapi3.NewResponsesWithCapacity(route.Operation.Responses.Len())
+	for code, ref := range route.Operation.Responses.Map() {
+		if ref == nil || ref.Value == nil {
+			continue
+		}
+		resp := *ref.Value
+		resp.Headers = nil
+		responses.Set(code, &openapi3.ResponseRef{Value: &resp})
+	}
+	op.Responses = responses
+	r := *route
+	r.Operation = &op
+	actual, _ := bodyRoutes.LoadOrStore(route, &r)
+	return actual.(*routers.Route)
+}
+
+// summarise joins the first maxDetails reasons and counts the rest.
+func summarise(whys []string) string {
+	if len(whys) <= maxDetails {
+		return strings.Join(whys, "; ")
+	}
+	return fmt.Sprintf("%s; and %d more", strings.Join(whys[:maxDetails], "; "), len(whys)-maxDetails)
+}
+
+func firstLine(s string) string {
+	line, _, _ := strings.Cut(s, "\n")
+	return line
+}

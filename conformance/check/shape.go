@@ -1,0 +1,237 @@
+package check
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/opsapi/mocktoolkit/conformance/rules"
+	"github.com/opsapi/mocktoolkit/spec"
+)
+
+// Shape is a body shape of the interface (§Endpoints, error body shapes; §Conventions 3).
+type Shape int
+
+const (
+	// NoShape is the shape of a status the interface gives none (413, 502, ...): not judged.
+	NoShape Shape = iota
+	// Success is the success envelope: `error` boolean, `message` string, `data` (ENV-1).
+	Success
+	// ShapeA is `error` boolean, `message` string, `data` array (ENV-2).
+	ShapeA
+	// ShapeB is `error` boolean and `message` string only (ENV-3).
+	ShapeB
+	// ShapeAOrB is what a 403 may be (ENV-3).
+	ShapeAOrB
+	// ShapeC is the validation error: `message` string, `errors` an object of lists of strings
+	// (ENV-4).
+	ShapeC
+)
+
+// ShapeOf is the shape the interface gives status.
+func ShapeOf(status int) Shape {
+	switch {
+	case status >= 200 && status < 300:
+		return Success
+	case status == 400 || status == 404 || status == 409 || status == 500:
+		return ShapeA
+	case status == http.StatusUnauthorized || status == http.StatusTooManyRequests:
+		return ShapeB
+	case status == http.StatusForbidden:
+		return ShapeAOrB
+	case status == http.StatusUnprocessableEntity:
+		return ShapeC
+	}
+	return NoShape
+}
+
+// Rule is the rule a body out of shape s breaks.
+func (s Shape) Rule() rules.ID {
+	return [...]rules.ID{"", rules.ENV1, rules.ENV2, rules.ENV3, rules.ENV3, rules.ENV4}[s]
+}
+
+// Envelope is ENV-1 to ENV-4: the body has the shape the interface gives the status.
+func Envelope(op spec.Operation, status int, body []byte) []Violation {
+	return InShape(ShapeOf(status), op, status, body)
+}
+
+// InShape judges body against shape s; a 401 of authenticate may carry `errors`, a list of
+// strings, besides `error` and `message`, as the interface lists it among authenticate's answer
+// fields (D120).
+func InShape(s Shape, op spec.Operation, status int, body []byte) []Violation {
+	if s == NoShape {
+		return nil
+	}
+	obj, why := jsonObject(body)
+	if why == "" {
+		switch s {
+		case Success:
+			why = firstWhy(member(obj, "error", "a boolean", isBool), member(obj, "message", "a string", isString), member(obj, "data", "", isAnything))
+		case ShapeA:
+			why = shapeA(obj)
+		case ShapeB:
+			why = shapeB(obj, status == http.StatusUnauthorized && op.ID == "authenticate")
+		case ShapeAOrB:
+			if whyA, whyB := shapeA(obj), shapeB(obj, false); whyA != "" && whyB != "" {
+				why = "not shape (a): " + whyA + "; not shape (b): " + whyB
+			}
+		case ShapeC:
+			why = shapeC(obj)
+		}
+	}
+	if why == "" {
+		return nil
+	}
+	return []Violation{{s.Rule(), fmt.Sprintf("%d answer: %s", status, why)}}
+}
+
+// KeyedBy is ERR-5 on a validation error in shape (c): `errors` names at least one field and,
+// when the request breaks the rules of some of its fields (broken), one of those. Other keys are
+// not judged: the interface leaves the keys' text open beyond the failed field.
+func KeyedBy(body []byte, broken []string) []Violation {
+	obj, _ := jsonObject(body)
+	errs, _ := obj["errors"].(map[string]any)
+	if len(errs) == 0 {
+		return []Violation{{rules.ERR5, "`errors` names no field"}}
+	}
+	if len(broken) == 0 {
+		return nil
+	}
+	for k := range errs {
+		if slices.ContainsFunc(broken, func(f string) bool { return Names(k, f) }) {
+			return nil
+		}
+	}
+	return []Violation{{rules.ERR5, fmt.Sprintf("the request breaks the rules of %s, yet `errors` is keyed by %s", strings.Join(broken, ", "), strings.Join(sortedKeys(errs), ", "))}}
+}
+
+// Names reports whether the key of a validation error names field: the field itself, or a
+// path into it ("title.0", "items[2]").
+func Names(key, field string) bool {
+	return key == field || strings.HasPrefix(key, field+".") || strings.HasPrefix(key, field+"[")
+}
+
+// ErrorKeys lists the keys of the `errors` object of body, sorted.
+func ErrorKeys(body []byte) []string {
+	obj, _ := jsonObject(body)
+	errs, _ := obj["errors"].(map[string]any)
+	return sortedKeys(errs)
+}
+
+// jsonObject decodes a body that must be one JSON object.
+func jsonObject(body []byte) (map[string]any, string) {
+	var v any
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.UseNumber()
+	if err := dec.Decode(&v); err != nil || dec.More() {
+		return nil, "the body is not JSON"
+	}
+	obj, ok := v.(map[string]any)
+	if !ok {
+		return nil, fmt.Sprintf("the body is %s, not a JSON object", Kind(v))
+	}
+	return obj, ""
+}
+
+// Kind names the JSON kind of a decoded value.
+func Kind(v any) string {
+	switch v.(type) {
+	case nil:
+		return "null"
+	case bool:
+		return "a boolean"
+	case string:
+		return "a string"
+	case json.Number, float64:
+		return "a number"
+	case []any:
+		return "an array"
+	case map[string]any:
+		return "an object"
+	}
+	return fmt.Sprintf("%T", v)
+}
+
+// member checks that obj[key] exists and passes ok; it says why not.
+func member(obj map[string]any, key, want string, ok func(any) bool) string {
+	v, present := obj[key]
+	switch {
+	case !present:
+		return fmt.Sprintf("`%s` is missing", key)
+	case !ok(v):
+		return fmt.Sprintf("`%s` is %s, not %s", key, Kind(v), want)
+	}
+	return ""
+}
+
+func isBool(v any) bool     { _, ok := v.(bool); return ok }
+func isString(v any) bool   { _, ok := v.(string); return ok }
+func isArray(v any) bool    { _, ok := v.([]any); return ok }
+func isObject(v any) bool   { _, ok := v.(map[string]any); return ok }
+func isAnything(_ any) bool { return true }
+
+func isStrings(v any) bool {
+	list, ok := v.([]any)
+	return ok && !slices.ContainsFunc(list, func(e any) bool { return !isString(e) })
+}
+
+// firstWhy returns the first non-empty reason.
+func firstWhy(whys ...string) string {
+	for _, w := range whys {
+		if w != "" {
+			return w
+		}
+	}
+	return ""
+}
+
+func shapeA(obj map[string]any) string {
+	return firstWhy(member(obj, "error", "a boolean", isBool), member(obj, "message", "a string", isString), member(obj, "data", "an array", isArray))
+}
+
+// shapeB is shape (b); withErrors allows `errors`, a list of strings, besides (D120).
+func shapeB(obj map[string]any, withErrors bool) string {
+	if why := firstWhy(member(obj, "error", "a boolean", isBool), member(obj, "message", "a string", isString)); why != "" {
+		return why
+	}
+	var extra []string
+	for k := range obj {
+		if k != "error" && k != "message" && !(withErrors && k == "errors") {
+			extra = append(extra, "`"+k+"`")
+		}
+	}
+	if len(extra) > 0 {
+		sort.Strings(extra)
+		return "it has " + strings.Join(extra, ", ") + " besides `error` and `message`"
+	}
+	if _, sent := obj["errors"]; sent && withErrors {
+		return member(obj, "errors", "a list of strings", isStrings)
+	}
+	return ""
+}
+
+func shapeC(obj map[string]any) string {
+	if why := firstWhy(member(obj, "message", "a string", isString), member(obj, "errors", "an object", isObject)); why != "" {
+		return why
+	}
+	errs := obj["errors"].(map[string]any)
+	for _, k := range sortedKeys(errs) {
+		if !isStrings(errs[k]) {
+			return fmt.Sprintf("`errors.%s` is %s, not a list of strings", k, Kind(errs[k]))
+		}
+	}
+	return ""
+}
+
+func sortedKeys(m map[string]any) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}

@@ -1,0 +1,212 @@
+package check
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/opsapi/mocktoolkit/conformance/rules"
+)
+
+// maxCallers bounds the callers a Tracker remembers; past it, it forgets them all and starts
+// again (a rule spanning exchanges is then judged from the next ones).
+const maxCallers = 4096
+
+// quickGap is how soon after an answer the caller's next request must come for the two to be
+// judged "in a row" by LIMIT-1 (D123).
+const quickGap = 2 * time.Second
+
+// Tracker judges the rules that span the exchanges of one caller (D123): X-RateLimit-Remaining
+// counts down on answers in a row (LIMIT-1), and a successful create shows up in the caller's
+// next list (LIST-1 for tags and master boards, COMMENT-1 for a card's comments). It is safe
+// for concurrent use; the caller key is whatever identifies a caller (the proxy uses its bearer
+// token).
+type Tracker struct {
+	mu      sync.Mutex
+	callers map[string]*trail
+}
+
+// trail is what a Tracker remembers of one caller.
+type trail struct {
+	rate  map[string]rateMark // by operationId
+	lists map[string]listMark // the last list, by list key
+}
+
+// listMark is the last list of one kind to one caller and the creates that came after it.
+type listMark struct {
+	entries  int64
+	answered time.Time
+	// creates counts the successful creates asked for after the list was answered; mixed is
+	// set when a create overlapped it, so the next list cannot be judged.
+	creates []time.Time // when each was answered
+	mixed   bool
+}
+
+// rateMark is the last 2xx answer of one operation to one caller.
+type rateMark struct {
+	limit, remaining int64
+	answered         time.Time
+	run              int // answers in a row that left Remaining where it was
+}
+
+// NewTracker returns an empty tracker.
+func NewTracker() *Tracker { return &Tracker{callers: map[string]*trail{}} }
+
+// Judge records ex, an exchange of caller whose request was sent at sent and answered at
+// answered, and returns the rules it breaks together with the caller's earlier exchanges. An
+// empty caller, or zero times, are not tracked.
+func (t *Tracker) Judge(caller string, ex Exchange, sent, answered time.Time) []Violation {
+	if caller == "" || sent.IsZero() || answered.IsZero() || ex.Status < 200 || ex.Status >= 300 || ex.BodyPartial {
+		return nil
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	tr := t.callers[caller]
+	if tr == nil {
+		if len(t.callers) >= maxCallers {
+			t.callers = map[string]*trail{}
+		}
+		tr = &trail{rate: map[string]rateMark{}, lists: map[string]listMark{}}
+		t.callers[caller] = tr
+	}
+	var vs []Violation
+	vs = append(vs, tr.countDown(ex, sent, answered)...)
+	vs = append(vs, tr.listed(ex, sent, answered)...)
+	return vs
+}
+
+// countDown is LIMIT-1: three 2xx answers of one operation in a row, each asked for within
+// quickGap of the previous answer and none overlapping, cannot all leave X-RateLimit-Remaining
+// at the same non-zero value; no window resets twice in a few seconds (D123).
+func (tr *trail) countDown(ex Exchange, sent, answered time.Time) []Violation {
+	limit, limitWhy := HeaderInt(ex.Header, "X-RateLimit-Limit")
+	rem, remWhy := HeaderInt(ex.Header, "X-RateLimit-Remaining")
+	if limitWhy != "" || remWhy != "" {
+		delete(tr.rate, ex.Op.ID)
+		return nil
+	}
+	prev, ok := tr.rate[ex.Op.ID]
+	mark := rateMark{limit: limit, remaining: rem, answered: answered, run: 1}
+	if ok && !sent.Before(prev.answered) && sent.Sub(prev.answered) < quickGap && limit == prev.limit && rem == prev.remaining && rem > 0 {
+		mark.run = prev.run + 1
+	}
+	tr.rate[ex.Op.ID] = mark
+	if mark.run == 3 {
+		return []Violation{{rules.LIMIT1, fmt.Sprintf("three answers of %s in a row, each asked for within %s of the last, left X-RateLimit-Remaining at %d of %d", ex.Op.ID, quickGap, rem, limit)}}
+	}
+	return nil
+}
+
+// A list a create shows up in: the list's operation, where its entries are counted, and the
+// rule a create that does not show up breaks. No operation of the interface deletes tags,
+// master boards or comments, so a list can only grow.
+var (
+	listOf = map[string]struct {
+		key, count string
+		rule       rules.ID
+	}{
+		"tagsList":         {"tags", "data.tags", rules.LIST1},
+		"masterBoardsList": {"masterBoards", "data.boards", rules.LIST1},
+		"commentsList":     {"comments", "data.pagination.total", rules.COMMENT1},
+	}
+	createOf = map[string]string{"tagsCreate": "tags", "masterBoardsCreate": "masterBoards", "commentsCreate": "comments"}
+)
+
+// listed is LIST-1 and COMMENT-1: after a caller's successful creates, its next list of the
+// same kind (of the same card, for comments) counts at least one more entry per create than
+// the list before them. Only creates asked for after that list was answered, and answered
+// before the next list was asked for, are judged; an overlap leaves the next list unjudged.
+func (tr *trail) listed(ex Exchange, sent, answered time.Time) []Violation {
+	if key, ok := createOf[ex.Op.ID]; ok {
+		key += scope(ex)
+		if m, known := tr.lists[key]; known {
+			if sent.Before(m.answered) {
+				m.mixed = true
+			} else {
+				m.creates = append(m.creates, answered)
+			}
+			tr.lists[key] = m
+		}
+		return nil
+	}
+	l, ok := listOf[ex.Op.ID]
+	if !ok {
+		return nil
+	}
+	key := l.key + scope(ex)
+	n, ok := count(ex.Body, l.count)
+	if !ok {
+		delete(tr.lists, key)
+		return nil
+	}
+	before, known := tr.lists[key]
+	tr.lists[key] = listMark{entries: n, answered: answered}
+	if !known || before.mixed || len(before.creates) == 0 {
+		return nil
+	}
+	for _, at := range before.creates {
+		if at.After(sent) {
+			return nil // a create still under way when this list was asked for
+		}
+	}
+	if created := int64(len(before.creates)); n < before.entries+created {
+		return []Violation{{l.rule, fmt.Sprintf("%d successful %s since the caller's last %s, which counted %d, yet it now counts %d", created, createdWord(created), ex.Op.ID, before.entries, n)}}
+	}
+	return nil
+}
+
+func createdWord(n int64) string {
+	if n == 1 {
+		return "create"
+	}
+	return "creates"
+}
+
+// scope narrows a list key to the card a comment list or create is about.
+func scope(ex Exchange) string {
+	if ex.Op.ID != "commentsList" && ex.Op.ID != "commentsCreate" {
+		return ""
+	}
+	var req struct {
+		CardID json.Number `json:"card_id"`
+	}
+	dec := json.NewDecoder(bytes.NewReader(ex.ReqBody))
+	dec.UseNumber()
+	if dec.Decode(&req) != nil {
+		return ":?"
+	}
+	return ":" + req.CardID.String()
+}
+
+// count reads the number at path of body, or the length of the array there.
+func count(body []byte, path string) (int64, bool) {
+	var v any
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.UseNumber()
+	if dec.Decode(&v) != nil {
+		return 0, false
+	}
+	for _, key := range strings.Split(path, ".") {
+		obj, ok := v.(map[string]any)
+		if !ok {
+			return 0, false
+		}
+		v = obj[key]
+	}
+	switch x := v.(type) {
+	case []any:
+		return int64(len(x)), true
+	case json.Number:
+		n, err := x.Int64()
+		return n, err == nil
+	}
+	return 0, false
+}
+
+// CallerKey identifies the caller of a request by its Authorization header ("" when it has
+// none).
+func CallerKey(h http.Header) string { return h.Get("Authorization") }

@@ -1,0 +1,123 @@
+package check_test
+
+import (
+	"context"
+	"net/http"
+	"os/exec"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/opsapi/mocktoolkit/conformance/check"
+	"github.com/opsapi/mocktoolkit/conformance/rules"
+	"github.com/opsapi/mocktoolkit/spec"
+)
+
+func op(t *testing.T, id string) spec.Operation {
+	t.Helper()
+	doc, err := spec.Load(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	o, ok := spec.OperationByID(doc, id)
+	if !ok {
+		t.Fatalf("no operation %s", id)
+	}
+	return o
+}
+
+// answer is a 2xx exchange of op with the rate-limit headers and body given.
+func answer(o spec.Operation, remaining, req, body string) check.Exchange {
+	return check.Exchange{Op: o, ReqBody: []byte(req), Status: http.StatusOK,
+		Header: http.Header{"X-Ratelimit-Limit": {"60"}, "X-Ratelimit-Remaining": {remaining}}, Body: []byte(body)}
+}
+
+// step is one exchange of a caller: sent at ms milliseconds, answered 10 ms later.
+type step struct {
+	ex check.Exchange
+	ms int
+}
+
+func run(tr *check.Tracker, steps ...step) []rules.ID {
+	start := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	var ids []rules.ID
+	for _, s := range steps {
+		sent := start.Add(time.Duration(s.ms) * time.Millisecond)
+		for _, v := range tr.Judge("Bearer t", s.ex, sent, sent.Add(10*time.Millisecond)) {
+			ids = append(ids, v.Rule)
+		}
+	}
+	return ids
+}
+
+func TestTrackerJudgesRemainingAcrossAnswers(t *testing.T) {
+	tags := op(t, "tagsList")
+	same := func(ms int) step { return step{answer(tags, "42", "{}", `{"data":{"tags":[]}}`), ms} }
+	for _, c := range []struct {
+		name  string
+		steps []step
+		want  []rules.ID
+	}{
+		{"three quick answers in a row leaving Remaining where it was break LIMIT-1", []step{same(0), same(20), same(40)}, []rules.ID{rules.LIMIT1}},
+		{"two are not enough: a window may reset between them", []step{same(0), same(20)}, nil},
+		{"answers counting down keep the rule", []step{same(0), {answer(tags, "41", "{}", `{"data":{"tags":[]}}`), 20}, {answer(tags, "40", "{}", `{"data":{"tags":[]}}`), 40}}, nil},
+		{"answers seconds apart are not in a row", []step{same(0), same(3000), same(6000)}, nil},
+		{"overlapping requests are not in a row", []step{same(0), same(5), same(10)}, nil},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if got := run(check.NewTracker(), c.steps...); !slices.Equal(got, c.want) {
+				t.Errorf("got %v, want %v", got, c.want)
+			}
+		})
+	}
+}
+
+func TestTrackerJudgesCreatesInTheNextList(t *testing.T) {
+	list, create := op(t, "tagsList"), op(t, "tagsCreate")
+	comments, comment := op(t, "commentsList"), op(t, "commentsCreate")
+	tags := func(n int, ms int) step {
+		return step{answer(list, "50", "{}", `{"data":{"tags":[`+strings.TrimSuffix(strings.Repeat("{},", n), ",")+`]}}`), ms}
+	}
+	created := func(ms int) step { return step{answer(create, "50", `{"name":"x"}`, `{"data":{"tag":{}}}`), ms} }
+	total := func(card string, n string, ms int) step {
+		return step{answer(comments, "50", `{"card_id":`+card+`}`, `{"data":{"comments":[],"pagination":{"total":`+n+`}}}`), ms}
+	}
+	commented := func(card string, ms int) step {
+		return step{answer(comment, "50", `{"card_id":`+card+`,"comment":"x"}`, `{"data":{"comment":{}}}`), ms}
+	}
+	for _, c := range []struct {
+		name  string
+		steps []step
+		want  []rules.ID
+	}{
+		{"a tag created but not listed breaks LIST-1", []step{tags(2, 0), created(100), tags(2, 200)}, []rules.ID{rules.LIST1}},
+		{"a tag created and listed keeps it", []step{tags(2, 0), created(100), tags(3, 200)}, nil},
+		{"others' tags may show up too", []step{tags(2, 0), created(100), tags(5, 200)}, nil},
+		{"a create overlapping the first list is not judged", []step{tags(2, 0), created(5), tags(2, 200)}, nil},
+		{"a create before any list is not judged", []step{created(0), tags(2, 100)}, nil},
+		{"a comment not counted by its card's list breaks COMMENT-1", []step{total("7", "4", 0), commented("7", 100), total("7", "4", 200)}, []rules.ID{rules.COMMENT1}},
+		{"a comment on another card is not this card's", []step{total("7", "4", 0), commented("8", 100), total("7", "4", 200)}, nil},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if got := run(check.NewTracker(), c.steps...); !slices.Equal(got, c.want) {
+				t.Errorf("got %v, want %v", got, c.want)
+			}
+		})
+	}
+}
+
+// The checker judges and nothing else: it imports spec, the registry, kin-openapi and the
+// standard library, never the suite's test framework or the mock.
+func TestCheckImportsNeitherTheSuiteNorTheMock(t *testing.T) {
+	out, err := exec.Command("go", "list", "-deps", "github.com/opsapi/mocktoolkit/conformance/check").Output()
+	if err != nil {
+		t.Skipf("go list unavailable: %v", err)
+	}
+	for _, dep := range strings.Fields(string(out)) {
+		if strings.HasPrefix(dep, "github.com/onsi/") || (strings.HasPrefix(dep, "github.com/opsapi/mocktoolkit/") &&
+			dep != "github.com/opsapi/mocktoolkit/spec" && dep != "github.com/opsapi/mocktoolkit/conformance/rules" && dep != "github.com/opsapi/mocktoolkit/conformance/check") {
+			t.Errorf("conformance/check depends on %s", dep)
+		}
+	}
+}

@@ -1,0 +1,183 @@
+package explore
+
+import (
+	"fmt"
+	"strings"
+
+	"pgregory.net/rapid"
+
+	"github.com/opsapi/mocktoolkit/conformance"
+	"github.com/opsapi/mocktoolkit/conformance/rules"
+)
+
+// The probe classes of the suite (conformance/probe.go) as explore properties: an id field
+// naming no record (ID-1), the member's token sent in a wrong form (AUTH-6), and the
+// outsider naming the member's records (ISO-1).
+const (
+	RuleAbsentID  = "ID-1"
+	RuleAuthForm  = "AUTH-6"
+	RuleIsolation = "ISO-1"
+)
+
+// The intents of probe requests.
+const (
+	// refusedID: an id field names no record; where the operation lists 404 the answer is a
+	// refusal (ID-1).
+	refusedID intent = iota + 100
+	// unauthenticated: the token is sent in a wrong form; the answer is 401 (AUTH-6).
+	unauthenticated
+	// foreign: the outsider names a record of the member's project; the answer is a refusal
+	// (ISO-1).
+	foreign
+)
+
+// projectPools are the pools of records of the member's project (master records, tour cards
+// included, belong to no project).
+var projectPools = map[string]bool{"card": true, "createdCard": true, "tag": true, "group": true,
+	"board": true, "owner": true, "page": true, "template": true, "layout": true,
+	"unapproved": true, "approved": true, "conversation": true}
+
+// actForeign sends, as the outsider, a valid body of an operation of a project (A, not S) that
+// names a record of the member's project.
+func (r *runner) actForeign(t *rapid.T) {
+	var ops []conformance.Operation
+	for _, op := range conformance.Operations {
+		if op.Access == conformance.Bearer {
+			ops = append(ops, op)
+		}
+	}
+	op := rapid.SampledFrom(ops).Draw(t, "op")
+	body, _ := validBody(t, op, r.schemas[op.ID], manifestView{r.target})
+	named := ""
+	for _, k := range sortedKeys(body) {
+		if v, ok := body[k].(ref); ok && projectPools[v.pool] {
+			named = k
+		}
+	}
+	if named == "" {
+		t.Skip("the body names no record of the member's project")
+	}
+	req := request{op: op, as: outsider, body: body, intent: foreign, field: named}
+	r.both(t, op.ID+" by the outsider naming the member's "+named, func(e *env) string {
+		ex, _, ok := r.send(t, e, req)
+		if !ok {
+			return errSkip.Error()
+		}
+		return outcome(ex)
+	})
+}
+
+// actAbsentID sends a valid body with one id field naming no record.
+func (r *runner) actAbsentID(t *rapid.T) {
+	fields := conformance.IDFields()
+	if len(fields) == 0 {
+		t.Skip("no id fields in the document")
+	}
+	f := rapid.SampledFrom(fields).Draw(t, "idField")
+	op := f.Op
+	body, _ := validBody(t, op, r.schemas[op.ID], manifestView{r.target})
+	body[f.Name] = ref{pool: "missing"}
+	req := request{op: op, as: callerOf(op), body: body, intent: refusedID, field: f.Name, required: f.Required}
+	if f.Primary && op.Listed(404) && op.Change() != "creates" {
+		req.intent = notFound
+	}
+	r.both(t, op.ID+" naming no record in "+f.Name, func(e *env) string {
+		ex, _, ok := r.send(t, e, req)
+		if !ok {
+			return errSkip.Error()
+		}
+		return outcome(ex)
+	})
+}
+
+// An authForm is a wrong way to send a bearer token: the header built from the token, the
+// same as a Go expression of tok (for the reproduction).
+type authForm struct {
+	What   string
+	Header func(tok string) string
+	Go     string
+}
+
+var authForms = []authForm{
+	{"the token without the Bearer scheme", func(tok string) string { return tok }, "tok"},
+	{"the token under the Basic scheme", func(tok string) string { return "Basic " + tok }, `"Basic " + tok`},
+	{"the Bearer scheme with no token", func(string) string { return "Bearer" }, `"Bearer"`},
+	{"the scheme twice", func(tok string) string { return "Bearer Bearer " + tok }, `"Bearer Bearer " + tok`},
+}
+
+// actAuthForm sends an operation that needs a token the caller's token in a wrong form, with a
+// body naming no record it acts on (nothing changes if it is wrongly let through).
+func (r *runner) actAuthForm(t *rapid.T) {
+	var ops []conformance.Operation
+	for _, op := range conformance.Operations {
+		if op.Access != conformance.Public {
+			ops = append(ops, op)
+		}
+	}
+	op := rapid.SampledFrom(ops).Draw(t, "op")
+	form := rapid.SampledFrom(authForms).Draw(t, "form")
+	body, _ := validBody(t, op, r.schemas[op.ID], manifestView{r.target})
+	if id := primaryID[op.ID]; id != "" {
+		body[id] = ref{pool: "missing"}
+	}
+	req := request{op: op, as: callerOf(op), body: body, intent: unauthenticated, auth: &form}
+	r.both(t, op.ID+" with "+form.What, func(e *env) string {
+		ex, _, ok := r.send(t, e, req)
+		if !ok {
+			return errSkip.Error()
+		}
+		return outcome(ex)
+	})
+}
+
+// checkProbe checks what a probe request's intent asks of its answer.
+func checkProbe(req request, ex *conformance.Exchange) *violation {
+	op := ex.Op
+	switch req.intent {
+	case refusedID:
+		if (op.Listed(404) || (!op.CodesShown() && req.required)) && ex.Status < 400 {
+			return &violation{Rule: RuleAbsentID, Reason: fmt.Sprintf("%s answered %d to %s naming no record", op.ID, ex.Status, req.field),
+				Go: "Expect(ex).To(HaveErrorStatus())"}
+		}
+	case foreign:
+		if ex.Status < 400 {
+			return &violation{Rule: RuleIsolation, Reason: fmt.Sprintf("%s answered %d to the outsider naming the member's %s", op.ID, ex.Status, req.field),
+				Go: "Expect(ex).To(HaveErrorStatus())"}
+		}
+	case unauthenticated:
+		if ex.Status != 401 {
+			return &violation{Rule: RuleAuthForm, Reason: fmt.Sprintf("%s answered %d to %s", op.ID, ex.Status, req.auth.What),
+				Go: "Expect(ex).To(HaveStatus(401))"}
+		}
+	}
+	return nil
+}
+
+// authScript is the curl header of a call sent with an auth form, the token in shell variable v.
+func authScript(c Call, v string) string {
+	return strings.ReplaceAll(c.Auth.Header("\x00"), "\x00", "$"+v)
+}
+
+// pageArithmetic checks PAGE-1 within one answer of comments/list: total_pages is total over
+// per_page rounded up (0 or 1 for no comments), and the page holds per_page comments, what is
+// left on the last page, or none past it.
+func pageArithmetic(ex *conformance.Exchange, perPage, page int64) *violation {
+	total, okTotal := ex.Int("data.pagination.total")
+	pages, okPages := ex.Int("data.pagination.total_pages")
+	n, okLen := listLen(ex, "data.comments")
+	if !okTotal || !okPages || !okLen {
+		return nil
+	}
+	want := (total + perPage - 1) / perPage
+	if pages != want && !(total == 0 && pages <= 1) {
+		return &violation{Rule: rules.PAGE1, Reason: "comments/list answered total_pages that is not total over per_page rounded up",
+			Detail: fmt.Sprintf("total %d, per_page %d, total_pages %d, want %d", total, perPage, pages, want),
+			Go:     fmt.Sprintf("Expect(ex).To(HaveJSON(\"data.pagination.total_pages\", \"%d\", eqNum(%d)))", want, want)}
+	}
+	if wantLen := min(perPage, max(0, total-(page-1)*perPage)); n != wantLen {
+		return &violation{Rule: rules.PAGE1, Reason: "comments/list answered a page whose length does not follow total and per_page",
+			Detail: fmt.Sprintf("total %d, per_page %d, page %d: %d comments, want %d", total, perPage, page, n, wantLen),
+			Go:     fmt.Sprintf("Expect(ex.Objects(\"data.comments\")).To(HaveLen(%d))", wantLen)}
+	}
+	return nil
+}

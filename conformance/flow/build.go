@@ -1,0 +1,278 @@
+package flow
+
+import (
+	"bytes"
+	"encoding/json"
+	"net/http"
+	"strings"
+
+	"github.com/opsapi/mocktoolkit/internal/redact"
+)
+
+// Call is one recorded call, as the recording deployment saw it.
+type Call struct {
+	Operation string
+	As        string      // AsMember …, decided by the recorder from the bearer token
+	Header    http.Header // the request's headers (only Content-Type and Accept are kept)
+	Request   []byte      // the request body
+	Status    int
+	Answer    []byte // the answer body
+}
+
+// Redacted stands in for a credential the manifest does not hold and no earlier answer gave
+// (a wrong password, say): the flow never carries one (D171).
+const Redacted = "[redacted]"
+
+// Build writes calls as a flow named name. manifest is the fixture manifest of the recording
+// deployment (any value that encodes to its JSON): a body value it holds becomes a reference
+// to its key, an id an earlier answer gave becomes a reference to that answer (D170).
+func Build(name string, calls []Call, manifest any) Document {
+	raw, _ := json.Marshal(manifest)
+	doc := Document{Flow: Version, Name: name, Steps: make([]Step, 0, len(calls))}
+	ix := &refIndex{manifest: leaves(decode(raw))}
+	known := knownSecrets(ix.manifest, calls)
+	for i, c := range calls {
+		st := Step{Step: i + 1, Operation: c.Operation, As: c.As, Headers: keptHeaders(c.Header)}
+		if body, ok := decode(c.Request).(map[string]any); ok {
+			st.Body = make(map[string]any, len(body))
+			for k, v := range body {
+				st.Body[k] = scrub(ix.reference(c.Operation, k, v), known)
+			}
+			ix.pairCredentials(st.Body, body)
+		} else {
+			// Not a JSON object, or no body at all: sent as it was, credentials in it replaced
+			// by pattern (a form's password=…, JSON cut short).
+			s := known.Replace(redact.Text(string(c.Request)))
+			st.RawBody = &s
+		}
+		answer := decode(c.Answer)
+		st.Answer = Answer{Status: c.Status, Outline: Outline(answer)}
+		if answer == nil && len(bytes.TrimSpace(c.Answer)) > 0 {
+			st.Answer.Outline = "text" // not JSON, or cut at the recorder's bound
+		}
+		doc.Steps = append(doc.Steps, st)
+		if c.Status >= 200 && c.Status < 300 {
+			ix.answers = append(ix.answers, answerLeaves{step: i + 1, leaves: idLeaves(answer)})
+		}
+	}
+	return doc
+}
+
+// keptHeaders keeps Content-Type and Accept when they are not application/json.
+func keptHeaders(h http.Header) map[string]string {
+	var out map[string]string
+	for _, name := range []string{"Content-Type", "Accept"} {
+		v := h.Get(name)
+		if v == "" || strings.EqualFold(strings.TrimSpace(strings.SplitN(v, ";", 2)[0]), "application/json") {
+			continue
+		}
+		if out == nil {
+			out = map[string]string{}
+		}
+		out[name] = v
+	}
+	return out
+}
+
+// refIndex finds references for body values: the manifest's scalars and the ids of earlier
+// successful answers.
+type refIndex struct {
+	manifest []leaf
+	answers  []answerLeaves
+}
+
+type answerLeaves struct {
+	step   int
+	leaves []leaf
+}
+
+// idLeaves keeps the leaves of an answer that name a record or a capability: keys "id",
+// "…_id" and credentials' ("session_token", "token").
+func idLeaves(v any) []leaf {
+	var out []leaf
+	for _, l := range leaves(v) {
+		if idLike(l.key) || secretLike(l.key) {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+func idLike(key string) bool {
+	return key == "id" || strings.HasSuffix(key, "_id") || strings.HasSuffix(key, "_ids")
+}
+
+// secretLike tells a field holding a credential or a capability (D171), by what its name
+// means in any case style: the journals' redaction decides it.
+func secretLike(key string) bool { return redact.IsSecretName(key) }
+
+// scrub redacts credentials inside a literal body value: under a credential's name at any depth
+// (apiKey inside an object), name=value pairs inside text, and every credential value the
+// recording saw (known) wherever it stands, a title that quotes a password or a token included.
+// References pass unchanged.
+func scrub(v any, known *strings.Replacer) any {
+	switch t := v.(type) {
+	case string:
+		return known.Replace(redact.Text(t))
+	case map[string]any:
+		if _, ref := t["manifest"]; ref && len(t) == 1 {
+			return v
+		}
+		if _, ref := t["step"]; ref && len(t) == 2 {
+			return v
+		}
+	case []any:
+	default:
+		return v
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return v
+	}
+	return redact.Body([]byte(known.Replace(string(b))))
+}
+
+// knownSecrets replaces every credential value the manifest holds (passwords, cart tokens) or a
+// recorded request or answer carries under a credential's name (a password sent, a token
+// issued) with Redacted. Values shorter than 4 characters are left alone: they would blank out
+// ordinary words.
+func knownSecrets(manifest []leaf, calls []Call) *strings.Replacer {
+	seen := map[string]bool{}
+	var pairs []string
+	add := func(ls []leaf) {
+		for _, l := range ls {
+			if v, ok := l.value.(string); ok && len(v) >= 4 && secretLike(l.key) && !seen[v] {
+				seen[v] = true
+				pairs = append(pairs, v, Redacted)
+			}
+		}
+	}
+	add(manifest)
+	for _, c := range calls {
+		add(leaves(decode(c.Request)))
+		add(leaves(decode(c.Answer)))
+	}
+	return strings.NewReplacer(pairs...)
+}
+
+// reference returns what the flow writes for field = v of operation op (D170): a manifest key
+// holding v whose name fits the field, else an earlier answer's id (fromAnswers), else any
+// manifest key holding v; credentials
+// that none of them hold are Redacted; other values stay literal. Numbers count only in id
+// fields, so a position or a page never becomes a reference.
+func (ix *refIndex) reference(op, field string, v any) any {
+	_, isString := v.(string)
+	_, isNum := number(v)
+	secret := secretLike(field)
+	if n, _ := number(v); !(isString || isNum && idLike(field) && n >= 1) {
+		return v // an id of 0 or less names no record: a validation probe stays as sent
+	}
+	if isString && !secret && !idLike(field) && len(v.(string)) < 2 {
+		return v
+	}
+	var anyKey string
+	for _, l := range ix.manifest {
+		if !same(l.value, v) {
+			continue
+		}
+		if fits(op, field, l.path) {
+			return map[string]any{"manifest": l.path}
+		}
+		if anyKey == "" {
+			anyKey = l.path
+		}
+	}
+	if idLike(field) || secret {
+		if ref, ok := ix.fromAnswers(v); ok {
+			return ref
+		}
+	}
+	switch {
+	case anyKey != "":
+		return map[string]any{"manifest": anyKey}
+	case secret:
+		return Redacted
+	}
+	return v
+}
+
+// pairCredentials makes a password refer to the same user as the e-mail beside it, when that
+// user's password is the one sent (two users may share a password in one manifest and not in
+// another).
+func (ix *refIndex) pairCredentials(out, body map[string]any) {
+	ref, _ := out["email"].(map[string]any)
+	key, _ := ref["manifest"].(string)
+	user, found := strings.CutSuffix(key, ".email")
+	if !found {
+		return
+	}
+	for _, l := range ix.manifest {
+		if l.path == user+".password" && same(l.value, body["password"]) {
+			out["password"] = map[string]any{"manifest": l.path}
+		}
+	}
+}
+
+// fromAnswers finds the answer that first showed v as a record's own id: passes in order of
+// trust (a record's "id" outside any list, another id field outside any list, then the same
+// inside lists), each from the earliest step, since the answer that made a record names it
+// most plainly (later answers may carry it in a shape another deployment chooses otherwise).
+func (ix *refIndex) fromAnswers(v any) (any, bool) {
+	for pass := 0; pass < 4; pass++ {
+		for _, a := range ix.answers {
+			for _, l := range a.leaves {
+				inList := strings.Contains(l.path, "[")
+				if inList != (pass >= 2) || (l.key == "id") != (pass%2 == 0) || !same(l.value, v) {
+					continue
+				}
+				return map[string]any{"step": a.step, "path": l.path}, true
+			}
+		}
+	}
+	return nil, false
+}
+
+// fits tells whether a manifest key path names what field of operation op holds: the field's
+// stem ("card" of card_id, "item" of cart_item_id, "version" of version_id) is in the key's
+// last name, or for "id" the key's stem is in the operation's name (cardsUpdate: card_id);
+// credentials and e-mails fit keys of the same name.
+func fits(op, field, path string) bool {
+	parts := splitPath(path)
+	last := ""
+	for i := len(parts) - 1; i >= 0; i-- {
+		if !isDigits(parts[i]) {
+			last = parts[i]
+			break
+		}
+	}
+	keyStem := stem(last)
+	if field == "id" {
+		return keyStem != "" && strings.Contains(strings.ToLower(op), strings.ReplaceAll(keyStem, "_", ""))
+	}
+	fs := stem(field)
+	if i := strings.LastIndex(fs, "_"); i >= 0 {
+		fs = fs[i+1:]
+	}
+	return fs != "" && strings.Contains(keyStem, fs)
+}
+
+func stem(name string) string {
+	for _, suffix := range []string{"_ids", "_id"} {
+		if s, ok := strings.CutSuffix(name, suffix); ok {
+			return s
+		}
+	}
+	return name
+}
+
+func isDigits(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, r := range s {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return true
+}

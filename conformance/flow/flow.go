@@ -1,0 +1,185 @@
+// Package flow is the flow document: a recorded run of calls to the interface's operations
+// (each step's operation, caller, request body and the answer's status and outline), with the
+// ids it acts on written as references to a fixture manifest or to an earlier step's answer,
+// so the run can be replayed against another deployment (D170). The mock writes flows (Build);
+// the conformance suite reads (Parse, Load) and replays them (Bind). The package imports
+// neither: the judge (conformance) and the judged (mockserver) share only this format.
+package flow
+
+import (
+	_ "embed" // the document's JSON Schema ships with the package
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// Version is the format version a document names in its "flow" field.
+const Version = 1
+
+// Schema is conformance/flow/flow.schema.json, the JSON Schema of a flow document.
+//
+//go:embed flow.schema.json
+var Schema []byte
+
+// Who calls a step: the manifest's users by their role, nobody, or a bearer token the
+// deployment does not accept (D171).
+const (
+	AsMember     = "member"
+	AsSuperadmin = "superadmin"
+	AsOutsider   = "outsider"
+	AsNone       = "none"
+	AsInvalid    = "invalid"
+)
+
+// Callers lists the values of Step.As.
+var Callers = []string{AsMember, AsSuperadmin, AsOutsider, AsNone, AsInvalid}
+
+// Document is one flow.
+type Document struct {
+	// Flow is the format version (Version).
+	Flow int `json:"flow"`
+	// Name names the flow in reports (the spec's name when replayed).
+	Name string `json:"name"`
+	// Source says where it was recorded (e.g. the mock's world, seed and scenario).
+	Source string `json:"source,omitempty"`
+	// Note says what the recording left out (steps past its bound), when anything.
+	Note  string `json:"note,omitempty"`
+	Steps []Step `json:"steps"`
+}
+
+// Step is one call.
+type Step struct {
+	// Step is the step's number, 1 for the first.
+	Step int `json:"step"`
+	// Operation is the operationId of the OpenAPI document.
+	Operation string `json:"operation"`
+	// As is who calls (AsMember …); never a credential.
+	As string `json:"as"`
+	// Headers are the request headers that change the answer besides the bearer token:
+	// Content-Type and Accept when they are not application/json.
+	Headers map[string]string `json:"headers,omitempty"`
+	// Body is the request's JSON object; a value that is an object is a reference (Ref).
+	Body map[string]any `json:"body,omitempty"`
+	// RawBody is the request body as sent when it was not a JSON object (sent as it is).
+	RawBody *string `json:"raw_body,omitempty"`
+	// Answer is what the recording's deployment answered.
+	Answer Answer `json:"answer"`
+}
+
+// Answer is a recorded answer: its status and the outline of its body (Outline), never its
+// values.
+type Answer struct {
+	Status  int `json:"status"`
+	Outline any `json:"outline"`
+}
+
+// Class is the status class of a status: "2xx", "4xx", "5xx" …
+func Class(status int) string { return fmt.Sprintf("%dxx", status/100) }
+
+// Ref is a reference in a request body: to the manifest (Manifest, a key path such as
+// "websites.unapproved_version_id" or "domains.carts[0].item_ids[1]") or to the answer of an
+// earlier step (Step and Path, such as 3 and "data.card.id").
+type Ref struct {
+	Manifest string `json:"manifest,omitempty"`
+	Step     int    `json:"step,omitempty"`
+	Path     string `json:"path,omitempty"`
+}
+
+// String renders the reference for messages.
+func (r Ref) String() string {
+	if r.Manifest != "" {
+		return fmt.Sprintf("the manifest's %q", r.Manifest)
+	}
+	return fmt.Sprintf("step %d's answer at %q", r.Step, r.Path)
+}
+
+// AsRef reads a body value as a reference: an object with exactly "manifest", or exactly
+// "step" and "path". ok is false for any other value; err says why an object is not one.
+func AsRef(v any) (r Ref, isObject bool, err error) {
+	obj, isObj := v.(map[string]any)
+	if !isObj {
+		return r, false, nil
+	}
+	if m, has := obj["manifest"]; has && len(obj) == 1 {
+		s, isString := m.(string)
+		if !isString || s == "" {
+			return r, true, fmt.Errorf("a manifest reference names a key path (a non-empty string), not %v", m)
+		}
+		return Ref{Manifest: s}, true, nil
+	}
+	st, hasStep := obj["step"]
+	p, hasPath := obj["path"]
+	if hasStep && hasPath && len(obj) == 2 {
+		n, isNum := toInt(st)
+		s, isString := p.(string)
+		if !isNum || n < 1 || !isString || s == "" {
+			return r, true, fmt.Errorf("a step reference names a step number (1 or more) and a path (a non-empty string), not %v and %v", st, p)
+		}
+		return Ref{Step: n, Path: s}, true, nil
+	}
+	keys := make([]string, 0, len(obj))
+	for k := range obj {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return r, true, fmt.Errorf("an object in a body is a reference: {\"manifest\": key} or {\"step\": n, \"path\": p}; this one has the keys %s", strings.Join(keys, ", "))
+}
+
+func toInt(v any) (int, bool) {
+	switch n := v.(type) {
+	case float64:
+		return int(n), n == float64(int(n))
+	case json.Number:
+		i, err := n.Int64()
+		return int(i), err == nil
+	case int:
+		return n, true
+	}
+	return 0, false
+}
+
+// Outline is the shape of a JSON value without its values (D172): "string", "integer",
+// "number", "boolean" or "null" for a scalar, an object of the keys' outlines, and for an
+// array the outline of its first element in a one-element array ([] when empty). Past a
+// depth of six it stops at "object" or "array".
+func Outline(v any) any { return outline(v, 0) }
+
+func outline(v any, depth int) any {
+	switch x := v.(type) {
+	case nil:
+		return "null"
+	case bool:
+		return "boolean"
+	case string:
+		return "string"
+	case float64:
+		if x == float64(int64(x)) {
+			return "integer"
+		}
+		return "number"
+	case json.Number:
+		if _, err := x.Int64(); err == nil {
+			return "integer"
+		}
+		return "number"
+	case map[string]any:
+		if depth >= 6 {
+			return "object"
+		}
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			out[k] = outline(e, depth+1)
+		}
+		return out
+	case []any:
+		if depth >= 6 {
+			return "array"
+		}
+		if len(x) == 0 {
+			return []any{}
+		}
+		return []any{outline(x[0], depth+1)}
+	}
+	return fmt.Sprintf("%T", v)
+}

@@ -1,0 +1,206 @@
+package flow_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/opsapi/mocktoolkit/conformance/flow"
+)
+
+var ops = []string{"authenticate", "cardsCreate", "commentsCreate", "domainCartRemove"}
+
+type manifest struct {
+	Users struct {
+		Member struct {
+			Email    string `json:"email"`
+			Password string `json:"password"`
+		} `json:"member"`
+	} `json:"users"`
+	Operations struct {
+		GroupID int64 `json:"group_id"`
+		BoardID int64 `json:"board_id"`
+	} `json:"operations"`
+	Domains struct {
+		Carts []struct {
+			SessionToken string  `json:"session_token"`
+			ItemIDs      []int64 `json:"item_ids"`
+		} `json:"carts"`
+	} `json:"domains"`
+}
+
+func testManifest() manifest {
+	var m manifest
+	m.Users.Member.Email, m.Users.Member.Password = "ann@example.com", "s3cret-pass"
+	m.Operations.GroupID = 7
+	m.Operations.BoardID = 0 // a manifest may name no board: 0 is no reference
+	m.Domains.Carts = append(m.Domains.Carts, struct {
+		SessionToken string  `json:"session_token"`
+		ItemIDs      []int64 `json:"item_ids"`
+	}{"cart-token-1", []int64{40, 41}})
+	return m
+}
+
+func calls() []flow.Call {
+	return []flow.Call{
+		{Operation: "authenticate", As: flow.AsNone, Request: []byte(`{"email":"ann@example.com","password":"s3cret-pass"}`), Status: 200, Answer: []byte(`{"error":false,"message":"ok","data":{"token":"tok-1","id":3}}`)},
+		{Operation: "cardsCreate", As: flow.AsMember, Request: []byte(`{"title":"A","group_id":7,"position":7}`), Status: 200, Answer: []byte(`{"error":false,"message":"ok","data":{"card":{"id":900,"group_id":7}}}`)},
+		{Operation: "commentsCreate", As: flow.AsMember, Request: []byte(`{"card_id":900,"comment":"hi"}`), Status: 200, Answer: []byte(`{"error":false,"message":"ok","data":{"comment":{"id":5,"card_id":900}}}`)},
+		{Operation: "domainCartRemove", As: flow.AsNone, Header: http.Header{"Content-Type": {"text/plain"}}, Request: []byte(`{"session_token":"cart-token-1","cart_item_id":41}`), Status: 200, Answer: []byte(`{"error":false,"message":"ok","data":{"cart":{"items":[]}}}`)},
+		{Operation: "authenticate", As: flow.AsNone, Request: []byte(`{"email":"ann@example.com","password":"wrong"}`), Status: 401, Answer: []byte(`{"error":true,"message":"no"}`)},
+		{Operation: "cardsCreate", As: flow.AsMember, Request: []byte(`{"title":"B","group_id":0}`), Status: 422, Answer: []byte(`not json`)},
+		{Operation: "cardsCreate", As: flow.AsMember, Request: nil, Status: 422, Answer: nil},
+	}
+}
+
+func TestBuildWritesReferencesAndNoCredentials(t *testing.T) {
+	doc := flow.Build("run", calls(), testManifest())
+	raw, _ := json.Marshal(doc)
+	for _, want := range []string{
+		`"email":{"manifest":"users.member.email"}`, `"password":{"manifest":"users.member.password"}`,
+		`"group_id":{"manifest":"operations.group_id"}`, `"position":7`, `"card_id":{"path":"data.card.id","step":2}`,
+		`"session_token":{"manifest":"domains.carts[0].session_token"}`, `"cart_item_id":{"manifest":"domains.carts[0].item_ids[1]"}`,
+		`"password":"[redacted]"`, `"group_id":0`, `"outline":"text"`, `"raw_body":"","answer"`, `"headers":{"Content-Type":"text/plain"}`, `"outline":{"data":{"card":{"group_id":"integer","id":"integer"}},"error":"boolean","message":"string"}`,
+	} {
+		if !strings.Contains(string(raw), want) {
+			t.Errorf("the flow lacks %s:\n%s", want, raw)
+		}
+	}
+	for _, secret := range []string{"s3cret-pass", "cart-token-1", "wrong", "tok-1"} {
+		if strings.Contains(string(raw), secret) {
+			t.Errorf("the flow holds %q:\n%s", secret, raw)
+		}
+	}
+	if _, err := flow.Parse(raw, ops); err != nil {
+		t.Errorf("a built flow does not parse: %v", err)
+	}
+	checkSchema(t, raw, true)
+}
+
+func checkSchema(t *testing.T, doc []byte, valid bool) {
+	t.Helper()
+	schema, err := jsonschema.UnmarshalJSON(bytes.NewReader(flow.Schema))
+	if err != nil {
+		t.Fatalf("flow.schema.json: %v", err)
+	}
+	c := jsonschema.NewCompiler()
+	if err := c.AddResource("flow.schema.json", schema); err != nil {
+		t.Fatal(err)
+	}
+	sch, err := c.Compile("flow.schema.json")
+	if err != nil {
+		t.Fatalf("compile flow.schema.json: %v", err)
+	}
+	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := sch.Validate(inst); (err == nil) != valid {
+		t.Errorf("schema says valid=%v (%v), want %v for\n%s", err == nil, err, valid, doc)
+	}
+}
+
+func TestSchemaRejectsWhatParseRejects(t *testing.T) {
+	for name, doc := range map[string]string{
+		"an unknown caller":              `{"flow":1,"name":"x","steps":[{"step":1,"operation":"cardsCreate","as":"root","answer":{"status":200,"outline":"null"}}]}`,
+		"an object that is no reference": `{"flow":1,"name":"x","steps":[{"step":1,"operation":"cardsCreate","as":"member","body":{"id":{"x":1}},"answer":{"status":200,"outline":"null"}}]}`,
+		"another version":                `{"flow":2,"name":"x","steps":[{"step":1,"operation":"cardsCreate","as":"member","answer":{"status":200,"outline":"null"}}]}`,
+		"an unknown field":               `{"flow":1,"name":"x","extra":1,"steps":[{"step":1,"operation":"cardsCreate","as":"member","answer":{"status":200,"outline":"null"}}]}`,
+	} {
+		t.Run("rejects "+name, func(t *testing.T) {
+			checkSchema(t, []byte(doc), false)
+			if _, err := flow.Parse([]byte(doc), ops); err == nil {
+				t.Errorf("Parse accepts it")
+			}
+		})
+	}
+}
+
+func TestParseNamesEachProblemByStep(t *testing.T) {
+	for name, c := range map[string]struct{ doc, want string }{
+		"malformed JSON":        {`{"flow":1,`, "not a flow document"},
+		"an unknown operation":  {`{"flow":1,"name":"x","steps":[{"step":1,"operation":"cardsDestroy","as":"member","answer":{"status":200,"outline":"null"}}]}`, `step 1: unknown operation "cardsDestroy"`},
+		"a forward reference":   {`{"flow":1,"name":"x","steps":[{"step":1,"operation":"cardsCreate","as":"member","body":{"id":{"step":1,"path":"data.card.id"}},"answer":{"status":200,"outline":"null"}}]}`, `step 1: field "id" refers to step 1, which is not an earlier step`},
+		"steps out of order":    {`{"flow":1,"name":"x","steps":[{"step":2,"operation":"cardsCreate","as":"member","answer":{"status":200,"outline":"null"}}]}`, `step 1: "step" is 2`},
+		"no steps":              {`{"flow":1,"name":"x","steps":[]}`, "it has no steps"},
+		"a status out of range": {`{"flow":1,"name":"x","steps":[{"step":1,"operation":"cardsCreate","as":"member","answer":{"status":42,"outline":"null"}}]}`, "no HTTP status"},
+	} {
+		t.Run("rejects "+name, func(t *testing.T) {
+			_, err := flow.Parse([]byte(c.doc), ops)
+			if err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Errorf("error %v, want one containing %q", err, c.want)
+			}
+		})
+	}
+}
+
+func TestBindResolvesReferencesOrNamesTheMissingKey(t *testing.T) {
+	doc := flow.Build("run", calls(), testManifest())
+	answers := map[int]any{2: map[string]any{"data": map[string]any{"card": map[string]any{"id": float64(31)}}}}
+	got, err := flow.Bind("run", doc.Steps[2], testManifest(), answers)
+	if err != nil || got["card_id"] != float64(31) || got["comment"] != "hi" {
+		t.Errorf("Bind = %v, %v; want card_id 31 from step 2's answer", got, err)
+	}
+	other := testManifest()
+	other.Domains.Carts = nil
+	_, err = flow.Bind("run", doc.Steps[3], other, answers)
+	var be *flow.BindError
+	if !errors.As(err, &be) || be.Step != 4 || !strings.Contains(err.Error(), `"domains.carts[0]`) || !strings.Contains(err.Error(), `flow "run", step 4`) {
+		t.Errorf("Bind without the manifest's cart: %v; want a BindError naming the flow, step 4 and the key", err)
+	}
+	zero := testManifest()
+	zero.Operations.GroupID = 0
+	if _, err := flow.Bind("run", doc.Steps[1], zero, nil); err == nil || !strings.Contains(err.Error(), `add the key "operations.group_id"`) {
+		t.Errorf("Bind with a manifest id of 0: %v; want the key named as missing", err)
+	}
+	_, err = flow.Bind("run", doc.Steps[2], testManifest(), map[int]any{2: map[string]any{"data": map[string]any{"card": "a string"}}})
+	if err == nil || !strings.Contains(err.Error(), `step 2's answer at "data.card.id", which that answer does not have`) {
+		t.Errorf("Bind with an answer lacking the path: %v", err)
+	}
+}
+
+func TestLoadReadsAFolderAndReportsEachBadFile(t *testing.T) {
+	dir := t.TempDir()
+	good, _ := json.Marshal(flow.Build("good one", calls(), testManifest()))
+	for name, b := range map[string][]byte{"a.json": good, "b.json": []byte("not json"), "c.txt": []byte("ignored")} {
+		if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	files, err := flow.Load(dir, ops)
+	if err != nil || len(files) != 2 {
+		t.Fatalf("Load = %d files, %v; want 2", len(files), err)
+	}
+	if files[0].Err != nil || files[0].Doc.Name != "good one" {
+		t.Errorf("a.json: %+v", files[0])
+	}
+	if files[1].Err == nil || !strings.Contains(files[1].Err.Error(), "b.json") || files[1].Doc.Name != "b" {
+		t.Errorf("b.json: want an error naming the file, got %+v", files[1])
+	}
+	if _, err := flow.Load(filepath.Join(dir, "none"), ops); err == nil {
+		t.Error("Load of a missing path: no error")
+	}
+}
+
+// The flow format is shared by the mock and the suite: it imports neither, nor any test
+// framework, so the judge never imports the judged through it. Its one import of the module is
+// the shared redaction, itself standard library only.
+func TestImportsOnlyTheStandardLibrary(t *testing.T) {
+	out, err := exec.Command("go", "list", "-deps", "github.com/opsapi/mocktoolkit/conformance/flow").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, dep := range strings.Fields(string(out)) {
+		if strings.Contains(strings.SplitN(dep, "/", 2)[0], ".") && dep != "github.com/opsapi/mocktoolkit/conformance/flow" && dep != "github.com/opsapi/mocktoolkit/internal/redact" {
+			t.Errorf("conformance/flow imports %s", dep)
+		}
+	}
+}

@@ -1,0 +1,117 @@
+package flow
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+)
+
+// File is a flow read from a file, or the error that makes it no flow.
+type File struct {
+	Path string
+	Doc  Document
+	Err  error
+}
+
+// Load reads the flows at path: one file, or every *.json file of a folder (not its
+// subfolders), sorted by name. A file that cannot be read or is no valid flow is a File with
+// Err set, so each reports on its own; the error is for a path that is neither.
+func Load(path string, operations []string) ([]File, error) {
+	info, err := os.Stat(path)
+	if err != nil {
+		return nil, fmt.Errorf("load flows: %w", err)
+	}
+	paths := []string{path}
+	if info.IsDir() {
+		paths, err = filepath.Glob(filepath.Join(path, "*.json"))
+		if err != nil {
+			return nil, fmt.Errorf("load flows: %w", err)
+		}
+		sort.Strings(paths)
+		if len(paths) == 0 {
+			return nil, fmt.Errorf("load flows: the folder %s holds no *.json file", path)
+		}
+	}
+	out := make([]File, 0, len(paths))
+	for _, p := range paths {
+		f := File{Path: p}
+		b, err := os.ReadFile(p)
+		if err == nil {
+			f.Doc, err = Parse(b, operations)
+		}
+		if err != nil {
+			f.Err = fmt.Errorf("flow %s: %w", p, err)
+		}
+		if f.Doc.Name == "" {
+			f.Doc.Name = strings.TrimSuffix(filepath.Base(p), filepath.Ext(p))
+		}
+		out = append(out, f)
+	}
+	return out, nil
+}
+
+// Parse reads and checks a flow document: the format version, steps numbered from 1, known
+// operations (operations lists the operationIds), known callers, well-formed references that
+// name earlier steps. Every problem found is in the error, by step.
+func Parse(b []byte, operations []string) (Document, error) {
+	var d Document
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&d); err != nil {
+		return d, fmt.Errorf("not a flow document (JSON, conformance/flow/flow.schema.json): %w", err)
+	}
+	var problems []string
+	add := func(format string, args ...any) { problems = append(problems, fmt.Sprintf(format, args...)) }
+	if d.Flow != Version {
+		add("\"flow\" is %d; this suite reads version %d", d.Flow, Version)
+	}
+	if len(d.Steps) == 0 {
+		add("it has no steps")
+	}
+	for i, st := range d.Steps {
+		at := fmt.Sprintf("step %d", i+1)
+		if st.Step != i+1 {
+			add("%s: \"step\" is %d; steps are numbered 1, 2, 3… in order", at, st.Step)
+		}
+		if !slices.Contains(operations, st.Operation) {
+			add("%s: unknown operation %q (the OpenAPI document's operationIds: %s)", at, st.Operation, strings.Join(operations, ", "))
+		}
+		if !slices.Contains(Callers, st.As) {
+			add("%s: \"as\" is %q; want one of %s", at, st.As, strings.Join(Callers, ", "))
+		}
+		if st.Answer.Status < 100 || st.Answer.Status > 599 {
+			add("%s: the answer's status %d is no HTTP status", at, st.Answer.Status)
+		}
+		if st.Body != nil && st.RawBody != nil {
+			add("%s: it has both \"body\" and \"raw_body\"", at)
+		}
+		for _, k := range sortedKeys(st.Body) {
+			ref, isObject, err := AsRef(st.Body[k])
+			switch {
+			case err != nil:
+				add("%s: field %q: %s", at, k, err)
+			case isObject && ref.Step != 0 && ref.Step >= i+1:
+				add("%s: field %q refers to step %d, which is not an earlier step", at, k, ref.Step)
+			}
+		}
+	}
+	if len(problems) > 0 {
+		return d, errors.New(strings.Join(problems, "; "))
+	}
+	return d, nil
+}
+
+func sortedKeys(m map[string]any) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}

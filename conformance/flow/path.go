@@ -1,0 +1,117 @@
+package flow
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// Lookup returns the value at a key path of a decoded JSON value: keys joined by dots, array
+// elements as [n] or as a key of digits ("domains.carts[0].item_ids[1]", "data.cards.0.id").
+func Lookup(v any, path string) (any, bool) {
+	cur := v
+	for _, key := range splitPath(path) {
+		switch x := cur.(type) {
+		case map[string]any:
+			next, ok := x[key]
+			if !ok {
+				return nil, false
+			}
+			cur = next
+		case []any:
+			i, err := strconv.Atoi(key)
+			if err != nil || i < 0 || i >= len(x) {
+				return nil, false
+			}
+			cur = x[i]
+		default:
+			return nil, false
+		}
+	}
+	return cur, true
+}
+
+// splitPath splits "a.b[0].c" into a, b, 0, c.
+func splitPath(path string) []string {
+	path = strings.ReplaceAll(strings.ReplaceAll(path, "[", "."), "]", "")
+	var out []string
+	for _, k := range strings.Split(path, ".") {
+		if k != "" {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// leaf is a scalar of a JSON value and its key path.
+type leaf struct {
+	path  string
+	key   string // the last object key on the path
+	value any
+}
+
+// leaves lists the scalars (strings and numbers) of v with their paths, in a stable order
+// (object keys sorted, arrays in order).
+func leaves(v any) []leaf {
+	var out []leaf
+	var walk func(v any, path, key string)
+	walk = func(v any, path, key string) {
+		switch x := v.(type) {
+		case map[string]any:
+			keys := make([]string, 0, len(x))
+			for k := range x {
+				keys = append(keys, k)
+			}
+			sort.Strings(keys)
+			for _, k := range keys {
+				p := k
+				if path != "" {
+					p = path + "." + k
+				}
+				walk(x[k], p, k)
+			}
+		case []any:
+			for i, e := range x {
+				walk(e, fmt.Sprintf("%s[%d]", path, i), key)
+			}
+		case string, float64, json.Number:
+			out = append(out, leaf{path: path, key: key, value: v})
+		}
+	}
+	walk(v, "", "")
+	return out
+}
+
+// decode reads JSON into plain values (numbers as float64); nil when b is not JSON.
+func decode(b []byte) any {
+	var v any
+	if json.Unmarshal(b, &v) != nil {
+		return nil
+	}
+	return v
+}
+
+// same compares two scalars of decoded JSON (numbers by value).
+func same(a, b any) bool {
+	fa, aNum := number(a)
+	fb, bNum := number(b)
+	if aNum || bNum {
+		return aNum && bNum && fa == fb
+	}
+	sa, aStr := a.(string)
+	sb, bStr := b.(string)
+	return aStr && bStr && sa == sb
+}
+
+func number(v any) (float64, bool) {
+	switch n := v.(type) {
+	case float64:
+		return n, true
+	case json.Number:
+		f, err := n.Float64()
+		return f, err == nil
+	}
+	return 0, false
+}

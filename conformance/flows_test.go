@@ -1,0 +1,95 @@
+package conformance_test
+
+import (
+	"fmt"
+	"net/http"
+	"os"
+	"path/filepath"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	. "github.com/opsapi/mocktoolkit/conformance"
+	"github.com/opsapi/mocktoolkit/conformance/flow"
+)
+
+// Recorded flows (CONFORMANCE_FLOWS, D170–D172): one spec per flow, a By per step. A step
+// fails when a reference cannot be bound, when the answer breaks what every answer must
+// satisfy (send: the suite's answer checks), or when its status class is not the recording's.
+var _ = Describe("Recorded flows", func() {
+	path := os.Getenv(EnvFlows)
+	if path == "" {
+		return
+	}
+	files, err := flow.Load(path, operationIDs())
+	if err != nil {
+		It("reads the flows of "+EnvFlows, Label(LabelFlow, LabelEffectRead), func() {
+			Fail(fmt.Sprintf("%s=%s: %s", EnvFlows, path, err))
+		})
+		return
+	}
+	for _, f := range files {
+		name := fmt.Sprintf("replays %s (%s)", f.Doc.Name, filepath.Base(f.Path))
+		if f.Err != nil {
+			It(name, Label(LabelFlow, LabelEffectRead), func() { Fail(f.Err.Error()) })
+			continue
+		}
+		It(name, FlowLabels(f.Doc), func() { replay(f.Doc) })
+	}
+})
+
+// replay sends the steps of doc in order, each bound through the target's manifest and the
+// answers of the steps before it.
+func replay(doc flow.Document) {
+	answers := map[int]any{}
+	for _, st := range doc.Steps {
+		By(st.Title())
+		op, _ := OperationByID(st.Operation) // Parse checked it
+		body, err := flow.Bind(doc.Name, st, manifest, answers)
+		if err != nil {
+			Fail(err.Error())
+		}
+		r := Request{Op: op, As: st.As, Intent: Raw}
+		if body != nil { // a step without a body sends {} (a nil map would encode as null)
+			r.Body = body
+		}
+		if st.RawBody != nil {
+			r.RawBody = []byte(*st.RawBody)
+		}
+		switch st.As {
+		case flow.AsMember:
+			r.Token = token(member, op)
+		case flow.AsSuperadmin:
+			r.Token = token(superadmin, op)
+		case flow.AsOutsider:
+			r.Token = token(outsider, op)
+		case flow.AsInvalid:
+			r.Token = BadToken
+		}
+		for k, v := range st.Headers {
+			if r.Header == nil {
+				r.Header = http.Header{}
+			}
+			r.Header.Set(k, v)
+		}
+		var ex *Exchange
+		if err := InterceptGomegaFailure(func() { ex = send(r) }); err != nil {
+			Fail(doc.CheckFailure(st, err.Error())) // the suite's answer checks, in the flow's words
+		}
+		if why := doc.ClassMismatch(st, ex.Status, ex.Describe()); why != "" {
+			Fail(why)
+		}
+		if ex.JSON != nil {
+			answers[st.Step] = ex.JSON
+		}
+	}
+}
+
+// operationIDs are the operation ids a flow may name.
+func operationIDs() []string {
+	ids := make([]string, len(Operations))
+	for i, op := range Operations {
+		ids[i] = op.ID
+	}
+	return ids
+}

@@ -1,0 +1,101 @@
+package conformance_test
+
+import (
+	"fmt"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	. "github.com/opsapi/mocktoolkit/conformance"
+	"github.com/opsapi/mocktoolkit/conformance/rules"
+)
+
+var (
+	ruleAuthForm   = Cite(rules.AUTH6)
+	rulePublicAuth = Cite(rules.AUTH7)
+)
+
+// An authForm is a wrong way to send the member's bearer token.
+type authForm struct {
+	what   string
+	header func(tok string) string
+}
+
+var authForms = []authForm{
+	{"the member's token without the Bearer scheme", func(tok string) string { return tok }},
+	{"the member's token under the Basic scheme", func(tok string) string { return "Basic " + tok }},
+	{"the Bearer scheme with no token", func(string) string { return "Bearer" }},
+	{"the member's token after the scheme twice", func(tok string) string { return "Bearer Bearer " + tok }},
+}
+
+// The auth-form matrix: every operation that needs a token is sent the member's token in each
+// wrong form; every public operation is sent a stray Authorization header, which must not
+// change its answer.
+var _ = Describe("Probes: authentication forms", func() {
+	for _, op := range Operations {
+		probeContext(op, func() {
+			if op.Access == Public {
+				publicAuthSpecs(op)
+				return
+			}
+			for _, form := range authForms {
+				// Rules AUTH-6, ENV-3. The body names no record the operation acts on, so a token
+				// wrongly let through changes nothing.
+				It("answers 401 with body shape (b) to "+form.what, authFormEffect(op, Probed(Contract(op, AspectAuth, "AUTH-6", "ENV-3"), ProbeAuthForm)), func(ctx SpecContext) {
+					tok := token(member, op)
+					ex := sendCtx(ctx, Request{Op: op, As: form.what, Authorization: form.header(tok), Body: harmless(op)})
+					Expect(ex).To(HaveStatus(401), ruleAuthForm)
+					Expect(ex).To(HaveEnvelopeB(), ruleAuthForm)
+				})
+			}
+		})
+	}
+})
+
+// authFormEffect labels an auth-form probe of op: a read (the body names no record op acts
+// on), but on a create effect:write, as a target that wrongly accepts the token creates (D130).
+func authFormEffect(op Operation, l Labels) Labels {
+	if op.Change() == "creates" {
+		return l
+	}
+	return WithoutCredential(l)
+}
+
+// publicProbe is a request to a public operation that changes nothing, and what it is.
+func publicProbe(op Operation) (Request, string) {
+	GinkgoHelper()
+	switch op.ID {
+	case OpAuthenticate.ID:
+		return Request{Op: op, Body: map[string]any{"email": "not an address"}, Intent: Invalid}, "a login without a password"
+	case OpDomainCartRemove.ID:
+		body, ok := requiredBody(op)
+		if !ok {
+			Skip("the manifest names no cart")
+		}
+		body["cart_item_id"] = missingID
+		return Request{Op: op, Body: body}, "a removal of an item no cart holds"
+	}
+	Fail(fmt.Sprintf("suite bug: no probe for the public operation %s", op.ID))
+	return Request{}, ""
+}
+
+func publicAuthSpecs(op Operation) {
+	strays := []authForm{
+		{"an unknown bearer token", func(string) string { return "Bearer " + BadToken }},
+		{"the member's bearer token", func(tok string) string { return "Bearer " + tok }},
+		{"a malformed Authorization header", func(string) string { return "Basic x" }},
+	}
+	for _, stray := range strays {
+		// Rule AUTH-7: the answer with the header is the answer without it.
+		It("answers as without it when sent "+stray.what, Probed(Contract(op, AspectAuth, "AUTH-7"), ProbeAuthForm), func(ctx SpecContext) {
+			req, what := publicProbe(op)
+			req.As = "nobody (" + what + ")"
+			plain := sendCtx(ctx, req)
+			req.As = "a caller sending " + stray.what + " (" + what + ")"
+			req.Authorization = stray.header(token(member, OpCardsList))
+			with := sendCtx(ctx, req)
+			Expect(with).NotTo(HaveStatus(401), "%s\n\n%s", rulePublicAuth, with.Describe())
+			Expect(with.Status).To(Equal(plain.Status), "%s: %d without the header, %d with it\n\n%s\n%s", rulePublicAuth, plain.Status, with.Status, plain.Describe(), with.Describe())
+		})
+	}
+}

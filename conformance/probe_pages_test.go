@@ -1,0 +1,90 @@
+package conformance_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sort"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	. "github.com/opsapi/mocktoolkit/conformance"
+	"github.com/opsapi/mocktoolkit/conformance/rules"
+)
+
+// pageSizes are the per_page values walked for an odd and an even number of comments.
+var pageSizes = map[int][]int64{7: {1, 2, 3, 7, 10}, 8: {3, 5, 8, 100}}
+
+// The pagination of comments/list as a whole (rule PAGE-1): on a card of its own with 7 and
+// then 8 comments, every page of several per_page values is read; the pages together are the
+// whole list, with no gap and no overlap.
+var _ = Describe("Probes: pagination as a whole", func() {
+	op := OpCommentsList
+	probeContext(op, func() {
+		// Rule PAGE-1.
+		It("pages 7 and 8 comments into ceil(total/per_page) pages that together are the whole list", Writes(Probed(Contract(op, AspectEnvelope, "PAGE-1"), ProbePages)), func(ctx SpecContext) {
+			By("creating a card of the member's own for the comments")
+			c := sendCtx(ctx, Request{Op: OpCardsCreate, As: member.String(), Token: token(member, OpCardsCreate), Body: map[string]any{"title": unique("Pagination probe")}})
+			expectSuccess(c)
+			card, ok := c.Int("data.card.id")
+			if !ok {
+				Skip("cards/create answered no data.card.id, so the suite has no card of its own to comment on")
+			}
+			added := 0
+			for _, n := range []int{7, 8} {
+				By(fmt.Sprintf("adding comments up to %d", n))
+				for ; added < n; added++ {
+					expectSuccess(sendCtx(ctx, Request{Op: OpCommentsCreate, As: member.String(), Token: token(member, OpCommentsCreate),
+						Body: map[string]any{"card_id": card, "comment": unique(fmt.Sprintf("Comment %d", added+1))}}))
+				}
+				whole := commentPage(ctx, card, 1, 100, int64(n))
+				Expect(whole).To(HaveLen(n), "%s: per_page 100 lists all %d comments", Cite(rules.PAGE1), n)
+				for _, per := range pageSizes[n] {
+					walkPages(ctx, card, int64(n), per, whole)
+				}
+			}
+		})
+	})
+})
+
+// walkPages reads every page of card's n comments at per_page per, and one past the end.
+func walkPages(ctx context.Context, card, n, per int64, whole []string) {
+	GinkgoHelper()
+	By(fmt.Sprintf("reading %d comments %d a page", n, per))
+	pages := (n + per - 1) / per
+	var got []string
+	for page := int64(1); page <= pages+1; page++ {
+		got = append(got, commentPage(ctx, card, page, per, n)...)
+	}
+	sort.Strings(got)
+	want := append([]string{}, whole...)
+	sort.Strings(want)
+	Expect(got).To(Equal(want), "%s: the pages of %d comments at per_page %d together are the whole list, each comment once", Cite(rules.PAGE1), n, per)
+}
+
+// commentPage reads one page and checks its pagination object and its length against n
+// comments; it returns the page's comments, each as its JSON text.
+func commentPage(ctx context.Context, card, page, per, n int64) []string {
+	GinkgoHelper()
+	ex := sendCtx(ctx, Request{Op: OpCommentsList, As: member.String(), Token: token(member, OpCommentsList),
+		Body: map[string]any{"card_id": card, "page": page, "per_page": per}})
+	Expect(ex).To(HaveStatus(200), Cite(rules.DATA1))
+	pages := (n + per - 1) / per
+	for _, f := range []struct {
+		path string
+		want int64
+	}{{"total", n}, {"per_page", per}, {"current_page", page}, {"total_pages", pages}} {
+		Expect(ex).To(HaveJSON("data.pagination."+f.path, fmt.Sprint(f.want), eqNum(f.want)), "%s: page %d of %d comments at per_page %d", Cite(rules.PAGE1), page, n, per)
+	}
+	want := min(per, max(0, n-(page-1)*per))
+	v, _ := ex.Get("data.comments")
+	list, _ := v.([]any)
+	Expect(int64(len(list))).To(Equal(want), "%s: page %d of %d comments at per_page %d lists %d\n\n%s", Cite(rules.PAGE1), page, n, per, want, ex.Describe())
+	out := make([]string, 0, len(list))
+	for _, e := range list {
+		b, _ := json.Marshal(e)
+		out = append(out, string(b))
+	}
+	return out
+}

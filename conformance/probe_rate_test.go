@@ -1,0 +1,114 @@
+package conformance_test
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	. "github.com/opsapi/mocktoolkit/conformance"
+	"github.com/opsapi/mocktoolkit/conformance/rules"
+)
+
+var (
+	ruleCountDown   = Cite(rules.LIMIT4)
+	ruleRefFresh    = Cite(rules.REFLIMITFRESH)
+	ruleThumbWindow = Cite(rules.LIMIT5)
+)
+
+// rateRun is the number of answers in a row the rate arithmetic reads.
+const rateRun = 6
+
+// rateSteps sends op's required body rateRun times in a row and returns the answers, or skips
+// when one is a 429 (the window is spent: nothing to count).
+func rateSteps(ctx context.Context, op Operation) []*Exchange {
+	GinkgoHelper()
+	body, ok := requiredBody(op)
+	if !ok {
+		Skip(fmt.Sprintf("the manifest names no record for a required id of %s", op.ID))
+	}
+	out := make([]*Exchange, 0, rateRun)
+	for range rateRun {
+		ex := sendCtx(ctx, Request{Op: op, As: caller(op).String(), Token: token(caller(op), op), Body: body, NoRetry: true})
+		if ex.Status == 429 {
+			Skip(fmt.Sprintf("%s answered 429: the window is spent, there is nothing to count", op.ID))
+		}
+		out = append(out, ex)
+	}
+	return out
+}
+
+// The rate arithmetic, on every operation that only reads (the others would change the target
+// on each request). Serial: another spec calling the same operation at the same time would
+// spend the same window.
+var _ = Describe("Probes: rate-limit arithmetic", func() {
+	for _, op := range Operations {
+		if op.Change() != "" || op.Access == Public {
+			continue
+		}
+		probeContext(op, func() {
+			// Rule LIMIT-4. A window may end between two answers (Remaining goes up, or, in a
+			// sliding window, stays): at most one such step is allowed for, more skip.
+			It("counts X-RateLimit-Remaining down by one per answer under a constant X-RateLimit-Limit", Serial, Probed(Contract(op, AspectRateLimit, "LIMIT-4"), ProbeRate), func(ctx SpecContext) {
+				steps := rateSteps(ctx, op)
+				limit, _ := steps[0].HeaderInt("X-RateLimit-Limit")
+				for _, ex := range steps {
+					rem, _ := ex.HeaderInt("X-RateLimit-Remaining")
+					Expect(rem).To(BeNumerically("<", limit), "%s: the answer spent one of the window\n\n%s", ruleCountDown, ex.Describe())
+				}
+				rolls := 0
+				for i := 1; i < len(steps); i++ {
+					l, _ := steps[i].HeaderInt("X-RateLimit-Limit")
+					Expect(l).To(Equal(limit), "%s: X-RateLimit-Limit changed between answers\n\n%s", ruleCountDown, steps[i].Describe())
+					a, _ := steps[i-1].HeaderInt("X-RateLimit-Remaining")
+					b, _ := steps[i].HeaderInt("X-RateLimit-Remaining")
+					if b >= a {
+						rolls++
+						continue
+					}
+					Expect(a-b).To(BeEquivalentTo(1), "%s: X-RateLimit-Remaining went from %d to %d between two answers in a row\n\n%s\n%s", ruleCountDown, a, b, steps[i-1].Describe(), steps[i].Describe())
+				}
+				if rolls > 1 {
+					Skip(fmt.Sprintf("X-RateLimit-Remaining did not go down %d times in %d answers: more than one window end, nothing to judge", rolls, len(steps)))
+				}
+			})
+
+			// D14: one fixed window; when Remaining goes up a new window began, whose first
+			// answer says Limit - 1.
+			It("starts a new window at X-RateLimit-Limit minus one", Serial, Probed(Reference(op, AspectRateLimit, "REF-LIMIT-FRESH"), ProbeRate), func(ctx SpecContext) {
+				steps := rateSteps(ctx, op)
+				for i := 1; i < len(steps); i++ {
+					l, _ := steps[i].HeaderInt("X-RateLimit-Limit")
+					a, _ := steps[i-1].HeaderInt("X-RateLimit-Remaining")
+					b, _ := steps[i].HeaderInt("X-RateLimit-Remaining")
+					if b >= a {
+						Expect(b).To(Equal(l-1), "%s\n\n%s", ruleRefFresh, steps[i].Describe())
+					}
+				}
+			})
+		})
+	}
+})
+
+// expectThumbRetryAfter checks rule LIMIT-5 on a thumbnail 429: Retry-After at most 600
+// seconds; when it is a minute or less (a window about to end, or a count in minutes), the
+// suite waits it out and the project may regenerate again.
+func expectThumbRetryAfter(ctx context.Context, ex *Exchange, retry Request) {
+	GinkgoHelper()
+	wait, ok := RetryAfter(ex.Header)
+	Expect(ok).To(BeTrue(), "%s\n\n%s", ruleThumbWindow, ex.Describe())
+	Expect(wait).To(BeNumerically("<=", 10*time.Minute), "%s\n\n%s", ruleThumbWindow, ex.Describe())
+	if wait > time.Minute {
+		return
+	}
+	By(fmt.Sprintf("waiting out Retry-After %s, then regenerating again", wait))
+	select {
+	case <-ctx.Done():
+		Fail("interrupted while waiting out Retry-After")
+	case <-time.After(wait + 2*time.Second):
+	}
+	again := sendCtx(ctx, retry)
+	Expect(again).NotTo(HaveStatus(429), "%s: Retry-After said %s, and once it passed the regeneration is still refused\n\n%s\n%s", ruleThumbWindow, wait, ex.Describe(), again.Describe())
+}

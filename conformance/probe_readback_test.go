@@ -1,0 +1,86 @@
+package conformance_test
+
+import (
+	"context"
+	"fmt"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	. "github.com/opsapi/mocktoolkit/conformance"
+	"github.com/opsapi/mocktoolkit/conformance/rules"
+)
+
+var ruleListCount = Cite(rules.LIST1)
+
+// createCounts reads, per create operation, the count of the member's list it adds to: the
+// member's cards, and the comments of the member's card.
+var createCounts = map[string]func(ctx context.Context) int64{
+	OpCardsCreate.ID: func(ctx context.Context) int64 {
+		GinkgoHelper()
+		ex := sendCtx(ctx, Request{Op: OpCardsList, As: member.String(), Token: token(member, OpCardsList)})
+		Expect(ex).To(HaveStatus(200), Cite(rules.DATA1))
+		return int64(len(ex.Objects("data.cards")))
+	},
+	OpCommentsCreate.ID: func(ctx context.Context) int64 {
+		GinkgoHelper()
+		ex := sendCtx(ctx, Request{Op: OpCommentsList, As: member.String(), Token: token(member, OpCommentsList), Body: map[string]any{"card_id": manifest.Operations.CardID}})
+		Expect(ex).To(HaveStatus(200), Cite(rules.DATA1))
+		n, ok := ex.Int("data.pagination.total")
+		Expect(ok).To(BeTrue(), "%s\n\n%s", Cite(rules.DATA1), ex.Describe())
+		return n
+	},
+}
+
+// The read-backs of refused creates (rule LIST-1): every create whose id field names no record,
+// or, sent by the outsider, the member's record, is read back through the member's list: a
+// refusal adds nothing to it, a success exactly one. Serial: the count is read before and
+// after, and another spec creating at the same time would move it.
+var _ = Describe("Probes: read-backs of creates", func() {
+	for _, f := range IDFields() {
+		count := createCounts[f.Op.ID]
+		if count == nil {
+			continue
+		}
+		probeContext(f.Op, func() {
+			readBackSpec(f, count, false)
+			if projectRecord(f.Op, f.Name) {
+				readBackSpec(f, count, true)
+			}
+		})
+	}
+})
+
+// readBackSpec declares the read-back of a create whose field f names no record, or, sent by
+// the outsider (foreign), the member's record: the member's list grows by one only when the
+// member's own create succeeds (LIST-1); the outsider's never grows it (ISO-1).
+func readBackSpec(f IDField, count func(context.Context) int64, foreign bool) {
+	op := f.Op
+	what, labels := "naming no record in "+f.Name, Contract(op, AspectNotFound, "LIST-1")
+	if foreign {
+		what, labels = "by the outsider naming the member's record in "+f.Name, Contract(op, AspectIsolation, "LIST-1", "ISO-1")
+	}
+	// Rules LIST-1 (and ISO-1 for the outsider).
+	It("adds nothing to the member's list when it refuses a create "+what, Serial, Probed(labels, ProbeReadBack), func(ctx SpecContext) {
+		body, ok := requiredBody(op)
+		if !ok {
+			Skip(fmt.Sprintf("the manifest names no record for a required id of %s", op.ID))
+		}
+		r, id := caller(op), missingID
+		if foreign {
+			r = outsider
+			id, _ = memberRecord(op, f.Name)
+		}
+		body[f.Name] = id
+		By("counting the member's list before")
+		before := count(ctx)
+		ex := sendCtx(ctx, Request{Op: op, As: r.String(), Token: token(r, op), Body: body})
+		By("counting it after")
+		after := count(ctx)
+		want := before
+		if ex.Status < 300 && !foreign {
+			want++
+		}
+		Expect(after).To(Equal(want), "%s: %d before, answer %d, %d after\n\n%s", ruleListCount, before, ex.Status, after, ex.Describe())
+	})
+}

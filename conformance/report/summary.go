@@ -1,0 +1,358 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/onsi/ginkgo/v2/types"
+
+	"github.com/opsapi/mocktoolkit/conformance"
+)
+
+// Tally counts the specs of one row of the summary.
+type Tally struct {
+	Passed, Failed, Skipped int
+	// Differed counts reference specs whose target made another choice than the reference's
+	// (skipped with DiffersPrefix); LeftOut the specs the readonly profile left out (D110).
+	Differed, LeftOut int
+}
+
+// DiffersPrefix opens the message of a reference spec whose target chose otherwise than the
+// reference where the interface is silent: the spec is skipped, not failed, since reference
+// specs never judge conformance.
+const DiffersPrefix = "differs from the reference's choice: "
+
+func (t *Tally) add(sr types.SpecReport) {
+	switch state := sr.State; {
+	case state == types.SpecStatePassed:
+		t.Passed++
+	case state.Is(types.SpecStateFailureStates):
+		t.Failed++
+	case state == types.SpecStateSkipped && strings.HasPrefix(sr.Failure.Message, DiffersPrefix):
+		t.Differed++
+	case state == types.SpecStateSkipped || state == types.SpecStatePending:
+		t.Skipped++
+	}
+}
+
+func (t *Tally) plus(u Tally) {
+	t.Passed += u.Passed
+	t.Failed += u.Failed
+	t.Skipped += u.Skipped
+	t.Differed += u.Differed
+	t.LeftOut += u.LeftOut
+}
+
+// Summary is the per-operation and per-aspect outcome of a run; specs the label filter left out
+// are not counted, except those the readonly profile left out (LeftOut).
+type Summary struct {
+	Profile     map[string]*Tally            // contract, reference
+	ByOperation map[string]map[string]*Tally // op id -> aspect -> tally
+	Failures    []string                     // full names of failed specs
+	Skips       []string                     // full names of specs skipped with a reason, and the reason
+	Differs     []string                     // reference specs the target chose otherwise on, and the choice
+	// Explore says what explore mode did: off, or its counts.
+	Explore string
+	// No429 lists the operations whose rate-limit specs passed without a 429 answer: only the
+	// rate-limit headers were checked.
+	No429 []string
+	// Run is how the run was narrowed; LeftOut counts, per reason, the specs the readonly
+	// profile left out (D110).
+	Run     conformance.Run
+	LeftOut map[string]int
+}
+
+// LeftOutByFilter reports whether the label filter or a focus left the spec out of the run.
+func LeftOutByFilter(sr types.SpecReport) bool {
+	return sr.State == types.SpecStateSkipped && sr.Failure.Message == "" && sr.RunTime == 0
+}
+
+// ReportEntryExploreOp names the report entry the explore spec adds when a case broke a
+// property: the operation of the case's last call, so the failure lands on its operation.
+const ReportEntryExploreOp = "explore-op"
+
+// Summarize tallies the spec reports of a suite run narrowed by run, counting what the
+// readonly profile left out.
+func Summarize(report types.Report, run conformance.Run) Summary {
+	s := Summary{Profile: map[string]*Tally{}, ByOperation: map[string]map[string]*Tally{}, Run: run, LeftOut: map[string]int{}}
+	got429 := map[string]bool{}
+	for _, sr := range report.SpecReports {
+		if sr.LeafNodeType != types.NodeTypeIt || sr.State == types.SpecStateInvalid {
+			continue
+		}
+		labels := sr.Labels()
+		op, aspect := LabelValue(labels, "op"), LabelValue(labels, "aspect")
+		if LeftOutByFilter(sr) {
+			// Left out by the label filter or focus: not part of this run; the readonly
+			// profile says why it left a spec out, and the operation was not judged on it.
+			if why := run.LeftOutReason(labels); why != "" {
+				s.LeftOut[why]++
+				if op != "" {
+					s.tally(op, aspect).LeftOut++
+				}
+			}
+			continue
+		}
+		if slices.Contains(labels, conformance.LabelExplore) {
+			if op = s.explore(sr); op == "" {
+				if sr.State == types.SpecStatePassed {
+					s.profile(sr, labels) // it ran: a contract spec that passed, on no row
+				}
+				continue
+			}
+			aspect = conformance.LabelExplore
+		}
+		for _, rec := range conformance.Records(sr) {
+			if rec.Status == 429 {
+				got429[rec.Op] = true
+			}
+		}
+		s.count(sr, labels, op, aspect)
+	}
+	for op, row := range s.ByOperation {
+		if t := row[conformance.AspectRateLimit]; t != nil && t.Passed > 0 && !got429[op] {
+			s.No429 = append(s.No429, op)
+		}
+	}
+	for _, l := range [][]string{s.Failures, s.Skips, s.Differs, s.No429} {
+		sort.Strings(l)
+	}
+	return s
+}
+
+// tally is the tally of op and aspect, made when missing.
+func (s *Summary) tally(op, aspect string) *Tally {
+	if s.ByOperation[op] == nil {
+		s.ByOperation[op] = map[string]*Tally{}
+	}
+	if s.ByOperation[op][aspect] == nil {
+		s.ByOperation[op][aspect] = &Tally{}
+	}
+	return s.ByOperation[op][aspect]
+}
+
+// count adds one spec that ran to the tallies and lists.
+func (s *Summary) count(sr types.SpecReport, labels []string, op, aspect string) {
+	switch {
+	case op == "" && slices.Contains(labels, conformance.LabelFlow):
+		op = FlowsRow
+	case op == "":
+		op = NoOperation
+	}
+	s.profile(sr, labels)
+	s.tally(op, aspect).add(sr)
+	msg := sr.Failure.Message
+	switch {
+	case sr.State.Is(types.SpecStateFailureStates):
+		s.Failures = append(s.Failures, sr.FullText())
+	case sr.State == types.SpecStateSkipped && strings.HasPrefix(msg, DiffersPrefix):
+		s.Differs = append(s.Differs, sr.FullText()+": "+firstLine(strings.TrimPrefix(msg, DiffersPrefix)))
+	case sr.State == types.SpecStateSkipped && msg != "":
+		s.Skips = append(s.Skips, sr.FullText()+": "+msg)
+	}
+}
+
+// profile counts sr in the tally of its profile (contract or reference).
+func (s *Summary) profile(sr types.SpecReport, labels []string) {
+	for _, l := range labels {
+		if l == conformance.LabelContract || l == conformance.LabelReference {
+			if s.Profile[l] == nil {
+				s.Profile[l] = &Tally{}
+			}
+			s.Profile[l].add(sr)
+		}
+	}
+}
+
+// explore reads the explore spec: off (skipped) or passed, it is a line of its own and no
+// operation's row (""); a failure lands on the operation of the failing case's last call.
+func (s *Summary) explore(sr types.SpecReport) string {
+	switch {
+	case sr.State == types.SpecStateSkipped:
+		s.Explore = sr.Failure.Message
+		return ""
+	case sr.State == types.SpecStatePassed:
+		s.Explore = "passed"
+		for _, e := range sr.ReportEntries {
+			if e.Name == "explore" {
+				s.Explore = "passed: " + firstLine(e.StringRepresentation())
+			}
+		}
+		return ""
+	}
+	s.Explore = "a generated case broke a property (see the failed specs)"
+	for _, e := range sr.ReportEntries {
+		if e.Name == ReportEntryExploreOp {
+			return strings.Trim(e.StringRepresentation(), `"`)
+		}
+	}
+	return NoOperation
+}
+
+// FlowsRow is the row of the replayed flows (CONFORMANCE_FLOWS).
+const FlowsRow = "(recorded flows)"
+
+// NoOperation is the row of specs that belong to no operation.
+const NoOperation = "(no operation)"
+
+func firstLine(s string) string {
+	line, _, _ := strings.Cut(strings.TrimSpace(s), "\n")
+	return line
+}
+
+// Verdict is an operation's verdict: FAIL when a spec failed; DIFFERS when, no spec failing, the
+// target chose otherwise than the reference where the interface is silent; PARTIAL when a spec
+// was skipped or left out (the deployment was not judged on everything); PASS only when every
+// spec of the operation ran and passed.
+func Verdict(t Tally) string {
+	switch {
+	case t.Failed > 0:
+		return "FAIL"
+	case t.Differed > 0:
+		return "DIFFERS"
+	case t.Skipped > 0 || t.LeftOut > 0 || t.Passed == 0:
+		return "PARTIAL"
+	}
+	return "PASS"
+}
+
+func (t Tally) String() string {
+	if t.Passed+t.Failed+t.Skipped+t.Differed == 0 {
+		return "-"
+	}
+	if t.Differed > 0 {
+		return fmt.Sprintf("%d/%d/%d/%d", t.Passed, t.Failed, t.Skipped, t.Differed)
+	}
+	return fmt.Sprintf("%d/%d/%d", t.Passed, t.Failed, t.Skipped)
+}
+
+// Row is one operation's outcome: its verdict over every aspect, and a cell per Aspects.
+type Row struct {
+	Op      string
+	Verdict string
+	Total   Tally
+	Cells   []Tally // one per conformance.Aspects
+	// CellVerdicts are the cells' verdicts ("" for no spec): a rate-limit cell that passed
+	// without a 429 is HEADERS ONLY, not PASS.
+	CellVerdicts []string
+}
+
+// Rows are the operations the run judged, in interface order, then the specs of no operation.
+func (s Summary) Rows() []Row {
+	ids := make([]string, 0, len(conformance.Operations)+1)
+	for _, op := range conformance.Operations {
+		ids = append(ids, op.ID)
+	}
+	ids = append(ids, FlowsRow, NoOperation)
+	var rows []Row
+	for _, id := range ids {
+		row := s.ByOperation[id]
+		if row == nil {
+			continue
+		}
+		r := Row{Op: id}
+		for _, t := range row {
+			r.Total.plus(*t)
+		}
+		for _, a := range conformance.Aspects {
+			c := Tally{}
+			if row[a] != nil {
+				c = *row[a]
+			}
+			v := ""
+			if c.String() != "-" {
+				v = Verdict(c)
+			}
+			if v == "PASS" && a == conformance.AspectRateLimit && slices.Contains(s.No429, id) {
+				v = "HEADERS ONLY"
+			}
+			r.Cells, r.CellVerdicts = append(r.Cells, c), append(r.CellVerdicts, v)
+		}
+		if r.Total.Passed+r.Total.Failed+r.Total.Skipped+r.Total.Differed == 0 {
+			continue // every spec of it left out: said under "Left out"
+		}
+		r.Verdict = Verdict(r.Total)
+		rows = append(rows, r)
+	}
+	return rows
+}
+
+// Write renders the summary as plain text: the profiles' counts, one row per operation
+// (interface order) with one column per aspect, each cell passed/failed/skipped (and
+// /differed when a reference spec found another choice), then the lists.
+func (s Summary) Write(w io.Writer) error {
+	var b strings.Builder
+	b.WriteString("Conformance summary (cells: passed/failed/skipped[/differs from the reference's choice])\n")
+	for _, p := range []string{conformance.LabelContract, conformance.LabelReference} {
+		if t := s.Profile[p]; t != nil {
+			fmt.Fprintf(&b, "  %-9s %d passed, %d failed, %d skipped", p, t.Passed, t.Failed, t.Skipped)
+			if t.Differed > 0 {
+				fmt.Fprintf(&b, ", %d differ from the reference's choice (not a failure: the interface leaves it open)", t.Differed)
+			}
+			b.WriteString("\n")
+		}
+	}
+	if s.Explore != "" {
+		fmt.Fprintf(&b, "  explore   %s\n", s.Explore)
+	}
+	fmt.Fprintf(&b, "\n%-24s %-9s", "operation", "verdict")
+	for _, a := range conformance.Aspects {
+		fmt.Fprintf(&b, " %-10s", a)
+	}
+	b.WriteString("\n")
+	for _, r := range s.Rows() {
+		fmt.Fprintf(&b, "%-24s %-9s", r.Op, r.Verdict)
+		for _, c := range r.Cells {
+			fmt.Fprintf(&b, " %-10s", c.String())
+		}
+		if r.Total.LeftOut > 0 {
+			fmt.Fprintf(&b, " (%d specs left out)", r.Total.LeftOut)
+		}
+		b.WriteString("\n")
+	}
+	s.writeNotes(&b)
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// writeNotes writes what qualifies the table: failures, choices that differ, skips, rate limits
+// never reached and what the readonly profile left out.
+func (s Summary) writeNotes(b *strings.Builder) {
+	list := func(title string, items []string) {
+		if len(items) == 0 {
+			return
+		}
+		fmt.Fprintf(b, "\n%s:\n", title)
+		for _, f := range items {
+			fmt.Fprintf(b, "  - %s\n", f)
+		}
+	}
+	list("Failed specs", s.Failures)
+	list("Differs from the reference's choice (where the interface is silent; never a failure)", s.Differs)
+	list("Skipped specs (an operation with skipped specs is PARTIAL, not PASS)", s.Skips)
+	if len(s.No429) > 0 {
+		fmt.Fprintf(b, "\nRate limit: no 429 was received for %s, so their ratelimit cells checked the rate-limit headers only.\n", strings.Join(s.No429, ", "))
+	}
+	if s.Run.ReadOnly {
+		fmt.Fprintf(b, "\nLeft out by the readonly profile (%s; an operation with specs left out is PARTIAL, not PASS):\n", s.Run)
+		if len(s.LeftOut) == 0 {
+			b.WriteString("  nothing\n")
+		}
+		for _, why := range s.LeftOutReasons() {
+			fmt.Fprintf(b, "  %4d  %s\n", s.LeftOut[why], why)
+		}
+	}
+}
+
+// LeftOutReasons lists the reasons of LeftOut, sorted.
+func (s Summary) LeftOutReasons() []string {
+	out := make([]string, 0, len(s.LeftOut))
+	for why := range s.LeftOut {
+		out = append(out, why)
+	}
+	sort.Strings(out)
+	return out
+}

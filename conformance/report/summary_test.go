@@ -1,0 +1,61 @@
+package report_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/opsapi/mocktoolkit/conformance"
+	"github.com/opsapi/mocktoolkit/conformance/report"
+)
+
+func TestVerdictIsNeverPassWithSkippedSpecs(t *testing.T) {
+	for _, c := range []struct {
+		t    report.Tally
+		want string
+	}{
+		{report.Tally{Passed: 3}, "PASS"},
+		{report.Tally{Passed: 3, Skipped: 1}, "PARTIAL"},
+		{report.Tally{Skipped: 2}, "PARTIAL"},
+		{report.Tally{Passed: 3, Failed: 1, Skipped: 1}, "FAIL"},
+	} {
+		if got := report.Verdict(c.t); got != c.want {
+			t.Errorf("Verdict(%+v) = %s, want %s", c.t, got, c.want)
+		}
+	}
+}
+
+func TestGroupJUnitByOperation(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "junit.xml")
+	in := `<?xml version="1.0" encoding="UTF-8"?>
+<testsuites tests="2"><testsuite name="Conformance" tests="2">
+<testcase name="[It] Domain registration area domainCartRemove removes an item [contract, op:domainCartRemove, area:domains]" classname="Conformance" status="passed" time="0.1"></testcase>
+<testcase name="[SynchronizedBeforeSuite]" classname="Conformance" status="passed" time="0"></testcase>
+<testcase name="[It] Recorded flows replays checkout (checkout.json) [flow, effect:write]" classname="Conformance" status="passed" time="0.1"></testcase>
+</testsuite></testsuites>`
+	if err := os.WriteFile(path, []byte(in), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := report.GroupJUnitByOperation(path); err != nil {
+		t.Fatal(err)
+	}
+	out, _ := os.ReadFile(path)
+	if !strings.Contains(string(out), `classname="domainCartRemove"`) || !strings.Contains(string(out), `classname="Conformance"`) || !strings.Contains(string(out), `classname="flow"`) {
+		t.Errorf("classnames not grouped by operation:\n%s", out)
+	}
+}
+
+func TestReportFiles(t *testing.T) {
+	f := report.Resolve(conformance.Config{ReportsDir: "/reports", HTMLFile: "x.html"}, "", "my.json")
+	want := report.Files{JUnit: "/reports/junit.xml", JSON: "my.json", HTML: "x.html", Summary: "/reports/summary.txt"}
+	if f != want {
+		t.Errorf("Resolve = %+v, want %+v", f, want)
+	}
+	if err := report.CheckWritable("/dev/null/report.xml"); err == nil {
+		t.Errorf("CheckWritable of a path under a file succeeded")
+	}
+	if w := report.WriteFile("HTML", "/dev/null/report.html", nil); w == "" {
+		t.Errorf("WriteFile to a path that cannot be created gave no warning")
+	}
+}

@@ -1,0 +1,81 @@
+// Package hostguard is the guard against DNS rebinding shared by the mock and the validating
+// proxy (D103, D140): a page on a name the attacker controls, re-pointed at 127.0.0.1, reaches
+// a local server with its own name in Host. A Policy allows Hosts that are IP addresses, names
+// reserved from registration (localhost, *.localhost, *.test, example.com, …) and the names it
+// was given; "*" turns the guard off.
+package hostguard
+
+import (
+	"net"
+	"strings"
+)
+
+// Policy is the set of Host names a server answers.
+type Policy struct {
+	any   bool
+	names map[string]bool
+}
+
+// New is the policy of the names of --allowed-hosts ("*": any).
+func New(names []string) Policy {
+	p := Policy{names: map[string]bool{}}
+	for _, n := range names {
+		n = strings.ToLower(strings.TrimSuffix(strings.TrimSpace(n), "."))
+		switch n {
+		case "":
+		case "*":
+			p.any = true
+		default:
+			p.names[n] = true
+		}
+	}
+	return p
+}
+
+// Name is the name in a Host header, without port, brackets or a final dot, lower case.
+func Name(host string) string {
+	if h, _, err := net.SplitHostPort(host); err == nil {
+		host = h
+	}
+	host = strings.TrimSuffix(strings.TrimPrefix(host, "["), "]")
+	return strings.ToLower(strings.TrimSuffix(host, "."))
+}
+
+// Allows tells whether a request with this Host header may be answered.
+func (p Policy) Allows(host string) bool {
+	name := Name(host)
+	switch {
+	case p.any, name == "", net.ParseIP(name) != nil:
+		return true
+	case reserved(name):
+		return true
+	}
+	return p.names[name]
+}
+
+// Refusal is the sentence that explains why host is refused, for a 403; lead says who answers
+// what ("The proxy answers only"), and the list of allowed hosts follows.
+func Refusal(lead, host string) string {
+	name := Name(host)
+	if len(name) > 100 {
+		name = name[:100] + "…"
+	}
+	q := `"` + strings.ReplaceAll(name, `"`, `\"`) + `"`
+	return lead + " localhost, IP addresses, reserved names and the hosts of --allowed-hosts (a guard against DNS rebinding); the host " + q + " is not one of them: start with --allowed-hosts " + name + " to allow it."
+}
+
+// reserved tells the names nobody can register (RFC 2606, RFC 6761) and so nobody can point at
+// a server by DNS: localhost, the example domains and the .localhost, .test, .example and
+// .invalid top-level domains (Go's httptest.NewRequest uses example.com).
+func reserved(name string) bool {
+	switch name {
+	case "localhost", "example.com", "example.net", "example.org":
+		return true
+	}
+	for _, tld := range []string{".localhost", ".test", ".example", ".invalid", ".example.com", ".example.net", ".example.org"} {
+		if strings.HasSuffix(name, tld) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,54 @@
+package redact
+
+import "testing"
+
+// Names a reviewer calls credentials, in every case style, and names that are not (D142).
+func TestIsSecretName(t *testing.T) {
+	secrets := []string{
+		"password", "Password", "PASSWORD", "passwd", "pwd", "new_password", "newPassword", "password_confirmation",
+		"currentPasswd", "passphrase", "passcode",
+		"token", "TOKEN", "accessToken", "access_token", "access-token", "AccessToken", "ACCESS_TOKEN", "accesstoken", "ACCESSTOKEN",
+		"refreshToken", "refresh_token", "REFRESH-TOKEN", "idToken", "id_token", "ID-TOKEN", "IDToken", "session_token",
+		"sessionToken", "csrfToken", "X-CSRF-Token", "X-Auth-Token", "X-Mock-Admin-Token", "oauth2Token", "bearerToken",
+		"privateKey", "private_key", "PRIVATE-KEY", "privatekey", "apiKey", "api_key", "APIKey", "apikey", "API_KEY",
+		"X-Api-Key", "Authentication", "X-Signature", "signature", "x-api-key", "secretKey", "secret_key", "accessKey", "signing_key", "clientKey",
+		"client_secret", "clientSecret", "CLIENT_SECRET", "clientsecret", "secret", "webhookSecret", "secrets",
+		"Authorization", "Proxy-Authorization", "Cookie", "Set-Cookie", "credentials", "awsCredentials",
+		"code", "otp", "otpCode", "auth_code", "authorizationCode", "verification_code", "mfaCode", "totp",
+		"sessionId", "session_id", "SESSION-ID", "SESSIONID", "jwt", "idJwt", "user[password]", "data.accessToken",
+	}
+	plain := []string{
+		"token_count", "tokenCount", "TOKEN_TYPE", "token_type", "tokens_used", "tour_key", "tool_key", "toolKey",
+		"key", "keys", "primary_key", "evaluation_check", "status_code", "statusCode", "country_code", "zip_code",
+		"email", "title", "name", "position", "description", "session", "id", "user_id", "card_id", "tokenizer",
+		"secretary_name", "passport", "keyboard", "author", "cookieless", "is_recovery", "Accept", "Content-Type",
+		"X-Request-Id", "X-RateLimit-Remaining", "X-Mock-World", "",
+	}
+	for _, n := range secrets {
+		if !IsSecretName(n) {
+			t.Errorf("IsSecretName(%q) = false, want true: it holds a credential", n)
+		}
+	}
+	for _, n := range plain {
+		if IsSecretName(n) {
+			t.Errorf("IsSecretName(%q) = true, want false: it holds no credential", n)
+		}
+	}
+}
+
+// camelCase credentials in a JSON body, at any depth, and in text are redacted (D142).
+func TestRedactCamelCase(t *testing.T) {
+	body := `{"data":{"accessToken":"s3cr3t-a","refreshToken":"s3cr3t-r","idToken":"s3cr3t-i","privateKey":"s3cr3t-p","tokenCount":12,"toolKey":"kept"}}`
+	got := Body([]byte(body)).(map[string]any)["data"].(map[string]any)
+	for _, k := range []string{"accessToken", "refreshToken", "idToken", "privateKey"} {
+		if got[k] != redacted {
+			t.Errorf("%s: %v, want it redacted", k, got[k])
+		}
+	}
+	if got["toolKey"] != "kept" || got["tokenCount"] == redacted {
+		t.Errorf("plain fields changed: %v", got)
+	}
+	if text := Text("accessToken=s3cr3t&ID-TOKEN: s3cr3t2\n"); text != "accessToken=[redacted]&ID-TOKEN: [redacted]\n" {
+		t.Errorf("Text: %q", text)
+	}
+}

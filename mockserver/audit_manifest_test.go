@@ -1,0 +1,69 @@
+package mockserver_test
+
+import (
+	"fmt"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/opsapi/mocktoolkit/mockserver"
+)
+
+// After an empty snapshot every id, token and list of ids in the manifest is blanked and each
+// one that named a record is in the world's notes (D102, D181). The walk is over the manifest
+// as served, so a key added later without its check fails here.
+func TestEmptySnapshotBlanksEveryManifestKey(t *testing.T) {
+	m := newMock(t, mockserver.Config{})
+	before := m.ctl(http.MethodGet, "/__worlds/msg/__mock/fixtures", nil).wantStatus(t, 200).body
+	m.ctl(http.MethodPut, "/__worlds/msg/__mock/state", "{}").wantStatus(t, 200)
+	after := m.ctl(http.MethodGet, "/__worlds/msg/__mock/fixtures", nil).wantStatus(t, 200).body
+	var notes string
+	for _, w := range m.ctl(http.MethodGet, "/__mock/worlds", nil).wantStatus(t, 200).list(t, "worlds") {
+		if w["name"] == "msg" {
+			notes = fmt.Sprint(w["notes"])
+		}
+	}
+	leaves := map[string]any{}
+	flatten("", after, leaves)
+	for key, v := range leaves {
+		if key == "seed" || key == "operations.tool_key" {
+			continue
+		}
+		if v != float64(0) && v != "" && fmt.Sprint(v) != "[]" {
+			t.Errorf("after an empty snapshot the manifest still has %s = %v", key, v)
+		}
+	}
+	old := map[string]any{}
+	flatten("", before, old)
+	for key, v := range old {
+		if key == "seed" || key == "operations.tool_key" || strings.HasPrefix(key, "users.") || v == float64(0) {
+			continue
+		}
+		if field, _, _ := strings.Cut(key, "["); !strings.Contains(notes, field+":") && !strings.Contains(notes, field+"[") {
+			t.Errorf("%s (%v) was blanked with no note: %s", key, v, notes)
+		}
+	}
+}
+
+// flatten lists the leaves of a decoded JSON value by path ("domains.carts[0].item_ids[1]").
+func flatten(path string, v any, out map[string]any) {
+	switch x := v.(type) {
+	case map[string]any:
+		for k, e := range x {
+			p := k
+			if path != "" {
+				p = path + "." + k
+			}
+			flatten(p, e, out)
+		}
+	case []any:
+		if len(x) == 0 {
+			out[path] = "[]"
+		}
+		for i, e := range x {
+			flatten(fmt.Sprintf("%s[%d]", path, i), e, out)
+		}
+	default:
+		out[path] = v
+	}
+}

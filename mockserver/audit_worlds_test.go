@@ -1,0 +1,67 @@
+package mockserver_test
+
+import (
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/opsapi/mocktoolkit/mockserver"
+)
+
+// A world comes into being only through a well-formed request that reaches an operation or one
+// of the mock's endpoints (D141, D185): a path with dot segments, an unknown path, and a path
+// and header naming different worlds make none.
+func TestOnlyRequestsThatReachSomethingMakeWorlds(t *testing.T) {
+	m := newMock(t, mockserver.Config{})
+	req, _ := http.NewRequest(http.MethodGet, m.url+"/__worlds/x/../__mock/clock", nil)
+	req.URL.Opaque = "//" + req.URL.Host + "/__worlds/x/../__mock/clock" // sent as is, like curl --path-as-is
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	m.ctl(http.MethodPost, "/__worlds/y/no/such/path", "{}").wantStatus(t, http.StatusNotFound)
+	m.ctl(http.MethodGet, "/__worlds/a/__mock/clock", nil, mockserver.WorldHeader, "b").wantStatus(t, http.StatusBadRequest)
+	m.ctl(http.MethodGet, "/__mock/clock", nil, mockserver.WorldHeader, "c").wantStatus(t, http.StatusOK)
+	names := "," + m.worldNames(t) + ","
+	for _, name := range []string{"x", "y", "a", "b"} {
+		if strings.Contains(names, ","+name+",") {
+			t.Errorf("world %q was made by a request that reached nothing: %v (answered %d)", name, names, res.StatusCode)
+		}
+	}
+	if !strings.Contains(names, ",c,") {
+		t.Errorf("world c was not made by a request to a control: %v", names)
+	}
+}
+
+// DELETE /__mock/worlds of a world busy with a request waits for it to finish before the world
+// goes (D141, D186): the create answered 200 is in the world until then, and the delete answers
+// after it.
+func TestDeletingABusyWorldWaitsForItsRequests(t *testing.T) {
+	m := newMock(t, mockserver.Config{MaxWorlds: 2})
+	w := "/__worlds/w1"
+	token := m.ctl(http.MethodPost, w+"/v1/authenticate", map[string]any{"email": m.manifest.Users.Member.Email, "password": m.manifest.Users.Member.Password}).wantStatus(t, 200).data()["token"].(string)
+	m.ctl(http.MethodPost, w+"/__mock/faults", map[string]any{"operation": "tagsCreate", "latency_ms": 400, "times": 1}).wantStatus(t, 201)
+	created := make(chan time.Time, 1)
+	go func() {
+		req, _ := http.NewRequest(http.MethodPost, m.url+w+pTagsCreate, strings.NewReader(`{"name":"slow"}`))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Authorization", "Bearer "+token)
+		if res, err := http.DefaultClient.Do(req); err == nil {
+			res.Body.Close()
+		}
+		created <- time.Now()
+	}()
+	time.Sleep(100 * time.Millisecond) // the create is in its delay
+	m.ctl(http.MethodDelete, "/__mock/worlds?name=w1", nil).wantStatus(t, http.StatusOK)
+	deleted := time.Now()
+	select {
+	case at := <-created: // read by the client just after the world's answer was written
+		if at.Sub(deleted) > 150*time.Millisecond {
+			t.Errorf("the delete answered %v before the create it raced with", at.Sub(deleted))
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("the create never answered")
+	}
+}

@@ -1,0 +1,189 @@
+package mockserver
+
+import (
+	"fmt"
+	"net/http"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"github.com/opsapi/mocktoolkit/conformance/flow"
+	"github.com/opsapi/mocktoolkit/reference"
+)
+
+// Bounds of a world's flow recording (D173): at most maxFlowSteps calls and flowBytes of
+// bodies since the world's last reset, and flowBytesAll across every world (the journals'
+// concern of D143: no number of worlds makes the mock hold more); later calls are counted and
+// left out (a flow cut at its start would break the references of the steps kept), and the
+// document's note says so.
+const (
+	maxFlowSteps = 2000
+	flowBytes    = 8 << 20
+	flowBytesAll = 16 << 20
+	// maxFlowAnswer is how much of an answer the flow keeps (the journal keeps
+	// maxJournalBody of it): a list answer whole, so the ids in it can be referred to.
+	maxFlowAnswer = 1 << 20
+)
+
+// flowLog records a world's calls to the interface's operations since its last reset, for
+// GET /__mock/flow (D170). Bodies are the journal's own copies (never written after), held
+// as sent: the flow replaces credentials by references when it is built, never before, so
+// the manifest's passwords and cart tokens can still be recognised.
+type flowLog struct {
+	budget  *flowBudget
+	mu      sync.Mutex
+	calls   []flowCall
+	bytes   int
+	dropped int
+	gone    bool // its world was evicted: nothing more is kept
+}
+
+// flowBudget is what every world's flow holds together (flowBytesAll).
+type flowBudget struct{ used atomic.Int64 }
+
+// take reserves n bytes, or reports that the budget has no room for them.
+func (b *flowBudget) take(n int) bool {
+	if b.used.Add(int64(n)) > flowBytesAll {
+		b.used.Add(-int64(n))
+		return false
+	}
+	return true
+}
+
+// flowCall is one call as recorded: what flow.Call needs, without allocating a header map
+// on every request.
+type flowCall struct {
+	op, as, contentType, accept string
+	project                     int64 // the caller's project when as is "" (decided when the flow is built)
+	req, answer                 []byte
+	status                      int
+}
+
+func (f *flowLog) add(c flowCall) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	cost := cap(c.req) + cap(c.answer)
+	if f.gone || len(f.calls) >= maxFlowSteps || f.bytes+cost > flowBytes || f.dropped > 0 || !f.budget.take(cost) {
+		f.dropped++ // once one call is left out, every later one is: a flow has no gaps
+		return
+	}
+	f.calls = append(f.calls, c)
+	f.bytes += cost
+}
+
+// keep is how much of an answer to keep for the flow: maxFlowAnswer while it records, else
+// only what the journal keeps.
+func (f *flowLog) keep() int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if len(f.calls) >= maxFlowSteps || f.bytes >= flowBytes || f.dropped > 0 || f.budget.used.Load() >= flowBytesAll {
+		return maxJournalBody
+	}
+	return maxFlowAnswer
+}
+
+// journalCut is the journal's copy of an answer kept for the flow: the first maxJournalBody
+// bytes, copied when there were more, so the journal's ring does not hold the larger array.
+func journalCut(body []byte) []byte {
+	if len(body) <= maxJournalBody {
+		return body
+	}
+	return append([]byte(nil), body[:maxJournalBody]...)
+}
+
+// clear forgets the calls (a reset) and gives their bytes back.
+func (f *flowLog) clear() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.budget.used.Add(-int64(f.bytes))
+	f.calls, f.bytes, f.dropped = nil, 0, 0
+}
+
+// detach clears the flow of an evicted world for good: a request still under way in it keeps
+// nothing.
+func (f *flowLog) detach() {
+	f.clear()
+	f.mu.Lock()
+	f.gone = true
+	f.mu.Unlock()
+}
+
+// snapshot returns the calls as the flow package takes them, and how many were left out;
+// a caller outside the manifest is the member when it works in memberProject (D171).
+func (f *flowLog) snapshot(memberProject int64) ([]flow.Call, int) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	out := make([]flow.Call, len(f.calls))
+	for i, c := range f.calls {
+		if c.as == "" {
+			c.as = flow.AsOutsider
+			if c.project == memberProject {
+				c.as = flow.AsMember
+			}
+		}
+		h := http.Header{}
+		if c.contentType != "" {
+			h.Set("Content-Type", c.contentType)
+		}
+		if c.accept != "" {
+			h.Set("Accept", c.accept)
+		}
+		out[i] = flow.Call{Operation: c.op, As: c.as, Header: h, Request: c.req, Status: c.status, Answer: c.answer}
+	}
+	return out, f.dropped
+}
+
+// recordFlow adds one call of operation op to the world's flow: who called (from the bearer
+// token), the headers that may matter and both bodies.
+func (wl *world) recordFlow(op string, st *worldState, r *http.Request, req []byte, status int, answer []byte) {
+	as, project := callerRole(st, r)
+	wl.flow.add(flowCall{op: op, as: as, project: project, contentType: r.Header.Get("Content-Type"), accept: r.Header.Get("Accept"), req: req, status: status, answer: answer})
+}
+
+// callerRole says who a request's bearer token belongs to, as a flow writes it (D171): a
+// manifest user by e-mail, else a superadmin, else "" and the user's project (the flow decides
+// member or outsider when it is built); "invalid" for a token the world does not know.
+func callerRole(st *worldState, r *http.Request) (string, int64) {
+	token, ok := bearer(r)
+	if !ok {
+		return flow.AsNone, 0
+	}
+	u, err := st.store.UserByToken(token)
+	if err != nil {
+		return flow.AsInvalid, 0
+	}
+	users := st.manifest.Users
+	switch {
+	case strings.EqualFold(u.Email, users.Member.Email):
+		return flow.AsMember, 0
+	case strings.EqualFold(u.Email, users.Superadmin.Email), u.IsSuperadmin:
+		return flow.AsSuperadmin, 0
+	case strings.EqualFold(u.Email, users.Outsider.Email):
+		return flow.AsOutsider, 0
+	}
+	return "", u.ProjectID
+}
+
+// projectOf is the project of the user with e-mail email (0 when there is none).
+func projectOf(st reference.State, email string) int64 {
+	for _, u := range st.Users {
+		if strings.EqualFold(u.Email, email) {
+			return u.ProjectID
+		}
+	}
+	return 0
+}
+
+// handleFlow answers the world's flow since its last reset (D170): GET /__mock/flow.
+func (s *Server) handleFlow(w http.ResponseWriter, r *http.Request) {
+	wl := s.worldOf(r)
+	st := wl.state()
+	calls, dropped := wl.flow.snapshot(projectOf(st.store.State(), st.manifest.Users.Member.Email))
+	doc := flow.Build("world "+wl.name, calls, st.manifest)
+	doc.Source = fmt.Sprintf("mock world %s, scenario %s, seed %d", wl.name, st.source.Scenario, st.source.Seed)
+	if dropped > 0 {
+		doc.Note = fmt.Sprintf("the recording holds the first %d calls since the last reset; %d later calls are left out (at most %d calls and %d MiB of bodies a world, %d MiB across all worlds)", len(calls), dropped, maxFlowSteps, flowBytes>>20, flowBytesAll>>20)
+	}
+	w.Header().Set("Content-Disposition", fmt.Sprintf("inline; filename=%q", "flow-"+wl.name+".json"))
+	writeJSON(w, http.StatusOK, doc)
+}

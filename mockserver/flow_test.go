@@ -1,0 +1,244 @@
+package mockserver_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/opsapi/mocktoolkit/conformance/flow"
+	"github.com/opsapi/mocktoolkit/fixtures"
+	"github.com/opsapi/mocktoolkit/mockserver"
+	"github.com/opsapi/mocktoolkit/spec"
+)
+
+// frontendRun makes, in world, the calls of a frontend's end-to-end test: log in, create a
+// card, comment on it, list its comments, rename it, deprecate the unapproved theme version,
+// remove the locked cart's item.
+func frontendRun(t *testing.T, m *mock, world string) {
+	t.Helper()
+	p := "/__worlds/" + world
+	tok := m.post(p+"/v1/authenticate", "", map[string]any{"email": m.manifest.Users.Member.Email, "password": m.manifest.Users.Member.Password}).wantStatus(t, 200).data()["token"].(string)
+	card := m.post(p+"/services/operations/v1/operations/cards/create", tok, map[string]any{"title": "Call the printer", "group_id": m.manifest.Operations.GroupID}).data()["card"].(map[string]any)
+	id := card["id"]
+	m.post(p+"/services/operations/v1/operations/comments/create", tok, map[string]any{"card_id": id, "comment": "Done by Friday"})
+	m.post(p+"/services/operations/v1/operations/comments/list", tok, map[string]any{"card_id": id, "per_page": 10}).wantStatus(t, 200)
+	m.post(p+"/services/operations/v1/operations/cards/update", tok, map[string]any{"id": id, "title": "Call the printer again"}).wantStatus(t, 200)
+	m.post(p+"/services/websites/v1/themes/versions/deprecate", tok, map[string]any{"version_id": m.manifest.Websites.UnapprovedVersionID})
+	m.post(p+"/services/domains/v1/domain-cart/remove", "", map[string]any{"session_token": m.manifest.Domains.LockedCart.SessionToken, "cart_item_id": m.manifest.Domains.LockedCart.ItemID}).wantStatus(t, 409)
+}
+
+func getFlow(t *testing.T, m *mock, world string) (flow.Document, string) {
+	t.Helper()
+	a := m.ctl(http.MethodGet, "/__worlds/"+world+"/__mock/flow", nil).wantStatus(t, 200)
+	var doc flow.Document
+	if err := json.Unmarshal(a.raw, &doc); err != nil {
+		t.Fatalf("decode the flow: %v\n%s", err, a.raw)
+	}
+	return doc, string(a.raw)
+}
+
+func TestFlowWritesIdsAsReferences(t *testing.T) {
+	m := newMock(t, mockserver.Config{})
+	frontendRun(t, m, "e2e")
+	doc, raw := getFlow(t, m, "e2e")
+	if len(doc.Steps) != 7 {
+		t.Fatalf("%d steps, want 7:\n%s", len(doc.Steps), raw)
+	}
+	want := []struct {
+		op, as string
+		status int
+		body   map[string]any
+	}{
+		{"authenticate", "none", 200, map[string]any{"email": ref("users.member.email"), "password": ref("users.member.password")}},
+		{"cardsCreate", "member", 0, map[string]any{"title": "Call the printer", "group_id": ref("operations.group_id")}},
+		{"commentsCreate", "member", 0, map[string]any{"card_id": stepRef(2, "data.card.id"), "comment": "Done by Friday"}},
+		{"commentsList", "member", 200, map[string]any{"card_id": stepRef(2, "data.card.id"), "per_page": float64(10)}},
+		{"cardsUpdate", "member", 200, map[string]any{"id": stepRef(2, "data.card.id"), "title": "Call the printer again"}},
+		{"themeVersionsDeprecate", "member", 0, map[string]any{"version_id": ref("websites.unapproved_version_id")}},
+		{"domainCartRemove", "none", 409, map[string]any{"session_token": ref("domains.locked_cart.session_token"), "cart_item_id": ref("domains.locked_cart.item_id")}},
+	}
+	for i, w := range want {
+		st := doc.Steps[i]
+		got, _ := json.Marshal(st.Body)
+		exp, _ := json.Marshal(w.body)
+		if st.Step != i+1 || st.Operation != w.op || st.As != w.as || (w.status != 0 && st.Answer.Status != w.status) || string(got) != string(exp) {
+			t.Errorf("step %d: got %d %s as %s answered %d body %s; want %s as %s body %s", i+1, st.Step, st.Operation, st.As, st.Answer.Status, got, w.op, w.as, exp)
+		}
+	}
+	if o, _ := flow.Lookup(doc.Steps[1].Answer.Outline, "data.card.id"); o != "integer" {
+		t.Errorf("step 2's outline has data.card.id %v, want \"integer\"", o)
+	}
+	for _, secret := range []string{m.manifest.Users.Member.Password, m.manifest.Domains.LockedCart.SessionToken, "Bearer"} {
+		if strings.Contains(raw, secret) {
+			t.Errorf("the flow holds a credential (%q):\n%s", secret, raw)
+		}
+	}
+	if _, err := flow.Parse([]byte(raw), operationIDs(t)); err != nil {
+		t.Errorf("the mock's flow does not parse: %v", err)
+	}
+	schema, err := jsonschema.UnmarshalJSON(bytes.NewReader(flow.Schema))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := jsonschema.NewCompiler()
+	if err := c.AddResource("flow.schema.json", schema); err != nil {
+		t.Fatal(err)
+	}
+	sch, err := c.Compile("flow.schema.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	inst, _ := jsonschema.UnmarshalJSON(strings.NewReader(raw))
+	if err := sch.Validate(inst); err != nil {
+		t.Errorf("the mock's flow breaks flow.schema.json: %v", err)
+	}
+}
+
+func TestFlowIsPerWorldAndStartsAtReset(t *testing.T) {
+	m := newMock(t, mockserver.Config{})
+	frontendRun(t, m, "a")
+	if doc, raw := getFlow(t, m, "b"); len(doc.Steps) != 0 {
+		t.Errorf("world b has %d steps of world a's run:\n%s", len(doc.Steps), raw)
+	}
+	m.ctl(http.MethodPost, "/__worlds/a/__mock/reset", map[string]any{}).wantStatus(t, 200)
+	m.post("/__worlds/a/services/operations/v1/operations/cards/list", "bad-token", nil)
+	doc, raw := getFlow(t, m, "a")
+	if len(doc.Steps) != 1 || doc.Steps[0].As != flow.AsInvalid || doc.Steps[0].Answer.Status != 401 {
+		t.Errorf("after a reset and one call with an unknown token, want one step as invalid answered 401:\n%s", raw)
+	}
+}
+
+func ref(key string) map[string]any { return map[string]any{"manifest": key} }
+
+func stepRef(n int, path string) map[string]any {
+	return map[string]any{"step": float64(n), "path": path}
+}
+
+// operationIDs are the OpenAPI document's operationIds.
+func operationIDs(t *testing.T) []string {
+	t.Helper()
+	doc, err := spec.Load(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return spec.OperationIDs(doc)
+}
+
+// A list answer longer than the journal keeps is kept whole for the flow: its outline is the
+// list's, and an id picked from it is a reference to it.
+func TestFlowKeepsLongListsWhole(t *testing.T) {
+	m := newMock(t, mockserver.Config{})
+	tok := m.login(m.manifest.Users.Member)
+	list := m.post("/services/operations/v1/operations/cards/list", tok, nil).wantStatus(t, 200)
+	if len(list.raw) <= 16<<10 {
+		t.Skipf("the member's card list is %d bytes, not longer than the journal keeps", len(list.raw))
+	}
+	var pick any
+	for _, c := range list.data()["cards"].([]any) {
+		if id := c.(map[string]any)["id"]; id != float64(m.manifest.Operations.CardID) {
+			pick = id
+		}
+	}
+	m.post("/services/operations/v1/operations/cards/update", tok, map[string]any{"id": pick, "title": "Picked from the list"}).wantStatus(t, 200)
+	doc, raw := getFlow(t, m, "default")
+	if o, _ := flow.Lookup(doc.Steps[1].Answer.Outline, "data.cards[0].id"); o != "integer" {
+		t.Errorf("the list's outline has no data.cards[0].id: %v", doc.Steps[1].Answer.Outline)
+	}
+	if ref, ok, _ := flow.AsRef(doc.Steps[2].Body["id"]); !ok || ref.Step != 2 || !strings.HasPrefix(ref.Path, "data.cards[") {
+		t.Errorf("the picked id is %v, want a reference into step 2's list:\n%s", doc.Steps[2].Body["id"], raw)
+	}
+}
+
+// A user the manifest does not name calls as the role its project gives it: a teammate of the
+// member as the member, a user of another project as the outsider (D171).
+func TestFlowNamesOtherUsersByTheirProject(t *testing.T) {
+	m := newMock(t, mockserver.Config{})
+	var st struct {
+		Users []struct {
+			Email, Password string
+			ProjectID       int64 `json:"project_id"`
+			IsSuperadmin    bool  `json:"is_superadmin"`
+		} `json:"users"`
+	}
+	if err := json.Unmarshal(m.ctl(http.MethodGet, "/__mock/state", nil).wantStatus(t, 200).raw, &st); err != nil {
+		t.Fatal(err)
+	}
+	memberProject := int64(0)
+	for _, u := range st.Users {
+		if u.Email == m.manifest.Users.Member.Email {
+			memberProject = u.ProjectID
+		}
+	}
+	named := map[string]bool{m.manifest.Users.Member.Email: true, m.manifest.Users.Superadmin.Email: true, m.manifest.Users.Outsider.Email: true}
+	want := map[string]string{}
+	for _, u := range st.Users {
+		if named[u.Email] || u.IsSuperadmin {
+			continue
+		}
+		tok := m.login(fixtures.Credentials{Email: u.Email, Password: u.Password})
+		m.post("/services/operations/v1/operations/tags/list", tok, nil).wantStatus(t, 200)
+		want[u.Email] = map[bool]string{true: flow.AsMember, false: flow.AsOutsider}[u.ProjectID == memberProject]
+	}
+	if len(want) < 2 {
+		t.Skipf("the world has %d users outside the manifest", len(want))
+	}
+	doc, raw := getFlow(t, m, "default")
+	var got []string
+	for _, s := range doc.Steps {
+		if s.Operation == "tagsList" {
+			got = append(got, s.As)
+		}
+	}
+	if !strings.Contains(strings.Join(got, ","), flow.AsMember) || !strings.Contains(strings.Join(got, ","), flow.AsOutsider) {
+		t.Errorf("other users called as %v; want %v:\n%s", got, want, raw)
+	}
+}
+
+// A flow is written for others to read and replay: no credential a caller sent survives in it,
+// whatever the name's case style, however deep, and in bodies that are not JSON objects
+// (a form, JSON cut short) too.
+func TestFlowHoldsNoCredential(t *testing.T) {
+	m := newMock(t, mockserver.Config{})
+	p := "/__worlds/leak"
+	tok := m.login(m.manifest.Users.Member)
+	m.post(p+"/v1/authenticate", "", `{"email":"a@b.c","password":"truncPW1"`)
+	m.post(p+"/services/operations/v1/operations/tags/list", tok, map[string]any{
+		"apiKey": "k1secret", "API_KEY": "k3secret", "nested": map[string]any{"clientSecret": "s1secret", "Passwd": "p1secret"},
+		"list": []any{map[string]any{"refresh_token": "r1secret"}}, "sessionToken": "st1secret", "private_key": "pk1secret",
+		"note": "password=pw2secret&x=1",
+	})
+	login := m.post(p+"/v1/authenticate", "", map[string]any{"email": m.manifest.Users.Member.Email, "password": m.manifest.Users.Member.Password}).wantStatus(t, 200)
+	worldTok := login.data()["token"].(string)
+	pw := m.manifest.Users.Member.Password
+	m.post(p+"/services/operations/v1/operations/cards/create", worldTok, map[string]any{"title": "pw " + pw + " token " + worldTok}).wantStatus(t, 200)
+	_, raw := getFlow(t, m, "leak")
+	for _, secret := range []string{pw, worldTok, "truncPW1", "k1secret", "k3secret", "s1secret", "p1secret", "r1secret", "st1secret", "pk1secret", "pw2secret"} {
+		if strings.Contains(raw, secret) {
+			t.Errorf("the flow holds %q:\n%s", secret, raw)
+		}
+	}
+}
+
+// A body longer than the journal keeps is still whole in the flow, so its step replays as it
+// was sent (a cut body would be refused where the recording succeeded).
+func TestFlowKeepsLongBodiesWhole(t *testing.T) {
+	m := newMock(t, mockserver.Config{})
+	p := "/__worlds/long"
+	tok := m.post(p+"/v1/authenticate", "", map[string]any{"email": m.manifest.Users.Member.Email, "password": m.manifest.Users.Member.Password}).wantStatus(t, 200).data()["token"].(string)
+	desc := strings.Repeat("a long description ", 1600) // about 30 KB
+	m.post(p+"/services/operations/v1/operations/cards/create", tok, map[string]any{"title": "Long", "description": desc}).wantStatus(t, 200)
+	doc, raw := getFlow(t, m, "long")
+	last := doc.Steps[len(doc.Steps)-1]
+	if last.RawBody != nil || last.Body["description"] != desc {
+		t.Fatalf("the create's body is not whole in the flow:\n%.600s", raw)
+	}
+	journal := m.ctl(http.MethodGet, p+"/__mock/requests", nil).wantStatus(t, 200)
+	if len(journal.raw) > 40<<10 {
+		t.Errorf("the journal keeps %d bytes for one 30 KB body; it keeps %d of a body", len(journal.raw), 16<<10)
+	}
+}

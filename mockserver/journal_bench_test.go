@@ -1,0 +1,87 @@
+package mockserver
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// BenchmarkJournalWorstCaseRSS builds cmd/mockserver (its own GC settings, gc.go), fills 64
+// named worlds and the default one with 200 unauthenticated requests each to an unknown path,
+// every one carrying a 16 KiB body and 7 KiB of headers (what the journal keeps at most), and
+// reports the resident memory a second later (RSS-MB) against the goal of 150 MB (D143).
+// One iteration takes seconds: run it with -benchtime=1x.
+func BenchmarkJournalWorstCaseRSS(b *testing.B) {
+	bin := filepath.Join(b.TempDir(), "mockserver")
+	build := exec.Command("go", "build", "-trimpath", "-o", bin, "../cmd/mockserver")
+	build.Env = append(os.Environ(), "CGO_ENABLED=0")
+	if out, err := build.CombinedOutput(); err != nil {
+		b.Fatalf("build: %v\n%s", err, out)
+	}
+	var rss float64
+	for range b.N {
+		rss = fillWorlds(b, bin) / 1024
+	}
+	b.ReportMetric(rss, "RSS-MB")
+	checkTarget(b, rss < 150, "64 full worlds of worst-case journal entries: %.1f MB resident (want < 150)", rss)
+}
+
+// fillWorlds starts bin, fills its worlds' journals and returns its VmRSS in kB.
+func fillWorlds(b *testing.B, bin string) float64 {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin, "--addr", "127.0.0.1:0", "--rate-limit", "1000000")
+	cmd.Env = append(os.Environ(), "GOGC=") // the binary's own setting
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		b.Fatal(err)
+	}
+	defer func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }()
+	line, err := bufio.NewReader(out).ReadString('\n')
+	if err != nil {
+		b.Fatalf("read the address: %v", err)
+	}
+	base := strings.Fields(line[strings.Index(line, "http://"):])[0]
+	body := strings.Repeat("x", maxJournalBody)
+	pad := strings.Repeat("h", maxJournalHeader-16)
+	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 8}}
+	var wg sync.WaitGroup
+	for g := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for w := g; w <= 64; w += 8 {
+				prefix := fmt.Sprintf("/__worlds/w%d", w)
+				if w == 64 {
+					prefix = ""
+				}
+				for i := range DefaultJournalSize {
+					req, _ := http.NewRequest(http.MethodPost, base+prefix+fmt.Sprintf("/nope/%d", i), strings.NewReader(body))
+					for h := range 7 {
+						req.Header.Set(fmt.Sprintf("X-Pad-%d", h), pad)
+					}
+					res, err := client.Do(req)
+					if err != nil {
+						b.Error(err)
+						return
+					}
+					res.Body.Close()
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	time.Sleep(time.Second)
+	return vmRSS(b, cmd.Process.Pid)
+}

@@ -1,0 +1,301 @@
+package mockserver
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"mime"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/opsapi/mocktoolkit/reference"
+	"github.com/opsapi/mocktoolkit/spec"
+)
+
+// maxBody is the largest request body an operation accepts (D41).
+const maxBody = 1 << 20
+
+// bodyProblem is why a request body cannot be read as a JSON object: 413 past the size limit,
+// 400 otherwise (the operation may answer the 400 as 422, D2).
+type bodyProblem struct {
+	status  int
+	message string
+	field   string // the request field at fault, when it is not the body as a whole
+}
+
+// contentTypeProblem refuses a body that is not declared JSON (D6): requests carry
+// Content-Type: application/json (with parameters such as a UTF-8 charset, or a +json type);
+// an empty body may come without one. It is checked before the body is read, so a form post is
+// told about its header, not about its bytes. Config.LenientContentType reads any body as JSON.
+func contentTypeProblem(r *http.Request) *bodyProblem {
+	ct := r.Header.Get("Content-Type")
+	if r.ContentLength == 0 || ct == "application/json" {
+		return nil
+	}
+	if mt, params, err := mime.ParseMediaType(ct); err == nil && (mt == "application/json" || strings.HasSuffix(mt, "+json")) {
+		if cs, ok := params["charset"]; !ok || strings.EqualFold(cs, "utf-8") || strings.EqualFold(cs, "utf8") {
+			return nil // JSON is UTF-8 (RFC 8259)
+		}
+	}
+	msg := "The Content-Type header must be application/json, not " + strconv.Quote(ct) + "."
+	if ct == "" {
+		msg = "The Content-Type header is missing: a request body must be sent as application/json."
+	}
+	return &bodyProblem{status: http.StatusBadRequest, message: msg, field: "Content-Type"}
+}
+
+// encodingProblem refuses a body sent with a Content-Encoding other than identity (D184), as
+// a wrong Content-Type is refused (D6): the mock reads bodies as sent, so a gzip body would
+// otherwise be "not valid JSON" and a body marked br would be read as if it were plain.
+func encodingProblem(r *http.Request) *bodyProblem {
+	enc := strings.TrimSpace(r.Header.Get("Content-Encoding"))
+	if r.ContentLength == 0 || !bodyEncoded(r.Header) {
+		return nil
+	}
+	return &bodyProblem{status: http.StatusBadRequest, field: "Content-Encoding",
+		message: "The Content-Encoding header must be identity or absent, not " + strconv.Quote(clip(enc, 60)) + ": send the body uncompressed."}
+}
+
+// bodyEncoded tells whether h declares a Content-Encoding other than identity.
+func bodyEncoded(h http.Header) bool {
+	for _, v := range h.Values("Content-Encoding") {
+		for _, enc := range strings.Split(v, ",") {
+			if e := strings.TrimSpace(enc); e != "" && !strings.EqualFold(e, "identity") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// readBody reads at most limit bytes of the request body as one JSON object, decoded once,
+// and returns the bytes (trimmed) and the object; an empty body has no
+// bytes and counts as {} (D2). Of duplicate keys the last wins (D8).
+// It is the one body reader of the operations and of the mock's controls.
+func readBody(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, map[string]any, *bodyProblem) {
+	if p := encodingProblem(r); p != nil {
+		return nil, nil, p
+	}
+	var raw []byte
+	var err error
+	if ra, ok := r.Body.(*readAhead); ok && int64(len(ra.data)) <= limit {
+		raw = ra.data // read whole by the journal; never written to
+	} else {
+		raw, err = io.ReadAll(http.MaxBytesReader(w, r.Body, limit))
+	}
+	var tooLarge *http.MaxBytesError
+	switch {
+	case errors.As(err, &tooLarge):
+		return nil, nil, &bodyProblem{status: http.StatusRequestEntityTooLarge, message: "The request body must not be larger than " + byteSize(limit) + "."}
+	case err != nil:
+		return nil, nil, &bodyProblem{status: http.StatusBadRequest, message: "The request body could not be read."}
+	}
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 {
+		return nil, map[string]any{}, nil
+	}
+	// Numbers decode as float64: validation needs their type and bounds only, and an integer
+	// past 64 bits, which a float64 cannot tell apart, is refused by decode with the same words.
+	var value any
+	if err := json.Unmarshal(raw, &value); err != nil {
+		var typeErr *json.UnmarshalTypeError
+		if !errors.As(err, &typeErr) {
+			return nil, nil, &bodyProblem{status: http.StatusBadRequest, message: "The request body is not valid JSON."}
+		}
+		// Valid JSON with a number past float64 (1e400): decode it as written; the field is then
+		// refused like any integer past 64 bits (D8).
+		dec := json.NewDecoder(bytes.NewReader(raw))
+		dec.UseNumber()
+		value = nil
+		if dec.Decode(&value) != nil {
+			return nil, nil, &bodyProblem{status: http.StatusBadRequest, message: "The request body is not valid JSON."}
+		}
+	}
+	obj, ok := value.(map[string]any)
+	if !ok {
+		return nil, nil, &bodyProblem{status: http.StatusBadRequest, message: "The request body must be a JSON object."}
+	}
+	return raw, obj, nil
+}
+
+// byteSize words a size limit: "1 MiB".
+func byteSize(n int64) string {
+	if n >= 1<<20 && n%(1<<20) == 0 {
+		return fmt.Sprintf("%d MiB", n>>20)
+	}
+	return fmt.Sprintf("%d bytes", n)
+}
+
+// decode reads a body that passed validation into the operation's input. Validation leaves one
+// thing for Go to refuse: an integer past the 64-bit range; it is worded as the schema's
+// failures are. JSON does not tell 5 from 5.0, so integral numbers are integers (D8).
+func decode(body []byte, in any) error {
+	if len(body) == 0 {
+		return nil // an empty body is {} (D2): every field absent
+	}
+	err := json.Unmarshal(body, in)
+	if err == nil {
+		return nil
+	}
+	if canon, ok := canonicalBody(body); ok {
+		if err = json.Unmarshal(canon, in); err == nil {
+			return nil
+		}
+	}
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) && te.Field != "" {
+		field := te.Field
+		msg := reference.MsgInvalid(field)
+		if strings.HasPrefix(te.Value, "number") {
+			msg = reference.MsgType(field, "an integer between -2^63 and 2^63-1")
+		}
+		return &reference.Error{Code: reference.EVALIDATION, Message: msg, Fields: map[string][]string{field: {msg}}, Err: err}
+	}
+	return &reference.Error{Code: reference.EVALIDATION, Message: "The request body is invalid.",
+		Fields: map[string][]string{"body": {"The request body is invalid."}}, Err: err}
+}
+
+// canonicalBody re-encodes a JSON object with its last duplicate keys only and integral
+// numbers (5.0, 1e1) as integers.
+func canonicalBody(body []byte) ([]byte, bool) {
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.UseNumber()
+	var obj map[string]any
+	if dec.Decode(&obj) != nil {
+		return nil, false
+	}
+	for k, v := range obj {
+		if n, ok := v.(json.Number); ok {
+			if f, err := n.Float64(); err == nil && f == math.Trunc(f) && math.Abs(f) < 1<<63 {
+				obj[k] = int64(f)
+			}
+		}
+	}
+	canon, err := json.Marshal(obj)
+	return canon, err == nil
+}
+
+// decodeControl reads the JSON body of a control (at most limit bytes) into v: empty counts as
+// {}; a body that is not a JSON object answers 400 shape (a) (413 past the limit); an unknown
+// field or a value of the wrong type answers 422 shape (c).
+func decodeControl(w http.ResponseWriter, r *http.Request, v any, limit int64) bool {
+	body, _, problem := readBody(w, r, limit)
+	if problem != nil {
+		writeShapeA(w, problem.status, problem.message)
+		return false
+	}
+	if fields := textErrors(body); fields != nil { // text that is not UTF-8 (D74)
+		writeValidation(w, fields)
+		return false
+	}
+	if len(body) == 0 {
+		return true
+	}
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		field, msg := controlFieldError(err)
+		writeValidation(w, map[string][]string{field: {msg}})
+		return false
+	}
+	return true
+}
+
+// controlFieldError words a decoding error of a control's JSON object under its field.
+func controlFieldError(err error) (string, string) {
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) && te.Field != "" {
+		return te.Field, reference.MsgType(te.Field, kindPhrase(te.Type.Kind().String()))
+	}
+	if name, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
+		name = strings.Trim(name, `"`)
+		return name, reference.MsgUnknown(name)
+	}
+	return "body", "The request body is invalid: " + err.Error() + "."
+}
+
+func kindPhrase(kind string) string {
+	switch kind {
+	case "int", "int64", "int32":
+		return "an integer"
+	case "float64", "float32":
+		return "a number"
+	case "string":
+		return "a string"
+	case "bool":
+		return "a boolean"
+	case "slice":
+		return "an array"
+	case "struct", "map":
+		return "an object"
+	default:
+		return "a " + kind
+	}
+}
+
+// bodyVisitOptions are those openapi3filter.ValidateRequestBody uses for a request body with
+// every error collected (the spec sets no defaults, so none are written back).
+var bodyVisitOptions = []openapi3.SchemaValidationOption{openapi3.VisitAsRequest(), openapi3.MultiErrors()}
+
+// validate checks a body against the operation's request schema with kin-openapi — the one
+// field validator of the HTTP path — and returns the failures keyed by field (D5), worded by
+// the one sentence writer (reference/messages.go), or nil. Text that is not UTF-8 is checked on
+// the raw bytes: decoding would silently turn it into U+FFFD (D74).
+func validate(schema *openapi3.Schema, raw []byte, value map[string]any) map[string][]string {
+	fields := textErrors(raw)
+	err := schema.VisitJSON(value, bodyVisitOptions...)
+	if err == nil {
+		return fields
+	}
+	if fields == nil {
+		fields = map[string][]string{}
+	}
+	for _, e := range spec.SchemaErrors(err) {
+		field := spec.Field(e)
+		if field == "" {
+			field = "body"
+		}
+		msg := sentence(field, e)
+		if slices.Contains(schema.Required, field) && missing(e.Value) {
+			msg = reference.MsgRequired(field) // null and blank are missing, however the schema failed them (D44)
+		}
+		if !slices.Contains(fields[field], msg) {
+			fields[field] = append(fields[field], msg)
+		}
+	}
+	if len(fields) == 0 {
+		fields["body"] = []string{"The request body is invalid."}
+	}
+	return fields
+}
+
+// textErrors words each top-level field of a request body whose text is not valid UTF-8: raw
+// bytes that are not UTF-8, or an escaped lone surrogate such as "\ud800" (D74). It returns nil
+// when every string is valid text.
+func textErrors(raw []byte) map[string][]string {
+	bad := spec.InvalidText(raw)
+	if len(bad) == 0 {
+		return nil
+	}
+	fields := map[string][]string{}
+	for _, path := range bad {
+		field := path
+		if i := strings.IndexAny(field, ".["); i > 0 {
+			field = field[:i] // errors are keyed by the top-level field (D5)
+		}
+		fields[field] = append(fields[field], reference.MsgText(field, path))
+	}
+	return fields
+}
+
+// missing tells a value that stands for no value: null, or a string of white space only (D44).
+func missing(v any) bool {
+	s, isString := v.(string)
+	return v == nil || isString && strings.TrimSpace(s) == ""
+}

@@ -1,0 +1,182 @@
+package mockserver
+
+import (
+	"fmt"
+	"reflect"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/opsapi/mocktoolkit/fixtures"
+	"github.com/opsapi/mocktoolkit/reference"
+)
+
+// deriveManifest checks a manifest against records a snapshot put in its place (D102): a
+// login whose user is gone, or an id whose record is gone, is blanked (empty credentials, id 0)
+// and named in the notes; a user whose password changed gets the new one. The rest of the
+// manifest still holds and is kept.
+func deriveManifest(m fixtures.Manifest, st reference.State) (fixtures.Manifest, []string) {
+	notes := []string{"A snapshot replaced this world's records: the manifest was checked against them."}
+	users := map[string]reference.User{}
+	for _, u := range st.Users {
+		users[u.Email] = u
+	}
+	for role, c := range map[string]*fixtures.Credentials{"member": &m.Users.Member, "superadmin": &m.Users.Superadmin, "outsider": &m.Users.Outsider} {
+		u, ok := users[c.Email]
+		switch {
+		case !ok:
+			notes = append(notes, fmt.Sprintf("users.%s: no user has the e-mail %s any more; the manifest no longer knows this login.", role, c.Email))
+			*c = fixtures.Credentials{}
+		case u.Password != c.Password:
+			c.Password = u.Password
+			notes = append(notes, fmt.Sprintf("users.%s: the password is the snapshot's.", role))
+		}
+	}
+	checkRefs(reflect.ValueOf(&m).Elem(), "", recordIDs(st), &notes)
+	return m, notes
+}
+
+// checkRefs walks v, a part of the manifest named path, and blanks every id or token whose
+// field's `ref` tag names a kind of record that does not hold it in ids (D102, D181): an id
+// becomes 0, a token "", a list loses the ids that are gone, and a list entry left with nothing
+// (a cart whose token and items are gone) is dropped. Each one blanked is named in notes. The
+// walk is by the tags, so a manifest field added with its tag is checked without more code.
+func checkRefs(v reflect.Value, path string, ids map[string]map[string]bool, notes *[]string) {
+	switch v.Kind() {
+	case reflect.Struct:
+		for i := 0; i < v.NumField(); i++ {
+			f := v.Type().Field(i)
+			name := strings.Split(f.Tag.Get("json"), ",")[0]
+			if path != "" {
+				name = path + "." + name
+			}
+			if kind := f.Tag.Get("ref"); kind != "" {
+				checkRef(v.Field(i), name, kind, ids[kind], notes)
+			} else {
+				checkRefs(v.Field(i), name, ids, notes)
+			}
+		}
+	case reflect.Slice:
+		kept := reflect.MakeSlice(v.Type(), 0, v.Len())
+		for i := 0; i < v.Len(); i++ {
+			checkRefs(v.Index(i), fmt.Sprintf("%s[%d]", path, i), ids, notes)
+			if !blank(v.Index(i)) {
+				kept = reflect.Append(kept, v.Index(i))
+			}
+		}
+		v.Set(kept)
+	}
+}
+
+// checkRef blanks the id, token or ids of v (a field tagged with kind) that have gone.
+func checkRef(v reflect.Value, path, kind string, have map[string]bool, notes *[]string) {
+	gone := func(x reflect.Value) bool {
+		return !x.IsZero() && !have[fmt.Sprint(x.Interface())]
+	}
+	switch v.Kind() {
+	case reflect.Slice:
+		kept := reflect.MakeSlice(v.Type(), 0, v.Len())
+		for i := 0; i < v.Len(); i++ {
+			if gone(v.Index(i)) {
+				*notes = append(*notes, fmt.Sprintf("%s: %s %v is not in the snapshot; the manifest no longer lists it.", path, kindWords(kind), v.Index(i).Interface()))
+				continue
+			}
+			kept = reflect.Append(kept, v.Index(i))
+		}
+		v.Set(kept)
+	default:
+		if gone(v) {
+			*notes = append(*notes, fmt.Sprintf("%s: %s %v is not in the snapshot; the manifest no longer knows one.", path, kindWords(kind), v.Interface()))
+			v.Set(reflect.Zero(v.Type()))
+		}
+	}
+}
+
+// kindWords is how notes name a kind of record.
+func kindWords(kind string) string { return strings.ReplaceAll(kind, "_", " ") }
+
+// blank tells whether every leaf of v is zero or an empty list.
+func blank(v reflect.Value) bool {
+	switch v.Kind() {
+	case reflect.Struct:
+		for i := 0; i < v.NumField(); i++ {
+			if !blank(v.Field(i)) {
+				return false
+			}
+		}
+		return true
+	case reflect.Slice:
+		return v.Len() == 0
+	default:
+		return v.IsZero()
+	}
+}
+
+// recordIDs indexes the ids and tokens of st by the kinds the manifest's `ref` tags name.
+func recordIDs(st reference.State) map[string]map[string]bool {
+	ids := map[string]map[string]bool{}
+	add := func(kind string, id any) {
+		if ids[kind] == nil {
+			ids[kind] = map[string]bool{}
+		}
+		ids[kind][fmt.Sprint(id)] = true
+	}
+	for _, r := range st.Boards {
+		add("board", r.ID)
+	}
+	for _, r := range st.Groups {
+		add("group", r.ID)
+	}
+	for _, r := range st.Cards {
+		add("card", r.ID)
+	}
+	for _, r := range st.Tags {
+		add("tag", r.ID)
+	}
+	for _, r := range st.Conversations {
+		add("conversation", r.ID)
+	}
+	for _, r := range st.Carts {
+		add("cart", r.SessionToken)
+		for _, it := range r.Items {
+			add("cart_item", it.ID)
+		}
+	}
+	for _, r := range st.Entities {
+		add("entity", r.ID)
+	}
+	for _, r := range st.ThemeVersions {
+		add("version", r.VersionID)
+	}
+	return ids
+}
+
+// scenario builds the world of src at now: a user-authored scenario of Config.Scenarios, or one
+// shipped in package fixtures (D101).
+func (s *Server) scenario(src Source, now time.Time) (fixtures.World, error) {
+	if f, ok := s.cfg.Scenarios[src.Scenario]; ok {
+		return f.Build(src.Seed, now)
+	}
+	w, err := fixtures.BuildScenario(src.Scenario, src.Seed, now)
+	if err != nil {
+		return fixtures.World{}, fmt.Errorf("build scenario: %w", err)
+	}
+	return w, nil
+}
+
+// knownScenario tells whether name is a scenario the mock can build.
+func (s *Server) knownScenario(name string) bool {
+	return slices.Contains(s.scenarioNames(), name)
+}
+
+// scenarioNames are the shipped scenarios and the user-authored ones, sorted.
+func (s *Server) scenarioNames() []string {
+	names := slices.Clone(fixtures.Scenarios)
+	for name := range s.cfg.Scenarios {
+		if !slices.Contains(names, name) {
+			names = append(names, name)
+		}
+	}
+	slices.Sort(names)
+	return names
+}

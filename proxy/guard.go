@@ -1,0 +1,68 @@
+package proxy
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"net/http"
+	"strings"
+
+	"github.com/opsapi/mocktoolkit/internal/hostguard"
+)
+
+// admit refuses, before anything is forwarded or shown, a request the proxy must not serve
+// (D140): a Host the host policy refuses (403 shape (b): a DNS-rebinding page would read the
+// recorded traffic and send requests through the proxy), a request that already passed
+// through this proxy (508 shape (a): the upstream leads back to it), a path with "." or ".."
+// segments (400 shape (a): joined to the upstream's base path it could leave it).
+func (p *Proxy) admit(w http.ResponseWriter, r *http.Request) bool {
+	switch {
+	case !p.hosts.Allows(r.Host):
+		writeJSON(w, http.StatusForbidden, map[string]any{"error": true, "message": hostguard.Refusal("The proxy and its pages answer only", r.Host)})
+	case p.looped(r):
+		writeJSON(w, http.StatusLoopDetected, map[string]any{"error": true, "message": "This request already passed through this proxy: its upstream " + p.upstream.Redacted() + " leads back to it. Point --upstream at the deployment, not at the proxy.", "data": []any{}})
+	case dotSegments(r.URL.Path) || dotSegments(strings.ToLower(r.URL.EscapedPath())):
+		writeJSON(w, http.StatusBadRequest, map[string]any{"error": true, "message": "The path " + clipText(r.URL.EscapedPath(), 200) + " has '.' or '..' segments; the proxy forwards only paths without them.", "data": []any{}})
+	default:
+		return true
+	}
+	return false
+}
+
+// looped tells a request whose Via names this proxy.
+func (p *Proxy) looped(r *http.Request) bool {
+	for _, v := range r.Header.Values("Via") {
+		if strings.Contains(v, p.via) {
+			return true
+		}
+	}
+	return false
+}
+
+// dotSegments tells a path with a "." or ".." segment, also percent-encoded ("%2e%2e") or
+// between backslashes, which some servers read as slashes.
+func dotSegments(path string) bool {
+	path = strings.NewReplacer(`\`, "/", "%5c", "/", "%5C", "/").Replace(path)
+	for _, seg := range strings.Split(path, "/") {
+		switch seg {
+		case ".", "..", "%2e", "%2e%2e", ".%2e", "%2e.":
+			return true
+		}
+	}
+	return false
+}
+
+// newVia names this proxy in Via headers: "mockserver-proxy-" and 8 random hex digits, so two
+// proxies in a chain never take each other for themselves.
+func newVia() string {
+	b := make([]byte, 4)
+	_, _ = rand.Read(b)
+	return "mockserver-proxy-" + hex.EncodeToString(b)
+}
+
+// clipText cuts s to n bytes for a message.
+func clipText(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "…"
+}

@@ -1,0 +1,66 @@
+package proxy_test
+
+import (
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strings"
+	"testing"
+
+	"github.com/opsapi/mocktoolkit/proxy"
+)
+
+// A DNS-rebinding page reaches the proxy under its own name: neither the recorded traffic nor
+// forwarding answer a Host the policy refuses, and nothing reaches the upstream (D140).
+func TestHostGuardRefusesRebinding(t *testing.T) {
+	upstreamCalls := 0
+	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		upstreamCalls++
+		w.WriteHeader(http.StatusNoContent)
+	}))
+	t.Cleanup(up.Close)
+	u, _ := url.Parse(up.URL)
+	for _, tc := range []struct {
+		allowed []string
+		host    string
+		want    int
+	}{
+		{nil, "rebind.attacker.net:4010", http.StatusForbidden},
+		{[]string{"proxy.internal"}, "rebind.attacker.net", http.StatusForbidden},
+		{[]string{"proxy.internal"}, "PROXY.internal.:4010", 0},
+		{[]string{"*"}, "rebind.attacker.net", 0},
+		{nil, "localhost:4010", 0},
+		{nil, "127.0.0.1:4010", 0},
+	} {
+		p, err := proxy.New(proxy.Config{Upstream: u, AllowedHosts: tc.allowed})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, path := range []string{"/__proxy/exchanges", "/__proxy/", "/services/operations/v1/operations/cards/list"} {
+			before := upstreamCalls
+			req := httptest.NewRequest(http.MethodGet, path, nil)
+			req.Host = tc.host
+			rec := httptest.NewRecorder()
+			p.ServeHTTP(rec, req)
+			if tc.want == 0 {
+				if rec.Code == http.StatusForbidden {
+					t.Errorf("allowed %v, Host %q, %s: refused: %s", tc.allowed, tc.host, path, rec.Body)
+				}
+				continue
+			}
+			var env struct {
+				Error   bool   `json:"error"`
+				Message string `json:"message"`
+			}
+			body, _ := io.ReadAll(rec.Body)
+			if rec.Code != tc.want || json.Unmarshal(body, &env) != nil || !env.Error || !strings.Contains(env.Message, "--allowed-hosts") {
+				t.Errorf("allowed %v, Host %q, %s: got %d %s, want %d naming --allowed-hosts", tc.allowed, tc.host, path, rec.Code, body, tc.want)
+			}
+			if upstreamCalls != before {
+				t.Errorf("Host %q, %s: the refused request reached the upstream", tc.host, path)
+			}
+		}
+	}
+}

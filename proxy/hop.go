@@ -1,0 +1,161 @@
+package proxy
+
+import (
+	"bytes"
+	"context"
+	"crypto/tls"
+	"net"
+	"net/http"
+	"net/http/httptrace"
+	"net/textproto"
+	"strings"
+	"sync"
+)
+
+// Hop-by-hop headers an upstream names in its Connection header must not reach the client
+// (D140). net/http drops the whole Connection header of an answer that says "close" before a
+// ReverseProxy sees it, and with it the names of the headers to drop; so the transport the
+// proxy builds reads the names off the wire (connTap) and drops those headers itself.
+
+// tapTransport wraps the transport the proxy builds: its connections are tapped, and each
+// answer loses the headers its Connection header named.
+type tapTransport struct{ next *http.Transport }
+
+func newTapTransport(t *http.Transport) *tapTransport {
+	dialer := &net.Dialer{}
+	t.DialContext = func(ctx context.Context, network, addr string) (net.Conn, error) {
+		c, err := dialer.DialContext(ctx, network, addr)
+		if err != nil {
+			return nil, err
+		}
+		return &connTap{Conn: c}, nil
+	}
+	t.DialTLSContext = func(ctx context.Context, network, addr string) (net.Conn, error) {
+		raw, err := dialer.DialContext(ctx, network, addr)
+		if err != nil {
+			return nil, err
+		}
+		host, _, _ := net.SplitHostPort(addr)
+		cfg := &tls.Config{ServerName: host, NextProtos: []string{"http/1.1"}}
+		if t.TLSClientConfig != nil {
+			cfg = t.TLSClientConfig.Clone()
+			if cfg.ServerName == "" {
+				cfg.ServerName = host
+			}
+			cfg.NextProtos = []string{"http/1.1"}
+		}
+		c := tls.Client(raw, cfg)
+		if err := c.HandshakeContext(ctx); err != nil {
+			raw.Close()
+			return nil, err
+		}
+		return &connTap{Conn: c}, nil
+	}
+	t.ForceAttemptHTTP2 = false
+	return &tapTransport{next: t}
+}
+
+func (t *tapTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	var tap *connTap
+	var mu sync.Mutex
+	trace := &httptrace.ClientTrace{GotConn: func(info httptrace.GotConnInfo) {
+		if c, ok := info.Conn.(*connTap); ok {
+			mu.Lock()
+			tap = c
+			mu.Unlock()
+		}
+	}}
+	resp, err := t.next.RoundTrip(r.WithContext(httptrace.WithClientTrace(r.Context(), trace)))
+	if err != nil {
+		return resp, err
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if tap != nil {
+		for _, name := range tap.connectionNames() {
+			resp.Header.Del(name)
+		}
+	}
+	return resp, nil
+}
+
+// maxTapHead bounds the answer head a connTap keeps.
+const maxTapHead = 64 << 10
+
+// connTap is an upstream connection that keeps, from each answer's head, the names its
+// Connection header lists. A request written starts a new head; informational (1xx) heads
+// are skipped.
+type connTap struct {
+	net.Conn
+	mu     sync.Mutex
+	inHead bool
+	head   []byte
+	names  []string // of the last complete final head
+}
+
+func (c *connTap) Write(p []byte) (int, error) {
+	c.mu.Lock()
+	if !c.inHead {
+		c.inHead, c.head, c.names = true, c.head[:0], nil
+	}
+	c.mu.Unlock()
+	return c.Conn.Write(p)
+}
+
+func (c *connTap) Read(p []byte) (int, error) {
+	n, err := c.Conn.Read(p)
+	if n > 0 {
+		c.mu.Lock()
+		c.scan(p[:n])
+		c.mu.Unlock()
+	}
+	return n, err
+}
+
+// scan takes bytes read while a head is expected; c.mu is held.
+func (c *connTap) scan(b []byte) {
+	for c.inHead && len(b) > 0 {
+		room := maxTapHead - len(c.head)
+		if room <= 0 {
+			c.inHead = false
+			return
+		}
+		c.head = append(c.head, b[:min(room, len(b))]...)
+		b = b[min(room, len(b)):]
+		end := bytes.Index(c.head, []byte("\r\n\r\n"))
+		if end < 0 {
+			return
+		}
+		head, rest := c.head[:end], c.head[end+4:]
+		if bytes.HasPrefix(head, []byte("HTTP/1.1 1")) || bytes.HasPrefix(head, []byte("HTTP/1.0 1")) {
+			c.head = append(c.head[:0:0], rest...) // an informational answer: the final one follows
+			continue
+		}
+		c.names, c.inHead = connectionNames(head), false
+	}
+}
+
+// connectionNames lists the header names a head's Connection header names, "close" and
+// "keep-alive" left out.
+func connectionNames(head []byte) []string {
+	var out []string
+	for _, line := range strings.Split(string(head), "\r\n")[1:] {
+		name, value, ok := strings.Cut(line, ":")
+		if !ok || !strings.EqualFold(textproto.TrimString(name), "Connection") {
+			continue
+		}
+		for _, tok := range strings.Split(value, ",") {
+			tok = textproto.TrimString(tok)
+			if tok != "" && !strings.EqualFold(tok, "close") && !strings.EqualFold(tok, "keep-alive") {
+				out = append(out, tok)
+			}
+		}
+	}
+	return out
+}
+
+func (c *connTap) connectionNames() []string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.names
+}

@@ -1,0 +1,209 @@
+package proxy
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"sync"
+
+	"github.com/opsapi/mocktoolkit/spec"
+)
+
+// ScenarioRecorder stands in front of a Proxy (or any handler) and keeps the records the
+// upstream's successful answers show — boards, groups, tags, cards, comments — to write them
+// at stop as a scenario the mock starts from (mockserver --scenario FILE; D174, D175).
+type ScenarioRecorder struct {
+	next    http.Handler
+	ops     map[string]bool // the interface's paths
+	maxBody int64
+
+	mu      sync.Mutex
+	seen    map[string]map[int64]map[string]any // kind → id → the record's fields, later answers winning
+	names   map[string]bool                     // personal names the answers showed (login results)
+	carts   []map[string]any                    // carts in the order first seen (never written with their tokens)
+	cartAt  map[string]int                      // a cart's session token → its place in carts
+	secrets map[string]bool                     // credentials seen in requests and answers (D196)
+	notes   map[string]bool                     // records left out as seen (D197)
+}
+
+// recordKinds maps the keys of an answer's data to the scenario's record lists.
+var recordKinds = map[string]string{
+	"boards": "boards", "board": "boards", "groups": "groups", "group": "groups",
+	"tags": "tags", "tag": "tags", "cards": "cards", "card": "cards",
+	"comments": "comments", "comment": "comments",
+}
+
+// NewScenarioRecorder returns a recorder in front of next.
+func NewScenarioRecorder(next http.Handler) (*ScenarioRecorder, error) {
+	doc, err := spec.Load(context.Background())
+	if err != nil {
+		return nil, fmt.Errorf("new scenario recorder: %w", err)
+	}
+	r := &ScenarioRecorder{next: next, ops: map[string]bool{}, maxBody: DefaultMaxBody, seen: map[string]map[int64]map[string]any{}, names: map[string]bool{}, cartAt: map[string]int{}, secrets: map[string]bool{}, notes: map[string]bool{}}
+	for _, op := range spec.Operations(doc) {
+		r.ops[op.Path] = true
+	}
+	return r, nil
+}
+
+// ServeHTTP passes the exchange through and notes what a successful JSON answer of one of the
+// interface's operations shows.
+func (r *ScenarioRecorder) ServeHTTP(w http.ResponseWriter, req *http.Request) {
+	if req.Method != http.MethodPost || !r.ops[req.URL.Path] {
+		r.next.ServeHTTP(w, req)
+		return
+	}
+	r.noteRequestSecrets(req)
+	tee := &teeWriter{ResponseWriter: w, limit: r.maxBody}
+	r.next.ServeHTTP(tee, req)
+	if tee.status < 200 || tee.status > 299 || tee.over {
+		return
+	}
+	body, why := decodeBody(w.Header(), tee.body.Bytes(), r.maxBody)
+	if why != "" { // an encoding the checks cannot read either
+		return
+	}
+	var answer struct {
+		Data any `json:"data"`
+	}
+	if json.Unmarshal(body, &answer) != nil {
+		return
+	}
+	r.noteSecretsIn(answer.Data)
+	r.observe(answer.Data)
+}
+
+// observe keeps the records under data's keys, and the names of login results.
+func (r *ScenarioRecorder) observe(data any) {
+	obj, ok := data.(map[string]any)
+	if !ok {
+		return
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if name, ok := obj["name"].(string); ok && obj["token"] != nil && name != "" {
+		r.names[name] = true
+	}
+	if cart, ok := obj["cart"].(map[string]any); ok {
+		r.keepCart(cart)
+	}
+	for key, v := range obj {
+		kind, ok := recordKinds[key]
+		if !ok {
+			continue
+		}
+		switch x := v.(type) {
+		case map[string]any:
+			r.keep(kind, x)
+		case []any:
+			for _, e := range x {
+				if rec, ok := e.(map[string]any); ok {
+					r.keep(kind, rec)
+				}
+			}
+		}
+	}
+}
+
+// keep merges one record into what was seen; master records stay out (the scenario's lists
+// are of the member's project).
+func (r *ScenarioRecorder) keep(kind string, rec map[string]any) {
+	id, ok := intField(rec, "id")
+	if f, isNum := rec["id"].(float64); isNum && !ok && f >= 1 {
+		r.notes[fmt.Sprintf("a record of %s with id %.0f left out of the recording: ids above 2^53-1 lose their digits in JSON", kind, f)] = true
+	}
+	if !ok || id < 1 {
+		return
+	}
+	if master, _ := rec["is_master"].(bool); master {
+		return
+	}
+	if r.seen[kind] == nil {
+		r.seen[kind] = map[int64]map[string]any{}
+	}
+	old := r.seen[kind][id]
+	if old == nil {
+		old = map[string]any{}
+		r.seen[kind][id] = old
+	}
+	for k, v := range rec {
+		old[k] = v
+	}
+}
+
+// keepCart keeps a cart as its latest answer showed it, by its session token.
+func (r *ScenarioRecorder) keepCart(cart map[string]any) {
+	token, _ := cart["session_token"].(string)
+	if token == "" {
+		return
+	}
+	if i, ok := r.cartAt[token]; ok {
+		r.carts[i] = cart
+		return
+	}
+	r.cartAt[token] = len(r.carts)
+	r.carts = append(r.carts, cart)
+}
+
+// Counts says how many records of each kind the recorder holds.
+func (r *ScenarioRecorder) Counts() map[string]int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	out := map[string]int{}
+	for kind, recs := range r.seen {
+		out[kind] = len(recs)
+	}
+	out["carts"] = len(r.carts)
+	return out
+}
+
+// maxExactInt is the largest integer JSON's numbers (float64) hold exactly: a larger id read
+// from an answer may already be another one, so it is never kept (D197).
+const maxExactInt = 1<<53 - 1
+
+func intField(rec map[string]any, key string) (int64, bool) {
+	f, ok := rec[key].(float64)
+	return int64(f), ok && f == float64(int64(f)) && f >= -maxExactInt && f <= maxExactInt
+}
+
+// teeWriter passes an answer through and keeps its status and up to limit bytes of its body.
+type teeWriter struct {
+	http.ResponseWriter
+	status int
+	body   bytes.Buffer
+	limit  int64
+	over   bool
+}
+
+func (t *teeWriter) WriteHeader(code int) {
+	if t.status == 0 {
+		t.status = code
+	}
+	t.ResponseWriter.WriteHeader(code)
+}
+
+func (t *teeWriter) Write(b []byte) (int, error) {
+	if t.status == 0 {
+		t.status = http.StatusOK
+	}
+	if !t.over {
+		if int64(t.body.Len()+len(b)) > t.limit {
+			t.over = true
+		} else {
+			t.body.Write(b)
+		}
+	}
+	return t.ResponseWriter.Write(b)
+}
+
+// Flush lets streamed answers through.
+func (t *teeWriter) Flush() {
+	if f, ok := t.ResponseWriter.(http.Flusher); ok {
+		f.Flush()
+	}
+}
+
+// Unwrap lets http.ResponseController reach the connection.
+func (t *teeWriter) Unwrap() http.ResponseWriter { return t.ResponseWriter }

@@ -1,0 +1,61 @@
+package proxy
+
+import (
+	"fmt"
+	"strings"
+)
+
+// scenarioCart is a cart of the scenario file (D177): its session token is left out, so the
+// mock makes one (the upstream's is a customer's capability).
+type (
+	scenarioCart struct {
+		Ref      string         `yaml:"ref"`
+		Status   *string        `yaml:"status,omitempty"`
+		Currency *string        `yaml:"currency,omitempty"`
+		Items    []scenarioItem `yaml:"items,omitempty"`
+	}
+	scenarioItem struct {
+		ID         *int64   `yaml:"id,omitempty"`
+		DomainName string   `yaml:"domain_name"`
+		Action     *string  `yaml:"action,omitempty"`
+		Years      *int64   `yaml:"years,omitempty"`
+		Price      *float64 `yaml:"price,omitempty"`
+	}
+)
+
+// cartList writes the carts seen, in the order first seen, each item's domain replaced by
+// domain-N with its top-level domain kept (D175) and its id kept where free (D176).
+func (b *scenarioBuilder) cartList() {
+	domains := map[string]string{}
+	for i, cart := range b.carts {
+		c := scenarioCart{Ref: fmt.Sprintf("cart-%d", i+1), Status: oneOf(cart, "status", "open", "locked"), Currency: b.text(cart, "currency", 0)}
+		items, _ := cart["items"].([]any)
+		for _, raw := range items {
+			it, ok := raw.(map[string]any)
+			if !ok {
+				continue
+			}
+			name, _ := it["domain_name"].(string)
+			tld, _ := it["tld"].(string)
+			if dot := strings.LastIndex(name, "."); tld == "" && dot > 0 {
+				tld = name[dot+1:]
+			}
+			if tld == "" {
+				tld = "example"
+			}
+			key := strings.ToLower(name)
+			if domains[key] == "" {
+				domains[key] = fmt.Sprintf("domain-%d.%s", len(domains)+1, tld)
+			}
+			item := scenarioItem{DomainName: domains[key], Action: b.text(it, "action", 0), Years: number(it, "years")}
+			if id := number(it, "id"); id != nil {
+				item.ID = b.keep("cart_items", *id)
+			}
+			if p, ok := it["price"].(float64); ok && p >= 0 {
+				item.Price = &p
+			}
+			c.Items = append(c.Items, item)
+		}
+		b.doc.Carts = append(b.doc.Carts, c)
+	}
+}

@@ -1,0 +1,170 @@
+package proxy
+
+import (
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// loadable marshals the scenario and loads it with check, the loader `mockserver --scenario`
+// uses (D197): each record it refuses is dropped, with a note naming the record and the
+// problem, until the file loads. A problem that names no record is an error.
+func (b *scenarioBuilder) loadable(opts ScenarioOptions, note func(string)) ([]byte, error) {
+	for {
+		out, err := yaml.Marshal(b.doc)
+		if err != nil {
+			return nil, fmt.Errorf("write scenario: %w", err)
+		}
+		var problems []string
+		if opts.Check != nil {
+			problems = opts.Check(out)
+		}
+		if len(problems) == 0 {
+			return out, nil
+		}
+		var root yaml.Node
+		if err := yaml.Unmarshal(out, &root); err != nil || len(root.Content) == 0 {
+			return nil, fmt.Errorf("write scenario: the recording does not load (%s)", strings.Join(problems, "; "))
+		}
+		drop := map[string]map[int]map[int]bool{}
+		for _, p := range problems {
+			at, ok := recordAt(root.Content[0], problemLine(p))
+			if !ok {
+				at, ok = b.cartAt(opts.BaseCarts, p)
+			}
+			if !ok {
+				return nil, fmt.Errorf("write scenario: the recording does not load (%s)", p)
+			}
+			if drop[at.kind] == nil {
+				drop[at.kind] = map[int]map[int]bool{}
+			}
+			if drop[at.kind][at.i] == nil {
+				drop[at.kind][at.i] = map[int]bool{}
+			}
+			drop[at.kind][at.i][at.item] = true
+			note(fmt.Sprintf("%s left out of the recording: the mock refuses it (%s)", at.name, p))
+		}
+		b.drop(drop)
+	}
+}
+
+// recordPlace is a record of the file: its list, its place, and for a cart item its place
+// in the cart (-1: the whole record).
+type recordPlace struct {
+	kind    string
+	i, item int
+	name    string
+}
+
+// recordAt finds the record of the document's lists that holds line.
+func recordAt(doc *yaml.Node, line int) (recordPlace, bool) {
+	var at recordPlace
+	found := false
+	for k := 0; k+1 < len(doc.Content); k += 2 {
+		key, list := doc.Content[k], doc.Content[k+1]
+		if key.Line > line {
+			break
+		}
+		found = false
+		if list.Kind != yaml.SequenceNode {
+			continue
+		}
+		for i, rec := range list.Content {
+			if rec.Line > line {
+				break
+			}
+			at, found = recordPlace{kind: key.Value, i: i, item: -1, name: key.Value + " " + field(rec, "ref")}, true
+			if items := valueOf(rec, "items"); key.Value == "carts" && items != nil {
+				for j, it := range items.Content {
+					if it.Line <= line {
+						at.item, at.name = j, fmt.Sprintf("item %d (%s) of cart %s", j+1, field(it, "domain_name"), field(rec, "ref"))
+					}
+				}
+			}
+		}
+	}
+	return at, found && line > 0
+}
+
+func valueOf(m *yaml.Node, key string) *yaml.Node {
+	for k := 0; m.Kind == yaml.MappingNode && k+1 < len(m.Content); k += 2 {
+		if m.Content[k].Value == key {
+			return m.Content[k+1]
+		}
+	}
+	return nil
+}
+
+func field(m *yaml.Node, key string) string {
+	if v := valueOf(m, key); v != nil {
+		return v.Value
+	}
+	return ""
+}
+
+// drop removes the records (or cart items) drop names, by list and place.
+func (b *scenarioBuilder) drop(drop map[string]map[int]map[int]bool) {
+	whole := func(kind string) map[int]bool {
+		out := map[int]bool{}
+		for i, items := range drop[kind] {
+			out[i] = items[-1]
+		}
+		return out
+	}
+	d := &b.doc
+	d.Boards, d.Groups, d.Tags = without(d.Boards, whole("boards")), without(d.Groups, whole("groups")), without(d.Tags, whole("tags"))
+	d.Cards, d.Comments = without(d.Cards, whole("cards")), without(d.Comments, whole("comments"))
+	for i, items := range drop["carts"] {
+		d.Carts[i].Items = without(d.Carts[i].Items, items)
+	}
+	d.Carts = without(d.Carts, whole("carts"))
+}
+
+func without[T any](list []T, drop map[int]bool) []T {
+	var out []T
+	for i, e := range list {
+		if !drop[i] {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// problemLine is the line a loader's problem names ("line 12: …"), 0 for none.
+func problemLine(p string) int {
+	rest, ok := strings.CutPrefix(p, "line ")
+	if !ok {
+		return 0
+	}
+	n, _ := strconv.Atoi(rest[:strings.IndexFunc(rest+":", func(r rune) bool { return r < '0' || r > '9' })])
+	return n
+}
+
+// cartProblem is how the loader names a cart it refuses: by its place among the world's carts
+// (the base scenario's, then the file's), carts having no id.
+var cartProblem = regexp.MustCompile(`^carts\[(\d+)\]: (?:items\[(\d+)\])?`)
+
+// cartAt finds the file's cart (or cart item) a problem of the loader names; baseCarts is
+// the number of carts of the base world.
+func (b *scenarioBuilder) cartAt(baseCarts int, p string) (recordPlace, bool) {
+	m := cartProblem.FindStringSubmatch(p)
+	if m == nil {
+		return recordPlace{}, false
+	}
+	n, _ := strconv.Atoi(m[1])
+	i := n - baseCarts
+	if i < 0 || i >= len(b.doc.Carts) {
+		return recordPlace{}, false
+	}
+	at := recordPlace{kind: "carts", i: i, item: -1, name: "cart " + b.doc.Carts[i].Ref}
+	if m[2] != "" {
+		j, _ := strconv.Atoi(m[2])
+		if j < len(b.doc.Carts[i].Items) {
+			at.item, at.name = j, fmt.Sprintf("item %d (%s) of cart %s", j+1, b.doc.Carts[i].Items[j].DomainName, b.doc.Carts[i].Ref)
+		}
+	}
+	return at, true
+}

@@ -1,0 +1,81 @@
+package proxy_test
+
+import (
+	"bytes"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/opsapi/mocktoolkit/fixtures"
+	"github.com/opsapi/mocktoolkit/proxy"
+)
+
+// An upstream's values the mock cannot load — a board id beyond 2^53-1, a cart item of 200
+// years — are left out of the recording with a note naming them; the rest is written and the
+// file loads with the loader `mockserver --scenario` uses (D197).
+func TestScenarioRecorderLeavesOutWhatTheMockRefuses(t *testing.T) {
+	answers := map[string]string{
+		"/services/operations/v1/operations/boards/list": `{"error":false,"message":"ok","data":{"boards":[{"id":9007199254740993,"title":"Huge"},{"id":5,"title":"Fine"}]}}`,
+		"/services/domains/v1/domain-cart/remove": `{"error":false,"message":"ok","data":{"cart":{"session_token":"cart-tok-1","status":"open","currency":"USD",` +
+			`"items":[{"id":41,"domain_name":"long.com","tld":"com","action":"register","years":200,"price":1},{"id":42,"domain_name":"short.com","tld":"com","action":"register","years":1,"price":2}]}}}`,
+	}
+	rec, err := proxy.NewScenarioRecorder(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write([]byte(answers[r.URL.Path]))
+	}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(rec)
+	defer srv.Close()
+	for path := range answers {
+		res, err := http.Post(srv.URL+path, "application/json", strings.NewReader("{}"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+	}
+	var out bytes.Buffer
+	var notes []string
+	err = rec.WriteScenario(&out, proxy.ScenarioOptions{Name: "rec", Comment: "test", Taken: func(kind string, _ int64) bool { return kind == "boards" }, // the empty world holds board 5
+		Check: func(b []byte) []string { return fixtures.ScenarioProblems(b, "rec.yaml") }, BaseCarts: baseCarts(t),
+		Note: func(s string) { notes = append(notes, s) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(t.TempDir(), "rec.yaml")
+	if err := os.WriteFile(file, out.Bytes(), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := fixtures.LoadScenarioFile(file); err != nil {
+		t.Fatalf("the recording does not load: %v\n%s", err, out.String())
+	}
+	got, said := out.String(), strings.Join(notes, "\n")
+	for _, want := range []string{"title: Fine", "id: 42", "years: 1\n"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("the recording lacks %q:\n%s", want, got)
+		}
+	}
+	for _, gone := range []string{"Huge", "9007199254740992", "years: 200", "id: 41"} {
+		if strings.Contains(got, gone) {
+			t.Errorf("the recording holds %q:\n%s", gone, got)
+		}
+	}
+	if !strings.Contains(said, "9007199254740992") || !strings.Contains(said, "item 1") || !strings.Contains(said, "cart-1") {
+		t.Errorf("the notes do not name the records left out:\n%s", said)
+	}
+}
+
+// baseCarts is the number of carts of the empty world the recordings are built on.
+func baseCarts(t *testing.T) int {
+	t.Helper()
+	w, err := fixtures.BuildScenario("empty", fixtures.DefaultSeed, time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return len(w.State.Carts)
+}

@@ -1,0 +1,54 @@
+package proxy_test
+
+import (
+	"bytes"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/opsapi/mocktoolkit/proxy"
+)
+
+// upstreamAnswering answers every request with body.
+func upstreamAnswering(body string) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write([]byte(body))
+	})
+}
+
+func TestScenarioRecorderScrubsPersonalDataAndKeepsFreeIDs(t *testing.T) {
+	rec, err := proxy.NewScenarioRecorder(upstreamAnswering(`{"error":false,"message":"ok","data":{"token":"tok-5f2a9c","name":"Ann Lee","email":"ann@corp.example",` +
+		`"cards":[{"id":7,"title":"Call Ann Lee at ann@corp.example","priority":"extreme","group_id":3,"owner_id":12,"due_date":"2026-05-01 10:00:00"},{"id":9,"title":"Master","is_master":true}],` +
+		`"comments":[{"id":4,"card_id":7,"comment":"ok"},{"id":5,"card_id":7,"comment":"re","parent_comment_id":4}],` +
+		`"cart":{"session_token":"secret-cart-token","status":"locked","currency":"EUR","items":[{"id":31,"domain_name":"annlee.shop","tld":"shop","action":"renew","years":2,"price":20.5}]}}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(rec)
+	defer srv.Close()
+	res, err := http.Post(srv.URL+"/v1/authenticate", "application/json", strings.NewReader("{}"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	var out bytes.Buffer
+	taken := func(kind string, id int64) bool { return kind == "cards" && id == 7 || kind == "groups" } // the empty world holds group 3
+	if err := rec.WriteScenario(&out, proxy.ScenarioOptions{Name: proxy.ScenarioName("/tmp/staging data.yaml"), Comment: "test", Seed: 5, Taken: taken, Note: func(s string) { t.Log(s) }}); err != nil {
+		t.Fatal(err)
+	}
+	got := out.String()
+	for _, want := range []string{"name: staging-data", "seed: 5", "title: Call Person 1 at person-1@example.com", "owner: member",
+		"due_date: \"2026-05-01T10:00:00Z\"", "ref: group-3", "reply_to: comment-4", "id: 4\n",
+		"ref: cart-1", "status: locked", "currency: EUR", "domain_name: domain-1.shop", "id: 31", "action: renew", "years: 2", "price: 20.5"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("the scenario lacks %q:\n%s", want, got)
+		}
+	}
+	for _, leak := range []string{"Ann Lee", "ann@corp.example", "extreme", "Master", "id: 7\n", "token", "annlee"} {
+		if strings.Contains(got, leak) {
+			t.Errorf("the scenario holds %q:\n%s", leak, got)
+		}
+	}
+}

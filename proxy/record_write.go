@@ -1,0 +1,387 @@
+package proxy
+
+import (
+	"fmt"
+	"io"
+	"maps"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+)
+
+// The scenario file's records (fixtures/scenarios/scenario.schema.json): new records of the
+// member's project, named by refs made of the upstream's ids ("card-50").
+type (
+	scenarioDoc struct {
+		Name     string            `yaml:"name"`
+		Base     string            `yaml:"base"`
+		Seed     int64             `yaml:"seed,omitempty"`
+		Boards   []scenarioBoard   `yaml:"boards,omitempty"`
+		Groups   []scenarioGroup   `yaml:"groups,omitempty"`
+		Tags     []scenarioTag     `yaml:"tags,omitempty"`
+		Cards    []scenarioCard    `yaml:"cards,omitempty"`
+		Comments []scenarioComment `yaml:"comments,omitempty"`
+		Carts    []scenarioCart    `yaml:"carts,omitempty"`
+	}
+	scenarioBoard struct {
+		ID          *int64  `yaml:"id,omitempty"`
+		Ref         string  `yaml:"ref"`
+		Title       string  `yaml:"title"`
+		Description *string `yaml:"description,omitempty"`
+		Color       *string `yaml:"color,omitempty"`
+		Icon        *string `yaml:"icon,omitempty"`
+		Position    *int64  `yaml:"position,omitempty"`
+	}
+	scenarioGroup struct {
+		ID          *int64  `yaml:"id,omitempty"`
+		Ref         string  `yaml:"ref"`
+		Board       string  `yaml:"board"`
+		Title       string  `yaml:"title"`
+		Description *string `yaml:"description,omitempty"`
+		Color       *string `yaml:"color,omitempty"`
+		Icon        *string `yaml:"icon,omitempty"`
+		Position    *int64  `yaml:"position,omitempty"`
+	}
+	scenarioTag struct {
+		ID       *int64  `yaml:"id,omitempty"`
+		Ref      string  `yaml:"ref"`
+		Name     string  `yaml:"name"`
+		Color    *string `yaml:"color,omitempty"`
+		Icon     *string `yaml:"icon,omitempty"`
+		Position *int64  `yaml:"position,omitempty"`
+	}
+	scenarioCard struct {
+		ID           *int64  `yaml:"id,omitempty"`
+		Ref          string  `yaml:"ref"`
+		Group        *string `yaml:"group,omitempty"`
+		Title        string  `yaml:"title"`
+		Description  *string `yaml:"description,omitempty"`
+		Status       *string `yaml:"status,omitempty"`
+		Priority     *string `yaml:"priority,omitempty"`
+		CardType     *string `yaml:"card_type,omitempty"`
+		Owner        *string `yaml:"owner,omitempty"`
+		Tag          *string `yaml:"tag,omitempty"`
+		DueDate      *string `yaml:"due_date,omitempty"`
+		SnoozedUntil *string `yaml:"snoozed_until,omitempty"`
+		IsActive     *bool   `yaml:"is_active,omitempty"`
+	}
+	scenarioComment struct {
+		ID      *int64  `yaml:"id,omitempty"`
+		Ref     string  `yaml:"ref"`
+		Card    string  `yaml:"card"`
+		Comment string  `yaml:"comment"`
+		Author  string  `yaml:"author"`
+		ReplyTo *string `yaml:"reply_to,omitempty"`
+		IsRead  *bool   `yaml:"is_read,omitempty"`
+	}
+)
+
+// ScenarioOptions say how WriteScenario names and numbers the scenario.
+type ScenarioOptions struct {
+	// Name is the scenario's name (letters, digits, '-' and '_'; ScenarioName makes one).
+	Name string
+	// Comment heads the file.
+	Comment string
+	// Seed pins the base world the scenario is built on (0: the mock's --seed).
+	Seed int64
+	// Taken tells the ids the base world of Seed already holds, by kind ("boards", "groups",
+	// "tags", "cards", "comments", "cart_items"): a record keeps the upstream's id unless Taken says it is
+	// taken (D176). Nil: no record keeps its id.
+	Taken func(kind string, id int64) bool
+	// Check loads a scenario file's bytes as `mockserver --scenario` does and returns its
+	// problems ("line N: …"), none when it loads; records it refuses are left out (D197).
+	// Nil: the file is written unchecked.
+	Check func([]byte) []string
+	// BaseCarts is the number of carts of the base world: the loader names a cart by its place
+	// among the world's.
+	BaseCarts int
+	// Note is told of each record left out of the file (D197); nil: nobody is told.
+	Note func(string)
+}
+
+// WriteScenario writes what the recorder saw as a scenario: the empty world plus every record,
+// in the fixture member's project (D174), with e-mail addresses and the names of logged-in
+// users in its texts replaced by generated ones and every record's owner or author the member
+// (D175).
+func (r *ScenarioRecorder) WriteScenario(w io.Writer, opts ScenarioOptions) error {
+	r.mu.Lock()
+	b := &scenarioBuilder{seen: r.seen, carts: r.carts, scrub: newScrubber(r.names, r.secrets), made: map[string]bool{}, taken: opts.Taken}
+	b.build(opts.Name)
+	notes := slices.Sorted(maps.Keys(r.notes))
+	r.mu.Unlock()
+	note := opts.Note
+	if note == nil {
+		note = func(string) {}
+	}
+	for _, n := range notes {
+		note(n)
+	}
+	b.doc.Seed = opts.Seed
+	out, err := b.loadable(opts, note)
+	if err != nil {
+		return err
+	}
+	head := "# " + strings.ReplaceAll(opts.Comment, "\n", "\n# ") + "\n"
+	if _, err := io.WriteString(w, head+string(out)); err != nil {
+		return fmt.Errorf("write scenario: %w", err)
+	}
+	return nil
+}
+
+// ScenarioName makes a scenario name of a file name: its base without extension, other
+// characters than letters, digits, '-' and '_' replaced by '-'.
+func ScenarioName(file string) string {
+	base := file[strings.LastIndexAny(file, `/\`)+1:]
+	if i := strings.LastIndex(base, "."); i > 0 {
+		base = base[:i]
+	}
+	name := strings.Map(func(c rune) rune {
+		if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_' {
+			return c
+		}
+		return '-'
+	}, base)
+	if name == "" || name[0] == '-' || name[0] == '_' || slices.Contains([]string{"default", "empty", "busy", "edge"}, name) {
+		name = "recorded-" + strings.TrimLeft(name, "-_")
+	}
+	return strings.TrimRight(name, "-")
+}
+
+// scenarioBuilder turns the records seen into the file's lists, making a placeholder for a
+// record another one names but no answer showed.
+type scenarioBuilder struct {
+	seen  map[string]map[int64]map[string]any
+	carts []map[string]any
+	scrub *scrubber
+	doc   scenarioDoc
+	made  map[string]bool // refs already in the file
+	taken func(kind string, id int64) bool
+}
+
+// keep is the id a new record of kind keeps: the upstream's, unless the base world holds it.
+func (b *scenarioBuilder) keep(kind string, id int64) *int64 {
+	if b.taken == nil || id < 1 || b.taken(kind, id) {
+		return nil
+	}
+	return &id
+}
+
+func (b *scenarioBuilder) build(name string) scenarioDoc {
+	b.doc = scenarioDoc{Name: name, Base: "empty"}
+	for _, id := range sortedIDs(b.seen["boards"]) {
+		b.board(id, b.seen["boards"][id])
+	}
+	for _, id := range sortedIDs(b.seen["groups"]) {
+		b.group(id, b.seen["groups"][id])
+	}
+	for _, id := range sortedIDs(b.seen["tags"]) {
+		b.tag(id, b.seen["tags"][id])
+	}
+	for _, id := range sortedIDs(b.seen["cards"]) {
+		b.card(id, b.seen["cards"][id])
+	}
+	for _, id := range sortedIDs(b.seen["comments"]) {
+		b.comment(id, b.seen["comments"][id])
+	}
+	b.cartList()
+	return b.doc
+}
+
+func ref(kind string, id int64) string { return kind + "-" + strconv.FormatInt(id, 10) }
+
+func (b *scenarioBuilder) board(id int64, rec map[string]any) string {
+	key, kind := ref("board", id), "Board"
+	if id == 0 { // groups whose board no answer named
+		key, kind = "board-not-shown", "Groups whose board was not shown"
+	}
+	if !b.made[key] {
+		b.made[key] = true
+		title := b.title(rec, "title", kind, id)
+		if id == 0 {
+			title = kind
+		}
+		b.doc.Boards = append(b.doc.Boards, scenarioBoard{ID: b.keep("boards", id), Ref: key, Title: title,
+			Description: b.text(rec, "description", 0), Color: b.text(rec, "color", 50), Icon: b.text(rec, "icon", 100), Position: number(rec, "position")})
+	}
+	return key
+}
+
+func (b *scenarioBuilder) group(id int64, rec map[string]any) string {
+	key := ref("group", id)
+	if b.made[key] {
+		return key
+	}
+	board := int64(0)
+	if n := number(rec, "board_id"); n != nil {
+		board = *n
+	}
+	boardRef := b.board(board, b.seen["boards"][board])
+	b.made[key] = true
+	b.doc.Groups = append(b.doc.Groups, scenarioGroup{ID: b.keep("groups", id), Ref: key, Board: boardRef, Title: b.title(rec, "title", "Group", id),
+		Description: b.text(rec, "description", 0), Color: b.text(rec, "color", 50), Icon: b.text(rec, "icon", 100), Position: number(rec, "position")})
+	return key
+}
+
+func (b *scenarioBuilder) tag(id int64, rec map[string]any) string {
+	key := ref("tag", id)
+	if !b.made[key] {
+		b.made[key] = true
+		b.doc.Tags = append(b.doc.Tags, scenarioTag{ID: b.keep("tags", id), Ref: key, Name: b.title(rec, "name", "Tag", id),
+			Color: b.text(rec, "color", 50), Icon: b.text(rec, "icon", 100), Position: number(rec, "position")})
+	}
+	return key
+}
+
+func (b *scenarioBuilder) card(id int64, rec map[string]any) string {
+	key := ref("card", id)
+	if b.made[key] {
+		return key
+	}
+	c := scenarioCard{ID: b.keep("cards", id), Ref: key, Title: b.title(rec, "title", "Card", id), Description: b.text(rec, "description", 0),
+		Status: b.text(rec, "status", 50), Priority: oneOf(rec, "priority", "low", "normal", "high", "urgent"),
+		CardType: oneOf(rec, "card_type", "widget", "widget_tour", "tour"), DueDate: date(rec, "due_date"), SnoozedUntil: date(rec, "snoozed_until")}
+	if g := number(rec, "group_id"); g != nil {
+		s := b.group(*g, b.seen["groups"][*g])
+		c.Group = &s
+	}
+	if t := number(rec, "tag_id"); t != nil {
+		s := b.tag(*t, b.seen["tags"][*t])
+		c.Tag = &s
+	}
+	if number(rec, "owner_id") != nil {
+		member := "member"
+		c.Owner = &member
+	}
+	if v, ok := rec["is_active"].(bool); ok {
+		c.IsActive = &v
+	}
+	b.made[key] = true
+	b.doc.Cards = append(b.doc.Cards, c)
+	return key
+}
+
+func (b *scenarioBuilder) comment(id int64, rec map[string]any) {
+	card := number(rec, "card_id")
+	if card == nil {
+		return // a comment the scenario cannot attach to a card
+	}
+	text := ""
+	if s := b.text(rec, "comment", 0); s != nil {
+		text = *s
+	}
+	c := scenarioComment{ID: b.keep("comments", id), Ref: ref("comment", id), Card: b.card(*card, b.seen["cards"][*card]), Comment: text, Author: "member"}
+	if p := number(rec, "parent_comment_id"); p != nil && b.made[ref("comment", *p)] {
+		s := ref("comment", *p)
+		c.ReplyTo = &s
+	}
+	if v, ok := rec["is_read"].(bool); ok {
+		c.IsRead = &v
+	}
+	b.made[c.Ref] = true
+	b.doc.Comments = append(b.doc.Comments, c)
+}
+
+// title is a record's scrubbed title (or name), or "<Kind> <id>" when it has none.
+func (b *scenarioBuilder) title(rec map[string]any, key, kind string, id int64) string {
+	if s := b.text(rec, key, 255); s != nil && strings.TrimSpace(*s) != "" {
+		return *s
+	}
+	return fmt.Sprintf("%s %d", kind, id)
+}
+
+// text is a string field scrubbed of personal data and cut to max characters (0: no bound).
+func (b *scenarioBuilder) text(rec map[string]any, key string, max int) *string {
+	s, ok := rec[key].(string)
+	if !ok {
+		return nil
+	}
+	s = b.scrub.text(s)
+	if max > 0 && utf8.RuneCountInString(s) > max {
+		s = string([]rune(s)[:max])
+	}
+	return &s
+}
+
+func number(rec map[string]any, key string) *int64 {
+	if n, ok := intField(rec, key); ok {
+		return &n
+	}
+	return nil
+}
+
+func oneOf(rec map[string]any, key string, allowed ...string) *string {
+	if s, ok := rec[key].(string); ok && slices.Contains(allowed, s) {
+		return &s
+	}
+	return nil
+}
+
+// date reads a date-time in the forms deployments write, as RFC 3339 in UTC.
+func date(rec map[string]any, key string) *string {
+	s, ok := rec[key].(string)
+	if !ok {
+		return nil
+	}
+	for _, layout := range []string{time.RFC3339Nano, "2006-01-02 15:04:05", "2006-01-02T15:04:05", "2006-01-02"} {
+		if t, err := time.Parse(layout, s); err == nil {
+			out := t.UTC().Format(time.RFC3339)
+			return &out
+		}
+	}
+	return nil
+}
+
+func sortedIDs(m map[int64]map[string]any) []int64 {
+	ids := make([]int64, 0, len(m))
+	for id := range m {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	return ids
+}
+
+// scrubber replaces personal data in texts by generated stand-ins, the same one each time:
+// credentials by "[redacted]" (D196), e-mail addresses by person-N@example.com, the names of logged-in users by "Person N".
+type scrubber struct {
+	secrets *strings.Replacer
+	emails  map[string]string
+	names   []string
+	byName  map[string]string
+}
+
+var emailPattern = regexp.MustCompile(`[A-Za-z0-9._%+\-]+@[A-Za-z0-9.\-]+\.[A-Za-z]{2,}`)
+
+func newScrubber(names, secrets map[string]bool) *scrubber {
+	s := &scrubber{secrets: redactor(secrets), emails: map[string]string{}, byName: map[string]string{}}
+	for n := range names {
+		s.names = append(s.names, n)
+	}
+	slices.SortFunc(s.names, func(a, b string) int { // longest first, so a name inside another is replaced last
+		if len(a) != len(b) {
+			return len(b) - len(a)
+		}
+		return strings.Compare(a, b)
+	})
+	for i, n := range s.names {
+		s.byName[n] = fmt.Sprintf("Person %d", i+1)
+	}
+	return s
+}
+
+func (s *scrubber) text(t string) string {
+	t = s.secrets.Replace(t)
+	t = emailPattern.ReplaceAllStringFunc(t, func(e string) string {
+		key := strings.ToLower(e)
+		if s.emails[key] == "" {
+			s.emails[key] = fmt.Sprintf("person-%d@example.com", len(s.emails)+1)
+		}
+		return s.emails[key]
+	})
+	for _, n := range s.names {
+		t = strings.ReplaceAll(t, n, s.byName[n])
+	}
+	return t
+}
