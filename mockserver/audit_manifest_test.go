@@ -9,13 +9,16 @@ import (
 	"github.com/opsapi/mocktoolkit/mockserver"
 )
 
-// After an empty snapshot every id, token and list of ids in the manifest is blanked and each
-// one that named a record is in the world's notes (D102, D181). The walk is over the manifest
-// as served, so a key added later without its check fails here.
-func TestEmptySnapshotBlanksEveryManifestKey(t *testing.T) {
+// After a snapshot that keeps only the users (one with no users is refused, D198) every id,
+// token and list of ids in the manifest is blanked and each one that named a record is in the
+// world's notes (D102, D181). The walk is over the manifest as served, so a key added later
+// without its check fails here.
+func TestUsersOnlySnapshotBlanksEveryManifestKey(t *testing.T) {
 	m := newMock(t, mockserver.Config{})
 	before := m.ctl(http.MethodGet, "/__worlds/msg/__mock/fixtures", nil).wantStatus(t, 200).body
-	m.ctl(http.MethodPut, "/__worlds/msg/__mock/state", "{}").wantStatus(t, 200)
+	full := m.ctl(http.MethodGet, "/__worlds/msg/__mock/state", nil).wantStatus(t, 200).body
+	usersOnly := map[string]any{"projects": full["projects"], "users": full["users"]}
+	m.ctl(http.MethodPut, "/__worlds/msg/__mock/state", usersOnly).wantStatus(t, 200)
 	after := m.ctl(http.MethodGet, "/__worlds/msg/__mock/fixtures", nil).wantStatus(t, 200).body
 	var notes string
 	for _, w := range m.ctl(http.MethodGet, "/__mock/worlds", nil).wantStatus(t, 200).list(t, "worlds") {
@@ -26,11 +29,11 @@ func TestEmptySnapshotBlanksEveryManifestKey(t *testing.T) {
 	leaves := map[string]any{}
 	flatten("", after, leaves)
 	for key, v := range leaves {
-		if key == "seed" || key == "operations.tool_key" {
-			continue
+		if key == "seed" || key == "operations.tool_key" || strings.HasPrefix(key, "users.") {
+			continue // the users are kept
 		}
 		if v != float64(0) && v != "" && fmt.Sprint(v) != "[]" {
-			t.Errorf("after an empty snapshot the manifest still has %s = %v", key, v)
+			t.Errorf("after a users-only snapshot the manifest still has %s = %v", key, v)
 		}
 	}
 	old := map[string]any{}

@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"net/http"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/getkin/kin-openapi/openapi3"
@@ -68,7 +69,7 @@ func New(cfg Config) (*Server, error) {
 	s.worlds = &registry{max: cfg.MaxWorlds, def: def, named: map[string]*world{}}
 	if cfg.State != nil {
 		if err := s.loadState(def, *cfg.State); err != nil {
-			return nil, fmt.Errorf("new mock server: load state: %w", err)
+			return nil, &StateError{Err: err}
 		}
 	}
 	if s.ops, err = buildRoutes(doc, s.operations()); err != nil {
@@ -172,3 +173,13 @@ func (s *Server) handleOpenAPIYAML(w http.ResponseWriter, _ *http.Request) {
 	w.WriteHeader(http.StatusOK)
 	_, _ = w.Write(b)
 }
+
+// StateError is New's error when Config.State does not load, worded as PUT /__mock/state
+// words it, so a command can name the file the snapshot came from.
+type StateError struct{ Err error }
+
+func (e *StateError) Error() string {
+	return "the snapshot does not load: " + strings.TrimPrefix(e.Err.Error(), "load state: ")
+}
+
+func (e *StateError) Unwrap() error { return e.Err }

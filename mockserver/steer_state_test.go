@@ -47,6 +47,8 @@ func TestStateImportRejectsBadSnapshots(t *testing.T) {
 		{"an unknown field is refused", `{"userz": []}`, 422},
 		{"a field of the wrong type is refused", `{"users": 5}`, 422},
 		{"a card in a group that does not exist is refused", string(broken), 422},
+		{"an empty snapshot is refused: nobody could log in", `{}`, 422},
+		{"a snapshot without users is refused", `{"users": [], "tags": []}`, 422},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

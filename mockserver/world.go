@@ -1,6 +1,7 @@
 package mockserver
 
 import (
+	"errors"
 	"fmt"
 	"sync/atomic"
 	"time"
@@ -116,8 +117,14 @@ func (s *Server) resetWorld(w *world, src Source) error {
 	return nil
 }
 
+// errNoUsers refuses a snapshot without users (D198): nobody could log in to such a world.
+var errNoUsers = errors.New("it holds no users, so nobody could log in; start from a snapshot GET /__mock/state answers, or reset the world")
+
 // loadState replaces w's records with a snapshot; the manifest is checked against it (D102).
 func (s *Server) loadState(w *world, st reference.State) error {
+	if len(st.Users) == 0 {
+		return errNoUsers
+	}
 	store, err := reference.New(st, s.storeOptions(w)...)
 	if err != nil {
 		return err

@@ -231,6 +231,10 @@ func serve(ctx context.Context, opts options, std stdio) error {
 		return err
 	}
 	mock, err := mockserver.New(cfg)
+	var bad *mockserver.StateError
+	if errors.As(err, &bad) {
+		return fmt.Errorf("state file %s: %w", opts.steer.stateFile, err)
+	}
 	if err != nil {
 		return err
 	}

@@ -44,13 +44,14 @@ func TestStateFileProblemsNameLineAndField(t *testing.T) {
 		{"{\n  \"users\": [],\n  \"colour\": 1\n}", `line 3: The colour field is not`},
 		{"{\n  \"users\": [\n", "the file ends before its JSON does"},
 		{"{\n  \"users\": [}\n", "line 2: not valid JSON"},
+		{`{}`, "the snapshot does not load: it holds no users"},
 	} {
 		file := filepath.Join(t.TempDir(), "bad.json")
 		if err := os.WriteFile(file, []byte(tc.body), 0o600); err != nil {
 			t.Fatal(err)
 		}
 		err := run(context.Background(), []string{"--addr", "127.0.0.1:0", "--state-file", file}, func(string) string { return "" }, io.Discard, io.Discard)
-		if err == nil || !strings.Contains(err.Error(), file) || !strings.Contains(err.Error(), tc.want) || strings.Contains(err.Error(), "json: cannot") || strings.Contains(err.Error(), "json: unknown") || strings.Contains(err.Error(), "Go struct") {
+		if err == nil || !strings.Contains(err.Error(), file) || !strings.Contains(err.Error(), tc.want) || strings.Contains(err.Error(), "json: cannot") || strings.Contains(err.Error(), "json: unknown") || strings.Contains(err.Error(), "Go struct") || strings.Contains(err.Error(), "load state") {
 			t.Errorf("state file %q: %v, want the file and %q, in our words", tc.body, err, tc.want)
 		}
 	}
