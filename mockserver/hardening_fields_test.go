@@ -146,6 +146,25 @@ func TestInvalidTextIsAFieldError(t *testing.T) {
 	m.post(pCardsCreate, token, `{"title":"fine \ud83d\ude00 \ufffd"}`).wantStatus(t, http.StatusOK)
 }
 
+// A member name that is not UTF-8 names no field, so the body is not read as the operation's
+// fields (D199): 400 shape (a) where the operation lists 400, else 422 keyed by the fields it
+// requires, as an unreadable body is answered there (D2); never an `errors` key no operation has.
+func TestMemberNameThatIsNotTextIsABadBody(t *testing.T) {
+	m := newMock(t, mockserver.Config{})
+	token := m.login(m.manifest.Users.Member)
+	a := m.post(pCardsCreate, token, "{\"title\":\"ok\",\"x\xff\":1}").wantStatus(t, http.StatusBadRequest)
+	a.wantShape(t, "a")
+	if !strings.Contains(fmt.Sprint(a.body["message"]), "member name is not UTF-8") {
+		t.Errorf("message %q does not say what is wrong", a.body["message"])
+	}
+	a = m.post(pConvRestore, token, "{\"conversation_id\":1,\"\\udc00\":1}")
+	a.wantFieldError(t, "conversation_id")
+	if _, ok := a.body["errors"].(map[string]any)["body"]; ok {
+		t.Errorf("errors keyed by body: %s", a.raw)
+	}
+	m.post(pCardsCreate, token, "{\"title\":{\"a\xff\":1}}").wantFieldError(t, "title")
+}
+
 // A snapshot is held to the API's field rules (D76) and to valid text (D74); the error names
 // the record and the field, and the old world stays.
 func TestSnapshotFieldRules(t *testing.T) {

@@ -7,12 +7,14 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"slices"
 	"strconv"
 	"sync/atomic"
 	"time"
 
 	"github.com/opsapi/mocktoolkit/internal/wireerr"
 	"github.com/opsapi/mocktoolkit/reference"
+	"github.com/opsapi/mocktoolkit/spec"
 )
 
 // request is what the pipeline knows of one operation request when it hands it to the
@@ -120,11 +122,15 @@ func (s *Server) pipeline(rt *route) http.Handler {
 		if problem == nil {
 			body, value, problem = readBody(w, r, maxBody)
 		}
+		bad := spec.InvalidText(body)
+		if problem == nil && slices.Contains(bad, "body") {
+			problem = errBadMemberName
+		}
 		if problem != nil {
 			s.writeUnreadable(w, rt, problem)
 			return
 		}
-		if fields := validate(rt.schema, body, value); len(fields) > 0 {
+		if fields := validate(rt.schema, bad, value); len(fields) > 0 {
 			writeInvalid(w, rt, fields)
 			return
 		}

@@ -190,7 +190,7 @@ func decodeControl(w http.ResponseWriter, r *http.Request, v any, limit int64) b
 		writeShapeA(w, problem.status, problem.message)
 		return false
 	}
-	if fields := textErrors(body); fields != nil { // text that is not UTF-8 (D74)
+	if fields := textErrors(spec.InvalidText(body)); fields != nil { // text that is not UTF-8 (D74)
 		writeValidation(w, fields)
 		return false
 	}
@@ -246,9 +246,9 @@ var bodyVisitOptions = []openapi3.SchemaValidationOption{openapi3.VisitAsRequest
 // validate checks a body against the operation's request schema with kin-openapi — the one
 // field validator of the HTTP path — and returns the failures keyed by field (D5), worded by
 // the one sentence writer (reference/messages.go), or nil. Text that is not UTF-8 is checked on
-// the raw bytes: decoding would silently turn it into U+FFFD (D74).
-func validate(schema *openapi3.Schema, raw []byte, value map[string]any) map[string][]string {
-	fields := textErrors(raw)
+// the raw bytes (bad, from spec.InvalidText): decoding would silently turn it into U+FFFD (D74).
+func validate(schema *openapi3.Schema, bad []string, value map[string]any) map[string][]string {
+	fields := textErrors(bad)
 	err := schema.VisitJSON(value, bodyVisitOptions...)
 	if err == nil {
 		return fields
@@ -275,11 +275,10 @@ func validate(schema *openapi3.Schema, raw []byte, value map[string]any) map[str
 	return fields
 }
 
-// textErrors words each top-level field of a request body whose text is not valid UTF-8: raw
-// bytes that are not UTF-8, or an escaped lone surrogate such as "\ud800" (D74). It returns nil
-// when every string is valid text.
-func textErrors(raw []byte) map[string][]string {
-	bad := spec.InvalidText(raw)
+// textErrors words each top-level field of a request body whose text is not valid UTF-8 (bad,
+// the paths spec.InvalidText finds): raw bytes that are not UTF-8, or an escaped lone surrogate
+// such as "\ud800" (D74). It returns nil when every string is valid text.
+func textErrors(bad []string) map[string][]string {
 	if len(bad) == 0 {
 		return nil
 	}
@@ -299,3 +298,7 @@ func missing(v any) bool {
 	s, isString := v.(string)
 	return v == nil || isString && strings.TrimSpace(s) == ""
 }
+
+// errBadMemberName is the problem of a request body whose top-level member name is not UTF-8
+// text (D199): no field can be named by it, so the body is not read as the operation's fields.
+var errBadMemberName = &bodyProblem{status: http.StatusBadRequest, message: "The request body is not valid JSON: a member name is not UTF-8 text."}
