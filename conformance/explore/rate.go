@@ -2,15 +2,17 @@ package explore
 
 import (
 	"fmt"
+	"strings"
 
 	"pgregory.net/rapid"
 
 	"github.com/opsapi/mocktoolkit/conformance"
+	"github.com/opsapi/mocktoolkit/conformance/check"
 	"github.com/opsapi/mocktoolkit/conformance/rules"
 )
 
 // rateRun is the number of answers in a row LIMIT-4 reads.
-const rateRun = 3
+const rateRun = check.RateRun
 
 // readingOps are the operations that only read and need a token: the same request sent again
 // changes nothing, so answers in a row differ only by the window they spend.
@@ -70,46 +72,18 @@ func (r *runner) actRateCount(t *rapid.T) {
 	})
 }
 
-// rateCountDown judges LIMIT-4 on answers in a row (the first is call first of the trace); nil
-// when they keep it or say nothing (a 429, a wait, a header missing: HDR-1's, more than one
-// window end).
+// rateCountDown judges LIMIT-4 on answers in a row (the first is call first of the trace) with
+// the one checker; nil when they keep it or say nothing.
 func rateCountDown(steps []*conformance.Exchange, first int) *violation {
-	var lim, rem []int64
-	for _, ex := range steps {
-		l, okL := ex.HeaderInt("X-RateLimit-Limit")
-		m, okR := ex.HeaderInt("X-RateLimit-Remaining")
-		if !okL || !okR || ex.Status == 429 || ex.Retries > 0 {
-			return nil
-		}
-		lim, rem = append(lim, l), append(rem, m)
-	}
-	op := steps[0].Op.ID
-	for i := range steps {
-		if rem[i] >= lim[0] {
-			return &violation{Rule: rules.LIMIT4, Reason: op + " answered X-RateLimit-Remaining not below X-RateLimit-Limit",
-				Detail: fmt.Sprintf("Limit %d, Remaining %d", lim[0], rem[i]),
-				Go:     fmt.Sprintf("l, _ := ex%d.HeaderInt(\"X-RateLimit-Limit\")\n\tn, _ := ex%d.HeaderInt(\"X-RateLimit-Remaining\")\n\tExpect(n).To(BeNumerically(\"<\", l))", first+i+1, first+i+1)}
-		}
-	}
-	rolls := 0
-	var broken *violation
-	for i := 1; i < len(steps); i++ {
-		if lim[i] != lim[0] {
-			return &violation{Rule: rules.LIMIT4, Reason: op + " changed X-RateLimit-Limit between answers in a row",
-				Detail: fmt.Sprintf("Limit %d, then %d", lim[0], lim[i]),
-				Go:     fmt.Sprintf("a, _ := ex%d.HeaderInt(\"X-RateLimit-Limit\")\n\tb, _ := ex%d.HeaderInt(\"X-RateLimit-Limit\")\n\tExpect(b).To(Equal(a))", first+1, first+i+1)}
-		}
-		switch d := rem[i-1] - rem[i]; {
-		case d <= 0:
-			rolls++
-		case d != 1 && broken == nil:
-			broken = &violation{Rule: rules.LIMIT4, Reason: op + " counted X-RateLimit-Remaining down by other than one between answers in a row",
-				Detail: fmt.Sprintf("Remaining %d, then %d", rem[i-1], rem[i]),
-				Go:     fmt.Sprintf("a, _ := ex%d.HeaderInt(\"X-RateLimit-Remaining\")\n\tb, _ := ex%d.HeaderInt(\"X-RateLimit-Remaining\")\n\tExpect(a - b).To(BeEquivalentTo(1))", first+i, first+i+1)}
-		}
-	}
-	if rolls > 1 {
+	vs, _ := conformance.RateCountDown(steps...)
+	if len(vs) == 0 {
 		return nil
 	}
-	return broken
+	names := make([]string, len(steps))
+	for i := range steps {
+		names[i] = fmt.Sprintf("ex%d", first+i+1)
+	}
+	return &violation{Rule: rules.LIMIT4, Reason: steps[0].Op.ID + " broke the rate-limit count-down on answers in a row",
+		Detail: vs[0].Detail,
+		Go:     fmt.Sprintf("vs, _ := RateCountDown(%s)\n\tExpect(vs).To(BeEmpty())", strings.Join(names, ", "))}
 }

@@ -1,0 +1,64 @@
+package check_test
+
+import (
+	"net/http"
+	"strconv"
+	"testing"
+
+	"github.com/opsapi/mocktoolkit/conformance/check"
+)
+
+// run builds answers with Limit limit and the given Remaining values (-1: header missing).
+func rateRun(limit int, rems ...int) []check.RateStep {
+	out := make([]check.RateStep, len(rems))
+	for i, r := range rems {
+		h := http.Header{}
+		h.Set("X-RateLimit-Limit", strconv.Itoa(limit))
+		if r >= 0 {
+			h.Set("X-RateLimit-Remaining", strconv.Itoa(r))
+		}
+		out[i] = check.RateStep{Status: 200, Header: h}
+	}
+	return out
+}
+
+func TestCountDown(t *testing.T) {
+	changed := rateRun(10, 9, 8, 7, 6, 5, 4)
+	changed[3].Header.Set("X-RateLimit-Limit", "20")
+	retried := rateRun(10, 9, 8, 7, 6, 5, 4)
+	retried[2].Retried = true
+	refused := rateRun(10, 9, 8, 7, 6, 5, 4)
+	refused[5].Status = 429
+	cases := []struct {
+		name    string
+		run     []check.RateStep
+		broken  bool
+		skipped bool
+	}{
+		{"counts down", rateRun(10, 9, 8, 7, 6, 5, 4), false, false},
+		{"fixed window resets mid-run", rateRun(10, 2, 1, 0, 9, 8, 7), false, false},
+		{"sliding window stays once", rateRun(10, 5, 4, 4, 3, 2, 1), false, false},
+		{"sliding window frees several", rateRun(10, 5, 4, 7, 6, 5, 4), false, false},
+		{"two window ends say nothing", rateRun(10, 5, 5, 3, 3, 2, 1), false, true},
+		{"a skipped step among two window ends says nothing", rateRun(10, 5, 5, 3, 3, 2, 2), false, true},
+		{"a missing header says nothing", rateRun(10, 9, 8, -1, 6, 5, 4), false, true},
+		{"a retried request says nothing", retried, false, true},
+		{"a 429 says nothing", refused, false, true},
+		{"one answer says nothing", rateRun(10, 9), false, true},
+		{"down by two", rateRun(10, 9, 8, 6, 5, 4, 3), true, false},
+		{"Remaining at Limit", rateRun(10, 10, 9, 8, 7, 6, 5), true, false},
+		{"Remaining never counts", rateRun(10, 10, 10, 10, 10, 10, 10), true, false},
+		{"Limit changes", changed, true, false},
+	}
+	for _, c := range cases {
+		vs, skip := check.CountDown(c.run)
+		if (len(vs) > 0) != c.broken || (skip != "") != c.skipped {
+			t.Errorf("%s: violations %v, skip %q", c.name, vs, skip)
+		}
+		for _, v := range vs {
+			if v.Rule != "LIMIT-4" {
+				t.Errorf("%s: rule %s", c.name, v.Rule)
+			}
+		}
+	}
+}
