@@ -158,8 +158,8 @@ func (k *Known) replacer() *strings.Replacer {
 	return k.rep
 }
 
-// Scrub replaces kept values in every string of a decoded JSON value, keys included, in
-// place where it can, and returns the value.
+// Scrub returns a copy of a decoded JSON value with kept values replaced in every string,
+// keys included; v itself is left as it is (others may be reading it).
 func (k *Known) Scrub(v any) any {
 	rep := k.replacer()
 	if rep == nil {
@@ -173,34 +173,30 @@ func scrubWith(rep *strings.Replacer, v any) any {
 	case string:
 		return rep.Replace(x)
 	case []any:
+		out := make([]any, len(x))
 		for i, e := range x {
-			x[i] = scrubWith(rep, e)
+			out[i] = scrubWith(rep, e)
 		}
+		return out
 	case map[string]any:
-		var renamed []string
+		out := make(map[string]any, len(x))
 		for name, e := range x {
-			x[name] = scrubWith(rep, e)
-			if rep.Replace(name) != name {
-				renamed = append(renamed, name)
-			}
+			out[rep.Replace(name)] = scrubWith(rep, e)
 		}
-		for _, name := range renamed {
-			e := x[name]
-			delete(x, name)
-			x[rep.Replace(name)] = e
-		}
+		return out
 	}
 	return v
 }
 
-// ScrubHeaders replaces kept values in h's values, in place, and returns h.
+// ScrubHeaders returns a copy of h with kept values replaced in its values.
 func (k *Known) ScrubHeaders(h map[string]string) map[string]string {
 	rep := k.replacer()
-	if rep == nil {
+	if rep == nil || h == nil {
 		return h
 	}
+	out := make(map[string]string, len(h))
 	for name, v := range h {
-		h[name] = rep.Replace(v)
+		out[name] = rep.Replace(v)
 	}
-	return h
+	return out
 }

@@ -89,13 +89,16 @@ func TestKnownNotes(t *testing.T) {
 	}
 }
 
-// Scrub replaces values in every string of a decoded body, keys included; ScrubHeaders in
-// header values.
+// Scrub returns a copy of a decoded body with values replaced in every string, keys included;
+// ScrubHeaders in header values.
 func TestKnownScrub(t *testing.T) {
 	k := NewKnown(0)
 	k.Note("hunter22")
 	body := map[string]any{"title": "pw hunter22", "list": []any{"hunter22!", 3.0}, "hunter22": "key"}
 	got := k.Scrub(body).(map[string]any)
+	if body["title"] != "pw hunter22" {
+		t.Errorf("Scrub changed its argument: %v", body)
+	}
 	if got["title"] != "pw [redacted]" || got["list"].([]any)[0] != "[redacted]!" || got["[redacted]"] != "key" || got["hunter22"] != nil {
 		t.Errorf("Scrub: %v", got)
 	}
