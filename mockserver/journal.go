@@ -47,8 +47,8 @@ type journalEntry struct {
 	DurationMS float64     `json:"duration_ms"`
 	Request    journalBody `json:"request"`
 	Response   journalBody `json:"response"`
-	noted      bool   // its credentials are in the journal's known (journal_known.go)
-	scrubbed   uint64 // the version of known its texts were scrubbed at (0: nothing known)
+	noted      bool        // its credentials are in the journal's known (journal_known.go)
+	scrubbed   uint64      // the version of known its texts were scrubbed at (0: nothing known)
 }
 
 // journalBody is the headers and body of a request or an answer. What is kept is a bounded
