@@ -47,6 +47,8 @@ type journalEntry struct {
 	DurationMS float64     `json:"duration_ms"`
 	Request    journalBody `json:"request"`
 	Response   journalBody `json:"response"`
+	noted      bool        // its credentials are in the journal's known (journal_known.go)
+	scrubbed   uint64      // the version of known its texts were scrubbed at (0: nothing known)
 }
 
 // journalBody is the headers and body of a request or an answer. What is kept is a bounded
@@ -127,6 +129,7 @@ type journal struct {
 	costs    []int           // cost of ring[i]
 	start, n int
 	detached bool            // its world is gone: nothing more is kept
+	known    *redact.Known   // credential values seen, replaced in every text listed (D200)
 	counts   map[callKey]int // calls per operation and status since the last clear, never dropped (D105)
 }
 
@@ -140,7 +143,7 @@ func newJournal(size int, b *journalBudget) *journal {
 	if size <= 0 {
 		size = DefaultJournalSize
 	}
-	return &journal{b: b, size: size, ring: make([]*journalEntry, size), costs: make([]int, size), counts: map[callKey]int{}}
+	return &journal{b: b, size: size, ring: make([]*journalEntry, size), costs: make([]int, size), counts: map[callKey]int{}, known: redact.NewKnown(0)}
 }
 
 func (j *journal) add(e journalEntry) {
@@ -195,10 +198,12 @@ func (j *journal) list(limit int) []journalEntry {
 		n = limit
 	}
 	out := make([]journalEntry, 0, n)
+	j.noteAll()
 	for i := j.n - 1; i >= 0 && len(out) < n; i-- {
 		e := j.ring[(j.start+i)%j.size]
 		e.Request.view()
 		e.Response.view()
+		j.scrub(e)
 		out = append(out, *e)
 	}
 	return out
@@ -351,6 +356,7 @@ func (s *Server) recordRequests(next http.Handler) http.Handler {
 			e.Operation = rt.id
 			wl.recordFlow(rt.id, wl.state(), r, reqBody, rec.status, rec.body) // D170
 		}
+		wl.journal.noteOnRecord(r.Header, e.Request.raw, e.Response.raw) // D200
 		wl.journal.add(e)
 	})
 }

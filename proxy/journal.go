@@ -26,6 +26,7 @@ type Exchange struct {
 	Notes      []string    `json:"notes,omitempty"`
 	Request    Message     `json:"request"`
 	Response   Message     `json:"response"`
+	scrubbed   uint64      // the version of the journal's known credentials its texts were scrubbed at
 }
 
 // Message is the headers and body of a request or an answer. Body is the decoded JSON when the
@@ -35,8 +36,11 @@ type Message struct {
 	Body    any               `json:"body"`
 }
 
-// journal is a ring of the last exchanges.
+// journal is a ring of the last exchanges. known holds the credential values its exchanges
+// carried (D200): every text of an entry is scrubbed of them when it is added, and again when
+// listed if more were seen since (a comment may quote a password before anyone logs in with it).
 type journal struct {
+	known   *redact.Known
 	mu      sync.Mutex
 	size    int
 	nextID  int64
@@ -48,7 +52,7 @@ func newJournal(size int) *journal {
 	if size <= 0 {
 		size = DefaultJournalSize
 	}
-	return &journal{size: size}
+	return &journal{size: size, known: redact.NewKnown(0)}
 }
 
 // add stores e with the next id and returns that id.
@@ -75,17 +79,55 @@ func (j *journal) list(limit int) []Exchange {
 		n = limit
 	}
 	out := make([]Exchange, 0, n)
+	version := j.known.Version()
 	for i := len(j.entries) - 1; i >= 0 && len(out) < n; i-- {
-		out = append(out, j.entries[(j.start+i)%len(j.entries)])
+		e := &j.entries[(j.start+i)%len(j.entries)]
+		if e.scrubbed != version {
+			j.scrub(e)
+		}
+		out = append(out, *e)
 	}
 	return out
+}
+
+// scrub replaces the credential values known in every text of e: its path, headers, bodies,
+// violations and notes (D200).
+func (j *journal) scrub(e *Exchange) {
+	k := j.known
+	e.scrubbed = k.Version()
+	e.Path = k.Replace(e.Path)
+	for _, m := range []*Message{&e.Request, &e.Response} {
+		m.Headers = k.ScrubHeaders(m.Headers)
+		m.Body = k.Scrub(m.Body)
+	}
+	if len(e.Violations) > 0 { // copies: an earlier list may still be reading the old ones
+		vs := make([]Violation, len(e.Violations))
+		for i, v := range e.Violations {
+			v.Detail = k.Replace(v.Detail)
+			vs[i] = v
+		}
+		e.Violations = vs
+	}
+	if len(e.Notes) > 0 {
+		ns := make([]string, len(e.Notes))
+		for i, n := range e.Notes {
+			ns[i] = k.Replace(n)
+		}
+		e.Notes = ns
+	}
 }
 
 // Exchanges returns the journal, newest first, at most limit entries (all when limit <= 0).
 func (p *Proxy) Exchanges(limit int) []Exchange { return p.journal.list(limit) }
 
-// record journals a finished exchange, redacted, and counts it for the reports.
+// record journals a finished exchange, redacted, and counts it for the reports: credentials
+// by name (D97), then every credential value the journal has seen, this exchange's included
+// (its bearer token, the strings of its bodies' credential fields; D200).
 func (p *Proxy) record(ex *exchange) {
+	known := p.journal.known
+	known.NoteBearer(ex.reqHeader)
+	known.NoteJSON(ex.reqBody)
+	known.NoteJSON(ex.respBody)
 	e := Exchange{
 		Time:       ex.start.UTC(),
 		Method:     ex.method,
@@ -103,6 +145,7 @@ func (p *Proxy) record(ex *exchange) {
 	if ex.op != nil {
 		e.Operation = ex.op.ID
 	}
+	p.journal.scrub(&e)
 	id := p.journal.add(e)
 	p.stats.add(e, id, ex.op != nil)
 	p.logViolations(id, e)

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"sync"
 
+	"github.com/opsapi/mocktoolkit/internal/redact"
 	"github.com/opsapi/mocktoolkit/spec"
 )
 
@@ -24,7 +25,7 @@ type ScenarioRecorder struct {
 	names   map[string]bool                     // personal names the answers showed (login results)
 	carts   []map[string]any                    // carts in the order first seen (never written with their tokens)
 	cartAt  map[string]int                      // a cart's session token → its place in carts
-	secrets map[string]bool                     // credentials seen in requests and answers (D196)
+	secrets *redact.Known                       // credentials seen in requests and answers (D196)
 	notes   map[string]bool                     // records left out as seen (D197)
 }
 
@@ -41,7 +42,7 @@ func NewScenarioRecorder(next http.Handler) (*ScenarioRecorder, error) {
 	if err != nil {
 		return nil, fmt.Errorf("new scenario recorder: %w", err)
 	}
-	r := &ScenarioRecorder{next: next, ops: map[string]bool{}, maxBody: DefaultMaxBody, seen: map[string]map[int64]map[string]any{}, names: map[string]bool{}, cartAt: map[string]int{}, secrets: map[string]bool{}, notes: map[string]bool{}}
+	r := &ScenarioRecorder{next: next, ops: map[string]bool{}, maxBody: DefaultMaxBody, seen: map[string]map[int64]map[string]any{}, names: map[string]bool{}, cartAt: map[string]int{}, secrets: redact.NewKnown(recordedSecrets), notes: map[string]bool{}}
 	for _, op := range spec.Operations(doc) {
 		r.ops[op.Path] = true
 	}
@@ -71,7 +72,7 @@ func (r *ScenarioRecorder) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 	if json.Unmarshal(body, &answer) != nil {
 		return
 	}
-	r.noteSecretsIn(answer.Data)
+	r.secrets.NoteValue(answer.Data)
 	r.observe(answer.Data)
 }
 

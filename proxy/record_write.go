@@ -10,6 +10,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/opsapi/mocktoolkit/internal/redact"
 )
 
 // The scenario file's records (fixtures/scenarios/scenario.schema.json): new records of the
@@ -346,7 +348,7 @@ func sortedIDs(m map[int64]map[string]any) []int64 {
 // scrubber replaces personal data in texts by generated stand-ins, the same one each time:
 // credentials by "[redacted]" (D196), e-mail addresses by person-N@example.com, the names of logged-in users by "Person N".
 type scrubber struct {
-	secrets *strings.Replacer
+	secrets *redact.Known
 	emails  map[string]string
 	names   []string
 	byName  map[string]string
@@ -354,8 +356,8 @@ type scrubber struct {
 
 var emailPattern = regexp.MustCompile(`[A-Za-z0-9._%+\-]+@[A-Za-z0-9.\-]+\.[A-Za-z]{2,}`)
 
-func newScrubber(names, secrets map[string]bool) *scrubber {
-	s := &scrubber{secrets: redactor(secrets), emails: map[string]string{}, byName: map[string]string{}}
+func newScrubber(names map[string]bool, secrets *redact.Known) *scrubber {
+	s := &scrubber{secrets: secrets, emails: map[string]string{}, byName: map[string]string{}}
 	for n := range names {
 		s.names = append(s.names, n)
 	}

@@ -20,8 +20,8 @@ type Call struct {
 }
 
 // Redacted stands in for a credential the manifest does not hold and no earlier answer gave
-// (a wrong password, say): the flow never carries one (D171).
-const Redacted = "[redacted]"
+// (a wrong password, say): the flow never carries one (D171). It is the journals' placeholder.
+const Redacted = redact.Placeholder
 
 // Build writes calls as a flow named name. manifest is the fixture manifest of the recording
 // deployment (any value that encodes to its JSON): a body value it holds becomes a reference
@@ -30,7 +30,7 @@ func Build(name string, calls []Call, manifest any) Document {
 	raw, _ := json.Marshal(manifest)
 	doc := Document{Flow: Version, Name: name, Steps: make([]Step, 0, len(calls))}
 	ix := &refIndex{manifest: leaves(decode(raw))}
-	known := knownSecrets(ix.manifest, calls)
+	known := knownSecrets(raw, calls)
 	for i, c := range calls {
 		st := Step{Step: i + 1, Operation: c.Operation, As: c.As, Headers: keptHeaders(c.Header)}
 		if body, ok := decode(c.Request).(map[string]any); ok {
@@ -91,7 +91,7 @@ type answerLeaves struct {
 func idLeaves(v any) []leaf {
 	var out []leaf
 	for _, l := range leaves(v) {
-		if idLike(l.key) || secretLike(l.key) {
+		if idLike(l.key) || redact.IsSecretName(l.key) {
 			out = append(out, l)
 		}
 	}
@@ -102,15 +102,11 @@ func idLike(key string) bool {
 	return key == "id" || strings.HasSuffix(key, "_id") || strings.HasSuffix(key, "_ids")
 }
 
-// secretLike tells a field holding a credential or a capability (D171), by what its name
-// means in any case style: the journals' redaction decides it.
-func secretLike(key string) bool { return redact.IsSecretName(key) }
-
 // scrub redacts credentials inside a literal body value: under a credential's name at any depth
 // (apiKey inside an object), name=value pairs inside text, and every credential value the
 // recording saw (known) wherever it stands, a title that quotes a password or a token included.
 // References pass unchanged.
-func scrub(v any, known *strings.Replacer) any {
+func scrub(v any, known *redact.Known) any {
 	switch t := v.(type) {
 	case string:
 		return known.Replace(redact.Text(t))
@@ -132,28 +128,22 @@ func scrub(v any, known *strings.Replacer) any {
 	return redact.Body([]byte(known.Replace(string(b))))
 }
 
-// knownSecrets replaces every credential value the manifest holds (passwords, cart tokens) or a
+// knownSecrets holds every credential value the manifest holds (passwords, cart tokens) or a
 // recorded request or answer carries under a credential's name (a password sent, a token
-// issued) with Redacted. Values shorter than 4 characters are left alone: they would blank out
-// ordinary words.
-func knownSecrets(manifest []leaf, calls []Call) *strings.Replacer {
-	seen := map[string]bool{}
-	var pairs []string
-	add := func(ls []leaf) {
-		for _, l := range ls {
-			if v, ok := l.value.(string); ok && len(v) >= 4 && secretLike(l.key) && !seen[v] {
-				seen[v] = true
-				pairs = append(pairs, v, Redacted)
-			}
-		}
-	}
-	add(manifest)
+// issued), to be replaced by Redacted wherever it stands (D200). Values shorter than 4
+// characters are left alone: they would blank out ordinary words.
+func knownSecrets(manifest []byte, calls []Call) *redact.Known {
+	known := redact.NewKnown(flowSecrets)
+	known.NoteJSON(manifest)
 	for _, c := range calls {
-		add(leaves(decode(c.Request)))
-		add(leaves(decode(c.Answer)))
+		known.NoteJSON(c.Request)
+		known.NoteJSON(c.Answer)
 	}
-	return strings.NewReplacer(pairs...)
+	return known
 }
+
+// flowSecrets bounds knownSecrets: far more than a manifest and a bounded recording hold.
+const flowSecrets = 1 << 16
 
 // reference returns what the flow writes for field = v of operation op (D170): a manifest key
 // holding v whose name fits the field, else an earlier answer's id (fromAnswers), else any
@@ -163,7 +153,7 @@ func knownSecrets(manifest []leaf, calls []Call) *strings.Replacer {
 func (ix *refIndex) reference(op, field string, v any) any {
 	_, isString := v.(string)
 	_, isNum := number(v)
-	secret := secretLike(field)
+	secret := redact.IsSecretName(field)
 	if n, _ := number(v); !(isString || isNum && idLike(field) && n >= 1) {
 		return v // an id of 0 or less names no record: a validation probe stays as sent
 	}

@@ -1,0 +1,202 @@
+package redact
+
+import (
+	"bytes"
+	"container/list"
+	"encoding/json"
+	"net/http"
+	"slices"
+	"strings"
+	"sync"
+	"unicode/utf8"
+)
+
+// Placeholder stands for every credential the toolkit removes, by name or by value: in the
+// journals, the proxy's recordings and the flows (D64, D97, D171, D196, D200).
+const Placeholder = redacted
+
+// DefaultKnownLimit is how many credential values a Known keeps when NewKnown is given 0.
+const DefaultKnownLimit = 1024
+
+// MinKnownLength is the shortest value a Known keeps, in characters: shorter ones would blank
+// ordinary words wherever they stand.
+const MinKnownLength = 4
+
+// Known is a bounded set of credential values seen — bearer tokens, and the strings under
+// credential names (IsSecretName) of JSON bodies — that replaces every occurrence of any of
+// them in a text with Placeholder, longest first so that a value inside another goes with it
+// (D200). It keeps the most recently seen limit values; noting a value already kept only
+// makes it recent. It is safe for concurrent use; the replacer is rebuilt only when the set
+// changes, on the first Replace after.
+type Known struct {
+	mu      sync.Mutex
+	limit   int
+	order   *list.List               // most recent first; values are strings
+	at      map[string]*list.Element // value → its place in order
+	version uint64                   // bumped whenever the set changes
+	rep     *strings.Replacer        // nil: rebuild before use
+}
+
+// NewKnown returns an empty set keeping at most limit values (DefaultKnownLimit when limit <= 0).
+func NewKnown(limit int) *Known {
+	if limit <= 0 {
+		limit = DefaultKnownLimit
+	}
+	return &Known{limit: limit, order: list.New(), at: map[string]*list.Element{}}
+}
+
+// Note keeps v as a credential value; values shorter than MinKnownLength characters are ignored.
+func (k *Known) Note(v string) {
+	if utf8.RuneCountInString(v) < MinKnownLength {
+		return
+	}
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if e, ok := k.at[v]; ok {
+		k.order.MoveToFront(e)
+		return
+	}
+	k.at[v] = k.order.PushFront(v)
+	for k.order.Len() > k.limit {
+		old := k.order.Back()
+		k.order.Remove(old)
+		delete(k.at, old.Value.(string))
+	}
+	k.version++
+	k.rep = nil
+}
+
+// NoteBearer keeps the bearer token of h's Authorization header, if any.
+func (k *Known) NoteBearer(h http.Header) {
+	scheme, tok, ok := strings.Cut(strings.TrimSpace(h.Get("Authorization")), " ")
+	if ok && strings.EqualFold(scheme, "Bearer") {
+		k.Note(strings.TrimSpace(tok))
+	}
+}
+
+// NoteJSON keeps the credential values of a JSON body (NoteValue); anything else is ignored.
+func (k *Known) NoteJSON(b []byte) {
+	b = bytes.TrimSpace(b)
+	if len(b) == 0 || (b[0] != '{' && b[0] != '[') {
+		return
+	}
+	var v any
+	if json.Unmarshal(b, &v) == nil {
+		k.NoteValue(v)
+	}
+}
+
+// NoteValue keeps, at any depth of a decoded JSON value, every string held by a field whose
+// name IsSecretName calls a credential, directly or in an array.
+func (k *Known) NoteValue(v any) { k.noteUnder(v, false) }
+
+func (k *Known) noteUnder(v any, secret bool) {
+	switch x := v.(type) {
+	case map[string]any:
+		for name, e := range x {
+			k.noteUnder(e, IsSecretName(name))
+		}
+	case []any:
+		for _, e := range x {
+			k.noteUnder(e, secret)
+		}
+	case string:
+		if secret {
+			k.Note(x)
+		}
+	}
+}
+
+// Version changes whenever the set does: what was scrubbed at one version need not be again.
+func (k *Known) Version() uint64 {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	return k.version
+}
+
+// Len is how many values are kept.
+func (k *Known) Len() int {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	return k.order.Len()
+}
+
+// Replace returns s with every kept value replaced by Placeholder, longest first.
+func (k *Known) Replace(s string) string {
+	if s == "" {
+		return s
+	}
+	rep := k.replacer()
+	if rep == nil {
+		return s
+	}
+	return rep.Replace(s)
+}
+
+// replacer is the current replacer (nil when nothing is kept), rebuilt if the set changed.
+func (k *Known) replacer() *strings.Replacer {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if k.rep != nil || k.order.Len() == 0 {
+		return k.rep
+	}
+	vals := make([]string, 0, k.order.Len())
+	for e := k.order.Front(); e != nil; e = e.Next() {
+		vals = append(vals, e.Value.(string))
+	}
+	slices.SortFunc(vals, func(a, b string) int { // at one position the first listed wins
+		if len(a) != len(b) {
+			return len(b) - len(a)
+		}
+		return strings.Compare(a, b)
+	})
+	pairs := make([]string, 0, 2*len(vals))
+	for _, v := range vals {
+		pairs = append(pairs, v, Placeholder)
+	}
+	k.rep = strings.NewReplacer(pairs...)
+	return k.rep
+}
+
+// Scrub returns a copy of a decoded JSON value with kept values replaced in every string,
+// keys included; v itself is left as it is (others may be reading it).
+func (k *Known) Scrub(v any) any {
+	rep := k.replacer()
+	if rep == nil {
+		return v
+	}
+	return scrubWith(rep, v)
+}
+
+func scrubWith(rep *strings.Replacer, v any) any {
+	switch x := v.(type) {
+	case string:
+		return rep.Replace(x)
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = scrubWith(rep, e)
+		}
+		return out
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for name, e := range x {
+			out[rep.Replace(name)] = scrubWith(rep, e)
+		}
+		return out
+	}
+	return v
+}
+
+// ScrubHeaders returns a copy of h with kept values replaced in its values.
+func (k *Known) ScrubHeaders(h map[string]string) map[string]string {
+	rep := k.replacer()
+	if rep == nil || h == nil {
+		return h
+	}
+	out := make(map[string]string, len(h))
+	for name, v := range h {
+		out[name] = rep.Replace(v)
+	}
+	return out
+}

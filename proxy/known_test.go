@@ -1,0 +1,50 @@
+package proxy_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+)
+
+// Through the proxy in front of the mock, a caller logs in and quotes its password and bearer
+// token in a comment: the proxy's journal (GET /__proxy/exchanges) shows neither anywhere,
+// nor does its dashboard; the comment's other words stay (D200).
+func TestJournalScrubsQuotedCredentials(t *testing.T) {
+	s := startProxy(t, newMock(t))
+	member := manifest().Users.Member
+	login := s.post(t, "/v1/authenticate", "", fmt.Sprintf(`{"email": %q, "password": %q}`, member.Email, member.Password))
+	var answered struct {
+		Data struct {
+			Token string `json:"token"`
+		} `json:"data"`
+	}
+	if err := json.Unmarshal(login.body, &answered); err != nil || answered.Data.Token == "" {
+		t.Fatalf("login through the proxy: %d %s", login.status, login.body)
+	}
+	tok := answered.Data.Token
+	text := fmt.Sprintf("my password is %s and my token is %s, keep them safe", member.Password, tok)
+	a := s.post(t, "/services/operations/v1/operations/comments/create", tok,
+		fmt.Sprintf(`{"card_id": %d, "comment": %q}`, manifest().Operations.CardID, text))
+	if a.status != http.StatusOK {
+		t.Fatalf("comments/create through the proxy: %d %s", a.status, a.body)
+	}
+	for _, path := range []string{"/__proxy/exchanges", "/__proxy/"} {
+		res, err := http.Get(s.url + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		raw, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		for _, secret := range []string{member.Password, tok} {
+			if strings.Contains(string(raw), secret) {
+				t.Errorf("%s shows the credential %q", path, secret)
+			}
+		}
+		if path == "/__proxy/exchanges" && !strings.Contains(string(raw), "my password is [redacted] and my token is [redacted], keep them safe") {
+			t.Errorf("%s: the comment is gone or not scrubbed as expected: %.400s", path, raw)
+		}
+	}
+}
