@@ -169,6 +169,22 @@ func TestDeleteDefaultWorldResets(t *testing.T) {
 	}
 }
 
+// A careless worker naming two worlds in one request acts on neither: two X-Mock-World headers
+// answer 400 and make no world; two ?name= in a delete answer 422 and delete nothing.
+func TestTwoWorldSelectorsActOnNone(t *testing.T) {
+	m := newMock(t, mockserver.Config{})
+	a := m.ctl(http.MethodPost, "/__mock/reset", nil, "X-Mock-World", "a", "X-Mock-World", "b").wantStatus(t, 400)
+	a.wantShape(t, "a")
+	if names := m.worldNames(t); names != "default" {
+		t.Errorf("worlds %s after two headers, want only default", names)
+	}
+	m.ctl(http.MethodPost, "/__worlds/a/__mock/reset", nil).wantStatus(t, 200)
+	m.ctl(http.MethodDelete, "/__mock/worlds?name=a&name=default", nil).wantFieldError(t, "name")
+	if names := m.worldNames(t); !strings.Contains(names, "a") {
+		t.Errorf("worlds %s, want a kept", names)
+	}
+}
+
 // An escaped '/' in a world name is part of the name (refused), never a separator: the prefix
 // is split on the path as sent (D146).
 func TestWorldNameEscapedSlash(t *testing.T) {

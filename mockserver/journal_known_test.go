@@ -69,3 +69,15 @@ func wantScrubbed(t *testing.T, raw string, secrets ...string) {
 		}
 	}
 }
+
+// The admin token and a password no request has carried yet (the superadmin's, quoted by the
+// member) are known from the start: a text quoting them is scrubbed too (D200).
+func TestJournalScrubsAdminTokenAndUnusedPasswords(t *testing.T) {
+	const admin = "S3cretAdminTok_987"
+	m := newMockWithAdmin(t, admin)
+	tok := m.login(m.manifest.Users.Member)
+	text := "adm " + admin + " spw " + m.manifest.Users.Superadmin.Password
+	m.post(pCommentsNew, tok, map[string]any{"card_id": m.manifest.Operations.CardID, "comment": text}).wantStatus(t, 200)
+	raw := string(m.ctl(http.MethodGet, "/__mock/requests", nil, mockserver.AdminTokenHeader, admin).wantStatus(t, 200).raw)
+	wantScrubbed(t, raw, admin, m.manifest.Users.Superadmin.Password)
+}

@@ -97,6 +97,7 @@ func (s *Server) rebuild(w *world, src Source) error {
 	if err != nil {
 		return fmt.Errorf("load world %q (scenario %s, seed %d): %w", w.name, src.Scenario, src.Seed, err)
 	}
+	s.noteCredentials(w, built.State)
 	w.cur.Store(&worldState{store: st, manifest: built.Manifest, notes: built.Notes, source: src})
 	return nil
 }
@@ -129,12 +130,22 @@ func (s *Server) loadState(w *world, st reference.State) error {
 	if err != nil {
 		return err
 	}
+	s.noteCredentials(w, st)
 	old := w.cur.Load()
 	src := old.source
 	src.Snapshot = true
 	m, notes := deriveManifest(old.manifest, store.State())
 	w.cur.Store(&worldState{store: store, manifest: m, notes: notes, source: src})
 	return nil
+}
+
+// noteCredentials tells w's journal the credentials it may find quoted in a text before any
+// request carried them (D200): the admin token and every user's password of st.
+func (s *Server) noteCredentials(w *world, st reference.State) {
+	w.journal.known.Note(s.cfg.AdminToken)
+	for _, u := range st.Users {
+		w.journal.known.Note(u.Password)
+	}
 }
 
 // storeOptions are the options of every store of w: its clock and the record cap.

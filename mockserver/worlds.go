@@ -203,7 +203,10 @@ func (s *Server) bindWorld(next http.Handler) http.Handler {
 			r2.URL = &u
 		}
 		b := bound{}
-		if header != "" {
+		if n := len(r.Header.Values(WorldHeader)); n > 1 {
+			b.err = &errNoWorld{msg: fmt.Sprintf("The %s header is given %d times: send it once.", WorldHeader, n)}
+		}
+		if b.err == nil && header != "" {
 			if prefixed && header != name {
 				b.err = &errNoWorld{msg: fmt.Sprintf("The path names world %q and the %s header names %q: use one.", clip(name, 80), WorldHeader, clip(header, 80))}
 			}
@@ -332,6 +335,9 @@ func clip(s string, n int) string {
 func (s *Server) handleWorldDelete(w http.ResponseWriter, r *http.Request) {
 	name := r.URL.Query().Get("name")
 	switch {
+	case len(r.URL.Query()["name"]) > 1:
+		writeValidation(w, map[string][]string{"name": {"The name field is given more than once: delete one world at a time."}})
+		return
 	case name == "":
 		writeValidation(w, map[string][]string{"name": {"The name field is required: give the world to delete as ?name=."}})
 		return

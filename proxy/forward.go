@@ -3,6 +3,7 @@ package proxy
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/http/httputil"
@@ -113,12 +114,21 @@ func (p *Proxy) inspect(resp *http.Response) error {
 	return nil
 }
 
+// ErrStopping is the cause a server cancels its requests' context with when the proxy stops
+// with exchanges still waiting for the upstream: each is answered 502 saying so, and is not
+// the upstream's violation.
+var ErrStopping = errors.New("the proxy is stopping")
+
 // upstreamFailed answers 502 in shape (a) when no answer came from the upstream.
 func (p *Proxy) upstreamFailed(w http.ResponseWriter, r *http.Request, err error) {
 	ex, _ := r.Context().Value(exchangeKey{}).(*exchange)
 	msg := fmt.Sprintf("The proxy could not get an answer from the upstream %s: %v.", p.upstream.Redacted(), err)
 	status := http.StatusBadGateway
-	if r.Context().Err() != nil { // the client went away: nobody reads this answer
+	stopping := errors.Is(context.Cause(r.Context()), ErrStopping)
+	switch {
+	case stopping:
+		msg = fmt.Sprintf("The proxy stopped before the upstream %s answered; the request may have reached it.", p.upstream.Redacted())
+	case r.Context().Err() != nil: // the client went away: nobody reads this answer
 		msg = "The client closed the request before the upstream answered."
 	}
 	body, _ := json.Marshal(map[string]any{"error": true, "message": msg, "data": []any{}})

@@ -103,7 +103,13 @@ func runProxy(ctx context.Context, args []string, getenv func(string) string, st
 	if err != nil {
 		return err
 	}
-	srv := &http.Server{Handler: handler, ReadHeaderTimeout: 5 * time.Second, IdleTimeout: 120 * time.Second}
+	// Requests run under a context the stop cuts off (proxy.ErrStopping) once shutdownTimeout has
+	// passed, so a client still waiting on the upstream then gets an answer, and the exchange is
+	// reported, rather than a closed connection.
+	reqCtx, cutOff := context.WithCancelCause(context.WithoutCancel(ctx))
+	defer cutOff(nil)
+	srv := &http.Server{Handler: handler, ReadHeaderTimeout: 5 * time.Second, IdleTimeout: 120 * time.Second,
+		BaseContext: func(net.Listener) context.Context { return reqCtx }}
 	base := baseURL(ln.Addr())
 	fmt.Fprintf(std.out, "proxy listening on %s (%s), forwarding to %s\n", base, ln.Addr(), opts.upstream.Redacted())
 	fmt.Fprintf(std.out, "dashboard at %s/__proxy/, exchanges at %s/__proxy/exchanges\n", base, base)
@@ -115,10 +121,8 @@ func runProxy(ctx context.Context, args []string, getenv func(string) string, st
 		return fmt.Errorf("serve: %w", err)
 	case <-ctx.Done():
 	}
-	shutdownCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), shutdownTimeout)
-	defer cancel()
-	if err := srv.Shutdown(shutdownCtx); err != nil {
-		return fmt.Errorf("shutdown: %w", err)
+	if err := stopProxy(ctx, srv, cutOff, logger); err != nil {
+		return err
 	}
 	if err := <-errc; err != nil && !errors.Is(err, http.ErrServerClosed) {
 		return fmt.Errorf("serve: %w", err)
@@ -127,6 +131,26 @@ func runProxy(ctx context.Context, args []string, getenv func(string) string, st
 		return err
 	}
 	return finishProxy(p, opts, std.out)
+}
+
+// stopProxy lets in-flight exchanges finish for up to shutdownTimeout, then cuts off those still
+// waiting for the upstream: each answers its client 502 and is reported (a second, short wait
+// lets them), and the stop goes on to write the recording and the reports.
+func stopProxy(ctx context.Context, srv *http.Server, cutOff context.CancelCauseFunc, logger *slog.Logger) error {
+	graceCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), shutdownTimeout)
+	defer cancel()
+	err := srv.Shutdown(graceCtx)
+	if !errors.Is(err, context.DeadlineExceeded) {
+		return nil
+	}
+	logger.Warn(fmt.Sprintf("exchanges still waiting for the upstream after %s were cut off and answered 502", shutdownTimeout))
+	cutOff(proxy.ErrStopping)
+	finalCtx, cancel2 := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel2()
+	if err := srv.Shutdown(finalCtx); errors.Is(err, context.DeadlineExceeded) {
+		return srv.Close()
+	}
+	return nil
 }
 
 // notItself refuses an upstream that is the proxy's own address (D140): every request would

@@ -80,7 +80,7 @@ func writeRecording(rec *proxy.ScenarioRecorder, opts proxyOptions, out io.Write
 		return fmt.Errorf("record scenario: %w", err)
 	}
 	c := rec.Counts()
-	fmt.Fprintf(out, "scenario %s written to %s: %d boards, %d groups, %d tags, %d cards, %d comments, %d carts seen\n",
+	fmt.Fprintf(out, "scenario %s written to %s from the answers' records: %d boards, %d groups, %d tags, %d cards, %d comments, %d carts (a group, board or tag a record names but no answer showed is added as a placeholder)\n",
 		name, opts.recordScenario, c["boards"], c["groups"], c["tags"], c["cards"], c["comments"], c["carts"])
 	return nil
 }

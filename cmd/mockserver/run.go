@@ -34,7 +34,7 @@ type options struct {
 
 // shutdownTimeout bounds how long in-flight requests may take to finish after SIGTERM; those
 // still running then are cut off, and the world is saved all the same.
-const shutdownTimeout = 10 * time.Second
+var shutdownTimeout = 10 * time.Second
 
 // serverLimits are what the http.Server's timeouts are made of (D78). The mock holds an answer
 // up to MaxDelay before it reads the body (steering comes first in the pipeline), so the read

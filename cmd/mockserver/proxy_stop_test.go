@@ -1,0 +1,70 @@
+package main
+
+import (
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// A client whose exchange still waits for a slow upstream when the proxy stops gets an answer,
+// 502 in shape (a) saying the proxy stopped, not a closed connection; the stop still writes
+// its report, which counts the exchange, and returns nil.
+func TestProxyStopAnswersExchangesCutOff(t *testing.T) {
+	old := shutdownTimeout
+	shutdownTimeout = 300 * time.Millisecond
+	t.Cleanup(func() { shutdownTimeout = old })
+	release := make(chan struct{})
+	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-release:
+		case <-r.Context().Done():
+		}
+	}))
+	t.Cleanup(func() { close(release); up.Close() })
+	report := filepath.Join(t.TempDir(), "report.json")
+	url, stop := startCmd(t, nil, "proxy", "--upstream", up.URL, "--addr", "127.0.0.1:0", "--report-json", report)
+
+	type result struct {
+		status int
+		body   map[string]any
+		err    error
+	}
+	done := make(chan result, 1)
+	go func() {
+		res, err := http.Post(url+"/services/operations/v1/operations/boards/list", "application/json", strings.NewReader("{}"))
+		if err != nil {
+			done <- result{err: err}
+			return
+		}
+		defer res.Body.Close()
+		var body map[string]any
+		err = json.NewDecoder(res.Body).Decode(&body)
+		done <- result{status: res.StatusCode, body: body, err: err}
+	}()
+	time.Sleep(100 * time.Millisecond) // the exchange is waiting for the upstream
+	if err := stop(); err != nil {
+		t.Fatalf("the stop returned %v, want nil", err)
+	}
+	r := <-done
+	if r.err != nil {
+		t.Fatalf("the client got no answer: %v", r.err)
+	}
+	if r.status != http.StatusBadGateway || r.body["error"] != true || !strings.Contains(r.body["message"].(string), "proxy stopped") {
+		t.Errorf("answer %d %v, want 502 shape (a) saying the proxy stopped", r.status, r.body)
+	}
+	b, err := os.ReadFile(report)
+	if err != nil {
+		t.Fatalf("no report written: %v", err)
+	}
+	var rep struct {
+		Exchanges int `json:"exchanges"`
+	}
+	if err := json.Unmarshal(b, &rep); err != nil || rep.Exchanges != 1 {
+		t.Errorf("report %s: want 1 exchange (%v)", b, err)
+	}
+}
