@@ -2,6 +2,7 @@ package mockserver
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"net/http"
@@ -70,6 +71,11 @@ func (d *draws) duration(min, max time.Duration) time.Duration {
 	defer d.mu.Unlock()
 	return min + time.Duration(d.r.Int64N(int64(max-min)+1))
 }
+
+// ErrStopping is the cause a server cancels its requests' context with when the mock stops with
+// requests still held by a delay (--latency, a fault rule's latency): the rest of the delay is
+// skipped and each is answered as if it had passed (D203).
+var ErrStopping = errors.New("the mock is stopping")
 
 // sleep waits d, or less if ctx ends first; it reports whether the whole delay passed.
 func sleep(ctx context.Context, d time.Duration) bool {
@@ -336,8 +342,8 @@ func (s *Server) steer(w http.ResponseWriter, r *http.Request, wl *world, rt *ro
 	if fired {
 		delay += time.Duration(rule.LatencyMS) * time.Millisecond
 	}
-	if !sleep(r.Context(), delay) {
-		return false
+	if !sleep(r.Context(), delay) && !errors.Is(context.Cause(r.Context()), ErrStopping) {
+		return false // the client went away
 	}
 	switch {
 	case code != 0:

@@ -121,7 +121,7 @@ func runProxy(ctx context.Context, args []string, getenv func(string) string, st
 		return fmt.Errorf("serve: %w", err)
 	case <-ctx.Done():
 	}
-	if err := stopProxy(ctx, srv, cutOff, logger); err != nil {
+	if err := stopServer(ctx, srv, cutOff, proxy.ErrStopping, logger); err != nil {
 		return err
 	}
 	if err := <-errc; err != nil && !errors.Is(err, http.ErrServerClosed) {
@@ -131,26 +131,6 @@ func runProxy(ctx context.Context, args []string, getenv func(string) string, st
 		return err
 	}
 	return finishProxy(p, opts, std.out)
-}
-
-// stopProxy lets in-flight exchanges finish for up to shutdownTimeout, then cuts off those still
-// waiting for the upstream: each answers its client 502 and is reported (a second, short wait
-// lets them), and the stop goes on to write the recording and the reports.
-func stopProxy(ctx context.Context, srv *http.Server, cutOff context.CancelCauseFunc, logger *slog.Logger) error {
-	graceCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), shutdownTimeout)
-	defer cancel()
-	err := srv.Shutdown(graceCtx)
-	if !errors.Is(err, context.DeadlineExceeded) {
-		return nil
-	}
-	logger.Warn(fmt.Sprintf("exchanges still waiting for the upstream after %s were cut off and answered 502", shutdownTimeout))
-	cutOff(proxy.ErrStopping)
-	finalCtx, cancel2 := context.WithTimeout(context.Background(), 2*time.Second)
-	defer cancel2()
-	if err := srv.Shutdown(finalCtx); errors.Is(err, context.DeadlineExceeded) {
-		return srv.Close()
-	}
-	return nil
 }
 
 // notItself refuses an upstream that is the proxy's own address (D140): every request would

@@ -243,6 +243,9 @@ func serve(ctx context.Context, opts options, std stdio) error {
 		return fmt.Errorf("listen: %w", err)
 	}
 	srv := newHTTPServer(mock, defaultLimits)
+	reqCtx, cutOff := context.WithCancelCause(context.WithoutCancel(ctx))
+	defer cutOff(nil)
+	srv.BaseContext = func(net.Listener) context.Context { return reqCtx }
 	base := baseURL(ln.Addr())
 	fmt.Fprintf(std.out, "mockserver listening on %s (%s, seed %d)\n", base, ln.Addr(), opts.seed)
 	printStartup(std.out, base, opts, mock)
@@ -254,13 +257,10 @@ func serve(ctx context.Context, opts options, std stdio) error {
 		return fmt.Errorf("serve: %w", err)
 	case <-ctx.Done():
 	}
-	shutdownCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), shutdownTimeout)
-	defer cancel()
 	var errs []error
-	if err := srv.Shutdown(shutdownCtx); err != nil {
+	if err := stopServer(ctx, srv, cutOff, mockserver.ErrStopping, logger); err != nil {
 		// Requests still in flight are cut off; the world is saved all the same.
 		errs = append(errs, fmt.Errorf("shutdown: %w", err))
-		srv.Close()
 	}
 	if err := <-errc; err != nil && !errors.Is(err, http.ErrServerClosed) {
 		errs = append(errs, fmt.Errorf("serve: %w", err))

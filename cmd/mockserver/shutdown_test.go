@@ -50,3 +50,29 @@ func TestShutdownFinishesInFlightRequests(t *testing.T) {
 		t.Error("the mock still accepts connections after the shutdown")
 	}
 }
+
+// A request held by a delay longer than the stop's grace period is not dropped: the rest of its
+// delay is skipped and it gets its answer, and the stop returns nil (D203).
+func TestShutdownCutsLongDelaysShort(t *testing.T) {
+	old := shutdownTimeout
+	shutdownTimeout = 200 * time.Millisecond
+	t.Cleanup(func() { shutdownTimeout = old })
+	url, stop := startMock(t, "--latency", "30s")
+	done := make(chan int, 1)
+	go func() {
+		res, err := http.Post(url+"/services/operations/v1/operations/cards/list", "application/json", strings.NewReader("{}"))
+		if err != nil {
+			done <- 0
+			return
+		}
+		res.Body.Close()
+		done <- res.StatusCode
+	}()
+	time.Sleep(100 * time.Millisecond) // the request is held by the latency
+	if err := stop(); err != nil {
+		t.Fatalf("run returned %v, want nil", err)
+	}
+	if st := <-done; st != http.StatusUnauthorized {
+		t.Errorf("the held request got %d, want its answer (401: no token)", st)
+	}
+}
