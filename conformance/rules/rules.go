@@ -158,7 +158,7 @@ var All = []Rule{
 	{ID: TRANS3, Source: "States and transitions (theme version); Endpoints (24)",
 		Statement: "Deprecating an approved theme version answers `theme_status` \"deprecated\" and `version_id` as a string."},
 	{ID: TRANS4, By: Suite | Explore, Source: "Endpoints (24)",
-		Statement: "A theme version that is not approved cannot be deprecated: the answer is a refusal status the operation lists (400, 403 or 422; 409 belongs to carts), in that status's shape."},
+		Statement: "A theme version that is not approved cannot be deprecated: the answer is a refusal status the operation lists (400, 403, 404 or 422, since which one is not shown; 409 belongs to carts), in that status's shape."},
 	{ID: TRANS5, Source: "States and transitions (theme version)", By: Explore,
 		Statement: "Once a theme version is deprecated, every later successful answer about it says deprecated."},
 	{ID: LIST1, Source: "Endpoints (creates and lists: cards, tags, comments, master boards)", By: Suite | Proxy | Explore,

@@ -515,6 +515,18 @@ var corrects = []correct{
 		},
 	},
 	{
+		name: "refuses to deprecate a version that is not approved with 404, body shape (a)",
+		// A deployment that looks the version up among approved ones only finds none: 404, which
+		// operation 24 lists; the status of this refusal is left open (Errors).
+		basis: "§Errors: status returned when the version is not approved not shown; §Endpoints 24 lists 404",
+		after: func(x *xchg) {
+			if x.op.ID == conformance.OpThemeVersionsDeprecate.ID && x.a.status == 400 {
+				x.a.status = 404
+				x.a.body = map[string]any{"error": true, "message": "No approved theme version has that id.", "data": []any{}}
+			}
+		},
+	},
+	{
 		name: "answers every 403 in body shape (a)",
 		// The Errors table lets a 403 take shape (a) or (b), by operation.
 		basis: "§Errors: 403 is shape (a) or (b) by operation",
