@@ -80,3 +80,27 @@ func postJSON(t *testing.T, url, token string, body any) map[string]any {
 	_ = json.NewDecoder(res.Body).Decode(&out)
 	return out
 }
+
+// answer is what a client got for a request: its status and JSON body, or the error.
+type answer struct {
+	status int
+	body   map[string]any
+	err    error
+}
+
+// postAsync posts an empty JSON object to url in the background; the channel gets the answer.
+func postAsync(url string) <-chan answer {
+	done := make(chan answer, 1)
+	go func() {
+		res, err := http.Post(url, "application/json", strings.NewReader("{}"))
+		if err != nil {
+			done <- answer{err: err}
+			return
+		}
+		defer res.Body.Close()
+		var body map[string]any
+		err = json.NewDecoder(res.Body).Decode(&body)
+		done <- answer{status: res.StatusCode, body: body, err: err}
+	}()
+	return done
+}

@@ -29,23 +29,7 @@ func TestProxyStopAnswersExchangesCutOff(t *testing.T) {
 	report := filepath.Join(t.TempDir(), "report.json")
 	url, stop := startCmd(t, nil, "proxy", "--upstream", up.URL, "--addr", "127.0.0.1:0", "--report-json", report)
 
-	type result struct {
-		status int
-		body   map[string]any
-		err    error
-	}
-	done := make(chan result, 1)
-	go func() {
-		res, err := http.Post(url+"/services/operations/v1/operations/boards/list", "application/json", strings.NewReader("{}"))
-		if err != nil {
-			done <- result{err: err}
-			return
-		}
-		defer res.Body.Close()
-		var body map[string]any
-		err = json.NewDecoder(res.Body).Decode(&body)
-		done <- result{status: res.StatusCode, body: body, err: err}
-	}()
+	done := postAsync(url + "/services/operations/v1/operations/boards/list")
 	time.Sleep(100 * time.Millisecond) // the exchange is waiting for the upstream
 	if err := stop(); err != nil {
 		t.Fatalf("the stop returned %v, want nil", err)

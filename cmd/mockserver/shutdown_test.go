@@ -1,9 +1,7 @@
 package main
 
 import (
-	"encoding/json"
 	"net/http"
-	"strings"
 	"testing"
 	"time"
 )
@@ -14,24 +12,8 @@ func TestShutdownFinishesInFlightRequests(t *testing.T) {
 	const latency = 400 * time.Millisecond
 	url, stop := startMock(t, "--latency", latency.String())
 
-	type result struct {
-		status int
-		body   map[string]any
-		err    error
-	}
-	done := make(chan result, 1)
 	start := time.Now()
-	go func() {
-		res, err := http.Post(url+"/services/operations/v1/operations/cards/list", "application/json", strings.NewReader("{}"))
-		if err != nil {
-			done <- result{err: err}
-			return
-		}
-		defer res.Body.Close()
-		var body map[string]any
-		err = json.NewDecoder(res.Body).Decode(&body)
-		done <- result{status: res.StatusCode, body: body, err: err}
-	}()
+	done := postAsync(url + "/services/operations/v1/operations/cards/list")
 	time.Sleep(latency / 4) // the request is in flight, held by the latency
 	if err := stop(); err != nil {
 		t.Fatalf("run returned %v after the shutdown, want nil (exit 0)", err)
@@ -58,21 +40,12 @@ func TestShutdownCutsLongDelaysShort(t *testing.T) {
 	shutdownTimeout = 200 * time.Millisecond
 	t.Cleanup(func() { shutdownTimeout = old })
 	url, stop := startMock(t, "--latency", "30s")
-	done := make(chan int, 1)
-	go func() {
-		res, err := http.Post(url+"/services/operations/v1/operations/cards/list", "application/json", strings.NewReader("{}"))
-		if err != nil {
-			done <- 0
-			return
-		}
-		res.Body.Close()
-		done <- res.StatusCode
-	}()
+	done := postAsync(url + "/services/operations/v1/operations/cards/list")
 	time.Sleep(100 * time.Millisecond) // the request is held by the latency
 	if err := stop(); err != nil {
 		t.Fatalf("run returned %v, want nil", err)
 	}
-	if st := <-done; st != http.StatusUnauthorized {
-		t.Errorf("the held request got %d, want its answer (401: no token)", st)
+	if a := <-done; a.err != nil || a.status != http.StatusUnauthorized {
+		t.Errorf("the held request got %d (%v), want its answer (401: no token)", a.status, a.err)
 	}
 }
