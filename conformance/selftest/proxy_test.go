@@ -26,6 +26,9 @@ func TestSuiteThroughTheProxy(t *testing.T) {
 			run = append(run, v)
 		}
 	}
+	if !full() && len(run) > 2 {
+		run = run[:2] // the quick loop: the reference and one broken variant; the full loop runs all
+	}
 	cited := regexp.MustCompile(`\brule ([A-Z]+(?:-[A-Z0-9]+)+)\b`)
 	for _, v := range run {
 		t.Run(v.name, func(t *testing.T) {
