@@ -70,6 +70,12 @@ func runLoad(b *testing.B, h http.Handler, path string, body []byte, auth string
 	wg.Wait()
 	elapsed := time.Since(start)
 	b.StopTimer()
+	return reportLatencies(b, lat, elapsed)
+}
+
+// reportLatencies reports the throughput and the p50 and p99 latencies of the requests timed in
+// lat (one list per sender) over elapsed, and returns the throughput (0 when none was timed).
+func reportLatencies(b *testing.B, lat [][]time.Duration, elapsed time.Duration) float64 {
 	all := slices.Concat(lat...)
 	slices.Sort(all)
 	if len(all) == 0 {

@@ -10,7 +10,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -88,14 +87,9 @@ func runWorlds(b *testing.B, bin string, env []string) {
 	wg.Wait()
 	elapsed := time.Since(start)
 	b.StopTimer()
-	all := slices.Concat(lat...)
-	slices.Sort(all)
-	if len(all) == 0 {
+	if reportLatencies(b, lat, elapsed) == 0 {
 		return
 	}
-	b.ReportMetric(float64(len(all))/elapsed.Seconds(), "req/s")
-	b.ReportMetric(float64(all[len(all)/2].Microseconds()), "p50-µs")
-	b.ReportMetric(float64(all[len(all)*99/100].Microseconds()), "p99-µs")
 	b.ReportMetric(procStatus(b, cmd.Process.Pid, "VmRSS:")/1024, "RSS-MB")
 	b.ReportMetric(procStatus(b, cmd.Process.Pid, "VmHWM:")/1024, "peak-RSS-MB")
 }

@@ -157,3 +157,19 @@ func violations(a answer) []string {
 	}
 	return strings.Split(v, ",")
 }
+
+// loginThrough sends body to authenticate through the proxy, so the exchange is journaled, and
+// returns the token it answers (login goes to the upstream directly).
+func (s *setup) loginThrough(t *testing.T, body string) string {
+	t.Helper()
+	a := s.post(t, "/v1/authenticate", "", body)
+	var answered struct {
+		Data struct {
+			Token string `json:"token"`
+		} `json:"data"`
+	}
+	if err := json.Unmarshal(a.body, &answered); err != nil || answered.Data.Token == "" {
+		t.Fatalf("login through the proxy: %d %s", a.status, a.body)
+	}
+	return answered.Data.Token
+}

@@ -1,7 +1,6 @@
 package proxy_test
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
@@ -15,16 +14,7 @@ import (
 func TestJournalScrubsQuotedCredentials(t *testing.T) {
 	s := startProxy(t, newMock(t))
 	member := manifest().Users.Member
-	login := s.post(t, "/v1/authenticate", "", fmt.Sprintf(`{"email": %q, "password": %q}`, member.Email, member.Password))
-	var answered struct {
-		Data struct {
-			Token string `json:"token"`
-		} `json:"data"`
-	}
-	if err := json.Unmarshal(login.body, &answered); err != nil || answered.Data.Token == "" {
-		t.Fatalf("login through the proxy: %d %s", login.status, login.body)
-	}
-	tok := answered.Data.Token
+	tok := s.loginThrough(t, fmt.Sprintf(`{"email": %q, "password": %q}`, member.Email, member.Password))
 	text := fmt.Sprintf("my password is %s and my token is %s, keep them safe", member.Password, tok)
 	a := s.post(t, "/services/operations/v1/operations/comments/create", tok,
 		fmt.Sprintf(`{"card_id": %d, "comment": %q}`, manifest().Operations.CardID, text))

@@ -17,21 +17,13 @@ func TestJournalRedactsCredentials(t *testing.T) {
 	s := startProxy(t, newMock(t))
 	member := manifest().Users.Member
 	cart := manifest().Domains.Carts[0]
-	login := s.post(t, "/v1/authenticate", "", fmt.Sprintf(`{"email": %q, "password": %q, "token": "tok-2fa-secret", "code": "918273", "is_recovery": false}`, member.Email, member.Password))
-	var answered struct {
-		Data struct {
-			Token string `json:"token"`
-		} `json:"data"`
-	}
-	if err := json.Unmarshal(login.body, &answered); err != nil || answered.Data.Token == "" {
-		t.Fatalf("login through the proxy: %d %s", login.status, login.body)
-	}
+	token := s.loginThrough(t, fmt.Sprintf(`{"email": %q, "password": %q, "token": "tok-2fa-secret", "code": "918273", "is_recovery": false}`, member.Email, member.Password))
 	req, _ := http.NewRequest(http.MethodPost, s.url+"/services/domains/v1/domain-cart/remove",
 		strings.NewReader(fmt.Sprintf(`{"session_token": %q, "cart_item_id": %d}`, cart.SessionToken, cart.ItemIDs[0])))
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Cookie", "sid=cookie-secret-value")
 	s.do(t, req)
-	s.post(t, "/services/operations/v1/operations/tags/list", answered.Data.Token, `{}`)
+	s.post(t, "/services/operations/v1/operations/tags/list", token, `{}`)
 	s.post(t, "/v1/authenticate", "", `{"email": "x@example.com", "password": "broken-json-secret"`)
 
 	res, err := http.Get(s.url + "/__proxy/exchanges")
@@ -54,7 +46,7 @@ func TestJournalRedactsCredentials(t *testing.T) {
 	if err := json.NewDecoder(io.TeeReader(res.Body, raw)).Decode(&journal); err != nil || len(journal.Exchanges) != 4 {
 		t.Fatalf("GET /__proxy/exchanges: %v, %d exchanges", err, len(journal.Exchanges))
 	}
-	for _, secret := range []string{member.Password, "tok-2fa-secret", "918273", answered.Data.Token, cart.SessionToken, "cookie-secret-value", "broken-json-secret"} {
+	for _, secret := range []string{member.Password, "tok-2fa-secret", "918273", token, cart.SessionToken, "cookie-secret-value", "broken-json-secret"} {
 		if strings.Contains(raw.String(), secret) {
 			t.Errorf("the journal shows the credential %q", secret)
 		}
