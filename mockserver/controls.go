@@ -268,9 +268,25 @@ func (s *Server) handleStatePut(w http.ResponseWriter, r *http.Request) {
 	}
 	st := *sent
 	if err := s.loadState(s.worldOf(r), st); err != nil {
-		why := strings.TrimPrefix(err.Error(), "load state: ")
-		writeValidation(w, map[string][]string{"state": {"The snapshot does not load: " + why + "."}})
+		writeValidation(w, map[string][]string{"state": snapshotProblems(err)})
 		return
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"loaded": true, "users": len(st.Users), "cards": len(st.Cards)})
+}
+
+// snapshotProblems words why a snapshot does not load: each broken rule of its records on its
+// own line (D76), else the one reason.
+func snapshotProblems(err error) []string {
+	var re *reference.RulesError
+	if !errors.As(err, &re) {
+		return []string{"The snapshot does not load: " + strings.TrimPrefix(err.Error(), "load state: ") + "."}
+	}
+	out := make([]string, 0, len(re.Problems)+1)
+	for _, p := range re.Problems {
+		out = append(out, "The snapshot does not load: "+p+".")
+	}
+	if re.More > 0 {
+		out = append(out, fmt.Sprintf("The snapshot does not load: and %d more problems of the same kind.", re.More))
+	}
+	return out
 }

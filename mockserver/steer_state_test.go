@@ -110,3 +110,29 @@ func TestStatePutEmptyKeepsTheWorld(t *testing.T) {
 		t.Fatal("an empty PUT changed the world")
 	}
 }
+
+// A snapshot that breaks several field rules names every one, each on its own line under
+// `state`, so a hand-edited file is mended in one go (D76).
+func TestStatePutNamesEveryBrokenRule(t *testing.T) {
+	m := newMock(t, mockserver.Config{})
+	var st reference.State
+	_ = json.Unmarshal(m.ctl(http.MethodGet, "/__mock/state", nil).raw, &st)
+	st.Cards[0].Priority = "extreme"
+	st.Cards[1].Title = " "
+	st.Tags[0].Name = strings.Repeat("n", 256)
+	broken, _ := json.Marshal(st)
+	a := m.ctl(http.MethodPut, "/__mock/state", string(broken)).wantStatus(t, 422)
+	errs, _ := a.body["errors"].(map[string]any)
+	got, _ := errs["state"].([]any)
+	want := []string{"cards[0] (id ", "priority must be one of", "cards[1] (id ", "title is required", "tags[0] (id ", "name must not be greater than 255"}
+	if len(got) != 3 {
+		t.Fatalf("errors.state = %v, want three messages, one per broken rule", got)
+	}
+	for i, msg := range got {
+		for _, w := range want[2*i : 2*i+2] {
+			if s, _ := msg.(string); !strings.Contains(s, w) {
+				t.Errorf("errors.state[%d] = %q, want it to hold %q", i, s, w)
+			}
+		}
+	}
+}

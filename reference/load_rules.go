@@ -20,9 +20,9 @@ const maxPrice = 1e9
 // checkRecords checks every record of st against the rules the API's writes follow (D65,
 // D76): enumerations, maximum lengths, required text that is not blank, valid UTF-8, positions
 // and ids in range, and times the store can answer and save (D73). A snapshot that breaks one
-// could not have been produced by the API. The error names the first broken record by kind,
-// index and id, and the field: "cards[3] (id 17): priority must be one of low, normal, high,
-// urgent".
+// could not have been produced by the API. The error is a *RulesError naming every broken
+// rule (up to maxProblems) by record kind, index and id, and the field: "cards[3] (id 17):
+// priority must be one of low, normal, high, urgent".
 func checkRecords(st State) error {
 	var r ruleCheck
 	for i, p := range st.Projects {
@@ -139,7 +139,7 @@ func checkRecords(st State) error {
 			r.fail("entity_id names no website entity")
 		}
 	}
-	return r.err
+	return r.result()
 }
 
 // checkCardRules checks a card as cards/create, cards/update and the master card operations
@@ -188,29 +188,69 @@ func checkCartRules(r *ruleCheck, c Cart) {
 	if c.ItemCount != len(c.Items) {
 		r.fail("item_count must be the number of items (%d)", len(c.Items))
 	}
-	if r.err == nil && c.TotalPrice != cartTotal(c.Items) {
+	if r.clean() && c.TotalPrice != cartTotal(c.Items) {
 		r.fail("total_price must be the sum of the item prices (%v)", cartTotal(c.Items))
 	}
 }
 
-// ruleCheck keeps the first rule a snapshot breaks, with the record it is in.
+// maxProblems bounds the problems a RulesError lists: a file broken throughout (a wrong
+// export, a sed gone astray) is told a screenful, not thousands of lines.
+const maxProblems = 50
+
+// RulesError is New's error for a state whose records break the rules of the API's writes
+// (D76): every broken rule, each naming its record and field, in the state's order. The
+// references between records are checked only once every rule holds.
+type RulesError struct {
+	// Problems are "kind[index] (id N): field …", at most maxProblems of them.
+	Problems []string
+	// More counts the problems left out of Problems.
+	More int
+}
+
+func (e *RulesError) Error() string {
+	s := strings.Join(e.Problems, "; ")
+	if e.More > 0 {
+		s += fmt.Sprintf("; and %d more", e.More)
+	}
+	return s
+}
+
+// ruleCheck collects the rules a snapshot breaks, each with the record it is in.
 type ruleCheck struct {
 	where string
-	err   error
+	errs  RulesError
+	// recordStart is how many problems there were when the current record's checks began.
+	recordStart int
+}
+
+// result is the collected problems as an error, nil when there are none.
+func (r *ruleCheck) result() error {
+	if len(r.errs.Problems) == 0 {
+		return nil
+	}
+	return &r.errs
+}
+
+// clean says whether the record being checked has broken no rule so far.
+func (r *ruleCheck) clean() bool {
+	return len(r.errs.Problems)+r.errs.More == r.recordStart
 }
 
 // at names the record the next checks are about: kind[index] (id N).
 func (r *ruleCheck) at(kind string, index int, id int64) {
 	r.where = fmt.Sprintf("%s[%d] (id %d)", kind, index, id)
+	r.recordStart = len(r.errs.Problems) + r.errs.More
 	if kind == "carts" || kind == "tokens" || kind == "thumbnail_regenerations" {
 		r.where = fmt.Sprintf("%s[%d]", kind, index) // records without an id of their own
 	}
 }
 
 func (r *ruleCheck) fail(format string, args ...any) {
-	if r.err == nil {
-		r.err = fmt.Errorf("%s: %s", r.where, fmt.Sprintf(format, args...))
+	if len(r.errs.Problems) == maxProblems {
+		r.errs.More++
+		return
 	}
+	r.errs.Problems = append(r.errs.Problems, fmt.Sprintf("%s: %s", r.where, fmt.Sprintf(format, args...)))
 }
 
 // text checks a string field: valid UTF-8, at most limit characters (0: no bound) and, when
