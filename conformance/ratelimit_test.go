@@ -78,8 +78,11 @@ func exhaust(op Operation, tok string) (*Exchange, int, bool) {
 	}
 	wg.Wait()
 	elapsed := time.Since(start)
-	if sendErr != nil {
-		Fail(fmt.Sprintf("%s: a request could not be made while spending the rate-limit window: %s", op.ID, sendErr))
+	if sendErr != nil && hit == nil {
+		// The interface bounds no number of requests in flight nor their time: a deployment that
+		// queues them past CONFORMANCE_TIMEOUT, or refuses connections, breaks no rule it states.
+		Skip(fmt.Sprintf("%s: a request failed while %d were sent at once to spend the rate-limit window (%s); the interface sets no bound on concurrent requests or their time, so this proves nothing (lower %s, or raise %s)",
+			op.ID, senders, sendErr, EnvRateSenders, EnvTimeout))
 	}
 	n := int(answered.Load()) + 1
 	if hit != nil {
