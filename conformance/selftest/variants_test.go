@@ -321,6 +321,17 @@ var variants = []variant{
 				}
 			}
 		})},
+	{"types a cart item's id as a string", "DOC-1",
+		rewrite(op(conformance.OpDomainCartRemove), func(_ *http.Request, _ map[string]any, a *answer) {
+			if cart, ok := a.data()["cart"].(map[string]any); ok && a.status == 200 {
+				items, _ := cart["items"].([]any)
+				for _, it := range items {
+					if it, ok := it.(map[string]any); ok {
+						it["id"] = fmt.Sprint(it["id"])
+					}
+				}
+			}
+		})},
 	{"leaves item_count as it was before a removal", "CART-2",
 		rewrite(op(conformance.OpDomainCartRemove), func(_ *http.Request, _ map[string]any, a *answer) {
 			if cart, ok := a.data()["cart"].(map[string]any); ok && a.status == 200 {
