@@ -1,7 +1,9 @@
 package spec_test
 
 import (
+	"runtime"
 	"slices"
+	"strings"
 	"testing"
 	"unicode/utf8"
 
@@ -69,6 +71,7 @@ func TestInvalidText(t *testing.T) {
 		{"bad member name", "{\"a\xff\":1}", []string{"body"}},
 		{"escaped quote before bad byte", "{\"t\":\"\\\"\xc3\"}", []string{"t"}},
 		{"several fields, once each", "{\"a\":\"\xff\xff\",\"b\":\"\\udc00\",\"a\":\"\xff\"}", []string{"a", "b"}},
+		{"path after a deeper sibling", "{\"a\":{\"b\":[{\"c\":1}]},\"d\":[\"x\",{\"e\":\"\xff\"}]}", []string{"d[1].e"}},
 		{"not JSON", "\xff", nil},
 	}
 	for _, tt := range tests {
@@ -77,6 +80,31 @@ func TestInvalidText(t *testing.T) {
 				t.Errorf("InvalidText(%q) = %q, want %q", tt.doc, got, tt.want)
 			}
 		})
+	}
+}
+
+// A document nested thousands of levels deep (every level a long member name) is scanned in
+// time and memory in proportion to its length: the scan once built each level's path anew, so
+// 117 KB took seconds and 1 MiB half a minute. Its memory, which grew with the square of the
+// depth, is the measure here. Past 10000 levels, where every decoder refuses the document, the
+// scan stops.
+func TestInvalidTextDeepDocument(t *testing.T) {
+	const depth = 9000
+	key := `"password_confirmation_of_the_account":`
+	doc := []byte(strings.Repeat("{"+key, depth) + "\"\xff\"" + strings.Repeat("}", depth))
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	bad := spec.InvalidText(doc)
+	runtime.ReadMemStats(&after)
+	if len(bad) != 1 || strings.Count(bad[0], ".") != depth-1 {
+		t.Fatalf("InvalidText found %d places, want the one at depth %d", len(bad), depth)
+	}
+	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > uint64(20*len(doc)) {
+		t.Errorf("InvalidText allocated %d bytes scanning a %d-byte document, want at most %d", alloc, len(doc), 20*len(doc))
+	}
+	tooDeep := []byte(strings.Repeat("[", 20000) + "\"\xff\"" + strings.Repeat("]", 20000))
+	if bad := spec.InvalidText(tooDeep); len(bad) != 0 {
+		t.Errorf("InvalidText scanned past 10000 levels: %q", bad)
 	}
 }
 

@@ -14,20 +14,32 @@ import (
 // array indexes and member names ("cards[3].title"). A bad member name is reported at its
 // object's path, or "body" at the top. A place is listed once, in document order; text that
 // is not a JSON document yields what was found before the point where it stops parsing.
+//
+// The path is one buffer that grows and shrinks as the scan goes down and up, so a deeply
+// nested document costs time in proportion to its length, and the scan stops below maxDepth
+// levels (where every JSON decoder of the toolkit refuses the document anyway).
 func InvalidText(doc []byte) []string {
 	sc := textScanner{doc: doc}
-	sc.value("")
+	sc.value()
 	return sc.bad
 }
 
+// maxDepth is the deepest nesting scanned: encoding/json refuses a document nested deeper
+// than 10000, so nothing deeper is ever decoded.
+const maxDepth = 10000
+
 type textScanner struct {
-	doc  []byte
-	i    int
-	bad  []string
-	seen map[string]bool
+	doc   []byte
+	i     int
+	path  []byte // where the scan is: "cards[3].title", empty at the top
+	depth int
+	bad   []string
+	seen  map[string]bool
 }
 
-func (sc *textScanner) report(path string) {
+// report records the current path (the top is "body") once.
+func (sc *textScanner) report() {
+	path := string(sc.path)
 	if path == "" {
 		path = "body"
 	}
@@ -51,21 +63,28 @@ func (sc *textScanner) space() {
 	}
 }
 
-// value scans one JSON value at path; it reports false when the document ends or breaks.
-func (sc *textScanner) value(path string) bool {
+// value scans one JSON value at the current path; it reports false when the document ends or
+// breaks, or nests deeper than maxDepth.
+func (sc *textScanner) value() bool {
 	sc.space()
 	if sc.i >= len(sc.doc) {
 		return false
 	}
 	switch sc.doc[sc.i] {
-	case '{':
-		return sc.object(path)
-	case '[':
-		return sc.array(path)
+	case '{', '[':
+		if sc.depth >= maxDepth {
+			return false
+		}
+		sc.depth++
+		defer func() { sc.depth-- }()
+		if sc.doc[sc.i] == '{' {
+			return sc.object()
+		}
+		return sc.array()
 	case '"':
 		_, ok, good := sc.str()
 		if !good {
-			sc.report(path)
+			sc.report()
 		}
 		return ok
 	default: // a number, true, false or null: up to the next delimiter
@@ -85,7 +104,8 @@ func isDelim(b byte) bool {
 	return false
 }
 
-func (sc *textScanner) object(path string) bool {
+func (sc *textScanner) object() bool {
+	at := len(sc.path)
 	sc.i++ // {
 	for {
 		sc.space()
@@ -108,24 +128,27 @@ func (sc *textScanner) object(path string) bool {
 			return false
 		}
 		if !good {
-			sc.report(path)
+			sc.report()
 		}
 		sc.space()
 		if sc.i >= len(sc.doc) || sc.doc[sc.i] != ':' {
 			return false
 		}
 		sc.i++
-		child := name
-		if path != "" {
-			child = path + "." + name
+		if at > 0 {
+			sc.path = append(sc.path, '.')
 		}
-		if !sc.value(child) {
+		sc.path = append(sc.path, name...)
+		ok = sc.value()
+		sc.path = sc.path[:at]
+		if !ok {
 			return false
 		}
 	}
 }
 
-func (sc *textScanner) array(path string) bool {
+func (sc *textScanner) array() bool {
+	at := len(sc.path)
 	sc.i++ // [
 	for n := 0; ; {
 		sc.space()
@@ -140,7 +163,10 @@ func (sc *textScanner) array(path string) bool {
 			sc.i++
 			continue
 		}
-		if !sc.value(path + "[" + strconv.Itoa(n) + "]") {
+		sc.path = append(strconv.AppendInt(append(sc.path, '['), int64(n), 10), ']')
+		ok := sc.value()
+		sc.path = sc.path[:at]
+		if !ok {
 			return false
 		}
 		n++
