@@ -1,0 +1,39 @@
+package selftest_test
+
+import (
+	"os"
+	"regexp"
+	"strconv"
+	"testing"
+)
+
+// The READMEs state how many broken and correct variants the self-test runs; the numbers they
+// give are the numbers of variants there are, so a reader's count never goes stale.
+func TestReadmesCountTheVariants(t *testing.T) {
+	checks := []struct {
+		file    string
+		pattern string
+		want    int
+	}{
+		{"../../README.md", `runs it against (\d+) broken\s+variants`, len(variants)},
+		{"../../README.md", `against (\d+) \*correct\* variants`, len(corrects)},
+		{"../README.md", `against the (\d+) broken\s+variants`, len(variants)},
+		{"../README.md", `against the (\d+) correct variants`, len(corrects)},
+		{"../README.md", `against (\d+) \*\*broken\*\* variants`, len(variants)},
+		{"../README.md", `against (\d+) \*\*correct\*\* variants`, len(corrects)},
+	}
+	for _, c := range checks {
+		text, err := os.ReadFile(c.file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := regexp.MustCompile(c.pattern).FindSubmatch(text)
+		if m == nil {
+			t.Errorf("%s no longer says %q", c.file, c.pattern)
+			continue
+		}
+		if n, _ := strconv.Atoi(string(m[1])); n != c.want {
+			t.Errorf("%s says %d where %q counts, want %d", c.file, n, c.pattern, c.want)
+		}
+	}
+}
