@@ -21,12 +21,11 @@ const rateWindow = time.Minute
 // exhaust spends the rate-limit window of tok on op: it reads the limit from a first answer,
 // then sends rounds of concurrent requests until one answer is a 429 or 2×limit+1 requests have
 // been answered. Nothing here depends on how fast the deployment answers, nor on how many
-// requests it serves at once: a round is twice the last, up to CONFORMANCE_RATE_SENDERS and to
-// as many as can be answered within half of CONFORMANCE_TIMEOUT one after another, and each
-// round waits for all its answers, so a deployment that serves one request at a time is never
-// left a queue that outlasts the spec. When the rounds show that 2×limit+1 requests cannot be
-// answered within a minute, even if the deployment served a whole round at once from then on,
-// the spec skips and says why and which variable raises the budget. It returns the 429 (nil when
+// requests it serves at once: a round is twice the last, up to CONFORMANCE_RATE_SENDERS, while
+// the last was answered within a quarter of CONFORMANCE_TIMEOUT (nextRound), and each round waits
+// for all its answers, so a deployment that serves one request at a time is never left a queue
+// that outlasts the spec. When the rounds show that 2×limit+1 requests cannot be answered within
+// a minute, were every later round answered as fast as the last, the spec skips and says why and which variable raises the budget. It returns the 429 (nil when
 // none came), the number of answers, and whether they all fell within one minute.
 func exhaust(op Operation, tok string) (*Exchange, int, bool) {
 	GinkgoHelper()
@@ -41,9 +40,8 @@ func exhaust(op Operation, tok string) (*Exchange, int, bool) {
 		Skip(fmt.Sprintf("X-RateLimit-Limit is %d, more than the %d requests this suite may send to spend a window (set %s to allow more)", limit, cfg.RateLimitMax, EnvRateLimitMax))
 	}
 	need := int(2*limit + 1)
-	widest := min(cfg.RateSenders, max(1, int(cfg.Timeout/(2*max(first.Latency, time.Millisecond)))))
 	n := 1
-	for k := 1; n < need; k = min(2*k, widest) {
+	for k := 1; n < need; {
 		k = min(k, need-n)
 		began := time.Now()
 		hit, err := sendRound(req, k)
@@ -61,13 +59,39 @@ func exhaust(op Operation, tok string) (*Exchange, int, bool) {
 			Skip(fmt.Sprintf("%s: a request failed while %d were sent at once to spend the rate-limit window (%s); the interface sets no bound on concurrent requests or their time, so this proves nothing (lower %s, or raise %s)",
 				op.ID, k, err, EnvRateSenders, EnvTimeout))
 		}
-		best := float64(widest) / max(took.Seconds(), 1e-3) // answers a second, were a whole round served at once
-		if projected := time.Since(start) + time.Duration(float64(need-n)/best*float64(time.Second)); projected > rateWindow*3/4 {
+		if projected := time.Since(start) + spendTime(need-n, nextRound(k, took), took); projected > rateWindow*3/4 {
 			Skip(fmt.Sprintf("spending a window of X-RateLimit-Limit %d takes %d requests; %d were answered in %s (the last %d at once in %s), so all of them would take about %s, too close to the minute the limit is counted in to judge (raise %s, or %s)",
 				limit, need, n, time.Since(start).Round(time.Millisecond), k, took.Round(time.Millisecond), projected.Round(time.Second), EnvRateSenders, EnvTimeout))
 		}
+		k = nextRound(k, took)
 	}
 	return nil, n, time.Since(start) <= rateWindow
+}
+
+// nextRound sizes the round after one of k requests that took took: it doubles (up to
+// CONFORMANCE_RATE_SENDERS) while a round is answered within a quarter of the timeout, so even a
+// deployment serving one request at a time answers the doubled round within half of it; it
+// halves past half the timeout. A deployment serving requests at once, however slowly, soon
+// gets the widest rounds.
+func nextRound(k int, took time.Duration) int {
+	switch {
+	case took <= cfg.Timeout/4:
+		return min(2*k, cfg.RateSenders)
+	case took > cfg.Timeout/2:
+		return max(1, k/2)
+	}
+	return k
+}
+
+// spendTime is how long the left requests take in rounds from k on, were every round answered
+// in took, as the last was.
+func spendTime(left, k int, took time.Duration) time.Duration {
+	var d time.Duration
+	for ; left > 0; k = nextRound(k, took) {
+		d += took
+		left -= k
+	}
+	return d
 }
 
 // sendRound sends k copies of req at once and waits for every answer; it returns the first 429
