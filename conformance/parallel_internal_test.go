@@ -3,8 +3,11 @@ package conformance
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"slices"
+	"strings"
 	"sync/atomic"
 	"testing"
 
@@ -71,5 +74,50 @@ func TestParallelServerSpeaksGinkgosProtocol(t *testing.T) {
 	}
 	if _, whole := s.Report(); whole {
 		t.Error("the run's report is whole before process 1 ended")
+	}
+}
+
+// Every process orders the specs by one seed, the run's, whatever seed (or none) the run was
+// given: processes started in different seconds chose different seeds by default, and ran some
+// specs twice and others never, and the run still passed.
+func TestParallelProcessesShareTheRunsSeed(t *testing.T) {
+	p := ParallelRun{Procs: 3, Seed: 1795608017, Test: "TestConformance",
+		Args: []string{"-ginkgo.seed=7", "--ginkgo.label-filter=contract", "-test.run=X", "-ginkgo.parallel.process=9", "--ginkgo.seed", "8", "-ginkgo.v"}}
+	for n := 1; n <= p.Procs; n++ {
+		args := p.processArgs(n, "http://127.0.0.1:1")
+		var seeds, labels []string
+		for _, a := range args {
+			switch {
+			case strings.HasPrefix(a, "-ginkgo.seed"), strings.HasPrefix(a, "--ginkgo.seed"):
+				seeds = append(seeds, a)
+			case strings.Contains(a, "label-filter"):
+				labels = append(labels, a)
+			}
+		}
+		if !slices.Equal(seeds, []string{"-ginkgo.seed=1795608017"}) || len(labels) != 1 {
+			t.Errorf("process %d runs with %q: want the run's seed once and its label filter", n, args)
+		}
+		if !slices.Contains(args, fmt.Sprintf("-ginkgo.parallel.process=%d", n)) || !slices.Contains(args, "-test.run=^TestConformance$") ||
+			!slices.Contains(args, "-ginkgo.v") || slices.Contains(args, "8") {
+			t.Errorf("process %d runs with %q", n, args)
+		}
+	}
+}
+
+// A report holding a spec twice is not a verdict: the processes disagreed on which spec is
+// which, so some specs may never have run.
+func TestRanTwiceFindsSpecsRunTwice(t *testing.T) {
+	spec := func(text string, line int) types.SpecReport {
+		return types.SpecReport{LeafNodeType: types.NodeTypeIt, LeafNodeText: text,
+			LeafNodeLocation: types.CodeLocation{FileName: "a_test.go", LineNumber: line}}
+	}
+	setup := types.SpecReport{LeafNodeType: types.NodeTypeBeforeSuite}
+	r := types.Report{SpecReports: types.SpecReports{setup, spec("a", 1), spec("b", 2), setup}}
+	if twice := ranTwice(r); len(twice) != 0 {
+		t.Errorf("ranTwice = %q for specs run once", twice)
+	}
+	r.SpecReports = append(r.SpecReports, spec("b", 2))
+	if twice := ranTwice(r); len(twice) != 1 || !strings.Contains(twice[0], "b") {
+		t.Errorf("ranTwice = %q, want b", twice)
 	}
 }

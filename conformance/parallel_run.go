@@ -28,6 +28,11 @@ type ParallelRun struct {
 	// process with the parallel flags added.
 	Binary string
 	Args   []string
+	// Seed is the run's random seed, given to every process: each process orders the specs by
+	// it and runs the ones the coordinator hands out by their place in that order, so processes
+	// that chose their own seeds (Ginkgo's default is the second a process starts) would run
+	// some specs twice and others never.
+	Seed int64
 	// Test, when set, is the one test function the processes run (-test.run=^Test$): the
 	// binary's other tests ran in this process already.
 	Test string
@@ -93,7 +98,28 @@ func (p ParallelRun) Run(ctx context.Context) (types.Report, bool, error) {
 		}
 	}
 	report, _ := srv.Report()
+	if twice := ranTwice(report); len(twice) > 0 {
+		passed = false
+		fmt.Fprintf(stderr, "conformance: the parallel processes ran %d specs more than once (they disagreed on the specs' order), so others may not have run; the run is not a verdict. First: %s\n", len(twice), twice[0])
+	}
 	return report, passed, nil
+}
+
+// ranTwice names the specs the report holds more than once.
+func ranTwice(r types.Report) []string {
+	seen := map[string]bool{}
+	var twice []string
+	for _, sr := range r.SpecReports {
+		if sr.LeafNodeType != types.NodeTypeIt {
+			continue
+		}
+		name := sr.FullText() + " (" + sr.LeafNodeLocation.String() + ")"
+		if seen[name] {
+			twice = append(twice, name)
+		}
+		seen[name] = true
+	}
+	return twice
 }
 
 // forwardSignals waits for the processes to end. An interrupt or a termination meanwhile is
@@ -129,19 +155,7 @@ type proc struct {
 }
 
 func (p ParallelRun) start(ctx context.Context, pr *proc, n int, host string) error {
-	args := make([]string, 0, len(p.Args)+4)
-	for _, a := range p.Args {
-		flag := strings.TrimLeft(a, "-")
-		if strings.HasPrefix(flag, "ginkgo.parallel.") || (p.Test != "" && strings.HasPrefix(flag, "test.run=")) {
-			continue
-		}
-		args = append(args, a)
-	}
-	if p.Test != "" {
-		args = append(args, "-test.run=^"+p.Test+"$")
-	}
-	args = append(args, fmt.Sprintf("-ginkgo.parallel.process=%d", n),
-		fmt.Sprintf("-ginkgo.parallel.total=%d", p.Procs), "-ginkgo.parallel.host="+host)
+	args := p.processArgs(n, host)
 	pr.cmd = exec.CommandContext(ctx, p.Binary, args...)
 	pr.cmd.Env = append(os.Environ(), "GINKGO_PARALLEL_PROTOCOL=HTTP")
 	pr.cmd.Stdout, pr.cmd.Stderr = &pr.out, &pr.out
@@ -149,6 +163,29 @@ func (p ParallelRun) start(ctx context.Context, pr *proc, n int, host string) er
 		return fmt.Errorf("parallel run: start process %d: %w", n, err)
 	}
 	return nil
+}
+
+// processArgs are the arguments of process n: the run's own, with the parallel flags, the
+// run's seed and (with Test) the one test function in place of any the run was given.
+func (p ParallelRun) processArgs(n int, host string) []string {
+	args := make([]string, 0, len(p.Args)+5)
+	for i := 0; i < len(p.Args); i++ {
+		a := p.Args[i]
+		flag := strings.TrimLeft(a, "-")
+		if flag == "ginkgo.seed" {
+			i++ // its value is the next argument
+			continue
+		}
+		if strings.HasPrefix(flag, "ginkgo.parallel.") || strings.HasPrefix(flag, "ginkgo.seed=") || (p.Test != "" && strings.HasPrefix(flag, "test.run=")) {
+			continue
+		}
+		args = append(args, a)
+	}
+	if p.Test != "" {
+		args = append(args, "-test.run=^"+p.Test+"$")
+	}
+	return append(args, fmt.Sprintf("-ginkgo.seed=%d", p.Seed), fmt.Sprintf("-ginkgo.parallel.process=%d", n),
+		fmt.Sprintf("-ginkgo.parallel.total=%d", p.Procs), "-ginkgo.parallel.host="+host)
 }
 
 func (pr *proc) wait() {

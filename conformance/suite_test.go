@@ -83,7 +83,7 @@ func TestConformance(t *testing.T) {
 	labelFilter = suiteConfig.LabelFilter
 	if c.Parallel > 1 && suiteConfig.ParallelTotal == 1 && !suiteConfig.DryRun {
 		// This process coordinates; the processes it starts run the specs (D160).
-		p := ParallelRun{Procs: c.Parallel, Binary: os.Args[0], Args: os.Args[1:], Test: "TestConformance", Reporter: reporterConfig}
+		p := ParallelRun{Procs: c.Parallel, Binary: os.Args[0], Args: os.Args[1:], Seed: suiteConfig.RandomSeed, Test: "TestConformance", Reporter: reporterConfig}
 		merged, ok, err := p.Run(context.Background())
 		if err != nil {
 			fmt.Fprintf(os.Stderr, "conformance: %v\n", err)
