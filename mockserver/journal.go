@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"sort"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -19,16 +17,13 @@ const DefaultJournalSize = 200
 
 // Bounds of the journals (D64, D143): all worlds' journals together hold at most journalBytes
 // (methods, paths, headers and bodies counted, with what their maps and slices cost), each
-// body at most maxJournalBody (cut with a marker), each header value at most maxJournalHeader
-// and each request's headers at most maxJournalHeaders. The oldest entries of the journal
+// body at most maxJournalBody (cut with a marker), and headers within redact.BoundHeaders. The oldest entries of the journal
 // holding the most go first when a new one would pass the total, so no client, in any number
 // of worlds, can make the mock hold more, and the dashboard's polling reads a bounded amount.
 const (
-	journalBytes      = 12 << 20
-	maxJournalBody    = 16 << 10
-	maxJournalHeader  = 1 << 10
-	maxJournalHeaders = 8 << 10
-	maxJournalPath    = 2 << 10
+	journalBytes   = 12 << 20
+	maxJournalBody = 16 << 10
+	maxJournalPath = 2 << 10
 	// journalEntryCost is what an entry costs besides its strings: the fixed fields and maps.
 	journalEntryCost = 512
 	// journalHeaderCost is what a header name and a value cost besides their bytes.
@@ -246,53 +241,6 @@ func (j *journal) count(operation string, status statusFilter) int {
 	return n
 }
 
-// withinJournalBounds tells headers the journal can keep as they are.
-func withinJournalBounds(h http.Header) bool {
-	n := 0
-	for k, vs := range h {
-		for _, v := range vs {
-			if len(v) > maxJournalHeader {
-				return false
-			}
-			n += len(k) + len(v)
-		}
-	}
-	return n <= maxJournalHeaders
-}
-
-// journalHeader copies h for the journal within its bounds: each value cut at
-// maxJournalHeader, and the headers past maxJournalHeaders in all left out (the header
-// X-Mock-Journal-Cut then says how many).
-func journalHeader(h http.Header) http.Header {
-	if withinJournalBounds(h) {
-		return h // kept as it is: nothing changes a request's or an answer's headers after it is served
-	}
-	out := make(http.Header, len(h))
-	keys := make([]string, 0, len(h))
-	for k := range h {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	room, left := maxJournalHeaders, 0
-	for _, k := range keys {
-		for _, v := range h[k] {
-			if len(v) > maxJournalHeader {
-				v = v[:maxJournalHeader] + "…[cut]"
-			}
-			if room < len(k)+len(v) {
-				left++
-				continue
-			}
-			room -= len(k) + len(v)
-			out[k] = append(out[k], v)
-		}
-	}
-	if left > 0 {
-		out.Set("X-Mock-Journal-Cut", strconv.Itoa(left)+" header values left out")
-	}
-	return out
-}
-
 // journalRecorder is a statusRecorder that also keeps the first limit bytes of an answer:
 // maxJournalBody, or more while the world's flow records (flowLog.keep, D173).
 type journalRecorder struct {
@@ -349,8 +297,8 @@ func (s *Server) recordRequests(next http.Handler) http.Handler {
 		e := journalEntry{
 			Time: at, World: wl.name, Method: r.Method, Path: path, Status: rec.status,
 			DurationMS: float64(time.Since(start).Microseconds()) / 1000,
-			Request:    journalBody{header: journalHeader(r.Header), raw: journalCut(reqBody), size: reqSize},
-			Response:   journalBody{header: journalHeader(rec.Header()), raw: journalCut(rec.body), size: rec.size},
+			Request:    journalBody{header: redact.BoundHeaders(r.Header), raw: journalCut(reqBody), size: reqSize},
+			Response:   journalBody{header: redact.BoundHeaders(rec.Header()), raw: journalCut(rec.body), size: rec.size},
 		}
 		if rt, ok := s.ops[r.URL.Path]; ok {
 			e.Operation = rt.id

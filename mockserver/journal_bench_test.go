@@ -12,6 +12,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/opsapi/mocktoolkit/internal/redact"
 )
 
 // BenchmarkJournalWorstCaseRSS builds cmd/mockserver (its own GC settings, gc.go), fills 64
@@ -54,7 +56,7 @@ func fillWorlds(b *testing.B, bin string) float64 {
 	}
 	base := strings.Fields(line[strings.Index(line, "http://"):])[0]
 	body := strings.Repeat("x", maxJournalBody)
-	pad := strings.Repeat("h", maxJournalHeader-16)
+	pad := strings.Repeat("h", redact.MaxHeaderValue-16)
 	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 8}}
 	var wg sync.WaitGroup
 	for g := range 8 {

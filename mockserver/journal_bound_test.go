@@ -6,6 +6,8 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+
+	"github.com/opsapi/mocktoolkit/internal/redact"
 )
 
 // The journal keeps exactly the last N requests, never fewer once full, newest first (D143).
@@ -34,7 +36,7 @@ func TestJournalBoundAcrossWorlds(t *testing.T) {
 		t.Fatal(err)
 	}
 	body := strings.Repeat("x", maxJournalBody)
-	big := strings.Repeat("h", maxJournalHeader-10)
+	big := strings.Repeat("h", redact.MaxHeaderValue-10)
 	for w := range 64 { // a request to an unknown path makes no world (D185)
 		s.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest(http.MethodGet, fmt.Sprintf("/__worlds/w%d/__mock/clock", w), nil))
 	}

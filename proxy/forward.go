@@ -91,9 +91,15 @@ func (p *Proxy) inspect(resp *http.Response) error {
 	}
 	raw, body, whole, err := readAhead(resp.Body, p.maxBody)
 	resp.Body = body
+	var cutShort []Violation
 	switch {
-	case err != nil:
-		ex.note("the answer body broke off: " + err.Error())
+	case err != nil && resp.Request.Context().Err() == nil:
+		// The deployment's answer is not whole; the client gets the same broken transfer.
+		why := fmt.Sprintf("the answer body broke off after %d bytes: %v", len(raw), err)
+		ex.note(why)
+		cutShort = []Violation{violation(rules.UP1, why)}
+	case err != nil: // the client went away: nobody reads this answer
+		ex.note("the answer body was not read to its end: the client went away")
 	case !whole:
 		ex.note(fmt.Sprintf("answer body over %d bytes: passed through, its fields unchecked", p.maxBody))
 	}
@@ -106,7 +112,7 @@ func (p *Proxy) inspect(resp *http.Response) error {
 		}
 		ex.respWhole = why == ""
 	}
-	ex.violations = p.check(resp.Request.Context(), ex)
+	ex.violations = append(p.check(resp.Request.Context(), ex), cutShort...)
 	if ids := ruleIDs(ex.violations); len(ids) > 0 {
 		resp.Header.Set(HeaderViolations, strings.Join(ids, ","))
 	}

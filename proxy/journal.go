@@ -13,7 +13,7 @@ import (
 const maxJournalBody = 64 << 10
 
 // Exchange is one request and its answer as the journal keeps them: credentials redacted, bodies
-// cut to 64 KiB, with the violations found.
+// cut to 64 KiB, headers within redact.BoundHeaders, with the violations found.
 type Exchange struct {
 	ID         int64       `json:"id"`
 	Time       time.Time   `json:"time"`
@@ -136,8 +136,8 @@ func (p *Proxy) record(ex *exchange) {
 		DurationMS: float64(time.Since(ex.start).Microseconds()) / 1000,
 		Violations: ex.violations,
 		Notes:      ex.notes,
-		Request:    Message{Headers: redact.Headers(ex.reqHeader), Body: redact.Body(cut(ex.reqBody))},
-		Response:   Message{Headers: redact.Headers(ex.respHeader), Body: redact.Body(cut(ex.respBody))},
+		Request:    Message{Headers: redact.Headers(redact.BoundHeaders(ex.reqHeader)), Body: redact.Body(cut(ex.reqBody))},
+		Response:   Message{Headers: redact.Headers(redact.BoundHeaders(ex.respHeader)), Body: redact.Body(cut(ex.respBody))},
 	}
 	if e.Violations == nil {
 		e.Violations = []Violation{}

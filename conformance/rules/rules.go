@@ -88,7 +88,7 @@ var All = []Rule{
 	{ID: HDR2, Source: "Endpoints (rate-limit headers); Errors (429)", By: Suite | Proxy | Explore, EveryAnswer: true,
 		Statement: "A 429 answer carries `Retry-After` as a whole number of seconds."},
 	{ID: UP1, Source: "Conventions (every operation answers)", By: Proxy,
-		Statement: "The deployment answers every request of an operation with an HTTP answer (a proxy in front of it otherwise answers 502)."},
+		Statement: "The deployment answers every request of an operation with a whole HTTP answer: a status, headers and a body that does not break off (a proxy in front of it answers 502 when none comes, and flags an answer whose body breaks off)."},
 	{ID: REQ1, Source: "Endpoints (request fields); Limits", By: Proxy, Client: true,
 		Statement: "A client's request body is a JSON object that matches the operation's request schema: field types, required fields, enumerations, formats, lengths and ranges."},
 

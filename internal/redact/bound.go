@@ -1,0 +1,66 @@
+package redact
+
+import (
+	"net/http"
+	"sort"
+	"strconv"
+)
+
+// Bounds of the headers a journal keeps of a request or an answer (D64, D97): each value at
+// most MaxHeaderValue bytes, all of them at most MaxHeaders, so a client (or an upstream)
+// sending headers of hundreds of kilobytes cannot make a journal hold, and its readers fetch,
+// hundreds of megabytes.
+const (
+	MaxHeaderValue = 1 << 10
+	MaxHeaders     = 8 << 10
+)
+
+// HeaderCut is the header a bounded copy adds to say how many header values it left out.
+const HeaderCut = "X-Journal-Cut"
+
+// BoundHeaders returns h within the bounds: h itself when it is within them (a journal never
+// changes a message's headers, so none is copied), else a copy with each value cut at
+// MaxHeaderValue (marked "…[cut]") and the values past MaxHeaders in all left out, in the
+// order of their names, HeaderCut saying how many.
+func BoundHeaders(h http.Header) http.Header {
+	if withinBounds(h) {
+		return h
+	}
+	out := make(http.Header, len(h))
+	keys := make([]string, 0, len(h))
+	for k := range h {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	room, left := MaxHeaders, 0
+	for _, k := range keys {
+		for _, v := range h[k] {
+			if len(v) > MaxHeaderValue {
+				v = v[:MaxHeaderValue] + "…[cut]"
+			}
+			if room < len(k)+len(v) {
+				left++
+				continue
+			}
+			room -= len(k) + len(v)
+			out[k] = append(out[k], v)
+		}
+	}
+	if left > 0 {
+		out.Set(HeaderCut, strconv.Itoa(left)+" header values left out")
+	}
+	return out
+}
+
+func withinBounds(h http.Header) bool {
+	n := 0
+	for k, vs := range h {
+		for _, v := range vs {
+			if len(v) > MaxHeaderValue {
+				return false
+			}
+			n += len(k) + len(v)
+		}
+	}
+	return n <= MaxHeaders
+}
