@@ -502,13 +502,16 @@ var corrects = []correct{
 		},
 	},
 	{
-		name: "refuses to deprecate a version that is not approved with 422, body shape (c)",
+		name: "refuses to deprecate a version that is not approved with 422, body shape (c), no rate-limit headers",
 		// The status of a refused deprecation is left open (Errors); operation 24 lists 422.
-		// (Not 409: the interface gives 409 to domain cart removal only.)
-		basis: "§Errors: status returned when the version is not approved not shown; §Endpoints 24 lists 422",
+		// (Not 409: the interface gives 409 to domain cart removal only.) A 422 is a validation
+		// error, for which the interface lists no headers.
+		basis: "§Errors: status returned when the version is not approved not shown; §Endpoints 24 lists 422; validation errors list no headers",
 		after: func(x *xchg) {
 			if x.op.ID == conformance.OpThemeVersionsDeprecate.ID && x.a.status == 400 {
 				x.a.status = 422
+				x.a.header.Del("X-RateLimit-Limit")
+				x.a.header.Del("X-RateLimit-Remaining")
 				x.a.body = map[string]any{"message": "Only an approved version can be deprecated.",
 					"errors": map[string]any{"version_id": []any{"Only an approved version can be deprecated."}}}
 			}
