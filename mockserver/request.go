@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"mime"
 	"net/http"
 	"slices"
@@ -130,55 +129,6 @@ func byteSize(n int64) string {
 		return fmt.Sprintf("%d MiB", n>>20)
 	}
 	return fmt.Sprintf("%d bytes", n)
-}
-
-// decode reads a body that passed validation into the operation's input. Validation leaves one
-// thing for Go to refuse: an integer past the 64-bit range; it is worded as the schema's
-// failures are. JSON does not tell 5 from 5.0, so integral numbers are integers (D8).
-func decode(body []byte, in any) error {
-	if len(body) == 0 {
-		return nil // an empty body is {} (D2): every field absent
-	}
-	err := json.Unmarshal(body, in)
-	if err == nil {
-		return nil
-	}
-	if canon, ok := canonicalBody(body); ok {
-		if err = json.Unmarshal(canon, in); err == nil {
-			return nil
-		}
-	}
-	var te *json.UnmarshalTypeError
-	if errors.As(err, &te) && te.Field != "" {
-		field := te.Field
-		msg := reference.MsgInvalid(field)
-		if strings.HasPrefix(te.Value, "number") {
-			msg = reference.MsgType(field, "an integer between -2^63 and 2^63-1")
-		}
-		return &reference.Error{Code: reference.EVALIDATION, Message: msg, Fields: map[string][]string{field: {msg}}, Err: err}
-	}
-	return &reference.Error{Code: reference.EVALIDATION, Message: "The request body is invalid.",
-		Fields: map[string][]string{"body": {"The request body is invalid."}}, Err: err}
-}
-
-// canonicalBody re-encodes a JSON object with its last duplicate keys only and integral
-// numbers (5.0, 1e1) as integers.
-func canonicalBody(body []byte) ([]byte, bool) {
-	dec := json.NewDecoder(bytes.NewReader(body))
-	dec.UseNumber()
-	var obj map[string]any
-	if dec.Decode(&obj) != nil {
-		return nil, false
-	}
-	for k, v := range obj {
-		if n, ok := v.(json.Number); ok {
-			if f, err := n.Float64(); err == nil && f == math.Trunc(f) && math.Abs(f) < 1<<63 {
-				obj[k] = int64(f)
-			}
-		}
-	}
-	canon, err := json.Marshal(obj)
-	return canon, err == nil
 }
 
 // decodeControl reads the JSON body of a control (at most limit bytes) into v: empty counts as

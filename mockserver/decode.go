@@ -1,0 +1,141 @@
+package mockserver
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"reflect"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/opsapi/mocktoolkit/reference"
+)
+
+// decode reads a body that passed validation into the operation's input (a struct), from its
+// canonical form (canonicalBody): only the members named exactly as the input's fields, and
+// integral numbers as integers. Validation leaves one thing for Go to refuse: a number that is
+// not an integer within 64 bits; it is worded as the schema's failures are.
+func decode(body []byte, in any) error {
+	if len(body) == 0 {
+		return nil // an empty body is {} (D2): every field absent
+	}
+	canon, err := canonicalBody(body, jsonNames(reflect.TypeOf(in)))
+	if err == nil {
+		err = json.Unmarshal(canon, in)
+	}
+	if err == nil {
+		return nil
+	}
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) && te.Field != "" {
+		field := te.Field
+		msg := reference.MsgInvalid(field)
+		if strings.HasPrefix(te.Value, "number") {
+			msg = reference.MsgType(field, "an integer between -2^63 and 2^63-1")
+		}
+		return &reference.Error{Code: reference.EVALIDATION, Message: msg, Fields: map[string][]string{field: {msg}}, Err: err}
+	}
+	return &reference.Error{Code: reference.EVALIDATION, Message: "The request body is invalid.",
+		Fields: map[string][]string{"body": {"The request body is invalid."}}, Err: err}
+}
+
+// canonicalBody re-encodes a JSON object keeping only the members whose names are in names,
+// exactly (encoding/json matches a struct's fields in any case, so {"priority":"low",
+// "Priority":"mega"} would pass validation, which reads names as written, and store "mega"),
+// each the last of its duplicates, and integral numbers (5.0, 1e1) as integers (D8).
+func canonicalBody(body []byte, names map[string]bool) ([]byte, error) {
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.UseNumber()
+	var obj map[string]any
+	if err := dec.Decode(&obj); err != nil {
+		return nil, err
+	}
+	for k, v := range obj {
+		if !names[k] {
+			delete(obj, k)
+			continue
+		}
+		if n, ok := v.(json.Number); ok {
+			if i, ok := integerText(n.String()); ok {
+				obj[k] = json.Number(i)
+			}
+		}
+	}
+	return json.Marshal(obj)
+}
+
+// integerText writes a JSON number whose value is a whole number as an integer ("5.0" → "5",
+// "1e1" → "10", "-12.50e1" → "-125"), from its digits, so no value is rounded on the way
+// ("1.0000000000000000001" and "1e-400" are fractions; float64 would call them 1 and 0). A
+// number that is not whole, or whose exponent passes 400 (far past 64 bits), stays as written.
+func integerText(num string) (string, bool) {
+	mant, exp := num, 0
+	if i := strings.IndexAny(num, "eE"); i >= 0 {
+		e, err := strconv.Atoi(num[i+1:])
+		if err != nil || e > 400 || e < -400 {
+			return num, false
+		}
+		mant, exp = num[:i], e
+	}
+	sign := ""
+	if strings.HasPrefix(mant, "-") {
+		sign, mant = "-", mant[1:]
+	}
+	whole, frac, _ := strings.Cut(mant, ".")
+	digits := whole + frac
+	point := len(whole) + exp // digits[:point] is the whole part
+	if point < 0 {
+		point = 0
+	}
+	if point < len(digits) {
+		if strings.Trim(digits[point:], "0") != "" {
+			return num, false
+		}
+		digits = digits[:point]
+	} else {
+		digits += strings.Repeat("0", point-len(digits))
+	}
+	digits = strings.TrimLeft(digits, "0")
+	if digits == "" {
+		return "0", true
+	}
+	return sign + digits, true
+}
+
+// jsonNames are the names encoding/json reads into struct type t (or *t): its fields' JSON
+// names, those of embedded structs included.
+func jsonNames(t reflect.Type) map[string]bool {
+	if names, ok := jsonNamesOf.Load(t); ok {
+		return names.(map[string]bool)
+	}
+	names := map[string]bool{}
+	addJSONNames(t, names)
+	jsonNamesOf.Store(t, names)
+	return names
+}
+
+var jsonNamesOf sync.Map // reflect.Type → map[string]bool
+
+func addJSONNames(t reflect.Type, names map[string]bool) {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if t.Kind() != reflect.Struct {
+		return
+	}
+	for f := range t.Fields() {
+		tag := f.Tag.Get("json")
+		name, _, _ := strings.Cut(tag, ",")
+		switch {
+		case name == "-":
+		case f.Anonymous && name == "":
+			addJSONNames(f.Type, names)
+		case !f.IsExported():
+		case name == "":
+			names[f.Name] = true
+		default:
+			names[name] = true
+		}
+	}
+}

@@ -1,0 +1,76 @@
+package mockserver
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/opsapi/mocktoolkit/fixtures"
+)
+
+// An attacker's body names a field twice, once as the schema spells it (validated) and once in
+// another case (which validation reads as an unknown member, and encoding/json would read into
+// the same field, last wins): the value stored is the validated one, so nothing outside the
+// field's rules is ever stored, answered or saved.
+func TestFieldNamesMatchExactly(t *testing.T) {
+	s, err := New(Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := fixtures.Build(fixtures.DefaultSeed, s.Now()).Manifest
+	send := func(path, token, body string) map[string]any {
+		t.Helper()
+		req := httptest.NewRequest(http.MethodPost, path, strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		if token != "" {
+			req.Header.Set("Authorization", "Bearer "+token)
+		}
+		rec := httptest.NewRecorder()
+		s.ServeHTTP(rec, req)
+		var out map[string]any
+		_ = json.Unmarshal(rec.Body.Bytes(), &out)
+		if rec.Code/100 != 2 {
+			t.Fatalf("%s %s: %d %s", path, body, rec.Code, rec.Body)
+		}
+		data, _ := out["data"].(map[string]any)
+		return data
+	}
+	login := send("/v1/authenticate", "", fmt.Sprintf(`{"email":%q,"password":%q}`, m.Users.Member.Email, m.Users.Member.Password))
+	token, _ := login["token"].(string)
+
+	long := strings.Repeat("n", 300)
+	tag := send("/services/operations/v1/operations/tags/create", token, `{"name":"ok","NAME":"`+long+`","Name":"`+long+`"}`)["tag"].(map[string]any)
+	if tag["name"] != "ok" {
+		t.Errorf("tags/create stored name %.40q…, want the validated \"ok\"", tag["name"])
+	}
+	send("/services/operations/v1/operations/cards/update", token,
+		fmt.Sprintf(`{"id":%d,"priority":"low","Priority":"mega","DUE_DATE":"2026-01-01T00:00:00+24:00"}`, m.Operations.CardID))
+	for _, c := range s.worlds.def.state().store.State().Cards {
+		if c.ID == m.Operations.CardID && (c.Priority != "low" || c.DueDate != nil && c.DueDate.Year() == 2025) {
+			t.Errorf("cards/update stored priority %v, due date %v: want the validated low and no due date from DUE_DATE", c.Priority, c.DueDate)
+		}
+	}
+}
+
+// Integral numbers are integers whatever their form (D8), read from their digits: 5.0 and
+// 1e1 are, while 1.0000000000000000001 and 1e-400 are fractions that float64 rounds to whole
+// numbers.
+func TestIntegerText(t *testing.T) {
+	for _, tt := range []struct {
+		in, want string
+		ok       bool
+	}{
+		{"5", "5", true}, {"5.0", "5", true}, {"1e1", "10", true}, {"-12.50e1", "-125", true},
+		{"0.0", "0", true}, {"-0", "0", true}, {"120e-1", "12", true}, {"9007199254740993.0", "9007199254740993", true},
+		{"1.5", "1.5", false}, {"1.0000000000000000001", "1.0000000000000000001", false},
+		{"1e-400", "1e-400", false}, {"1e401", "1e401", false}, {"2147483647.0000000001", "2147483647.0000000001", false},
+	} {
+		got, ok := integerText(tt.in)
+		if got != tt.want || ok != tt.ok {
+			t.Errorf("integerText(%q) = %q, %v; want %q, %v", tt.in, got, ok, tt.want, tt.ok)
+		}
+	}
+}
