@@ -74,3 +74,49 @@ func TestIntegerText(t *testing.T) {
 		}
 	}
 }
+
+// A careless ?world= on a control that changes a world is refused, and nothing changes: it was
+// ignored, so DELETE /__mock/requests?world=a cleared the default world's journal and POST
+// /__mock/reset?world=a reset the default world (every token of it revoked). Reading a
+// world's journal with ?world= still works.
+func TestWorldQueryOnlyReads(t *testing.T) {
+	s, err := New(Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	serve := func(method, target, body string) *httptest.ResponseRecorder {
+		req := httptest.NewRequest(method, target, strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		rec := httptest.NewRecorder()
+		s.ServeHTTP(rec, req)
+		return rec
+	}
+	serve(http.MethodGet, "/__worlds/a/healthz", "")
+	serve(http.MethodPost, "/services/operations/v1/operations/tags/list", "{}") // a 401 in the default world's journal
+	serve(http.MethodPost, "/__worlds/a/services/operations/v1/operations/tags/list", "{}")
+	before := s.worlds.def.state().store.State()
+	for _, c := range []struct{ method, target, body string }{
+		{http.MethodDelete, "/__mock/requests?world=a", ""},
+		{http.MethodPost, "/__mock/reset?world=a", "{}"},
+		{http.MethodPost, "/__mock/clock?world=a", `{"advance_seconds":60}`},
+		{http.MethodPost, "/__mock/faults?world=a", `{"operation":"tagsList","status":500}`},
+		{http.MethodGet, "/__mock/state?world=a", ""},
+	} {
+		rec := serve(c.method, c.target, c.body)
+		var body map[string]any
+		_ = json.Unmarshal(rec.Body.Bytes(), &body)
+		if rec.Code != http.StatusBadRequest || body["error"] != true || !strings.Contains(fmt.Sprint(body["message"]), "/__worlds/<name>") {
+			t.Errorf("%s %s: %d %s, want 400 shape (a) pointing to /__worlds/<name>", c.method, c.target, rec.Code, rec.Body)
+		}
+	}
+	if n := len(s.worlds.def.journal.list(0)); n != 1 {
+		t.Errorf("the default world's journal holds %d entries, want its 1", n)
+	}
+	if after := s.worlds.def.state().store.State(); len(after.Tokens) != len(before.Tokens) || len(s.worlds.def.faults.list()) != 0 {
+		t.Errorf("the default world changed: %d tokens, was %d; faults %v", len(after.Tokens), len(before.Tokens), s.worlds.def.faults.list())
+	}
+	rec := serve(http.MethodGet, "/__mock/requests?world=a", "")
+	if rec.Code != http.StatusOK || !strings.Contains(rec.Body.String(), `"world":"a"`) {
+		t.Errorf("GET /__mock/requests?world=a: %d %s", rec.Code, rec.Body)
+	}
+}

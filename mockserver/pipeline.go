@@ -65,9 +65,14 @@ func (s *Server) dispatch(w http.ResponseWriter, r *http.Request) {
 		method = http.MethodGet // HEAD is GET without the body, which net/http leaves out
 	}
 	if h, ok := s.ctrl[method+" "+r.URL.Path]; ok {
-		if s.hostAllowed(w, r) && s.admitted(w, r) {
-			h(w, r)
+		if !s.hostAllowed(w, r) || !s.admitted(w, r) {
+			return
 		}
+		if r.URL.Query().Has("world") && !worldQueryReads[method+" "+r.URL.Path] {
+			writeShapeA(w, http.StatusBadRequest, "The world query parameter only chooses the journal GET /__mock/requests and GET /__mock/requests/count read; to act on a world, call /__worlds/<name>"+r.URL.Path+" or send the "+WorldHeader+" header. Nothing was changed.")
+			return
+		}
+		h(w, r)
 		return
 	}
 	if allow := s.controlMethods(r.URL.Path); allow != "" {
@@ -80,6 +85,12 @@ func (s *Server) dispatch(w http.ResponseWriter, r *http.Request) {
 	}
 	writeShapeA(w, http.StatusNotFound, "The route "+r.URL.Path+" could not be found.")
 }
+
+// worldQueryReads are the controls that read another world's journal with ?world=. Any other
+// control would ignore the parameter and act on the world of its path, most often the default
+// one (a careless DELETE /__mock/requests?world=a cleared the default world's journal), so
+// there it is refused.
+var worldQueryReads = map[string]bool{"GET /__mock/requests": true, "GET /__mock/requests/count": true}
 
 func writeMethodNotAllowed(w http.ResponseWriter, method, allow string) {
 	w.Header().Set("Allow", allow)
