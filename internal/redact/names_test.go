@@ -6,7 +6,7 @@ import "testing"
 func TestIsSecretName(t *testing.T) {
 	secrets := []string{
 		"password", "Password", "PASSWORD", "passwd", "pwd", "new_password", "newPassword", "password_confirmation",
-		"currentPasswd", "passphrase", "passcode",
+		"currentPasswd", "passphrase", "passcode", "passWord", "PassWord", "pass_word", "PASS-WORD", "newPassWord", "passPhrase", "pass_code",
 		"token", "TOKEN", "accessToken", "access_token", "access-token", "AccessToken", "ACCESS_TOKEN", "accesstoken", "ACCESSTOKEN",
 		"refreshToken", "refresh_token", "REFRESH-TOKEN", "idToken", "id_token", "ID-TOKEN", "IDToken", "session_token",
 		"sessionToken", "csrfToken", "X-CSRF-Token", "X-Auth-Token", "X-Mock-Admin-Token", "oauth2Token", "bearerToken",
@@ -21,7 +21,7 @@ func TestIsSecretName(t *testing.T) {
 		"token_count", "tokenCount", "TOKEN_TYPE", "token_type", "tokens_used", "tour_key", "tool_key", "toolKey",
 		"key", "keys", "primary_key", "evaluation_check", "status_code", "statusCode", "country_code", "zip_code",
 		"email", "title", "name", "position", "description", "session", "id", "user_id", "card_id", "tokenizer",
-		"secretary_name", "passport", "keyboard", "author", "cookieless", "is_recovery", "Accept", "Content-Type",
+		"secretary_name", "passport", "pass", "passes", "word", "pass_count", "keyboard", "author", "cookieless", "is_recovery", "Accept", "Content-Type",
 		"X-Request-Id", "X-RateLimit-Remaining", "X-Mock-World", "",
 	}
 	for _, n := range secrets {

@@ -48,7 +48,7 @@ var (
 // any name whose last word is "token" (token, accessToken, refresh_token, ID-TOKEN,
 // session_token: the cart's session token is a capability, X-Mock-Admin-Token), a word of
 // secretWords anywhere, "key" after a word of keyOwners, "code" alone or after a word of
-// codeOwners, "session" followed by "id". Words run together in one case ("ACCESSTOKEN",
+// codeOwners, "session" followed by "id", "pass" followed by "word", "phrase" or "code". Words run together in one case ("ACCESSTOKEN",
 // "clientsecret") are caught by their endings. token_count, tour_key and evaluation_check are
 // not credentials.
 func IsSecretName(name string) bool {
@@ -69,7 +69,8 @@ func IsSecretName(name string) bool {
 		}
 		prev := ws[i-1]
 		switch {
-		case w == "key" && keyOwners[prev], w == "code" && codeOwners[prev], w == "id" && prev == "session":
+		case w == "key" && keyOwners[prev], w == "code" && codeOwners[prev], w == "id" && prev == "session",
+			prev == "pass" && (w == "word" || w == "phrase" || w == "code"): // passWord, pass_phrase
 			return true
 		}
 	}

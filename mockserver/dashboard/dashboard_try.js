@@ -36,7 +36,8 @@
     var r = request(e);
     var text;
     if (kind === "curl") {
-      text = "curl -s -X " + e.method + " " + shellQuote(r.url);
+      // A method is whatever token the client sent (the journal keeps it): quoted unless plain.
+      text = "curl -s -X " + (/^[A-Z]+$/.test(e.method) ? e.method : shellQuote(e.method)) + " " + shellQuote(r.url);
       Object.keys(r.headers).forEach(function (k) { text += " -H " + shellQuote(k + ": " + r.headers[k]); });
       if (r.body) { text += " -d " + shellQuote(r.body); }
     } else {
