@@ -206,6 +206,9 @@ const maxSnapshot = 64 << 20
 // checked as written, since decoding would turn bad text into U+FFFD). reference.New then
 // checks the rules of every record (D76).
 func DecodeState(b []byte) (reference.State, error) {
+	if bad := snapshotTimeProblems(b); len(bad) > 0 {
+		return reference.State{}, errors.New(strings.Join(bad, "; "))
+	}
 	var st reference.State
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.DisallowUnknownFields()
@@ -259,7 +262,7 @@ func (s *Server) handleStateGet(w http.ResponseWriter, r *http.Request) {
 // fixture manifest is checked against the new records (D102).
 func (s *Server) handleStatePut(w http.ResponseWriter, r *http.Request) {
 	var sent *reference.State
-	if !decodeControl(w, r, &sent, maxSnapshot) {
+	if !decodeControlChecked(w, r, &sent, maxSnapshot, stateTimeFields) {
 		return
 	}
 	if sent == nil { // an empty body or null: never read as "no records", which would wipe the world
@@ -272,6 +275,20 @@ func (s *Server) handleStatePut(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"loaded": true, "users": len(st.Users), "cards": len(st.Cards)})
+}
+
+// stateTimeFields are a snapshot's date-times the API would refuse, under state, worded as the
+// other rules of its records (snapshotProblems).
+func stateTimeFields(body []byte) map[string][]string {
+	bad := snapshotTimeProblems(body)
+	if len(bad) == 0 {
+		return nil
+	}
+	out := make([]string, len(bad))
+	for i, p := range bad {
+		out[i] = "The snapshot does not load: " + p + "."
+	}
+	return map[string][]string{"state": out}
 }
 
 // snapshotProblems words why a snapshot does not load: each broken rule of its records on its

@@ -135,6 +135,12 @@ func byteSize(n int64) string {
 // {}; a body that is not a JSON object answers 400 shape (a) (413 past the limit); an unknown
 // field or a value of the wrong type answers 422 shape (c).
 func decodeControl(w http.ResponseWriter, r *http.Request, v any, limit int64) bool {
+	return decodeControlChecked(w, r, v, limit, nil)
+}
+
+// decodeControlChecked is decodeControl with check run on the body as written, before it is
+// decoded: the fields it returns answer 422 shape (c).
+func decodeControlChecked(w http.ResponseWriter, r *http.Request, v any, limit int64, check func([]byte) map[string][]string) bool {
 	body, _, problem := readBody(w, r, limit)
 	if problem != nil {
 		writeShapeA(w, problem.status, problem.message)
@@ -143,6 +149,12 @@ func decodeControl(w http.ResponseWriter, r *http.Request, v any, limit int64) b
 	if fields := textErrors(spec.InvalidText(body)); fields != nil { // text that is not UTF-8 (D74)
 		writeValidation(w, fields)
 		return false
+	}
+	if check != nil {
+		if fields := check(body); fields != nil {
+			writeValidation(w, fields)
+			return false
+		}
 	}
 	if len(body) == 0 {
 		return true

@@ -2,6 +2,7 @@ package mockserver_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -134,5 +135,49 @@ func TestStatePutNamesEveryBrokenRule(t *testing.T) {
 				t.Errorf("errors.state[%d] = %q, want it to hold %q", i, s, w)
 			}
 		}
+	}
+}
+
+// A snapshot's date-times are held to what the API accepts (D73), named by record and field
+// in the snapshot's words: Go's decoder took a +24:00 offset and refused "2026-01-01" in its
+// own layout strings, keyed "body". The world stays as it was.
+func TestStatePutNamesBadDateTimes(t *testing.T) {
+	m := newMock(t, mockserver.Config{})
+	raw := m.ctl(http.MethodGet, "/__mock/state", nil).raw
+	var doc map[string]any
+	_ = json.Unmarshal(raw, &doc)
+	cards := doc["cards"].([]any)
+	id := cards[0].(map[string]any)["id"]
+	cards[0].(map[string]any)["due_date"] = "2026-01-01"
+	cards[1].(map[string]any)["snoozed_until"] = "2026-01-01T00:00:00+24:00"
+	cards[2].(map[string]any)["created_at"] = 20260101
+	broken, _ := json.Marshal(doc)
+	a := m.ctl(http.MethodPut, "/__mock/state", string(broken)).wantStatus(t, 422)
+	errs, _ := a.body["errors"].(map[string]any)
+	got, _ := errs["state"].([]any)
+	want := [][]string{
+		{fmt.Sprintf("cards[0] (id %v): due_date", id), "RFC 3339"},
+		{"cards[1] (id ", "snoozed_until", "offset"},
+		{"cards[2] (id ", "created_at must be a date-time string"},
+	}
+	if len(got) != len(want) {
+		t.Fatalf("errors = %v, want under state one message per bad date-time", a.body["errors"])
+	}
+	for i, msg := range got {
+		s, _ := msg.(string)
+		for _, w := range want[i] {
+			if !strings.Contains(s, w) {
+				t.Errorf("errors.state[%d] = %q, want it to hold %q", i, s, w)
+			}
+		}
+		if strings.Contains(s, "2006-01-02") || strings.Contains(s, "parsing time") {
+			t.Errorf("errors.state[%d] = %q words Go's time layout", i, s)
+		}
+	}
+	if _, err := mockserver.DecodeState(broken); err == nil || !strings.Contains(err.Error(), "due_date") {
+		t.Errorf("DecodeState (a --state-file) = %v, want the same problems", err)
+	}
+	if after := m.ctl(http.MethodGet, "/__mock/state", nil).raw; string(after) != string(raw) {
+		t.Errorf("the refused snapshot changed the world")
 	}
 }
