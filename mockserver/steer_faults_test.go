@@ -161,3 +161,24 @@ func TestParseLatency(t *testing.T) {
 		})
 	}
 }
+
+// A world keeps at most 100 fault rules: the 101st answers 409 in shape (a) and adds nothing,
+// and a clear makes room again; times is at most a million (a count a JavaScript client reads
+// exactly). 20,000 rules were once kept, and times 9223372036854775807.
+func TestFaultRulesAreBounded(t *testing.T) {
+	m := newMock(t, mockserver.Config{})
+	rule := map[string]any{"operation": "tagsList", "latency_ms": 0}
+	for range 100 {
+		m.ctl(http.MethodPost, "/__mock/faults", rule).wantStatus(t, http.StatusCreated)
+	}
+	m.ctl(http.MethodPost, "/__mock/faults", rule).wantStatus(t, http.StatusConflict).wantShape(t, "a")
+	if n := len(m.ctl(http.MethodGet, "/__mock/faults", nil).list(t, "faults")); n != 100 {
+		t.Errorf("the world holds %d rules, want 100", n)
+	}
+	m.ctl(http.MethodDelete, "/__mock/faults", nil).wantStatus(t, http.StatusOK)
+	m.ctl(http.MethodPost, "/__mock/faults", rule).wantStatus(t, http.StatusCreated)
+	for _, times := range []any{1_000_001, 9223372036854775807} {
+		m.ctl(http.MethodPost, "/__mock/faults", map[string]any{"operation": "tagsList", "status": 500, "times": times}).wantFieldError(t, "times")
+	}
+	m.ctl(http.MethodPost, "/__mock/faults", map[string]any{"operation": "tagsList", "status": 500, "times": 1_000_000}).wantStatus(t, http.StatusCreated)
+}

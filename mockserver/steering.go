@@ -114,6 +114,13 @@ type faultInput struct {
 	Probability *float64 `json:"probability"`
 }
 
+// Bounds of a world's fault rules (D61): a looping test helper that adds a rule per test must
+// not grow the mock without end, and times is a count a JavaScript client reads exactly.
+const (
+	maxFaultRules = 100
+	maxFaultTimes = 1_000_000
+)
+
 // faultRules are the rules in the order they were added.
 type faultRules struct {
 	mu     sync.Mutex
@@ -121,14 +128,18 @@ type faultRules struct {
 	rules  []faultRule
 }
 
-func (f *faultRules) add(r faultRule) faultRule {
+// add keeps r, unless the world already holds maxFaultRules.
+func (f *faultRules) add(r faultRule) (faultRule, bool) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	if len(f.rules) >= maxFaultRules {
+		return faultRule{}, false
+	}
 	f.nextID++
 	r.ID = f.nextID
 	r.Remaining = r.Times
 	f.rules = append(f.rules, r)
-	return r
+	return r, true
 }
 
 func (f *faultRules) list() []faultRule {
@@ -188,7 +199,12 @@ func (s *Server) handleFaultsAdd(w http.ResponseWriter, r *http.Request) {
 		writeValidation(w, fields)
 		return
 	}
-	writeJSON(w, http.StatusCreated, s.worldOf(r).faults.add(rule))
+	added, ok := s.worldOf(r).faults.add(rule)
+	if !ok {
+		writeShapeA(w, http.StatusConflict, fmt.Sprintf("The world holds %d fault rules, the most it keeps; DELETE /__mock/faults clears them. Nothing was added.", maxFaultRules))
+		return
+	}
+	writeJSON(w, http.StatusCreated, added)
 }
 
 // checkFault turns the body of POST /__mock/faults into a rule, or words what is wrong with
@@ -234,8 +250,8 @@ func (s *Server) checkFault(in faultInput) (faultRule, map[string][]string) {
 	}
 	if in.Times != nil {
 		rule.Times = *in.Times
-		if rule.Times < 1 {
-			bad("times", reference.MsgMin("times", "1"))
+		if rule.Times < 1 || rule.Times > maxFaultTimes {
+			bad("times", reference.MsgBetween("times", "1", strconv.Itoa(maxFaultTimes)))
 		}
 	}
 	if in.Probability != nil {
