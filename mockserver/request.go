@@ -6,8 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"mime"
 	"net/http"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -159,7 +161,12 @@ func decodeControlChecked(w http.ResponseWriter, r *http.Request, v any, limit i
 	if len(body) == 0 {
 		return true
 	}
-	dec := json.NewDecoder(bytes.NewReader(body))
+	canon, unknown := controlBody(body, jsonNames(reflect.TypeOf(v)))
+	if unknown != "" {
+		writeValidation(w, map[string][]string{unknown: {reference.MsgUnknown(unknown)}})
+		return false
+	}
+	dec := json.NewDecoder(bytes.NewReader(canon))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
 		field, msg := controlFieldError(err)
@@ -167,6 +174,53 @@ func decodeControlChecked(w http.ResponseWriter, r *http.Request, v any, limit i
 		return false
 	}
 	return true
+}
+
+// controlBody is a control's body as its decoder reads it, read as the operations' bodies are
+// (D8): integral numbers (5.0, 1e1) as integers, at any depth, and member names only as
+// written, so a name in another case (ADVANCE_SECONDS) is unknown, not read into the field it
+// resembles; unknown is the first such name at the top. A body that is not a JSON object goes
+// on as it is, for the decoder to word.
+func controlBody(body []byte, names map[string]bool) (canon []byte, unknown string) {
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.UseNumber()
+	var doc any
+	if dec.Decode(&doc) != nil {
+		return body, ""
+	}
+	obj, ok := doc.(map[string]any)
+	if !ok {
+		return body, ""
+	}
+	for _, k := range slices.Sorted(maps.Keys(obj)) {
+		if !names[k] {
+			return nil, k
+		}
+	}
+	canon, err := json.Marshal(integral(doc))
+	if err != nil {
+		return body, ""
+	}
+	return canon, ""
+}
+
+// integral writes every whole number of a decoded JSON value as an integer (integerText).
+func integral(v any) any {
+	switch t := v.(type) {
+	case map[string]any:
+		for k, x := range t {
+			t[k] = integral(x)
+		}
+	case []any:
+		for i, x := range t {
+			t[i] = integral(x)
+		}
+	case json.Number:
+		if i, ok := integerText(t.String()); ok {
+			return json.Number(i)
+		}
+	}
+	return v
 }
 
 // controlFieldError words a decoding error of a control's JSON object under its field.

@@ -182,3 +182,24 @@ func TestFaultRulesAreBounded(t *testing.T) {
 	}
 	m.ctl(http.MethodPost, "/__mock/faults", map[string]any{"operation": "tagsList", "status": 500, "times": 1_000_000}).wantStatus(t, http.StatusCreated)
 }
+
+// The controls read numbers and names as the operations do (D8): 5.0 and 1e1 are the integers
+// 5 and 10 (they were refused as "must be an integer"), a fraction float64 rounds to a whole
+// number is still a fraction, and a name in another case is an unknown field, not the field it
+// resembles.
+func TestControlsReadNumbersAndNamesAsTheOperations(t *testing.T) {
+	m := newMock(t, mockserver.Config{})
+	a := m.ctl(http.MethodPost, "/__mock/faults", `{"operation":"tagsList","status":500,"times":1e1}`).wantStatus(t, http.StatusCreated)
+	if a.body["times"] != float64(10) {
+		t.Errorf("times 1e1 was kept as %v, want 10", a.body["times"])
+	}
+	m.ctl(http.MethodPost, "/__mock/reset", `{"seed":7.0}`).wantStatus(t, http.StatusOK)
+	before := m.ctl(http.MethodGet, "/__mock/clock", nil).body["now"]
+	m.ctl(http.MethodPost, "/__mock/clock", `{"advance_seconds":60.0}`).wantStatus(t, http.StatusOK)
+	if after := m.ctl(http.MethodGet, "/__mock/clock", nil).body["now"]; after == before {
+		t.Errorf("advance_seconds 60.0 left the clock at %v", after)
+	}
+	m.ctl(http.MethodPost, "/__mock/clock", `{"advance_seconds":1.0000000000000000001}`).wantFieldError(t, "advance_seconds")
+	m.ctl(http.MethodPost, "/__mock/clock", `{"ADVANCE_SECONDS":60}`).wantFieldError(t, "ADVANCE_SECONDS")
+	m.ctl(http.MethodPost, "/__mock/faults", `{"operation":"tagsList","Status":500}`).wantFieldError(t, "Status")
+}
