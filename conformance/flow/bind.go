@@ -41,6 +41,10 @@ func Bind(flowName string, st Step, manifest any, answers map[int]any) (map[stri
 	out := make(map[string]any, len(st.Body))
 	for _, k := range keys {
 		v := st.Body[k]
+		if lit, ok := AsLiteral(v); ok {
+			out[k] = lit
+			continue
+		}
 		ref, isObject, err := AsRef(v)
 		if err != nil {
 			return nil, &BindError{Flow: flowName, Step: st.Step, Field: k, Why: err.Error()}

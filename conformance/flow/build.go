@@ -37,6 +37,9 @@ func Build(name string, calls []Call, manifest any) Document {
 			st.Body = make(map[string]any, len(body))
 			for k, v := range body {
 				st.Body[k] = scrub(ix.reference(c.Operation, k, v), known)
+				if _, isObject := v.(map[string]any); isObject { // sent as it is, never read as a reference
+					st.Body[k] = Literal(st.Body[k])
+				}
 			}
 			ix.pairCredentials(st.Body, body)
 		} else {

@@ -59,7 +59,8 @@ type Step struct {
 	// Headers are the request headers that change the answer besides the bearer token:
 	// Content-Type and Accept when they are not application/json.
 	Headers map[string]string `json:"headers,omitempty"`
-	// Body is the request's JSON object; a value that is an object is a reference (Ref).
+	// Body is the request's JSON object; a value that is an object is a reference (Ref), or a
+	// literal (Literal).
 	Body map[string]any `json:"body,omitempty"`
 	// RawBody is the request body as sent when it was not a JSON object (sent as it is).
 	RawBody *string `json:"raw_body,omitempty"`
@@ -94,11 +95,34 @@ func (r Ref) String() string {
 	return fmt.Sprintf("step %d's answer at %q", r.Step, r.Path)
 }
 
+// literalKey is the one key of a literal: {"literal": v} is v sent as it is. A client's body
+// may hold an object where the operation wants a scalar (a refused request is recorded too),
+// and a bare object in a body is read as a reference: {"title": {"manifest": "users.member.
+// password"}} sent by a client would otherwise be replayed as the member's password.
+const literalKey = "literal"
+
+// Literal wraps a body value so it is sent as it is, whatever it holds.
+func Literal(v any) map[string]any { return map[string]any{literalKey: v} }
+
+// AsLiteral reads a body value written by Literal.
+func AsLiteral(v any) (any, bool) {
+	obj, isObj := v.(map[string]any)
+	if !isObj || len(obj) != 1 {
+		return nil, false
+	}
+	lit, has := obj[literalKey]
+	return lit, has
+}
+
 // AsRef reads a body value as a reference: an object with exactly "manifest", or exactly
-// "step" and "path". ok is false for any other value; err says why an object is not one.
+// "step" and "path". ok is false for any other value (a literal too); err says why an object
+// is not one.
 func AsRef(v any) (r Ref, isObject bool, err error) {
 	obj, isObj := v.(map[string]any)
 	if !isObj {
+		return r, false, nil
+	}
+	if _, isLiteral := AsLiteral(v); isLiteral {
 		return r, false, nil
 	}
 	if m, has := obj["manifest"]; has && len(obj) == 1 {
@@ -123,7 +147,7 @@ func AsRef(v any) (r Ref, isObject bool, err error) {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
-	return r, true, fmt.Errorf("an object in a body is a reference: {\"manifest\": key} or {\"step\": n, \"path\": p}; this one has the keys %s", strings.Join(keys, ", "))
+	return r, true, fmt.Errorf("an object in a body is a reference, {\"manifest\": key} or {\"step\": n, \"path\": p}, or a literal, {\"literal\": value}; this one has the keys %s", strings.Join(keys, ", "))
 }
 
 func toInt(v any) (int, bool) {

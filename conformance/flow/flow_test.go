@@ -204,3 +204,36 @@ func TestImportsOnlyTheStandardLibrary(t *testing.T) {
 		}
 	}
 }
+
+// A client's object where an operation wants a scalar is recorded as a literal and replayed as
+// sent: {"en": "Hello"} made the flow unreadable ("an object in a body is a reference"), and
+// {"manifest": "users.member.password"} sent as a title was replayed as the member's password.
+func TestObjectsInABodyReplayAsSent(t *testing.T) {
+	manifest := map[string]any{"users": map[string]any{"member": map[string]any{"email": "m@example.com", "password": "Secret-1"}}}
+	calls := []flow.Call{
+		{Operation: "cardsCreate", As: "member", Request: []byte(`{"title":{"en":"Hello"}}`), Status: 422, Answer: []byte(`{"message":"m","errors":{"title":["t"]}}`)},
+		{Operation: "cardsCreate", As: "member", Request: []byte(`{"title":{"manifest":"users.member.password"},"description":{"literal":1}}`), Status: 422, Answer: []byte(`{"message":"m","errors":{"title":["t"]}}`)},
+	}
+	doc := flow.Build("objects", calls, manifest)
+	raw, err := json.Marshal(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	read, err := flow.Parse(raw, []string{"cardsCreate"})
+	if err != nil {
+		t.Fatalf("the mock's own flow does not load: %v\n%s", err, raw)
+	}
+	want := []string{`{"title":{"en":"Hello"}}`, `{"description":{"literal":1},"title":{"manifest":"users.member.password"}}`}
+	for i, st := range read.Steps {
+		body, err := flow.Bind("objects", st, manifest, nil)
+		if err != nil {
+			t.Fatalf("step %d: %v", st.Step, err)
+		}
+		if got, _ := json.Marshal(body); string(got) != want[i] {
+			t.Errorf("step %d replays %s, want %s as sent", st.Step, got, want[i])
+		}
+	}
+	if strings.Contains(string(raw), "Secret-1") {
+		t.Errorf("the flow holds the password: %s", raw)
+	}
+}
