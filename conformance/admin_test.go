@@ -26,7 +26,7 @@ var _ = Describe("Admin area (superadmin operations)", func() {
 
 func masterCardFields() []constraint {
 	return []constraint{
-		typed("title", "string"), maxLen("title", 255), typed("description", "string"),
+		typed("title", "string"), maxChars("title", 255), typed("description", "string"),
 		maxLen("unique_identifier", 100), maxLen("evaluation_check", 100), maxLen("tour_key", 100),
 		typed("short_description", "string"), oneOf("card_type", cardTypes...),
 		oneOf("status", masterStatuses...), typed("is_active", "boolean"), oneOf("priority", priorities...),
@@ -121,7 +121,7 @@ func describeMasterGroupsUpdate() {
 	operation(op, fieldRules{
 		base: func() map[string]any { return map[string]any{"id": manifest.Operations.MasterGroupID} },
 		constraints: []constraint{
-			required("id"), typed("id", "integer"), typed("title", "string"), maxLen("title", 255), typed("description", "string"),
+			required("id"), typed("id", "integer"), typed("title", "string"), maxChars("title", 255), typed("description", "string"),
 		},
 	}, func() {
 		// Rules ENV-1, STATUS-2, DATA-1 (conformance/rules.md).
@@ -209,7 +209,7 @@ func describeMasterBoardsCreate() {
 	operation(op, fieldRules{
 		base: base,
 		constraints: []constraint{
-			required("title"), typed("title", "string"), maxLen("title", 255), required("tool_key"), maxLen("tool_key", 100),
+			required("title"), typed("title", "string"), maxChars("title", 255), required("tool_key"), maxLen("tool_key", 100),
 			typed("description", "string"), maxLen("color", 50), maxLen("icon", 100),
 		},
 	}, func() {
@@ -264,7 +264,7 @@ func describeMasterGroupsCreate() {
 		base: base,
 		constraints: []constraint{
 			required("board_id"), typed("board_id", "integer"), required("title"), typed("title", "string"),
-			maxLen("title", 255), typed("description", "string"),
+			maxChars("title", 255), typed("description", "string"),
 		},
 	}, func() {
 		// Rules ENV-1, STATUS-2, DATA-1 (conformance/rules.md).

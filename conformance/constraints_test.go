@@ -18,6 +18,10 @@ type constraint struct {
 	field string
 	kind  string // required, type, enum, maxLength, min, max
 	n     int    // the bound of maxLength, min, max
+	// chars marks a maximum the interface counts in characters (Limits: title and name, max 255
+	// characters): the value accepted at the bound is of characters two bytes long in UTF-8, so
+	// a deployment counting bytes refuses it.
+	chars bool
 	enum  []string
 	want  string // the JSON type for kind "type": integer, string, boolean
 	// ref, when set, is the decision the constraint rests on (the interface does not state it).
@@ -31,7 +35,10 @@ func required(field string) constraint { return constraint{field: field, kind: "
 func typed(field, want string) constraint {
 	return constraint{field: field, kind: "type", want: want}
 }
-func maxLen(field string, n int) constraint  { return constraint{field: field, kind: "maxLength", n: n} }
+func maxLen(field string, n int) constraint { return constraint{field: field, kind: "maxLength", n: n} }
+func maxChars(field string, n int) constraint {
+	return constraint{field: field, kind: "maxLength", n: n, chars: true}
+}
 func minimum(field string, n int) constraint { return constraint{field: field, kind: "min", n: n} }
 func maximum(field string, n int) constraint { return constraint{field: field, kind: "max", n: n} }
 func oneOf(field string, values ...string) constraint {
@@ -116,7 +123,11 @@ func validationSpecs(op Operation, fr fieldRules) {
 			reject(fmt.Sprintf("%q given as %T %v instead of %s", c.field, w, w, aType(c.want)), w)
 		case "maxLength":
 			reject(fmt.Sprintf("%q of %d characters (max %d)", c.field, c.n+1, c.n), strings.Repeat("x", c.n+1))
-			accept(fmt.Sprintf("%q of %d characters (max %d)", c.field, c.n, c.n), strings.Repeat("x", c.n))
+			if c.chars {
+				accept(fmt.Sprintf("%q of %d characters (max %d), each two bytes in UTF-8", c.field, c.n, c.n), strings.Repeat(twoByteChar, c.n))
+			} else {
+				accept(fmt.Sprintf("%q of %d characters (max %d)", c.field, c.n, c.n), strings.Repeat("x", c.n))
+			}
 		case "min":
 			reject(fmt.Sprintf("%q of %d (min %d)", c.field, c.n-1, c.n), c.n-1)
 			accept(fmt.Sprintf("%q of %d (min %d)", c.field, c.n, c.n), c.n)
@@ -140,6 +151,10 @@ func validationSpecs(op Operation, fr fieldRules) {
 		})
 	}
 }
+
+// twoByteChar is a letter of two bytes in UTF-8 that no Unicode normalization splits or joins
+// (Cyrillic zhe), so it is one character however a deployment stores text.
+const twoByteChar = "ж"
 
 // tag names the constraint in the report's coverage: the field and the kind ("title maxLength").
 func (c constraint) tag() string { return c.field + " " + c.kind }

@@ -18,7 +18,7 @@ func describeCardsCreate() {
 	operation(op, fieldRules{
 		base: func() map[string]any { return map[string]any{"title": "Conformance card"} },
 		constraints: []constraint{
-			required("title"), typed("title", "string"), maxLen("title", 255), typed("description", "string"),
+			required("title"), typed("title", "string"), maxChars("title", 255), typed("description", "string"),
 			typed("group_id", "integer"), typed("status", "string"), maxLen("status", 50),
 			typed("owner_id", "integer"), typed("tag_id", "integer"), typed("due_date", "string"),
 			oneOf("priority", priorities...),
@@ -134,7 +134,7 @@ func describeTagsCreate() {
 	operation(op, fieldRules{
 		base: func() map[string]any { return map[string]any{"name": "Conformance tag"} },
 		constraints: []constraint{
-			required("name"), typed("name", "string"), maxLen("name", 255),
+			required("name"), typed("name", "string"), maxChars("name", 255),
 			maxLen("color", 50), maxLen("icon", 100), typed("position", "integer"),
 		},
 	}, func() {

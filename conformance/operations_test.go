@@ -119,7 +119,7 @@ func describeCardsUpdate() {
 		base: func() map[string]any { return map[string]any{"id": manifest.Operations.CardID} },
 		constraints: []constraint{
 			required("id"), typed("id", "integer"),
-			typed("title", "string"), maxLen("title", 255), typed("description", "string"),
+			typed("title", "string"), maxChars("title", 255), typed("description", "string"),
 			typed("group_id", "integer"), typed("status", "string"), maxLen("status", 50),
 			typed("owner_id", "integer"), typed("tag_id", "integer"), typed("due_date", "string"),
 			oneOf("priority", priorities...), typed("snoozed_until", "string"),
@@ -170,7 +170,7 @@ func describeBoardsUpdate() {
 		base: func() map[string]any { return map[string]any{"id": manifest.Operations.BoardID} },
 		constraints: []constraint{
 			required("id"), typed("id", "integer"),
-			typed("title", "string"), maxLen("title", 255), typed("description", "string"),
+			typed("title", "string"), maxChars("title", 255), typed("description", "string"),
 			maxLen("color", 50), maxLen("icon", 100), typed("position", "integer"),
 		},
 	}, func() {

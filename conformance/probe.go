@@ -27,6 +27,8 @@ const (
 	ProbeScope = "probe:scope"
 	// ProbeRate reads the rate-limit headers of answers in a row.
 	ProbeRate = "probe:rate"
+	// ProbeWindow spends an operation's rate-limit window with requests that change nothing.
+	ProbeWindow = "probe:window"
 	// ProbePages walks every page of a list.
 	ProbePages = "probe:pages"
 	// ProbeReadBack reads a list back after a write (or a refused one).
@@ -34,7 +36,7 @@ const (
 )
 
 // ProbeClasses lists the probe classes, in the order reports show them.
-var ProbeClasses = []string{ProbeAbsentID, ProbeForeignID, ProbeAuthForm, ProbeScope, ProbeRate, ProbePages, ProbeReadBack}
+var ProbeClasses = []string{ProbeAbsentID, ProbeForeignID, ProbeAuthForm, ProbeScope, ProbeRate, ProbeWindow, ProbePages, ProbeReadBack}
 
 // Probed adds the label of probe class to l.
 func Probed(l ginkgo.Labels, class string) ginkgo.Labels {

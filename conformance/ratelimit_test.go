@@ -18,7 +18,7 @@ import (
 // alignment (fixed or sliding).
 const rateWindow = time.Minute
 
-// exhaust spends the rate-limit window of tok on op: it reads the limit from a first answer,
+// exhaust spends the rate-limit window req counts against: it reads the limit from a first answer,
 // then sends rounds of concurrent requests until one answer is a 429 or 2×limit+1 requests have
 // been answered. Nothing here depends on how fast the deployment answers, nor on how many
 // requests it serves at once: a round is twice the last, up to CONFORMANCE_RATE_SENDERS, while
@@ -27,9 +27,9 @@ const rateWindow = time.Minute
 // that outlasts the spec. When the rounds show that 2×limit+1 requests cannot be answered within
 // a minute, were every later round answered as fast as the last, the spec skips and says why and which variable raises the budget. It returns the 429 (nil when
 // none came), the number of answers, and whether they all fell within one minute.
-func exhaust(op Operation, tok string) (*Exchange, int, bool) {
+func exhaust(req Request) (*Exchange, int, bool) {
 	GinkgoHelper()
-	req := Request{Op: op, As: "a user with a token just issued", Token: tok, NoRetry: true}
+	op := req.Op
 	start := time.Now()
 	first := send(req)
 	if first.Status == 429 {
@@ -66,6 +66,11 @@ func exhaust(op Operation, tok string) (*Exchange, int, bool) {
 		k = nextRound(k, took)
 	}
 	return nil, n, time.Since(start) <= rateWindow
+}
+
+// spendRequest is op's request (no body) with tok, never retried on a 429.
+func spendRequest(op Operation, tok string) Request {
+	return Request{Op: op, As: "a user with a token just issued", Token: tok, NoRetry: true}
 }
 
 // nextRound sizes the round after one of k requests that took took: it doubles (up to
@@ -144,7 +149,7 @@ func rateLimitSpecs(op Operation) {
 	// Rule LIMIT-2, spent on a token just issued by concurrent senders; skipped (never failed)
 	// when the deployment's latency keeps the suite from sending 2×limit+1 requests in a minute.
 	It("answers 429 with body shape (b) and Retry-After once X-RateLimit-Limit is spent", Serial, SpendsRateLimit(Contract(op, AspectRateLimit, "LIMIT-2")), func() {
-		ex, n, inAMinute := exhaust(op, login(superadmin)) // a window no other spec uses, so none waits for it
+		ex, n, inAMinute := exhaust(spendRequest(op, login(superadmin))) // a window no other spec uses, so none waits for it
 		if ex == nil {
 			if !inAMinute {
 				Skip(fmt.Sprintf("%d requests took more than a minute without a 429: the limit is per minute, so this proves nothing (raise %s)", n, EnvRateSenders))
@@ -162,7 +167,7 @@ func rateLimitSpecs(op Operation) {
 	// whole seconds until the reset (1..60); a 429 does not spend more; another user is not
 	// affected.
 	It("keeps one window per user with Retry-After of at most 60 seconds", Serial, SpendsRateLimit(Reference(op, AspectRateLimit, "REF-LIMIT")), func() {
-		ex, _, _ := exhaust(op, login(superadmin))
+		ex, _, _ := exhaust(spendRequest(op, login(superadmin)))
 		Expect(ex).NotTo(BeNil(), choiceRateWindow+": the window is spent")
 		wait, _ := RetryAfter(ex.Header)
 		Expect(wait).To(And(BeNumerically(">=", time.Second), BeNumerically("<=", time.Minute)), choiceRateWindow+": Retry-After\n\n%s", ex.Describe())

@@ -1,0 +1,94 @@
+package conformance_test
+
+import (
+	"fmt"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	. "github.com/opsapi/mocktoolkit/conformance"
+	"github.com/opsapi/mocktoolkit/conformance/rules"
+)
+
+// The window of every operation: each operation's X-RateLimit-Limit is the most requests it
+// answers in a minute (Limits), so each must answer 429, with Retry-After (HDR-2, judged on
+// every answer), once its window is spent: an operation that only counts down, or whose 429
+// lacks Retry-After, is caught on that operation, not only on tags/list (LIMIT-2's own spec).
+//
+// The requests change nothing (windowBody). They go last (SpecPriority -1, and Serial, so at
+// the end of a parallel run too): a spent window would otherwise hold back the specs after it
+// on the same operation by up to a minute. Skipped where the requests are not counted (the
+// deployment's own Remaining does not go down on them: some deployments count only what passes
+// validation, or lookups), and for authenticate (failed logins are throttled by their own rule)
+// and thumbnails (whose ten-minute project window LIMIT-3 counts).
+var _ = Describe("Probes: the rate-limit window of every operation", Serial, SpecPriority(-1), func() {
+	for _, op := range Operations {
+		if op.ID == OpAuthenticate.ID || op.ID == OpThumbnailsRegenerate.ID || op.ID == OpTagsList.ID {
+			continue // tags/list: LIMIT-2's own spec
+		}
+		probeContext(op, func() {
+			// Rule LIMIT-2, on this operation.
+			It("answers 429 with body shape (b) and Retry-After once X-RateLimit-Limit is spent", SpendsRateLimit(Probed(Contract(op, AspectRateLimit, "LIMIT-2"), ProbeWindow)), func() {
+				body, what, intent := windowBody(op)
+				if body == nil {
+					Skip(what)
+				}
+				tok := ""
+				if op.Access != Public {
+					tok = login(superadmin)
+				}
+				By("checking that " + what + " count against the window")
+				first := send(Request{Op: op, As: "a user with a token just issued", Token: tok, Body: body, Intent: intent, NoRetry: true})
+				second := send(Request{Op: op, As: "the same user", Token: tok, Body: body, Intent: intent, NoRetry: true})
+				if second.Status != 429 {
+					a, okA := first.HeaderInt("X-RateLimit-Remaining")
+					b, okB := second.HeaderInt("X-RateLimit-Remaining")
+					switch {
+					case !okA || !okB:
+						Skip(fmt.Sprintf("%s: %s are answered %d without X-RateLimit-Remaining, so they cannot be seen to spend its window", op.ID, what, second.Status))
+					case b >= a:
+						Skip(fmt.Sprintf("%s: %s do not count down X-RateLimit-Remaining (%d, then %d), so they cannot spend its window", op.ID, what, a, b))
+					}
+				}
+				By("spending the window with " + what)
+				ex, n, inAMinute := exhaust(Request{Op: op, As: "a user with a token just issued", Token: tok, Body: body, Intent: intent, NoRetry: true})
+				if ex == nil {
+					if !inAMinute {
+						Skip(fmt.Sprintf("%d requests took more than a minute without a 429: the limit is per minute, so this proves nothing (raise %s)", n, EnvRateSenders))
+					}
+					Fail(fmt.Sprintf("%s\n%s: %d requests (%s) were answered within a minute, none with 429", Cite(rules.LIMIT2), op.ID, n, what))
+				}
+				Expect(ex).To(HaveEnvelopeB())
+				Expect(ex).To(HaveRetryAfter())
+				Expect(ex).To(HaveRateLimitHeaders())
+			})
+		})
+	}
+})
+
+// windowBody is a request of op that changes nothing, and what it is: a read as it is; an
+// operation on a record with that record absent (its required fields, the record's id naming
+// none: 404 where the operation lists it), or a create naming no record in a required id it must
+// refuse (ID-1); else a create with its first required field left out (a validation error, sent
+// as one). Nil when there is none.
+func windowBody(op Operation) (map[string]any, string, Intent) {
+	body, ok := requiredBody(op)
+	if !ok {
+		return nil, fmt.Sprintf("the manifest names no record for a required id of %s", op.ID), Valid
+	}
+	if op.Change() == "" {
+		return body, "reads", Valid
+	}
+	for _, f := range IDFields() {
+		if f.Op.ID == op.ID && (stated404(f) || f.Required && mustRefuse(f)) {
+			body[f.Name] = missingID
+			return body, fmt.Sprintf("requests naming no record in %s", f.Name), Valid
+		}
+	}
+	if op.Request != nil && len(op.Request.Required) > 0 {
+		field := op.Request.Required[0]
+		delete(body, field)
+		return body, fmt.Sprintf("requests without the required %s", field), Invalid
+	}
+	return nil, fmt.Sprintf("%s has no request the suite can send that changes nothing", op.ID), Valid
+}
