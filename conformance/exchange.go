@@ -8,6 +8,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/opsapi/mocktoolkit/internal/redact"
 )
 
 // Get returns the value at a dotted path of the answer's JSON (e.g. "data.card.status",
@@ -86,16 +88,21 @@ var (
 	bearerText   = regexp.MustCompile(`(?i)(Bearer )([A-Za-z0-9._~+/=-]{8,})`)
 )
 
-// Redact hides credentials in a text meant for a report: passwords and tokens in JSON, and a
-// bearer token quoted anywhere.
+// reportSecrets are the manifest's credential values (its users' passwords, cart tokens),
+// noted when it is loaded: a report never shows one, whatever field carries it (a flow may bind
+// a password into a title).
+var reportSecrets = redact.NewKnown(0)
+
+// Redact hides credentials in a text meant for a report: passwords and tokens in JSON, a
+// bearer token quoted anywhere, and the manifest's credentials wherever they stand.
 func Redact(s string) string {
 	s = secretFields.ReplaceAllString(s, `$1"<redacted>"`)
-	return bearerText.ReplaceAllString(s, "${1}<redacted>")
+	return reportSecrets.Replace(bearerText.ReplaceAllString(s, "${1}<redacted>"))
 }
 
-// redactJSON hides passwords and tokens in a JSON text.
+// redactJSON hides passwords and tokens in a JSON text, and the manifest's credentials.
 func redactJSON(b []byte) string {
-	return secretFields.ReplaceAllString(string(b), `$1"<redacted>"`)
+	return reportSecrets.Replace(secretFields.ReplaceAllString(string(b), `$1"<redacted>"`))
 }
 
 func truncate(s string, n int) string {

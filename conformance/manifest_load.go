@@ -42,6 +42,7 @@ func (cfg Config) LoadManifest(ctx context.Context, base string) (manifest.Manif
 	if err := dec.Decode(&m); err != nil {
 		return m, fmt.Errorf("load manifest from %s: %w", source, err)
 	}
+	reportSecrets.NoteJSON(raw)
 	return m, nil
 }
 

@@ -65,3 +65,25 @@ func TestLoadManifestRefusesUnknownKeys(t *testing.T) {
 		t.Fatalf("LoadManifest of a manifest with bord_id: %v, want an error naming bord_id", err)
 	}
 }
+
+// Once the manifest is loaded, no report shows one of its credentials, whatever field or text
+// carries it: a flow replayed a password bound into a title, and the failure printed it.
+func TestReportsHideTheManifestsCredentials(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "manifest.json")
+	if err := os.WriteFile(path, mf.Example, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	m, err := conformance.Config{ManifestFile: path}.LoadManifest(context.Background(), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pw := m.Users.Member.Password
+	if len(pw) < 4 {
+		t.Fatalf("the example's member password %q is too short to test with", pw)
+	}
+	for _, text := range []string{`{"title": "` + pw + `"}`, "the title was " + pw} {
+		if got := conformance.Redact(text); strings.Contains(got, pw) {
+			t.Errorf("Redact(%q) = %q: the member's password shows", text, got)
+		}
+	}
+}
