@@ -102,9 +102,9 @@ func TestDashboardForFrontendDevelopers(t *testing.T) {
 			t.Errorf("copy as fetch: %q", copied)
 		}
 		// A method is any HTTP token, and the journal keeps what was sent: X&id& must not become
-		// shell syntax in the copied command.
-		copied, _ = chromedp.Run(ctx, chromedp.Evaluate[string](`(function(){mockDashboard.copyAs("curl", {method: "X&id&", path: "/v1/authenticate", request: {headers: {}, body: "it's"}}); return document.getElementById("copy-out").value})()`))
-		if !strings.HasPrefix(copied, "curl -s -X 'X&id&' '") || !strings.HasSuffix(copied, ` -d 'it'\''s'`) {
+		// shell syntax in the copied command, nor a body starting with @ a file curl uploads.
+		copied, _ = chromedp.Run(ctx, chromedp.Evaluate[string](`(function(){mockDashboard.copyAs("curl", {method: "X&id&", path: "/v1/authenticate", request: {headers: {}, body: "@it's"}}); return document.getElementById("copy-out").value})()`))
+		if !strings.HasPrefix(copied, "curl -s -X 'X&id&' '") || !strings.HasSuffix(copied, ` --data-raw '@it'\''s'`) {
 			t.Errorf("copy as curl of a hostile method: %q", copied)
 		}
 		_, _ = chromedp.Run(ctx, chromedp.Evaluate[bool](`(function(){var i=document.getElementById("journal-status"); i.value=""; i.dispatchEvent(new Event("input")); return true})()`))

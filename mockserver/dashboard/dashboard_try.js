@@ -39,7 +39,7 @@
       // A method is whatever token the client sent (the journal keeps it): quoted unless plain.
       text = "curl -s -X " + (/^[A-Z]+$/.test(e.method) ? e.method : shellQuote(e.method)) + " " + shellQuote(r.url);
       Object.keys(r.headers).forEach(function (k) { text += " -H " + shellQuote(k + ": " + r.headers[k]); });
-      if (r.body) { text += " -d " + shellQuote(r.body); }
+      if (r.body) { text += " --data-raw " + shellQuote(r.body); } // -d would read a body starting with @ as a file name
     } else {
       text = "await fetch(" + JSON.stringify(r.url) + ", " + JSON.stringify({ method: e.method, headers: r.headers, body: r.body || undefined }, null, 2) + ").then(r => r.json())";
     }
