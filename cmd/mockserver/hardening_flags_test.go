@@ -74,3 +74,52 @@ func TestProxyUpstreamIsItself(t *testing.T) {
 		}
 	}
 }
+
+// An --addr without a port is refused, for the mock and the proxy: "" and ":" listened on every
+// interface while the banner said 127.0.0.1. ":4010" stays a choice (every interface).
+func TestAddrWithoutPortRefused(t *testing.T) {
+	none := func(string) string { return "" }
+	for _, v := range []string{"", ":", "127.0.0.1", "localhost:"} {
+		if _, err := parseFlags([]string{"--addr", v}, none, io.Discard); err == nil || !strings.Contains(err.Error(), "--addr") {
+			t.Errorf("mockserver --addr %q: %v, want a refusal naming --addr", v, err)
+		}
+		if _, err := parseProxyFlags([]string{"--upstream", "http://127.0.0.1:1", "--addr", v}, none, stdio{out: io.Discard, err: io.Discard}); err == nil || !strings.Contains(err.Error(), "--addr") {
+			t.Errorf("mockserver proxy --addr %q: %v, want a refusal naming --addr", v, err)
+		}
+	}
+	if _, err := parseFlags([]string{"--addr", ":4010"}, none, io.Discard); err != nil {
+		t.Errorf("--addr :4010: %v", err)
+	}
+}
+
+// An --admin-token no header can carry (a space, a line break, a character past ASCII) is
+// refused at start: it started, and every control answered 401 for ever.
+func TestAdminTokenMustTravelInAHeader(t *testing.T) {
+	none := func(string) string { return "" }
+	for _, v := range []string{" ", "a b", "a\nb", "tok\u00e9n", " tok"} {
+		if _, err := parseFlags([]string{"--admin-token", v}, none, io.Discard); err == nil || !strings.Contains(err.Error(), "--admin-token") {
+			t.Errorf("--admin-token %q: %v, want a refusal", v, err)
+		}
+	}
+	if _, err := parseFlags([]string{"--admin-token", "s3cr3t-Token_1"}, none, io.Discard); err != nil {
+		t.Errorf("--admin-token s3cr3t-Token_1: %v", err)
+	}
+}
+
+// The proxy's reports are checked at start as the recording is: one file named twice, or a
+// folder that does not exist, is refused before the run instead of losing a report at stop.
+func TestProxyReportPathsCheckedAtStart(t *testing.T) {
+	none := func(string) string { return "" }
+	dir := t.TempDir()
+	same := filepath.Join(dir, "report")
+	for _, args := range [][]string{
+		{"--report-json", same, "--report-junit", same},
+		{"--report-json", filepath.Join(dir, "missing", "r.json")},
+		{"--report-junit", dir},
+	} {
+		args = append([]string{"--upstream", "http://127.0.0.1:1"}, args...)
+		if _, err := parseProxyFlags(args, none, stdio{out: io.Discard, err: io.Discard}); err == nil || !strings.Contains(err.Error(), "--report-") {
+			t.Errorf("mockserver proxy %q: %v, want a refusal naming the report flag", args, err)
+		}
+	}
+}

@@ -69,10 +69,13 @@ func parseProxyFlags(args []string, getenv func(string) string, std stdio) (prox
 	if *upstream == "" {
 		return proxyOptions{}, errors.New("proxy: --upstream (or MOCK_PROXY_UPSTREAM) is required")
 	}
+	if err := checkAddr(opts.addr); err != nil {
+		return proxyOptions{}, err
+	}
 	if opts.upstream, err = proxy.ParseUpstream(*upstream); err != nil {
 		return proxyOptions{}, fmt.Errorf("--upstream: %w", err)
 	}
-	if err := checkRecordPath(opts); err != nil {
+	if err := checkOutputPaths(opts); err != nil {
 		return proxyOptions{}, err
 	}
 	return opts, nil

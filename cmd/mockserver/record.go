@@ -17,29 +17,40 @@ import (
 	"github.com/opsapi/mocktoolkit/reference"
 )
 
-// checkRecordPath refuses at start a --record-scenario the stop could not write (D195): an
-// existing path that is not a regular file, a parent that is not a directory, or the file a
-// report is written to. The recording is otherwise lost at stop.
-func checkRecordPath(opts proxyOptions) error {
-	path := opts.recordScenario
-	if path == "" {
-		return nil
+// checkOutputPaths refuses at start a file the stop could not write (D195): a --record-scenario,
+// --report-json or --report-junit whose existing path is not a regular file or whose parent is
+// not a directory, or two of them naming one file. The recording or the report would otherwise
+// be lost at stop (a lost report exits 1, like a verdict of --fail-on-violation).
+func checkOutputPaths(opts proxyOptions) error {
+	outputs := []struct{ flag, path, what string }{
+		{"--record-scenario", opts.recordScenario, "the recording is written to a YAML file"},
+		{"--report-json", opts.reportJSON, "the report is written to a file"},
+		{"--report-junit", opts.reportJUnit, "the report is written to a file"},
 	}
-	if _, err := fixtures.StatRegular(path); errors.Is(err, fixtures.ErrNotRegular) {
-		return fmt.Errorf("--record-scenario %s: %w; the recording is written to a YAML file", path, err)
-	} else if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return fmt.Errorf("--record-scenario %s: %w", path, errors.Unwrap(err))
-	}
-	dir := filepath.Dir(path)
-	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
-		return fmt.Errorf("--record-scenario %s: the directory %s does not exist or is not a directory", path, dir)
-	}
-	for flag, report := range map[string]string{"--report-json": opts.reportJSON, "--report-junit": opts.reportJUnit} {
-		if report != "" && realPath(report) == realPath(path) {
-			return fmt.Errorf("--record-scenario %s and %s %s are the same file: the report would overwrite the recording", path, flag, report)
+	for i, o := range outputs {
+		if o.path == "" {
+			continue
+		}
+		if _, err := fixtures.StatRegular(o.path); errors.Is(err, fixtures.ErrNotRegular) {
+			return fmt.Errorf("%s %s: %w; %s", o.flag, o.path, err, o.what)
+		} else if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("%s %s: %w", o.flag, o.path, errors.Unwrap(err))
+		}
+		if dir := filepath.Dir(o.path); !isDir(dir) {
+			return fmt.Errorf("%s %s: the directory %s does not exist or is not a directory", o.flag, o.path, dir)
+		}
+		for _, other := range outputs[i+1:] {
+			if other.path != "" && realPath(other.path) == realPath(o.path) {
+				return fmt.Errorf("%s %s and %s %s are the same file: one would overwrite the other", o.flag, o.path, other.flag, other.path)
+			}
 		}
 	}
 	return nil
+}
+
+func isDir(path string) bool {
+	fi, err := os.Stat(path)
+	return err == nil && fi.IsDir()
 }
 
 // withRecorder puts a scenario recorder in front of the proxy when --record-scenario names a

@@ -124,6 +124,9 @@ func flagSet(getenv func(string) string) (*flag.FlagSet, func() (options, error)
 			return options{version: true}, nil
 		}
 		opts := options{addr: *addr}
+		if err := checkAddr(*addr); err != nil {
+			return options{}, err
+		}
 		var err error
 		if opts.steer, err = steer(); err != nil {
 			return options{}, err
@@ -151,6 +154,17 @@ func flagSet(getenv func(string) string) (*flag.FlagSet, func() (options, error)
 		}
 		return opts, nil
 	}
+}
+
+// checkAddr refuses an --addr with no port: Go listens on every interface, on a port of its
+// choosing, for "" and ":", while the banner named 127.0.0.1. ":4010" (every interface, port
+// 4010) is a choice a user makes knowingly and is kept.
+func checkAddr(addr string) error {
+	_, port, err := net.SplitHostPort(addr)
+	if err != nil || port == "" {
+		return fmt.Errorf("--addr: want host:port such as 127.0.0.1:4010 (0.0.0.0:4010 listens on every interface), got %q", addr)
+	}
+	return nil
 }
 
 // flagDefaults is the flag list of the usage.

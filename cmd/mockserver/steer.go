@@ -31,6 +31,11 @@ func steerFlags(fs *flag.FlagSet, getenv func(string) string) func() (steerOptio
 	cors := fs.String("cors-origins", envOr(getenv, "MOCK_CORS_ORIGINS", "*"), "comma-separated origins browsers may call from, * for any (MOCK_CORS_ORIGINS)")
 	return func() (steerOptions, error) {
 		o := steerOptions{stateFile: *stateFile, adminToken: *admin}
+		for _, c := range *admin {
+			if c <= ' ' || c > '~' { // a header carries no such token: every control would answer 401
+				return steerOptions{}, errors.New("--admin-token: want visible ASCII characters only, no spaces (it travels in the X-Mock-Admin-Token header)")
+			}
+		}
 		var err error
 		if o.latency, err = mockserver.ParseLatency(*latency); err != nil {
 			return steerOptions{}, fmt.Errorf("--latency: %w", err)
