@@ -2,6 +2,7 @@ package mockserver_test
 
 import (
 	"net/http"
+	"strings"
 	"testing"
 	"time"
 
@@ -137,6 +138,7 @@ func TestParseLatency(t *testing.T) {
 		in       string
 		min, max time.Duration
 		bad      bool
+		says     string // a part of the error, for a bad one
 	}{
 		{in: ""},
 		{in: "250ms", min: 250 * ms, max: 250 * ms},
@@ -145,7 +147,8 @@ func TestParseLatency(t *testing.T) {
 		{in: "100ms-400ms", min: 100 * ms, max: 400 * ms},
 		{in: "100-400", min: 100 * ms, max: 400 * ms},
 		{in: "400-100", bad: true},
-		{in: "-5", bad: true},
+		{in: "-5", bad: true, says: "not negative"},
+		{in: "-5ms", bad: true, says: "not negative"},
 		{in: "soon", bad: true},
 		{in: "1m", bad: true},
 	}
@@ -154,6 +157,9 @@ func TestParseLatency(t *testing.T) {
 			l, err := mockserver.ParseLatency(tt.in)
 			if (err != nil) != tt.bad {
 				t.Fatalf("ParseLatency(%q) error %v, want error %v", tt.in, err, tt.bad)
+			}
+			if err != nil && !strings.Contains(err.Error(), tt.says) {
+				t.Errorf("ParseLatency(%q) error %q, want it to say %q", tt.in, err, tt.says)
 			}
 			if !tt.bad && (l.Min != tt.min || l.Max != tt.max) {
 				t.Errorf("ParseLatency(%q) = %v, want %s-%s", tt.in, l, tt.min, tt.max)

@@ -289,6 +289,9 @@ func ParseLatency(s string) (Latency, error) {
 	if s == "" {
 		return Latency{}, nil
 	}
+	if strings.HasPrefix(s, "-") {
+		return Latency{}, fmt.Errorf("parse latency %q: a delay is not negative", s)
+	}
 	lo, hi, ranged := strings.Cut(s, "-")
 	min, err := parseDelay(lo)
 	if err != nil {
