@@ -251,7 +251,7 @@ func lineAt(b []byte, offset int64) int {
 
 // handleStateGet answers the whole state of the request's world as JSON (reference.State).
 func (s *Server) handleStateGet(w http.ResponseWriter, r *http.Request) {
-	if err := writeJSON(w, http.StatusOK, s.worldOf(r).state().store.State()); err != nil {
+	if err := writeJSONEscaped(w, http.StatusOK, s.worldOf(r).state().store.State(), false); err != nil {
 		s.logger.Error("encode state", "err", err)
 	}
 }

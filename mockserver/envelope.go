@@ -58,10 +58,19 @@ var emptyData = []any{}
 // or through writeFast. A value that cannot be encoded answers 500 shape (a) instead, and its
 // error is returned for the caller to log.
 func writeJSON(w http.ResponseWriter, status int, v any) error {
+	return writeJSONEscaped(w, status, v, true)
+}
+
+// writeJSONEscaped is writeJSON, with <, > and & written as \u003c… only when escapeHTML: a
+// snapshot is written as it is, so a world full of '<' does not come out six times its size,
+// past what PUT /__mock/state reads back.
+func writeJSONEscaped(w http.ResponseWriter, status int, v any, escapeHTML bool) error {
 	bp := bufPool.Get().(*[]byte)
 	defer putBuf(bp)
 	buf := bytes.NewBuffer((*bp)[:0])
-	err := json.NewEncoder(buf).Encode(v) // Marshal's bytes and a newline
+	enc := json.NewEncoder(buf)
+	enc.SetEscapeHTML(escapeHTML)
+	err := enc.Encode(v) // Marshal's bytes and a newline
 	if err != nil {
 		status = http.StatusInternalServerError
 		buf.Reset()

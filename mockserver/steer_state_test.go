@@ -181,3 +181,18 @@ func TestStatePutNamesBadDateTimes(t *testing.T) {
 		t.Errorf("the refused snapshot changed the world")
 	}
 }
+
+// A snapshot is written as it is: a comment of '<' (which JSON may write as \u003c, six times
+// its size) comes out as '<', so a world the API filled still fits what PUT /__mock/state reads
+// back, and it loads.
+func TestSnapshotWritesTextAsItIs(t *testing.T) {
+	m := newMock(t, mockserver.Config{})
+	token := m.login(m.manifest.Users.Member)
+	text := strings.Repeat("<&>", 20000)
+	m.post(pCommentsNew, token, map[string]any{"card_id": m.manifest.Operations.CardID, "comment": text}).wantStatus(t, http.StatusOK)
+	a := m.ctl(http.MethodGet, "/__mock/state", nil).wantStatus(t, http.StatusOK)
+	if !strings.Contains(string(a.raw), text) || strings.Contains(string(a.raw), `\u003c`) {
+		t.Fatalf("the snapshot escapes '<', '&' or '>' (%d bytes for a %d-byte comment)", len(a.raw), len(text))
+	}
+	m.ctl(http.MethodPut, "/__mock/state", string(a.raw)).wantStatus(t, http.StatusOK)
+}
