@@ -61,10 +61,14 @@ func Build(name string, calls []Call, manifest any) Document {
 	return doc
 }
 
+// StepHeaders are the only headers a step may name: the bearer token comes from its caller,
+// and a world or an admin token belongs to where the flow is replayed, not to the flow.
+var StepHeaders = []string{"Content-Type", "Accept"}
+
 // keptHeaders keeps Content-Type and Accept when they are not application/json.
 func keptHeaders(h http.Header) map[string]string {
 	var out map[string]string
-	for _, name := range []string{"Content-Type", "Accept"} {
+	for _, name := range StepHeaders {
 		v := h.Get(name)
 		if v == "" || strings.EqualFold(strings.TrimSpace(strings.SplitN(v, ";", 2)[0]), "application/json") {
 			continue

@@ -237,3 +237,27 @@ func TestObjectsInABodyReplayAsSent(t *testing.T) {
 		t.Errorf("the flow holds the password: %s", raw)
 	}
 }
+
+// A step names no header but Content-Type and Accept: an Authorization or X-Mock-World in a
+// hand-edited flow was replayed as is, sending a token for a step "as": "none" and making a
+// world on the target. A FIFO named as the flows, or in their folder, is refused instead of
+// hanging the suite.
+func TestFlowHeadersAndFilesAreChecked(t *testing.T) {
+	doc := `{"flow":1,"name":"h","steps":[{"step":1,"operation":"tagsList","as":"none","headers":{"Authorization":"Bearer x","X-Mock-World":"other"},"answer":{"status":401,"outline":{}}}]}`
+	_, err := flow.Parse([]byte(doc), []string{"tagsList"})
+	if err == nil || !strings.Contains(err.Error(), `"Authorization"`) || !strings.Contains(err.Error(), `"X-Mock-World"`) {
+		t.Errorf("Parse of a step with Authorization and X-Mock-World: %v, want both refused", err)
+	}
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "f.json")
+	if err := exec.Command("mkfifo", fifo).Run(); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	if _, err := flow.Load(fifo, []string{"tagsList"}); err == nil {
+		t.Errorf("Load of a FIFO: no error")
+	}
+	files, err := flow.Load(dir, []string{"tagsList"})
+	if err != nil || len(files) != 1 || files[0].Err == nil {
+		t.Errorf("Load of a folder holding a FIFO: %v, %+v; want the FIFO's file refused", err, files)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -27,6 +28,9 @@ func Load(path string, operations []string) ([]File, error) {
 	if err != nil {
 		return nil, fmt.Errorf("load flows: %w", err)
 	}
+	if !info.IsDir() && !info.Mode().IsRegular() {
+		return nil, fmt.Errorf("load flows: %s is neither a file nor a folder (a FIFO or a device would never end)", path)
+	}
 	paths := []string{path}
 	if info.IsDir() {
 		paths, err = filepath.Glob(filepath.Join(path, "*.json"))
@@ -41,7 +45,14 @@ func Load(path string, operations []string) ([]File, error) {
 	out := make([]File, 0, len(paths))
 	for _, p := range paths {
 		f := File{Path: p}
-		b, err := os.ReadFile(p)
+		var b []byte
+		fi, err := os.Stat(p)
+		switch {
+		case err == nil && !fi.Mode().IsRegular():
+			err = errors.New("not a regular file (a FIFO or a device would never end)")
+		case err == nil:
+			b, err = os.ReadFile(p)
+		}
 		if err == nil {
 			f.Doc, err = Parse(b, operations)
 		}
@@ -81,6 +92,11 @@ func Parse(b []byte, operations []string) (Document, error) {
 		}
 		if !slices.Contains(operations, st.Operation) {
 			add("%s: unknown operation %q (the OpenAPI document's operationIds: %s)", at, st.Operation, strings.Join(operations, ", "))
+		}
+		for _, name := range slices.Sorted(maps.Keys(st.Headers)) {
+			if !slices.Contains(StepHeaders, name) {
+				add("%s: the header %q is not one a step names (only %s: the caller gives the bearer token)", at, name, strings.Join(StepHeaders, " and "))
+			}
 		}
 		if !slices.Contains(Callers, st.As) {
 			add("%s: \"as\" is %q; want one of %s", at, st.As, strings.Join(Callers, ", "))
