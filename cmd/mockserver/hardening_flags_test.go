@@ -123,3 +123,17 @@ func TestProxyReportPathsCheckedAtStart(t *testing.T) {
 		}
 	}
 }
+
+// A --state-file in a folder that does not exist is refused at start: the mock ran, and at
+// stop the session was lost ("the world was not saved", exit 1).
+func TestStateFileFolderCheckedAtStart(t *testing.T) {
+	missing := steerOptions{stateFile: filepath.Join(t.TempDir(), "nodir", "s.json")}
+	var cfg mockserver.Config
+	if err := missing.apply(&cfg); err == nil || !strings.Contains(err.Error(), "directory") {
+		t.Errorf("--state-file in a missing folder: %v, want a refusal naming the directory", err)
+	}
+	fresh := steerOptions{stateFile: filepath.Join(t.TempDir(), "s.json")}
+	if err := fresh.apply(&cfg); err != nil {
+		t.Errorf("--state-file that does not exist yet, in a folder that does: %v", err)
+	}
+}

@@ -61,6 +61,9 @@ func (o steerOptions) apply(cfg *mockserver.Config) error {
 	removeLeftovers(o.stateFile)
 	_, err := fixtures.StatRegular(o.stateFile)
 	if errors.Is(err, fs.ErrNotExist) {
+		if dir := filepath.Dir(o.stateFile); !isDir(dir) { // the save at stop would fail, and the session be lost
+			return fmt.Errorf("state file %s: the directory %s does not exist or is not a directory", o.stateFile, dir)
+		}
 		return nil
 	}
 	if errors.Is(err, fixtures.ErrNotRegular) {
