@@ -639,7 +639,10 @@ type Cart struct {
 // CartItem A cart item; its shape is not shown beyond its id (interface, Resources, Cart, Gaps).
 //
 // Example: {"action":"renew","currency":"USD","domain_name":"strategice-commerce.org","id":2,"price":89.97,"tld":"org","years":3}
-type CartItem = map[string]interface{}
+type CartItem struct {
+	// Id The item's id, sent as cart_item_id to remove it.
+	Id int `json:"id"`
+}
 
 // Comment Comment record (interface, Resources, Comment); a reply has parent_comment_id.
 //
