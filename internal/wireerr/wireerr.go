@@ -1,8 +1,8 @@
 // Package wireerr puts the answers net/http writes by itself, before any handler runs, into
 // the interface's shape (a) (the interface, §Errors): a request it cannot parse (400), headers
 // past its limit (431), a transfer coding it does not know (501), a protocol version it does
-// not speak (505). The mock and the validating proxy serve on its Listener (D79, D183), each
-// with its own way of writing the answer.
+// not speak (505), an Expect it does not know (417). The mock and the validating proxy serve
+// on its Listener (D79, D183), each with its own way of writing the answer.
 package wireerr
 
 import (
@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"net"
 	"net/http"
+	"regexp"
 	"strconv"
 	"strings"
 )
@@ -63,9 +64,17 @@ func (c *conn) CloseWrite() error {
 // (net/http's conn.serve); the mock's and the proxy's own answers are never text/plain.
 const netHTTPErrorHeaders = "\r\nContent-Type: text/plain; charset=utf-8\r\nConnection: close\r\n\r\n"
 
+// expectationFailed is net/http's answer to an Expect it does not know (anything but
+// 100-continue), written before any handler runs: a 417 with no body and exactly these
+// headers. An upstream's 417 the proxy forwards carries its own headers, so it does not match.
+var expectationFailed = regexp.MustCompile(`^HTTP/1\.1 417 Expectation Failed\r\nConnection: close\r\nDate: [^\r\n]+\r\nContent-Length: 0\r\n\r\n$`)
+
 // transportError recognises an answer net/http wrote by itself and returns its status and the
 // detail after the status text ("missing required Host header").
 func transportError(p []byte) (int, string, bool) {
+	if expectationFailed.Match(p) {
+		return http.StatusExpectationFailed, "", true
+	}
 	const proto = "HTTP/1.1 "
 	if len(p) < len(proto)+3 || string(p[:len(proto)]) != proto || p[len(proto)] < '4' {
 		return 0, "", false
@@ -92,6 +101,8 @@ func Message(status int, detail, who string) string {
 		return "The request's Transfer-Encoding is not supported."
 	case status == http.StatusHTTPVersionNotSupported:
 		return "The request's HTTP version is not supported; send HTTP/1.1."
+	case status == http.StatusExpectationFailed:
+		return "The request's Expect header asks for what " + who + " does not do; only Expect: 100-continue is understood."
 	case detail != "":
 		return "The request could not be read as HTTP: " + detail + "."
 	}

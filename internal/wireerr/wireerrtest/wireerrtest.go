@@ -1,6 +1,6 @@
 // Package wireerrtest holds the one table of requests net/http refuses by itself (a request
 // line it cannot parse, no Host, headers past the limit, an unknown transfer coding, an HTTP
-// version other than 1.x, two Content-Lengths) and checks, over a raw TCP connection, that a
+// version other than 1.x, two Content-Lengths, an Expect other than 100-continue) and checks, over a raw TCP connection, that a
 // server on a wireerr listener answers each in shape (a) (D79, D183). The mock's and the
 // proxy's tests run it against their own listeners.
 package wireerrtest
@@ -33,6 +33,7 @@ var Cases = []Case{
 	{"an unknown transfer coding", "POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip\r\n\r\n", http.StatusNotImplemented},
 	{"HTTP/9.9", "GET / HTTP/9.9\r\nHost: x\r\n\r\n", http.StatusHTTPVersionNotSupported},
 	{"two Content-Lengths", "POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\nab", http.StatusBadRequest},
+	{"an unknown expectation", "POST / HTTP/1.1\r\nHost: x\r\nExpect: 42-fish\r\nContent-Length: 0\r\n\r\n", http.StatusExpectationFailed},
 }
 
 // Check sends every case to addr (host:port), each on its own connection, and checks the
