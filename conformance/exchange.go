@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/opsapi/mocktoolkit/internal/redact"
 )
@@ -180,5 +181,31 @@ func (ex *Exchange) Describe() string {
 	}
 	b.WriteString(headerLines(shown, "", ""))
 	fmt.Fprintf(&b, "    %s\n", truncate(redactJSON([]byte(prettyJSON(ex.Body))), 3000))
+	return printable(b.String())
+}
+
+// printable writes the control characters of a deployment's text as escapes ("\x1b"), and
+// bytes that are not UTF-8 as U+FFFD, so an answer cannot recolour, clear or rewrite the
+// terminal or CI log a failure is printed to; line ends and tabs stay.
+func printable(s string) string {
+	clean := true
+	for _, r := range s {
+		if r == utf8.RuneError || r < ' ' && r != '\n' && r != '\t' || r == 0x7f || r >= 0x80 && r < 0xa0 {
+			clean = false
+			break
+		}
+	}
+	if clean {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range strings.ToValidUTF8(s, "\uFFFD") {
+		switch {
+		case r < ' ' && r != '\n' && r != '\t', r == 0x7f, r >= 0x80 && r < 0xa0:
+			fmt.Fprintf(&b, "\\x%02x", r)
+		default:
+			b.WriteRune(r)
+		}
+	}
 	return b.String()
 }

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"os"
 	"strings"
 
 	"github.com/opsapi/mocktoolkit/conformance/manifest"
@@ -24,7 +23,7 @@ func (cfg Config) LoadManifest(ctx context.Context, base string) (manifest.Manif
 	)
 	if cfg.ManifestFile != "" {
 		source = cfg.ManifestFile
-		raw, err = os.ReadFile(cfg.ManifestFile)
+		raw, err = manifest.ReadFile(cfg.ManifestFile)
 		if err != nil {
 			return m, fmt.Errorf("load manifest: %w", err)
 		}

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/opsapi/mocktoolkit/conformance"
@@ -85,5 +86,38 @@ func TestReportsHideTheManifestsCredentials(t *testing.T) {
 		if got := conformance.Redact(text); strings.Contains(got, pw) {
 			t.Errorf("Redact(%q) = %q: the member's password shows", text, got)
 		}
+	}
+}
+
+// A manifest is read from a regular file only, of at most manifest.MaxFileSize: a FIFO hung the
+// run before its first spec, and /dev/zero was read until memory ran out.
+func TestManifestFileIsARegularFile(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "m.json")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	for _, path := range []string{fifo, "/dev/zero", dir} {
+		if _, err := (conformance.Config{ManifestFile: path}).LoadManifest(context.Background(), ""); err == nil {
+			t.Errorf("LoadManifest(%s): no error", path)
+		}
+		if _, err := mf.CheckFile(path); err == nil {
+			t.Errorf("CheckFile(%s): no error", path)
+		}
+	}
+}
+
+// A failure shows a deployment's answer without its control characters: ESC, NUL and BEL in
+// an answer reached the operator's terminal and the CI log as they were.
+func TestDescribeWritesControlCharactersAsEscapes(t *testing.T) {
+	ex := &conformance.Exchange{Op: conformance.OpTagsList, Status: 500, Body: []byte("\x00\x07\x1b[31mRED\x1b[0m <b>\xff</b>\nnext")}
+	got := ex.Describe()
+	for _, c := range []string{"\x00", "\x07", "\x1b", "\xff"} {
+		if strings.Contains(got, c) {
+			t.Errorf("Describe holds %q:\n%s", c, got)
+		}
+	}
+	if !strings.Contains(got, `\x1b[31mRED`) || !strings.Contains(got, "\nnext") {
+		t.Errorf("Describe = %q, want the escapes written out and line ends kept", got)
 	}
 }

@@ -85,7 +85,13 @@ func OptionsFromEnv(getenv func(string) string) (Options, error) {
 		}
 		o.Steps = n
 	}
-	o.Diff = getenv(EnvDiff) == "1"
+	switch v := getenv(EnvDiff); v {
+	case "", "0", "false":
+	case "1", "true":
+		o.Diff = true
+	default: // a run believed differential must not quietly be one that is not
+		return o, fmt.Errorf("explore: %s=%q is not 1 or 0", EnvDiff, v)
+	}
 	return o, nil
 }
 

@@ -106,10 +106,28 @@ func schemaProblems(err error) string {
 	return strings.Join(out, "; ")
 }
 
+// MaxFileSize is the largest manifest file read: a manifest names a few hundred ids.
+const MaxFileSize = 8 << 20
+
+// ReadFile reads a manifest file: a regular file (a FIFO would never end, a device never stop)
+// of at most MaxFileSize bytes.
+func ReadFile(path string) ([]byte, error) {
+	fi, err := os.Stat(path)
+	switch {
+	case err != nil:
+		return nil, err
+	case !fi.Mode().IsRegular():
+		return nil, fmt.Errorf("%s is not a regular file (a FIFO or a device would never end): a manifest is a JSON file", path)
+	case fi.Size() > MaxFileSize:
+		return nil, fmt.Errorf("%s is %d bytes; a manifest is at most %d", path, fi.Size(), MaxFileSize)
+	}
+	return os.ReadFile(path)
+}
+
 // CheckFile is what `conformance.test -check-manifest <file>` runs: the file must match
 // Schema; it returns what the file lacks for a whole run (Check).
 func CheckFile(path string) ([]string, error) {
-	raw, err := os.ReadFile(path)
+	raw, err := ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
