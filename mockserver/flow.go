@@ -35,6 +35,7 @@ type flowLog struct {
 	calls   []flowCall
 	bytes   int
 	dropped int
+	forced  int // calls a fault rule or Prefer: code= answered, left out
 	gone    bool // its world was evicted: nothing more is kept
 }
 
@@ -96,7 +97,7 @@ func (f *flowLog) clear() {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.budget.used.Add(-int64(f.bytes))
-	f.calls, f.bytes, f.dropped = nil, 0, 0
+	f.calls, f.bytes, f.dropped, f.forced = nil, 0, 0, 0
 }
 
 // detach clears the flow of an evicted world for good: a request still under way in it keeps
@@ -108,9 +109,10 @@ func (f *flowLog) detach() {
 	f.mu.Unlock()
 }
 
-// snapshot returns the calls as the flow package takes them, and how many were left out;
+// snapshot returns the calls as the flow package takes them, how many were left out past the
+// bounds and how many because their answer was forced;
 // a caller outside the manifest is the member when it works in memberProject (D171).
-func (f *flowLog) snapshot(memberProject int64) ([]flow.Call, int) {
+func (f *flowLog) snapshot(memberProject int64) ([]flow.Call, int, int) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	out := make([]flow.Call, len(f.calls))
@@ -130,7 +132,15 @@ func (f *flowLog) snapshot(memberProject int64) ([]flow.Call, int) {
 		}
 		out[i] = flow.Call{Operation: c.op, As: c.as, Header: h, Request: c.req, Status: c.status, Answer: c.answer}
 	}
-	return out, f.dropped
+	return out, f.dropped, f.forced
+}
+
+// skipForced counts a call whose answer a fault rule or Prefer: code= forced (D61, D5): the
+// deployment did not choose it, so a flow replayed elsewhere must not demand it.
+func (f *flowLog) skipForced() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.forced++
 }
 
 // recordFlow adds one call of operation op to the world's flow: who called (from the bearer
@@ -178,12 +188,21 @@ func projectOf(st reference.State, email string) int64 {
 func (s *Server) handleFlow(w http.ResponseWriter, r *http.Request) {
 	wl := s.worldOf(r)
 	st := wl.state()
-	calls, dropped := wl.flow.snapshot(projectOf(st.store.State(), st.manifest.Users.Member.Email))
-	doc := flow.Build("world "+wl.name, calls, st.manifest)
-	doc.Source = fmt.Sprintf("mock world %s, scenario %s, seed %d", wl.name, st.source.Scenario, st.source.Seed)
-	if dropped > 0 {
-		doc.Note = fmt.Sprintf("the recording holds the first %d calls since the last reset; %d later calls are left out (at most %d calls and %d MiB of bodies a world, %d MiB across all worlds)", len(calls), dropped, maxFlowSteps, flowBytes>>20, flowBytesAll>>20)
+	calls, dropped, forced := wl.flow.snapshot(projectOf(st.store.State(), st.manifest.Users.Member.Email))
+	var secrets []string
+	if s.cfg.AdminToken != "" {
+		secrets = append(secrets, s.cfg.AdminToken)
 	}
+	doc := flow.Build("world "+wl.name, calls, st.manifest, secrets...)
+	doc.Source = fmt.Sprintf("mock world %s, scenario %s, seed %d", wl.name, st.source.Scenario, st.source.Seed)
+	var notes []string
+	if forced > 0 {
+		notes = append(notes, fmt.Sprintf("%d calls answered by a fault rule or Prefer: code= are left out (a deployment is never asked to fail on purpose)", forced))
+	}
+	if dropped > 0 {
+		notes = append(notes, fmt.Sprintf("the recording holds the first %d calls since the last reset; %d later calls are left out (at most %d calls and %d MiB of bodies a world, %d MiB across all worlds)", len(calls), dropped, maxFlowSteps, flowBytes>>20, flowBytesAll>>20))
+	}
+	doc.Note = strings.Join(notes, "; ")
 	w.Header().Set("Content-Disposition", fmt.Sprintf("inline; filename=%q", "flow-"+wl.name+".json"))
 	writeJSON(w, http.StatusOK, doc)
 }

@@ -242,3 +242,42 @@ func TestFlowKeepsLongBodiesWhole(t *testing.T) {
 		t.Errorf("the journal keeps %d bytes for one 30 KB body; it keeps %d of a body", len(journal.raw), 16<<10)
 	}
 }
+
+// The mock's admin token never reaches a flow, wherever a body quotes it (the journal scrubbed
+// it, the flow kept it); and an answer a fault rule or Prefer: code= forced is left out, with a
+// note, since a flow replayed against a deployment must not demand an injected failure.
+func TestFlowLeavesOutAdminTokenAndForcedAnswers(t *testing.T) {
+	const admin = "S3cr3tAdm1nTok"
+	m := newMock(t, mockserver.Config{AdminToken: admin})
+	p := "/__worlds/forced"
+	ctl := func(method, path string, body any) answer {
+		t.Helper()
+		return m.ctl(method, p+path, body, "X-Mock-Admin-Token", admin)
+	}
+	ctl(http.MethodPost, "/__mock/reset", map[string]any{}).wantStatus(t, http.StatusOK)
+	var mf fixtures.Manifest
+	if err := json.Unmarshal(ctl(http.MethodGet, "/__mock/fixtures", nil).wantStatus(t, 200).raw, &mf); err != nil {
+		t.Fatal(err)
+	}
+	tok := m.post(p+"/v1/authenticate", "", map[string]any{"email": mf.Users.Member.Email, "password": mf.Users.Member.Password}).wantStatus(t, 200).data()["token"].(string)
+	m.post(p+"/services/operations/v1/operations/tags/list", tok, map[string]any{"note": admin}).wantStatus(t, 200)
+	ctl(http.MethodPost, "/__mock/faults", map[string]any{"operation": "tagsList", "status": 500, "times": 1}).wantStatus(t, http.StatusCreated)
+	m.post(p+"/services/operations/v1/operations/tags/list", tok, map[string]any{}).wantStatus(t, 500)
+	m.ctl(http.MethodPost, p+"/services/operations/v1/operations/tags/list", map[string]any{}, "Authorization", "Bearer "+tok, "Prefer", "code=429").wantStatus(t, 429)
+	raw := ctl(http.MethodGet, "/__mock/flow", nil).wantStatus(t, 200).raw
+	var doc flow.Document
+	if err := json.Unmarshal(raw, &doc); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(raw), admin) {
+		t.Errorf("the flow holds the admin token:\n%s", raw)
+	}
+	for _, st := range doc.Steps {
+		if st.Answer.Status == 500 || st.Answer.Status == 429 {
+			t.Errorf("step %d keeps the forced %d", st.Step, st.Answer.Status)
+		}
+	}
+	if len(doc.Steps) != 2 || !strings.Contains(doc.Note, "2 calls answered by a fault rule or Prefer") {
+		t.Errorf("steps %d, note %q: want the login and the list, and a note on the 2 forced answers", len(doc.Steps), doc.Note)
+	}
+}

@@ -302,7 +302,11 @@ func (s *Server) recordRequests(next http.Handler) http.Handler {
 		}
 		if rt, ok := s.ops[r.URL.Path]; ok {
 			e.Operation = rt.id
-			wl.recordFlow(rt.id, wl.state(), r, reqBody, rec.status, rec.body) // D170
+			if rec.Header().Get("X-Mock-Forced") != "" {
+				wl.flow.skipForced()
+			} else {
+				wl.recordFlow(rt.id, wl.state(), r, reqBody, rec.status, rec.body) // D170
+			}
 		}
 		wl.journal.noteOnRecord(r.Header, e.Request.raw, e.Response.raw) // D200
 		wl.journal.add(e)

@@ -25,12 +25,17 @@ const Redacted = redact.Placeholder
 
 // Build writes calls as a flow named name. manifest is the fixture manifest of the recording
 // deployment (any value that encodes to its JSON): a body value it holds becomes a reference
-// to its key, an id an earlier answer gave becomes a reference to that answer (D170).
-func Build(name string, calls []Call, manifest any) Document {
+// to its key, an id an earlier answer gave becomes a reference to that answer (D170). secrets
+// are credential values besides those the manifest and the calls show (the recorder's own,
+// such as the mock's admin token), replaced wherever they stand.
+func Build(name string, calls []Call, manifest any, secrets ...string) Document {
 	raw, _ := json.Marshal(manifest)
 	doc := Document{Flow: Version, Name: name, Steps: make([]Step, 0, len(calls))}
 	ix := &refIndex{manifest: leaves(decode(raw))}
 	known := knownSecrets(raw, calls)
+	for _, s := range secrets { // the recorder's own, such as the mock's admin token
+		known.Note(s)
+	}
 	for i, c := range calls {
 		st := Step{Step: i + 1, Operation: c.Operation, As: c.As, Headers: keptHeaders(c.Header)}
 		if body, ok := decode(c.Request).(map[string]any); ok {
