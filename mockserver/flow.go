@@ -35,7 +35,7 @@ type flowLog struct {
 	calls   []flowCall
 	bytes   int
 	dropped int
-	forced  int // calls a fault rule or Prefer: code= answered, left out
+	forced  int  // calls a fault rule or Prefer: code= answered, left out
 	gone    bool // its world was evicted: nothing more is kept
 }
 
