@@ -5,6 +5,7 @@ import (
 	"errors"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"testing"
 	"time"
 
@@ -51,6 +52,12 @@ func TestClientControls(t *testing.T) {
 	}
 	if _, err := c.Freeze(ctx, true); err != nil {
 		t.Fatal(err)
+	}
+	if _, err := c.Advance(ctx, 500*time.Millisecond); err == nil {
+		t.Errorf("Advance(500ms) moved nothing and said nothing; want an error (whole seconds)")
+	}
+	if _, err := c.LoginAs(ctx, "nobody"); err == nil || strings.Contains(err.Error(), "mock answered") {
+		t.Errorf("LoginAs(nobody): %v; want an error that no request was made for", err)
 	}
 	clk, err := c.Advance(ctx, time.Hour)
 	if err != nil || !clk.Frozen || clk.Now.Hour() != 10 {

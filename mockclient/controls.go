@@ -2,6 +2,7 @@ package mockclient
 
 import (
 	"context"
+	"fmt"
 	"net/url"
 	"strconv"
 	"time"
@@ -81,8 +82,12 @@ func (c *Client) Freeze(ctx context.Context, frozen bool) (Clock, error) {
 	return c.clock(ctx, map[string]any{"freeze": frozen})
 }
 
-// Advance moves the world's clock forward by d, in whole seconds.
+// Advance moves the world's clock forward by d, a whole number of seconds: a part of a second
+// is an error (it used to be dropped, so Advance(500ms) moved nothing and said nothing).
 func (c *Client) Advance(ctx context.Context, d time.Duration) (Clock, error) {
+	if d%time.Second != 0 {
+		return Clock{}, fmt.Errorf("mockclient: Advance(%s): the clock moves in whole seconds", d)
+	}
 	return c.clock(ctx, map[string]any{"advance_seconds": int64(d / time.Second)})
 }
 
@@ -233,8 +238,8 @@ func (c *Client) LoginAs(ctx context.Context, role string) (string, error) {
 		return "", err
 	}
 	creds := map[string]fixtures.Credentials{"member": m.Users.Member, "superadmin": m.Users.Superadmin, "outsider": m.Users.Outsider}[role]
-	if creds.Email == "" {
-		return "", &Error{Status: 0, Message: "the manifest names no login for the role " + strconv.Quote(role)}
+	if creds.Email == "" { // no request was made: not an answer of the mock
+		return "", fmt.Errorf("mockclient: LoginAs(%q): the manifest names no login for that role; want member, superadmin or outsider", role)
 	}
 	return c.Login(ctx, creds.Email, creds.Password)
 }

@@ -54,6 +54,10 @@ func Prepare(path string) error {
 // CheckWritable reports whether the file at path can be written, by creating it (an existing
 // file is left as it is until the report replaces it).
 func CheckWritable(path string) error {
+	// A FIFO with no reader would block the open (and the run's end); a device is no report.
+	if fi, err := os.Stat(path); err == nil && !fi.Mode().IsRegular() {
+		return fmt.Errorf("%s is not a regular file", path)
+	}
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE, 0o644)
 	if err != nil {
 		return err

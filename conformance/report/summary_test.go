@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/opsapi/mocktoolkit/conformance"
@@ -57,5 +58,22 @@ func TestReportFiles(t *testing.T) {
 	}
 	if w := report.WriteFile("HTML", "/dev/null/report.html", nil); w == "" {
 		t.Errorf("WriteFile to a path that cannot be created gave no warning")
+	}
+}
+
+// A report path that is a FIFO (no reader) or a device is refused when the run starts, not
+// opened: the open blocked, and the run never ended after its specs passed.
+func TestReportPathMustBeARegularFile(t *testing.T) {
+	fifo := filepath.Join(t.TempDir(), "report.html")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	for _, path := range []string{fifo, "/dev/null"} {
+		if err := report.Prepare(path); err == nil {
+			t.Errorf("Prepare(%s) succeeded", path)
+		}
+	}
+	if err := report.Prepare(filepath.Join(t.TempDir(), "new", "r.html")); err != nil {
+		t.Errorf("Prepare of a new file in a new folder: %v", err)
 	}
 }
