@@ -51,18 +51,31 @@ func canonicalBody(body []byte, names map[string]bool) ([]byte, error) {
 	if err := dec.Decode(&obj); err != nil {
 		return nil, err
 	}
-	for k, v := range obj {
+	for k := range obj {
 		if !names[k] {
 			delete(obj, k)
-			continue
-		}
-		if n, ok := v.(json.Number); ok {
-			if i, ok := integerText(n.String()); ok {
-				obj[k] = json.Number(i)
-			}
 		}
 	}
-	return json.Marshal(obj)
+	return json.Marshal(integral(obj))
+}
+
+// integral writes every whole number of a decoded JSON value as an integer (integerText).
+func integral(v any) any {
+	switch t := v.(type) {
+	case map[string]any:
+		for k, x := range t {
+			t[k] = integral(x)
+		}
+	case []any:
+		for i, x := range t {
+			t[i] = integral(x)
+		}
+	case json.Number:
+		if i, ok := integerText(t.String()); ok {
+			return json.Number(i)
+		}
+	}
+	return v
 }
 
 // integerText writes a JSON number whose value is a whole number as an integer ("5.0" → "5",

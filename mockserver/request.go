@@ -204,25 +204,6 @@ func controlBody(body []byte, names map[string]bool) (canon []byte, unknown stri
 	return canon, ""
 }
 
-// integral writes every whole number of a decoded JSON value as an integer (integerText).
-func integral(v any) any {
-	switch t := v.(type) {
-	case map[string]any:
-		for k, x := range t {
-			t[k] = integral(x)
-		}
-	case []any:
-		for i, x := range t {
-			t[i] = integral(x)
-		}
-	case json.Number:
-		if i, ok := integerText(t.String()); ok {
-			return json.Number(i)
-		}
-	}
-	return v
-}
-
 // controlFieldError words a decoding error of a control's JSON object under its field.
 func controlFieldError(err error) (string, string) {
 	var te *json.UnmarshalTypeError
