@@ -77,6 +77,11 @@ func Validate(raw []byte) error {
 	if err := json.Unmarshal(raw, &v); err != nil {
 		return fmt.Errorf("not JSON: %w", err)
 	}
+	if at, err := duplicateKey(raw); err != nil {
+		return fmt.Errorf("not JSON: %w", err)
+	} else if at != "" {
+		return fmt.Errorf("names %s twice: a manifest gives each key once", at)
+	}
 	if err := s.VisitJSON(v, openapi3.MultiErrors()); err != nil {
 		return fmt.Errorf("does not match manifest.schema.json: %s", schemaProblems(err))
 	}

@@ -44,6 +44,7 @@ func TestManifestSchema(t *testing.T) {
 		"an id of 0":        strings.Replace(string(example), `"card_id": 5120`, `"card_id": 0`, 1),
 		"an unknown field":  strings.Replace(string(example), `"seed": 0,`, `"seed": 0, "colour": "red",`, 1),
 		"an id as a string": strings.Replace(string(example), `"tag_id": 77`, `"tag_id": "77"`, 1),
+		"a key given twice":  strings.Replace(string(example), `"tag_id": 77`, `"tag_id": 77, "tag_id": 78`, 1),
 	} {
 		if bad == string(example) {
 			t.Fatalf("%s: the example changed; update this test", name)
@@ -102,4 +103,11 @@ func TestCheckFile(t *testing.T) {
 	if _, err := manifest.CheckFile(bad); err == nil || !strings.Contains(err.Error(), "bord_id") {
 		t.Errorf("a file with bord_id: %v, want an error naming it", err)
 	}
+}
+
+// A key given twice is named by where it is: encoding/json would keep the last silently.
+func ExampleValidate_duplicateKey() {
+	err := manifest.Validate([]byte(`{"users": {"member": {"email": "a@example.com", "email": "b@example.com"}}}`))
+	fmt.Println(err)
+	// Output: names /users/member/email twice: a manifest gives each key once
 }
