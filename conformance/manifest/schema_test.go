@@ -44,7 +44,7 @@ func TestManifestSchema(t *testing.T) {
 		"an id of 0":        strings.Replace(string(example), `"card_id": 5120`, `"card_id": 0`, 1),
 		"an unknown field":  strings.Replace(string(example), `"seed": 0,`, `"seed": 0, "colour": "red",`, 1),
 		"an id as a string": strings.Replace(string(example), `"tag_id": 77`, `"tag_id": "77"`, 1),
-		"a key given twice":  strings.Replace(string(example), `"tag_id": 77`, `"tag_id": 77, "tag_id": 78`, 1),
+		"a key given twice": strings.Replace(string(example), `"tag_id": 77`, `"tag_id": 77, "tag_id": 78`, 1),
 	} {
 		if bad == string(example) {
 			t.Fatalf("%s: the example changed; update this test", name)
