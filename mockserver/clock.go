@@ -55,14 +55,32 @@ func (c *Clock) Now() time.Time {
 }
 
 func (c *Clock) now() time.Time {
+	if t := c.running(); t.Before(LatestClock) {
+		return t
+	}
+	return LatestClock
+}
+
+// running is base moved on by the real time since, unbounded but for spec.LatestTime.
+func (c *Clock) running() time.Time {
 	if c.frozen {
 		return c.base
 	}
 	elapsed := time.Since(c.since) // monotonic: never negative, far from overflowing
-	if elapsed < 0 || c.base.Add(elapsed).After(LatestClock) {
-		return LatestClock
+	if elapsed < 0 || spec.LatestTime.Sub(c.base) < elapsed {
+		return spec.LatestTime
 	}
 	return c.base.Add(elapsed)
+}
+
+// WindowNow is the time rate-limit, login and thumbnail windows are measured on (D63): Now,
+// except that a clock that has run into LatestClock keeps running here, so that a window
+// spent there still ends, and its Retry-After counts down, though what the mock stamps
+// stays at LatestClock. It stops only at spec.LatestTime, a year of running later.
+func (c *Clock) WindowNow() time.Time {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	return c.running()
 }
 
 // Advance moves the clock forward by d. It refuses a negative d, and a d that would carry the

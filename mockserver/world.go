@@ -73,7 +73,7 @@ func (s *Server) newWorld(name string, src Source, start time.Time) (*world, err
 		name:    name,
 		created: time.Now().UTC(),
 		clock:   clock,
-		limiter: newRateLimiter(s.cfg.RateLimit, clock.Now),
+		limiter: newRateLimiter(s.cfg.RateLimit, clock.WindowNow),
 		faults:  &faultRules{},
 		journal: newJournal(s.cfg.JournalSize, s.journals),
 		flow:    &flowLog{budget: s.flows},

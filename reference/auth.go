@@ -28,7 +28,7 @@ func (s *Store) Authenticate(in AuthenticateInput) (LoginResult, error) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	email, now := normalizeEmail(in.Email), s.now()
+	email, now := normalizeEmail(in.Email), s.windowNow()
 	failures := s.loginFailures[email]
 	if failures.Spent(now, LoginWindow, LoginFailuresPerEmail) {
 		return LoginResult{}, &Error{Code: ERATELIMITED, Message: LoginThrottledMessage, RetryAfter: failures.Until(now, LoginWindow)}

@@ -10,6 +10,13 @@ type Clock interface {
 	Now() time.Time
 }
 
+// windowClock is a Clock that measures windows on a time of its own (WindowNow): the mock's
+// clock stops at its end for what it stamps, but keeps running for windows, so that a window
+// spent there still ends (D63).
+type windowClock interface {
+	WindowNow() time.Time
+}
+
 // ClockFunc adapts a function to Clock.
 type ClockFunc func() time.Time
 

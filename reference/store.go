@@ -133,6 +133,15 @@ func (s *Store) State() State {
 // now is the time of a write: the store's clock in UTC, second precision (D9, D39).
 func (s *Store) now() time.Time { return utc(s.cfg.clock.Now()) }
 
+// windowNow is the time the login and thumbnail windows are measured on: the clock's
+// WindowNow where it has one, else now.
+func (s *Store) windowNow() time.Time {
+	if c, ok := s.cfg.clock.(windowClock); ok {
+		return utc(c.WindowNow())
+	}
+	return s.now()
+}
+
 // sortedValues returns clones of the values of m ordered by id, never nil.
 func sortedValues[T any](m map[int64]T, clone func(T) T, id func(T) int64) []T {
 	out := make([]T, 0, len(m))

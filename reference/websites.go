@@ -30,7 +30,7 @@ func (s *Store) RegenerateThumbnail(userID int64, in RegenerateThumbnailInput) (
 	if !ok || e.ProjectID != project {
 		return Thumbnail{}, Errorf(ENOTFOUND, "The %s %d was not found.", in.Type, in.EntityID)
 	}
-	now := s.now()
+	now := s.windowNow() // stamps At too: a regeneration's window must end where it is measured
 	recent := s.recentRegenerations(project, now)
 	if n := len(recent); n >= ThumbnailLimit {
 		oldest := recent[n-ThumbnailLimit].At // leaving the window brings the count under the limit

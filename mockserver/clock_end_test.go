@@ -1,0 +1,36 @@
+package mockserver
+
+import (
+	"testing"
+	"time"
+)
+
+// A clock that has run into its end stops for what the mock stamps, but a rate-limit window
+// spent there still ends: Retry-After is not a promise that never
+// comes true (D63).
+func TestWindowsEndAtTheClocksEnd(t *testing.T) {
+	clock := NewClock(LatestClock.Add(-time.Second))
+	wait := func(d time.Duration) { // real time passing, without the test waiting for it
+		clock.mu.Lock()
+		clock.since = clock.since.Add(-d)
+		clock.mu.Unlock()
+	}
+	wait(5 * time.Second)
+	if got := clock.Now(); !got.Equal(LatestClock) {
+		t.Fatalf("the clock reads %s after running past its end, want it stopped at %s", got, LatestClock)
+	}
+
+	limiter := newRateLimiter(1, clock.WindowNow)
+	if v := limiter.take("u"); !v.allowed {
+		t.Fatal("the first request of a window was refused")
+	}
+	v := limiter.take("u")
+	if v.allowed || v.retryAfter <= 0 {
+		t.Fatalf("the second request of a one-request window: %+v, want refused with a Retry-After", v)
+	}
+	wait(v.retryAfter)
+	if v := limiter.take("u"); !v.allowed {
+		t.Errorf("after Retry-After (%s) at the clock's end the window is still spent: %+v", v.retryAfter, v)
+	}
+
+}
