@@ -184,7 +184,7 @@ func projectOf(st reference.State, email string) int64 {
 	return 0
 }
 
-// handleFlow answers the world's flow since its last reset (D170): GET /__mock/flow.
+// handleFlow answers the world's flow since its last reset or loaded snapshot (D170, D173): GET /__mock/flow.
 func (s *Server) handleFlow(w http.ResponseWriter, r *http.Request) {
 	wl := s.worldOf(r)
 	st := wl.state()
@@ -196,6 +196,9 @@ func (s *Server) handleFlow(w http.ResponseWriter, r *http.Request) {
 	doc := flow.Build("world "+wl.name, calls, st.manifest, secrets...)
 	doc.Source = fmt.Sprintf("mock world %s, scenario %s, seed %d", wl.name, st.source.Scenario, st.source.Seed)
 	var notes []string
+	if st.source.Snapshot {
+		notes = append(notes, "recorded since a snapshot was loaded with PUT /__mock/state: a deployment replaying it needs the records the steps name")
+	}
 	if forced > 0 {
 		notes = append(notes, fmt.Sprintf("%d calls answered by a fault rule or Prefer: code= are left out (a deployment is never asked to fail on purpose)", forced))
 	}

@@ -113,6 +113,23 @@ func TestFlowIsPerWorldAndStartsAtReset(t *testing.T) {
 	}
 }
 
+// A snapshot loaded mid-recording starts a new recording, as a reset does: the calls before it
+// acted on records that are gone, and the flow's note says where it began.
+func TestFlowStartsAgainAtALoadedSnapshot(t *testing.T) {
+	m := newMock(t, mockserver.Config{})
+	frontendRun(t, m, "a")
+	state := m.ctl(http.MethodGet, "/__worlds/a/__mock/state", nil).wantStatus(t, 200).raw
+	m.ctl(http.MethodPut, "/__worlds/a/__mock/state", string(state)).wantStatus(t, 200)
+	m.post("/__worlds/a/services/operations/v1/operations/cards/list", "bad-token", nil)
+	doc, raw := getFlow(t, m, "a")
+	if len(doc.Steps) != 1 || doc.Steps[0].Answer.Status != 401 {
+		t.Errorf("after PUT /__mock/state and one call, want that one step only:\n%s", raw)
+	}
+	if !strings.Contains(doc.Note, "snapshot") {
+		t.Errorf("the flow's note %q does not say it began at a loaded snapshot", doc.Note)
+	}
+}
+
 func ref(key string) map[string]any { return map[string]any{"manifest": key} }
 
 func stepRef(n int, path string) map[string]any {

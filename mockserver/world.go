@@ -136,6 +136,7 @@ func (s *Server) loadState(w *world, st reference.State) error {
 	src.Snapshot = true
 	m, notes := deriveManifest(old.manifest, store.State())
 	w.cur.Store(&worldState{store: store, manifest: m, notes: notes, source: src})
+	w.flow.clear() // the calls before it acted on records that are gone: a new recording starts (D173)
 	return nil
 }
 
