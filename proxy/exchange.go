@@ -3,6 +3,7 @@ package proxy
 import (
 	"bytes"
 	"compress/gzip"
+	"context"
 	"fmt"
 	"io"
 	"net/http"
@@ -32,6 +33,8 @@ type exchange struct {
 
 	violations []Violation
 	notes      []string
+
+	abort context.CancelCauseFunc // cancels the exchange's upstream request
 }
 
 // note adds a remark about how the exchange was (or was not) checked.

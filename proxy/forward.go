@@ -14,9 +14,19 @@ import (
 	"github.com/opsapi/mocktoolkit/conformance/rules"
 )
 
-// upstreamHeaderTimeout bounds the wait for the upstream's status and headers (the default
-// transport's); after it the client gets the 502 of UP-1.
-const upstreamHeaderTimeout = 2 * time.Minute
+// upstreamTimeout bounds each wait on the upstream before the client has a status: for the
+// upstream's status and headers (the transport's), then for the part of its answer body the
+// proxy reads ahead to check (D95). After it the client gets the 502 of UP-1, not a header
+// held back while a body trickles in.
+const upstreamTimeout = 2 * time.Minute
+
+// slowAnswer is the cause an exchange's context is cancelled with when the upstream's answer
+// body does not arrive within the proxy's bodyTimeout.
+type slowAnswer struct{ after time.Duration }
+
+func (e slowAnswer) Error() string {
+	return fmt.Sprintf("its answer body did not arrive within %s of its header", e.after)
+}
 
 // exchangeKey carries the *exchange of a request through the ReverseProxy's hooks.
 type exchangeKey struct{}
@@ -31,7 +41,7 @@ func (p *Proxy) reverseProxy(transport http.RoundTripper) *httputil.ReverseProxy
 	if transport == nil {
 		t := http.DefaultTransport.(*http.Transport).Clone()
 		t.DisableCompression = true
-		t.ResponseHeaderTimeout = upstreamHeaderTimeout
+		t.ResponseHeaderTimeout = upstreamTimeout
 		transport = newTapTransport(t)
 	}
 	return &httputil.ReverseProxy{
@@ -68,7 +78,10 @@ func (p *Proxy) forward(w http.ResponseWriter, r *http.Request) {
 			ex.note("the request body could not be read: " + err.Error())
 		}
 	}
-	p.rp.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), exchangeKey{}, ex)))
+	ctx, cancel := context.WithCancelCause(context.WithValue(r.Context(), exchangeKey{}, ex))
+	defer cancel(nil)
+	ex.abort = cancel
+	p.rp.ServeHTTP(w, r.WithContext(ctx))
 }
 
 // inspect is ModifyResponse: it reads ahead up to maxBody bytes of the answer, checks the
@@ -89,8 +102,12 @@ func (p *Proxy) inspect(resp *http.Response) error {
 		p.record(ex)
 		return nil
 	}
+	late := time.AfterFunc(p.bodyTimeout, func() { ex.abort(slowAnswer{p.bodyTimeout}) })
 	raw, body, whole, err := readAhead(resp.Body, p.maxBody)
 	resp.Body = body
+	if !late.Stop() { // the answer is cut off: the client gets the 502 of upstreamFailed
+		return context.Cause(resp.Request.Context())
+	}
 	var cutShort []Violation
 	switch {
 	case err != nil && resp.Request.Context().Err() == nil:
@@ -131,24 +148,27 @@ func (p *Proxy) upstreamFailed(w http.ResponseWriter, r *http.Request, err error
 	msg := fmt.Sprintf("The proxy could not get an answer from the upstream %s: %v.", p.upstream.Redacted(), err)
 	status := http.StatusBadGateway
 	stopping := errors.Is(context.Cause(r.Context()), ErrStopping)
+	var slow slowAnswer
 	switch {
+	case errors.As(err, &slow): // the proxy gave up on the upstream, not the client
 	case stopping:
 		msg = fmt.Sprintf("The proxy stopped before the upstream %s answered; the request may have reached it.", p.upstream.Redacted())
 	case r.Context().Err() != nil: // the client went away: nobody reads this answer
 		msg = "The client closed the request before the upstream answered."
 	}
+	clientStayed := r.Context().Err() == nil || errors.As(err, &slow)
 	body, _ := json.Marshal(map[string]any{"error": true, "message": msg, "data": []any{}})
 	if ex != nil {
 		ex.status, ex.respBody, ex.respWhole = status, body, true
 		ex.note(msg)
-		if r.Context().Err() == nil {
+		if clientStayed {
 			ex.violations = []Violation{violation(rules.UP1, msg)}
 		}
 	}
 	h := w.Header()
 	h.Set("Content-Type", "application/json")
 	h.Set("Content-Length", strconv.Itoa(len(body)))
-	if r.Context().Err() == nil {
+	if clientStayed {
 		h.Set(HeaderViolations, string(rules.UP1))
 	}
 	if ex != nil {

@@ -66,6 +66,8 @@ type Proxy struct {
 	stats    *stats
 	tracker  *check.Tracker
 	started  time.Time
+	// bodyTimeout bounds the read-ahead of an answer body (upstreamTimeout; tests shorten it).
+	bodyTimeout time.Duration
 	// clientRules holds the rules of client violations already logged (logViolations).
 	clientRules sync.Map
 }
@@ -89,6 +91,8 @@ func New(cfg Config) (*Proxy, error) {
 		stats:    newStats(),
 		tracker:  check.NewTracker(),
 		started:  time.Now(),
+
+		bodyTimeout: upstreamTimeout,
 	}
 	if p.maxBody <= 0 {
 		p.maxBody = DefaultMaxBody
