@@ -43,7 +43,7 @@ func TestScenarioOverflowAtWorldClock(t *testing.T) {
 	m.ctl(http.MethodPost, "/__worlds/late/__mock/clock", map[string]any{"set": "9995-01-01T00:00:00Z"}).wantStatus(t, 200)
 	a := m.ctl(http.MethodPost, "/__worlds/late/__mock/reset", map[string]any{"scenario": "later"})
 	a.wantStatus(t, http.StatusUnprocessableEntity)
-	if !strings.Contains(string(a.raw), "line 3: cards[0]: due_date") {
+	if !strings.Contains(string(a.raw), "line 4: cards[0]: due_date") {
 		t.Errorf("422 %s does not name the line and field", a.raw)
 	}
 }

@@ -136,7 +136,10 @@ func TestNewChecksFieldRules(t *testing.T) {
 		{"rejects a board that is its own master", func(s *reference.State) { s.Boards[1].MasterBoardID = &s.Boards[1].ID }, "master_board_id names the board itself"},
 		{"rejects an e-mail no one can log in with", func(s *reference.State) { s.Users[0].Email = "notanemail" }, "users[0] (id 1): email must be an e-mail address"},
 		{"rejects a reply to a later comment", func(s *reference.State) { s.Comments[0].ParentCommentID = p(int64(2)) }, "parent_comment_id must name an earlier comment"},
-		{"rejects a cart without a currency", func(s *reference.State) { s.Carts[0].Currency = "" }, "carts[0]: currency is required"},
+		{"rejects a cart without a currency", func(s *reference.State) { s.Carts[0].Currency = "" }, "carts[0]: currency must be a currency code"},
+		{"rejects a currency that is not a code", func(s *reference.State) { s.Carts[0].Currency = "XXXX" }, "carts[0]: currency must be a currency code"},
+		{"rejects a cart status outside open and locked", func(s *reference.State) { s.Carts[0].Status = "shipped" }, "carts[0]: status must be one of open, locked"},
+		{"rejects an item action outside register, transfer, renew", func(s *reference.State) { s.Carts[0].Items[0].Action = "fly" }, "items[0].action must be one of register, transfer, renew"},
 		{"rejects a regeneration of no entity", func(s *reference.State) {
 			s.Regenerations = append(s.Regenerations, reference.Regeneration{ProjectID: 1, EntityID: 99999, At: t0})
 		}, "thumbnail_regenerations[0]: entity_id names no website entity"},

@@ -108,9 +108,20 @@ func checkRecords(st State) error {
 		r.text("title", c.Title, maxTitle, false)
 		r.time("updated_at", &c.UpdatedAt)
 	}
+	tokens, items := map[string]bool{}, map[int64]string{}
 	for i, c := range st.Carts {
 		r.at("carts", i, int64(i))
 		checkCartRules(&r, c)
+		if tokens[c.SessionToken] && c.SessionToken != "" {
+			r.fail("session_token %q names an earlier cart too: a token names one cart", clipText(c.SessionToken))
+		}
+		tokens[c.SessionToken] = true
+		for j, it := range c.Items {
+			if other, dup := items[it.ID]; dup {
+				r.fail("items[%d].id %d is also an item of the cart %q: an item id names one item", j, it.ID, clipText(other))
+			}
+			items[it.ID] = c.SessionToken
+		}
 	}
 	for i, e := range st.Entities {
 		r.at("website_entities", i, e.ID)
@@ -170,19 +181,20 @@ func checkCardRules(r *ruleCheck, c Card) {
 // checkCartRules checks a cart and its items (D34, D50).
 func checkCartRules(r *ruleCheck, c Cart) {
 	r.text("session_token", c.SessionToken, maxSession, true)
-	r.text("currency", c.Currency, 0, true)
+	r.oneOf("status", c.Status, []string{CartOpen, CartLocked})
+	r.currency("currency", c.Currency)
 	for j, it := range c.Items {
 		field := fmt.Sprintf("items[%d]", j)
 		r.id(field+".id", it.ID)
 		r.text(field+".domain_name", it.DomainName, 0, true)
 		r.text(field+".tld", it.TLD, 0, false)
-		r.text(field+".action", it.Action, 0, false)
-		r.text(field+".currency", it.Currency, 0, false)
+		r.oneOf(field+".action", it.Action, CartItemActions)
+		r.currency(field+".currency", it.Currency)
 		if math.IsNaN(it.Price) || it.Price < 0 || it.Price > maxPrice {
 			r.fail("%s.price must be between 0 and %g", field, float64(maxPrice))
 		}
-		if it.Years < 1 || it.Years > 100 {
-			r.fail("%s.years must be between 1 and 100", field)
+		if it.Years < 1 || it.Years > MaxCartItemYears {
+			r.fail("%s.years must be between 1 and %d", field, MaxCartItemYears)
 		}
 	}
 	if c.ItemCount != len(c.Items) {
@@ -266,6 +278,19 @@ func (r *ruleCheck) text(field, v string, limit int, required bool) {
 	}
 }
 
+// currency checks a currency code (IsCurrencyCode).
+func (r *ruleCheck) currency(field, v string) {
+	if !IsCurrencyCode(v) {
+		r.fail("%s must be a currency code of three capital letters, such as USD", field)
+	}
+}
+
+// IsCurrencyCode tells whether v is written as a currency code: three capital letters, as
+// ISO 4217 writes them (D34).
+func IsCurrencyCode(v string) bool {
+	return len(v) == 3 && strings.Trim(v, "ABCDEFGHIJKLMNOPQRSTUVWXYZ") == ""
+}
+
 func (r *ruleCheck) optText(field string, v *string, limit int) {
 	if v != nil {
 		r.text(field, *v, limit, false)
@@ -307,4 +332,16 @@ func (r *ruleCheck) times(created, updated time.Time, deleted *time.Time) {
 	r.time("created_at", &created)
 	r.time("updated_at", &updated)
 	r.time("deleted_at", deleted)
+}
+
+// clipText shortens a value quoted in a problem to 40 bytes, on a character boundary.
+func clipText(v string) string {
+	if len(v) <= 40 {
+		return v
+	}
+	cut := 40
+	for cut > 0 && !utf8.RuneStart(v[cut]) {
+		cut--
+	}
+	return v[:cut] + "…"
 }

@@ -149,6 +149,12 @@ const (
 	CartLocked = "locked"
 )
 
+// CartItemActions are what a cart item does with its domain (D34).
+var CartItemActions = []string{"register", "transfer", "renew"}
+
+// MaxCartItemYears is the longest a cart item may register or renew its domain for (D76).
+const MaxCartItemYears = 100
+
 // Cart is an anonymous domain cart; SessionToken is its capability (interface: Cart).
 // TotalPrice and ItemCount are recomputed from Items on every change.
 type Cart struct {

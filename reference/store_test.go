@@ -34,7 +34,7 @@ func TestNewChecksReferences(t *testing.T) {
 		{"rejects a comment in the wrong project", func(s *reference.State) { s.Comments[0].ProjectID = projGlobex }, "comment 1: card 5"},
 		{"rejects a reply to a comment on another card", func(s *reference.State) { s.Comments[2].ParentCommentID = p(int64(1)) }, "comment 3: parent 1"},
 		{"rejects a conversation with an unknown status", func(s *reference.State) { s.Conversations[0].Status = "gone" }, "conversation 1"},
-		{"rejects an item in two carts", func(s *reference.State) { s.Carts[1].Items[0].ID = 1 }, "item id 1"},
+		{"rejects an item in two carts", func(s *reference.State) { s.Carts[1].Items[0].ID = 1 }, "items[0].id 1 is also an item of the cart"},
 		{"rejects a website entity of an unknown type", func(s *reference.State) { s.Entities[0].Type = "widget" }, "unknown type"},
 		{"rejects a theme version of an unknown project", func(s *reference.State) { s.ThemeVersions[0].ProjectID = 42 }, "theme version 1"},
 	}

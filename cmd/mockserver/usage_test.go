@@ -112,7 +112,7 @@ func TestScenarioFlags(t *testing.T) {
 	if err := os.WriteFile(bad, []byte("cards:\n  - title: x\n    priority: extreme\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := parseFlags([]string{"--scenario", bad}, none, io.Discard); err == nil || !strings.Contains(err.Error(), "line 2: cards[0]") {
+	if _, err := parseFlags([]string{"--scenario", bad}, none, io.Discard); err == nil || !strings.Contains(err.Error(), "line 3: cards[0]: priority") {
 		t.Errorf("a broken scenario file: %v", err)
 	}
 	if _, err := parseFlags([]string{"--max-worlds", "-1"}, none, io.Discard); err == nil {
