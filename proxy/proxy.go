@@ -74,8 +74,11 @@ type Proxy struct {
 
 // New returns a Proxy of cfg.Upstream.
 func New(cfg Config) (*Proxy, error) {
-	if cfg.Upstream == nil || cfg.Upstream.Host == "" || (cfg.Upstream.Scheme != "http" && cfg.Upstream.Scheme != "https") {
+	if cfg.Upstream == nil {
 		return nil, errors.New("new proxy: the upstream must be an http or https URL with a host")
+	}
+	if _, err := ParseUpstream(cfg.Upstream.String()); err != nil {
+		return nil, fmt.Errorf("new proxy: the upstream: %w", err)
 	}
 	ops, err := loadOperations(context.Background())
 	if err != nil {
@@ -105,11 +108,40 @@ func New(cfg Config) (*Proxy, error) {
 	return p, nil
 }
 
+// redactedURL is raw with its password and query values masked, for the messages of
+// ParseUpstream.
+func redactedURL(raw string) string {
+	u, err := url.Parse(strings.TrimSpace(raw))
+	if err != nil {
+		return "the URL given"
+	}
+	q := u.Query()
+	for k := range q {
+		q.Set(k, "xxxxx")
+	}
+	u.RawQuery = q.Encode()
+	if u.Fragment != "" {
+		u.Fragment = "xxxxx"
+	}
+	return u.Redacted()
+}
+
 // ParseUpstream parses and checks an upstream URL for Config.Upstream.
 func ParseUpstream(raw string) (*url.URL, error) {
 	u, err := url.Parse(strings.TrimSpace(raw))
 	if err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") {
-		return nil, fmt.Errorf("want an http or https URL such as https://staging.example.com, got %q", raw)
+		return nil, fmt.Errorf("want an http or https URL such as https://staging.example.com, got %q", redactedURL(raw))
+	}
+	// A user name, password, query or fragment would be shown on the dashboard and in every 502,
+	// and credentials in a URL are not sent as Authorization: clients send their own headers,
+	// which the proxy forwards as they came (D94).
+	switch {
+	case u.User != nil:
+		return nil, fmt.Errorf("%q holds a user name or password: give the upstream's scheme, host and base path only; clients send their own Authorization header, which the proxy forwards", redactedURL(raw))
+	case u.RawQuery != "" || u.ForceQuery:
+		return nil, fmt.Errorf("%q holds a query: give the upstream's scheme, host and base path only; a key the upstream needs goes in a header the clients send, which the proxy forwards", redactedURL(raw))
+	case u.Fragment != "" || strings.Contains(raw, "#"):
+		return nil, fmt.Errorf("%q holds a fragment (#...): give the upstream's scheme, host and base path only", redactedURL(raw))
 	}
 	return u, nil
 }
