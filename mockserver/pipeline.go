@@ -146,13 +146,39 @@ func (s *Server) pipeline(rt *route) http.Handler {
 			return
 		}
 		rq.body = body
-		a, err := rt.serve(rq)
+		a, ok, err := s.serveBound(rt, rq, r)
+		if !ok {
+			writeShapeB(w, http.StatusUnauthorized, "Unauthenticated.")
+			return
+		}
 		if err != nil {
 			s.writeError(w, rt, err)
 			return
 		}
 		s.writeAnswer(w, rt, a)
 	})
+}
+
+// serveBound runs the operation's row on the world's current state, holding the world's gate
+// so that a reset or a snapshot cannot replace the store under it. A request held (by a
+// latency, a slow body) across such a swap is served by the new world, as its token says:
+// ok is false when the token means nothing there, and the answer is 401 (D62: tokens of
+// before a reset stop working), never a write acknowledged into the discarded world.
+func (s *Server) serveBound(rt *route, rq *request, r *http.Request) (answer, bool, error) {
+	rq.world.gate.RLock()
+	defer rq.world.gate.RUnlock()
+	if cur := rq.world.state(); cur != rq.state {
+		rq.state = cur
+		if rt.access != accessPublic {
+			user, authed := cur.identify(r)
+			if !authed || (rt.access == accessSuperadmin && !user.IsSuperadmin) {
+				return answer{}, false, nil
+			}
+			rq.caller = user
+		}
+	}
+	a, err := rt.serve(rq)
+	return a, true, err
 }
 
 // identify resolves the bearer token, if any, to its user in this world.

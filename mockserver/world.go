@@ -1,6 +1,7 @@
 package mockserver
 
 import (
+	"sync"
 	"errors"
 	"fmt"
 	"sync/atomic"
@@ -23,10 +24,20 @@ type world struct {
 	flow    *flowLog // calls since the last reset, for GET /__mock/flow (D170)
 	rand    *draws
 
-	cur      atomic.Pointer[worldState] // swapped whole on reset and PUT /__mock/state
+	cur      atomic.Pointer[worldState] // swapped whole on reset and PUT /__mock/state, under gate
+	// gate is held for reading while an operation acts on the store and for writing while cur
+	// is swapped, so no write lands in a world a reset or a snapshot has just replaced (D62).
+	gate     sync.RWMutex
 	lastUsed atomic.Int64               // unix nanoseconds of the last request
 	requests atomic.Int64               // requests served in this world
 	inflight atomic.Int64               // requests being served: a busy world is never evicted (D141)
+}
+
+// swap puts st in place of w's state once no operation is acting on the old one.
+func (w *world) swap(st *worldState) {
+	w.gate.Lock()
+	defer w.gate.Unlock()
+	w.cur.Store(st)
 }
 
 // release ends one request's use of w (Server.world counted it).
@@ -98,7 +109,7 @@ func (s *Server) rebuild(w *world, src Source) error {
 		return fmt.Errorf("load world %q (scenario %s, seed %d): %w", w.name, src.Scenario, src.Seed, err)
 	}
 	s.noteCredentials(w, built.State)
-	w.cur.Store(&worldState{store: st, manifest: built.Manifest, notes: built.Notes, source: src})
+	w.swap(&worldState{store: st, manifest: built.Manifest, notes: built.Notes, source: src})
 	return nil
 }
 
@@ -135,7 +146,7 @@ func (s *Server) loadState(w *world, st reference.State) error {
 	src := old.source
 	src.Snapshot = true
 	m, notes := deriveManifest(old.manifest, store.State())
-	w.cur.Store(&worldState{store: store, manifest: m, notes: notes, source: src})
+	w.swap(&worldState{store: store, manifest: m, notes: notes, source: src})
 	w.flow.clear() // the calls before it acted on records that are gone: a new recording starts (D173)
 	return nil
 }
