@@ -17,7 +17,7 @@ var _ = Describe("Account area", func() {
 	operation(op, fieldRules{
 		base: creds,
 		constraints: []constraint{
-			required("email"), typed("email", "string"),
+			required("email"), typed("email", "string"), formatted("email", "email"),
 			required("password"), typed("password", "string"),
 			typed("token", "string"), typed("code", "string"), typed("is_recovery", "boolean"),
 		},
@@ -73,12 +73,6 @@ var _ = Describe("Account area", func() {
 			Expect(wrongPassword).To(HaveJSON("error", "true", func(v any, _ bool) bool { return v == true }), choiceStatus)
 			Expect(unknownEmail).To(HaveStatus(401), choiceStatus)
 			Expect(string(unknownEmail.Body)).To(Equal(string(wrongPassword.Body)), choiceStatus+": the two failures answer byte for byte the same\n\n%s", unknownEmail.Describe())
-		})
-
-		// The OpenAPI document gives `email` the email format; the status is D1.
-		It("rejects an e-mail that is not an e-mail address with a validation error keyed by \"email\"", Reference(op, AspectValidation), func() {
-			ex := send(Request{Op: op, As: "nobody", Body: with(creds(), "email", "not-an-email"), Intent: Invalid})
-			Expect(ex).To(HaveValidationErrorFor("email"), "the email field's format (OpenAPI document); "+choiceStatus)
 		})
 	})
 })

@@ -45,6 +45,31 @@ func oneOf(field string, values ...string) constraint {
 	return constraint{field: field, kind: "enum", enum: values}
 }
 
+// formatted is a string field of a format the interface gives: date-time or email.
+func formatted(field, format string) constraint {
+	return constraint{field: field, kind: "format", want: format}
+}
+
+// notFormatted is a string no parser of the format reads.
+func notFormatted(format string) string {
+	if format == "email" {
+		return "not-an-email"
+	}
+	return "not-a-date"
+}
+
+// nearMiss is a value of another JSON type than want that a lenient deployment coerces: a
+// fraction where an integer belongs (truncated), the text "true" where a boolean does.
+func nearMiss(want string) (any, string, bool) {
+	switch want {
+	case "integer":
+		return 1.5, "the fractional number 1.5", true
+	case "boolean":
+		return "true", `the text "true"`, true
+	}
+	return nil, "", false
+}
+
 // wrongValue is a value of another JSON type than want.
 func wrongValue(want string) any {
 	switch want {
@@ -121,6 +146,12 @@ func validationSpecs(op Operation, fr fieldRules) {
 		case "type":
 			w := wrongValue(c.want)
 			reject(fmt.Sprintf("%q given as %T %v instead of %s", c.field, w, w, aType(c.want)), w)
+			if v, said, ok := nearMiss(c.want); ok {
+				reject(fmt.Sprintf("%q given as %s instead of %s", c.field, said, aType(c.want)), v)
+			}
+		case "format":
+			v := notFormatted(c.want)
+			reject(fmt.Sprintf("%q of %q, not %s", c.field, v, aFormat(c.want)), v)
 		case "maxLength":
 			reject(fmt.Sprintf("%q of %d characters (max %d)", c.field, c.n+1, c.n), strings.Repeat("x", c.n+1))
 			if c.chars {
@@ -168,12 +199,21 @@ func (c constraint) violation() any {
 		return wrongValue(c.want)
 	case "maxLength":
 		return strings.Repeat("x", c.n+1)
+	case "format":
+		return notFormatted(c.want)
 	case "min":
 		return c.n - 1
 	case "max":
 		return c.n + 1
 	}
 	return "not-" + c.enum[0]
+}
+
+func aFormat(f string) string {
+	if f == "email" {
+		return "an e-mail address"
+	}
+	return "a " + f
 }
 
 func aType(t string) string {

@@ -111,7 +111,7 @@ func HaveEnvelopeAOrB() types.GomegaMatcher {
 }
 
 // HaveEnvelopeC matches the validation error shape (c): `message` string, `errors` an object
-// of lists of strings (ENV-4).
+// (ENV-4).
 func HaveEnvelopeC() types.GomegaMatcher {
 	return inShape("be a validation error (shape (c))", check.ShapeC)
 }
@@ -123,6 +123,14 @@ func HaveValidationErrorFor(field string) types.GomegaMatcher {
 			return judged(vs)
 		}
 		return judged(check.KeyedBy(ex.Body, []string{field}))
+	})
+}
+
+// HaveErrorsAsSentences matches a validation error whose every `errors` value is a list of
+// sentences (REF-ERRORS).
+func HaveErrorsAsSentences() types.GomegaMatcher {
+	return matcher("word every field of `errors` as a list of sentences", func(ex *Exchange) (bool, string) {
+		return judged(check.ErrorsAsSentences(ex.Body))
 	})
 }
 

@@ -121,8 +121,8 @@ func describeCardsUpdate() {
 			required("id"), typed("id", "integer"),
 			typed("title", "string"), maxChars("title", 255), typed("description", "string"),
 			typed("group_id", "integer"), typed("status", "string"), maxLen("status", 50),
-			typed("owner_id", "integer"), typed("tag_id", "integer"), typed("due_date", "string"),
-			oneOf("priority", priorities...), typed("snoozed_until", "string"),
+			typed("owner_id", "integer"), typed("tag_id", "integer"), typed("due_date", "string"), formatted("due_date", "date-time"),
+			oneOf("priority", priorities...), typed("snoozed_until", "string"), formatted("snoozed_until", "date-time"),
 		},
 	}, func() {
 		// Rules ENV-1, STATUS-2, DATA-1 (conformance/rules.md).

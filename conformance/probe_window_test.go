@@ -28,7 +28,7 @@ var _ = Describe("Probes: the rate-limit window of every operation", Serial, Spe
 		}
 		probeContext(op, func() {
 			// Rule LIMIT-2, on this operation.
-			It("answers 429 with body shape (b) and Retry-After once X-RateLimit-Limit is spent", SpendsRateLimit(Probed(Contract(op, AspectRateLimit, "LIMIT-2"), ProbeWindow)), func() {
+			It("answers 429 with body shape (b) and Retry-After once X-RateLimit-Limit is spent", SpendsRateLimit(Probed(Contract(op, AspectRateLimit, "LIMIT-2", "LIMIT-6"), ProbeWindow)), func() {
 				body, what, intent := windowBody(op)
 				if body == nil {
 					Skip(what)
@@ -61,6 +61,7 @@ var _ = Describe("Probes: the rate-limit window of every operation", Serial, Spe
 				Expect(ex).To(HaveEnvelopeB())
 				Expect(ex).To(HaveRetryAfter())
 				Expect(ex).To(HaveRateLimitHeaders())
+				Expect(ex).To(KeepTheContract()) // LIMIT-6 among them
 			})
 		})
 	}

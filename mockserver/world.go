@@ -1,9 +1,9 @@
 package mockserver
 
 import (
-	"sync"
 	"errors"
 	"fmt"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -24,13 +24,13 @@ type world struct {
 	flow    *flowLog // calls since the last reset, for GET /__mock/flow (D170)
 	rand    *draws
 
-	cur      atomic.Pointer[worldState] // swapped whole on reset and PUT /__mock/state, under gate
+	cur atomic.Pointer[worldState] // swapped whole on reset and PUT /__mock/state, under gate
 	// gate is held for reading while an operation acts on the store and for writing while cur
 	// is swapped, so no write lands in a world a reset or a snapshot has just replaced (D62).
 	gate     sync.RWMutex
-	lastUsed atomic.Int64               // unix nanoseconds of the last request
-	requests atomic.Int64               // requests served in this world
-	inflight atomic.Int64               // requests being served: a busy world is never evicted (D141)
+	lastUsed atomic.Int64 // unix nanoseconds of the last request
+	requests atomic.Int64 // requests served in this world
+	inflight atomic.Int64 // requests being served: a busy world is never evicted (D141)
 }
 
 // swap puts st in place of w's state once no operation is acting on the old one.

@@ -59,6 +59,7 @@ func Judge(ctx context.Context, ex Exchange) []Violation {
 	}
 	vs = append(vs, Status(ex.Op, ex.Status)...)
 	vs = append(vs, Headers(ex.Status, ex.Header)...)
+	vs = append(vs, MinuteRetryAfter(ex.Op, ex.Status, ex.Header)...)
 	if len(broken) > 0 && ex.Status >= 200 && ex.Status < 300 {
 		vs = append(vs, Violation{rules.ERR6, fmt.Sprintf("the request breaks a field rule (%s), yet the answer is %d", strings.Join(broken, ", "), ex.Status)})
 	}
@@ -143,6 +144,23 @@ func Headers(status int, h http.Header) []Violation {
 		}
 	}
 	return vs
+}
+
+// maxMinuteRetryAfter is the longest Retry-After a per-minute window may say (LIMIT-6): 60
+// seconds, and one more for an implementation that rounds up.
+const maxMinuteRetryAfter = 61
+
+// MinuteRetryAfter is LIMIT-6: a 429 of a per-minute limit says Retry-After of at most a
+// minute. authenticate (a throttle of failed logins, timed by nobody) and thumbnailsRegenerate
+// (a ten-minute window, LIMIT-5) are not per-minute limits.
+func MinuteRetryAfter(op spec.Operation, status int, h http.Header) []Violation {
+	if status != http.StatusTooManyRequests || op.ID == "authenticate" || op.ID == "thumbnailsRegenerate" {
+		return nil
+	}
+	if n, why := HeaderInt(h, "Retry-After"); why == "" && n > maxMinuteRetryAfter {
+		return []Violation{{rules.LIMIT6, fmt.Sprintf("Retry-After is %d seconds, yet %s's limit is per minute: its window resets within 60", n, op.ID)}}
+	}
+	return nil
 }
 
 // HeaderInt reads a header that must be sent once as a non-negative integer; why says what is

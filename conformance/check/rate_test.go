@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/opsapi/mocktoolkit/conformance/check"
+	"github.com/opsapi/mocktoolkit/spec"
 )
 
 // run builds answers with Limit limit and the given Remaining values (-1: header missing).
@@ -59,6 +60,31 @@ func TestCountDown(t *testing.T) {
 			if v.Rule != "LIMIT-4" {
 				t.Errorf("%s: rule %s", c.name, v.Rule)
 			}
+		}
+	}
+}
+
+// LIMIT-6: a per-minute limit's 429 says at most a minute (61 for rounding); the login
+// throttle and the ten-minute thumbnail window are not per-minute limits.
+func TestMinuteRetryAfter(t *testing.T) {
+	for _, tt := range []struct {
+		op     string
+		status int
+		after  string
+		broken bool
+	}{
+		{"tagsList", 429, "60", false},
+		{"tagsList", 429, "61", false},
+		{"tagsList", 429, "62", true},
+		{"cardsCreate", 429, "3600", true},
+		{"cardsCreate", 200, "3600", false},
+		{"thumbnailsRegenerate", 429, "600", false},
+		{"authenticate", 429, "900", false},
+	} {
+		h := http.Header{"Retry-After": {tt.after}}
+		got := check.MinuteRetryAfter(spec.Operation{ID: tt.op}, tt.status, h)
+		if (len(got) > 0) != tt.broken {
+			t.Errorf("%s %d Retry-After %s: %v, want broken %v", tt.op, tt.status, tt.after, got, tt.broken)
 		}
 	}
 }

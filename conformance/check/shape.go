@@ -27,8 +27,7 @@ const (
 	ShapeB
 	// ShapeAOrB is what a 403 may be (ENV-3).
 	ShapeAOrB
-	// ShapeC is the validation error: `message` string, `errors` an object of lists of strings
-	// (ENV-4).
+	// ShapeC is the validation error: `message` string, `errors` an object (ENV-4).
 	ShapeC
 )
 
@@ -214,17 +213,23 @@ func shapeB(obj map[string]any, withErrors bool) string {
 	return ""
 }
 
+// shapeC is shape (c): the interface gives `errors` a detail per failed field but not the
+// detail's form, so any value passes (a list of sentences is our choice: ErrorsAsSentences).
 func shapeC(obj map[string]any) string {
-	if why := firstWhy(member(obj, "message", "a string", isString), member(obj, "errors", "an object", isObject)); why != "" {
-		return why
-	}
-	errs := obj["errors"].(map[string]any)
+	return firstWhy(member(obj, "message", "a string", isString), member(obj, "errors", "an object", isObject))
+}
+
+// ErrorsAsSentences is REF-ERRORS on a validation error in shape (c): every value of `errors`
+// is a list of sentences (D5).
+func ErrorsAsSentences(body []byte) []Violation {
+	obj, _ := jsonObject(body)
+	errs, _ := obj["errors"].(map[string]any)
 	for _, k := range sortedKeys(errs) {
-		if !isStrings(errs[k]) {
-			return fmt.Sprintf("`errors.%s` is %s, not a list of strings", k, Kind(errs[k]))
+		if list, _ := errs[k].([]any); !isStrings(errs[k]) || len(list) == 0 {
+			return []Violation{{rules.REFERRORS, fmt.Sprintf("`errors.%s` is %s, not a list of sentences", k, Kind(errs[k]))}}
 		}
 	}
-	return ""
+	return nil
 }
 
 func sortedKeys(m map[string]any) []string {

@@ -62,8 +62,8 @@ func brokenCorpus(t *testing.T, recorded []exchange) []exchange {
 			b["errors"] = map[string]any{"body.card_id": []any{"The card id must be an integer."}}
 		}),
 		breaks("422 naming no field", "commentsList with a wrong type", []rules.ID{rules.ERR5}, func(_ *int, _ http.Header, b map[string]any) { b["errors"] = map[string]any{} }),
-		breaks("422 whose errors are strings", "commentsList with a wrong type", []rules.ID{rules.ENV4}, func(_ *int, _ http.Header, b map[string]any) {
-			b["errors"] = map[string]any{"card_id": "must be an integer"}
+		breaks("422 whose errors is a list", "commentsList with a wrong type", []rules.ID{rules.ENV4}, func(_ *int, _ http.Header, b map[string]any) {
+			b["errors"] = []any{"card_id must be an integer"}
 		}),
 		breaks("success for a broken field", "commentsList with a wrong type", []rules.ID{rules.ERR6}, func(s *int, _ http.Header, b map[string]any) {
 			*s = http.StatusOK
@@ -73,6 +73,14 @@ func brokenCorpus(t *testing.T, recorded []exchange) []exchange {
 			b["error"], b["message"], b["data"] = false, "ok", map[string]any{"comments": []any{}, "pagination": map[string]any{"total": 0, "per_page": 15, "current_page": 1, "total_pages": 0}}
 		}),
 		breaks("429 without Retry-After", "cardsList without a token", []rules.ID{rules.HDR2}, func(s *int, h http.Header, _ map[string]any) { *s = http.StatusTooManyRequests; h.Del("Retry-After") }),
+		breaks("per-minute 429 asking an hour", "cardsList without a token", []rules.ID{rules.LIMIT6}, func(s *int, h http.Header, b map[string]any) {
+			*s = http.StatusTooManyRequests
+			h.Set("Retry-After", "3600")
+			for k := range b {
+				delete(b, k)
+			}
+			b["error"], b["message"] = true, "Too many requests."
+		}),
 		breaks("version_id as an integer", "themeVersionsDeprecate example", []rules.ID{rules.DOC1}, func(_ *int, _ http.Header, b map[string]any) {
 			b["data"].(map[string]any)["version_id"] = 7
 		}),

@@ -56,6 +56,7 @@ const (
 	REFGROUP  ID = "REF-GROUP"
 	REFCART   ID = "REF-CART"
 	REFCOUNTS ID = "REF-COUNTS"
+	REFERRORS ID = "REF-ERRORS"
 )
 
 // The ids of the probe matrix's rules (conformance/probe.go), kept apart so the block above
@@ -67,6 +68,7 @@ const (
 	SCOPE1        ID = "SCOPE-1"
 	LIMIT4        ID = "LIMIT-4"
 	LIMIT5        ID = "LIMIT-5"
+	LIMIT6        ID = "LIMIT-6"
 	REFID         ID = "REF-ID"
 	REFLIMITFRESH ID = "REF-LIMIT-FRESH"
 )

@@ -74,7 +74,7 @@ var All = []Rule{
 	{ID: ENV3, By: Suite | Proxy | Explore, Source: "Endpoints (error body shapes; 1); Errors", EveryAnswer: true,
 		Statement: "A 401 or 429 answer has body shape (b): `error` and `message` and nothing else, except that a 401 of authenticate may also carry `errors`, a list of strings, which the interface lists among authenticate's answer fields; a 403 has shape (a) or (b)."},
 	{ID: ENV4, Source: "Endpoints (error body shapes); Errors", By: Suite | Proxy | Explore, EveryAnswer: true,
-		Statement: "A 422 answer has body shape (c): `message` a string and `errors` an object whose every value is a list of strings."},
+		Statement: "A 422 answer has body shape (c): `message` a string and `errors` an object, with a detail per failed field in whatever form the deployment chose."},
 	{ID: DOC1, By: Suite | Proxy | Explore, Source: "Resources; Endpoints (as encoded in spec/openapi.yaml)", EveryAnswer: true,
 		Statement: "Every answer matches the OpenAPI document: the fields it names have the types it gives them."},
 	{ID: STATUS1, By: Suite | Proxy | Explore, Source: "Endpoints (the codes listed per operation)", EveryAnswer: true,
@@ -87,6 +87,8 @@ var All = []Rule{
 		Statement: "Every answer except a validation error carries `X-RateLimit-Limit` and `X-RateLimit-Remaining` as integers, Remaining between 0 and Limit."},
 	{ID: HDR2, Source: "Endpoints (rate-limit headers); Errors (429)", By: Suite | Proxy | Explore, EveryAnswer: true,
 		Statement: "A 429 answer carries `Retry-After` as a whole number of seconds."},
+	{ID: LIMIT6, Source: "Limits (rate-limit headers: per minute; Retry-After until reset)", By: Suite | Proxy | Explore, EveryAnswer: true,
+		Statement: "A 429 of a per-minute limit (every operation but authenticate, whose throttle of failed logins the interface does not time, and thumbnails/regenerate, whose window is 10 minutes) says `Retry-After` of at most 60 seconds: a window of a minute resets within one (61 is allowed for rounding up)."},
 	{ID: UP1, Source: "Conventions (every operation answers)", By: Proxy,
 		Statement: "The deployment answers every request of an operation with a whole HTTP answer: a status, headers and a body that does not break off (a proxy in front of it answers 502 when none comes, and flags an answer whose body breaks off)."},
 	{ID: REQ1, Source: "Endpoints (request fields); Limits", By: Proxy, Client: true,
@@ -110,7 +112,7 @@ var All = []Rule{
 
 	// Validation.
 	{ID: ERR1, By: Suite | Explore, Source: "Errors (rule 1)",
-		Statement: "A body field that breaks its type, required flag, enumeration or maximum length is answered with a validation error: 422 (where the operation's codes are not listed, any refusal), whose shape (c) is ENV-4's and whose keys are ERR-5's."},
+		Statement: "A body field that breaks its type (a fraction is not an integer, the text \"true\" is not a boolean; a date-time or an e-mail address where the interface gives that format), required flag, enumeration or maximum length is answered with a validation error: 422 (where the operation's codes are not listed, any refusal), whose shape (c) is ENV-4's and whose keys are ERR-5's."},
 	{ID: ERR2, Source: "Limits; Endpoints (min/max)",
 		Statement: "A number below its minimum or above its maximum is a validation error, like ERR-1."},
 	{ID: ERR3, Source: "Endpoints; Limits",
@@ -193,6 +195,8 @@ var All = []Rule{
 		Statement: "The window is fixed: when `X-RateLimit-Remaining` goes up between two answers, a new window began, and its first answer says Limit − 1."},
 	{ID: REFCOUNTS, Source: "Resources (cart item shape not shown)", Decision: "D34",
 		Statement: "`total_price` is the sum of the items' `price`, rounded to cents."},
+	{ID: REFERRORS, Source: "Errors (text of message values and keys inside errors not shown)", Decision: "D5",
+		Statement: "Each value of a validation error's `errors` is a list of sentences about that field."},
 }
 
 // ByID returns the rule with id.

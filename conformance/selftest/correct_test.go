@@ -554,9 +554,10 @@ var corrects = []correct{
 		},
 	},
 	{
-		name: "words every message and every `errors` sentence differently",
-		// The wording of messages is left open (Errors). The keys stay the field names (ERR-1:
-		// keyed by field); only the sentences change.
+		name: "words every message differently, each field's `errors` detail as one sentence, not a list",
+		// The wording of messages is left open (Errors), and so is the form of a field's detail
+		// in `errors` (Endpoints: an object with detail per failed field). The keys stay the
+		// field names (ERR-1: keyed by field).
 		basis: "§Errors: text of message values not shown",
 		after: func(x *xchg) {
 			if x.a.body == nil {
@@ -568,7 +569,7 @@ var corrects = []correct{
 			switch e := x.a.body["errors"].(type) {
 			case map[string]any:
 				for k := range e {
-					e[k] = []any{"Champ " + k + " refusé.", "Voir la documentation."}
+					e[k] = "Champ " + k + " refusé. Voir la documentation."
 				}
 			case []any:
 				for i := range e {

@@ -232,6 +232,34 @@ var variants = []variant{
 				delete(a.body, "errors")
 			}
 		})},
+	{"says Retry-After 3600 on a per-minute 429", "LIMIT-6",
+		rewrite(nil, func(r *http.Request, _ map[string]any, a *answer) {
+			if a.status == 429 && r.URL.Path != conformance.OpThumbnailsRegenerate.Path {
+				a.header.Set("Retry-After", "3600")
+			}
+		})},
+	{"takes a due_date that is not a date-time", "ERR-1",
+		fake(conformance.OpCardsUpdate, func(_ *http.Request, req map[string]any) bool {
+			return req["due_date"] == "not-a-date"
+		}, 200, success(map[string]any{"card": "updated"}))},
+	{"truncates a fractional position on tags/create", "ERR-1",
+		mutate(conformance.OpTagsCreate, func(req map[string]any) {
+			if f, ok := req["position"].(float64); ok && f != float64(int64(f)) {
+				req["position"] = int64(f)
+			}
+		})},
+	{"reads the text \"true\" as a boolean on widget/cards/list", "ERR-1",
+		mutate(conformance.OpWidgetCardsList, func(req map[string]any) {
+			if v, ok := req["include_snoozed"].(string); ok {
+				req["include_snoozed"] = v == "true"
+			}
+		})},
+	{"answers a malformed e-mail with 401 instead of a validation error", "ERR-1",
+		rewrite(op(conformance.OpAuthenticate), func(_ *http.Request, req map[string]any, a *answer) {
+			if req["email"] == "not-an-email" && a.status == 422 {
+				a.status, a.body = 401, map[string]any{"error": true, "message": "These credentials do not match our records."}
+			}
+		})},
 	{"keys validation errors by another name", "ERR-5",
 		rewrite(nil, func(_ *http.Request, _ map[string]any, a *answer) {
 			if a.status == 422 {

@@ -1545,7 +1545,7 @@ type TourCardsUpdateSuccess struct {
 // Example: {"errors":{"title":["The title field is required."]},"message":"The title field is required."}
 type ValidationError struct {
 	// Errors One entry per failed request field, keyed by the field name.
-	Errors map[string][]string `json:"errors"`
+	Errors map[string]interface{} `json:"errors"`
 
 	// Message Overview of the failures.
 	//
