@@ -83,6 +83,9 @@ func (s *Store) CreateMasterBoard(userID int64, in CreateMasterBoardInput) (Boar
 	if err := f.err(); err != nil {
 		return Board{}, err
 	}
+	if err := s.checkRecordLimit(masterRecords); err != nil {
+		return Board{}, err
+	}
 	var top int64
 	for _, b := range s.boards {
 		if b.IsMaster && b.DeletedAt == nil {
@@ -98,5 +101,6 @@ func (s *Store) CreateMasterBoard(userID int64, in CreateMasterBoardInput) (Boar
 	}
 	s.next.board++
 	s.boards[b.ID] = b
+	s.countRecord(masterRecords)
 	return cloneBoard(b), nil
 }

@@ -44,6 +44,9 @@ func (s *Store) CreateMasterGroup(userID int64, in CreateMasterGroupInput) (Grou
 	if _, err := s.masterBoard(in.BoardID); err != nil {
 		return Group{}, err
 	}
+	if err := s.checkRecordLimit(masterRecords); err != nil {
+		return Group{}, err
+	}
 	var top int64
 	for _, g := range s.groups {
 		if g.BoardID == in.BoardID && g.DeletedAt == nil {
@@ -58,6 +61,7 @@ func (s *Store) CreateMasterGroup(userID int64, in CreateMasterGroupInput) (Grou
 	}
 	s.next.group++
 	s.groups[g.ID] = g
+	s.countRecord(masterRecords)
 	return cloneGroup(g), nil
 }
 

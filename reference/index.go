@@ -33,8 +33,12 @@ type storeIndex struct {
 func (s *Store) putCard(c Card) {
 	old, existed := s.cards[c.ID]
 	s.cards[c.ID] = c
-	if !existed && c.ProjectID != nil && s.idx.records != nil {
-		s.idx.records[*c.ProjectID]++
+	if !existed && s.idx.records != nil {
+		if c.ProjectID != nil {
+			s.idx.records[*c.ProjectID]++
+		} else if c.IsMaster {
+			s.idx.records[masterRecords]++
+		}
 	}
 	if s.idx.positions == nil {
 		return
@@ -91,13 +95,31 @@ func (s *Store) nextCardPosition(project, group *int64) int64 {
 	return nextPosition(top)
 }
 
-// projectRecords is the number of cards, comments and tags of project.
+// masterRecords is the bucket of the record count (D70) that holds the master boards, groups
+// and cards: project ids start at 1. Counting them bounds what copies a push or a sync can add
+// to a project too (at most one per master card).
+const masterRecords int64 = 0
+
+// projectRecords is the number of cards, comments and tags of project; of masterRecords, the
+// number of master boards, groups and cards.
 func (s *Store) projectRecords(project int64) int {
 	if s.idx.records == nil {
 		s.idx.records = map[int64]int{}
 		for _, c := range s.cards {
 			if c.ProjectID != nil {
 				s.idx.records[*c.ProjectID]++
+			} else if c.IsMaster {
+				s.idx.records[masterRecords]++
+			}
+		}
+		for _, b := range s.boards {
+			if b.IsMaster {
+				s.idx.records[masterRecords]++
+			}
+		}
+		for _, g := range s.groups {
+			if g.IsMaster {
+				s.idx.records[masterRecords]++
 			}
 		}
 		for _, c := range s.comments {
@@ -123,6 +145,9 @@ func (s *Store) checkRecordLimit(project int64) error {
 	limit := s.cfg.maxRecords
 	if limit <= 0 || s.projectRecords(project) < limit {
 		return nil
+	}
+	if project == masterRecords {
+		return Errorf(EINVALID, "The master boards, groups and cards have reached their maximum of %d records; reset the mock or start it with a higher --max-records.", limit)
 	}
 	return Errorf(EINVALID, "The project has reached its maximum of %d records (cards, comments and tags); reset the mock or start it with a higher --max-records.", limit)
 }

@@ -1,6 +1,7 @@
 package reference_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/opsapi/mocktoolkit/reference"
@@ -42,6 +43,47 @@ func TestMaxRecordsPerProjectRefusesTheNextRecord(t *testing.T) {
 	wantCode(t, err, reference.EINVALID)
 	if _, err := s.CreateCard(outsider, reference.CreateCardInput{Title: "another project"}); err != nil {
 		t.Errorf("another project is refused too: %v", err)
+	}
+}
+
+// Master boards, groups and cards count under the same maximum, in a bucket of their own
+// (D70): an unbounded stream of master cards pushed to every project would otherwise grow the
+// store past any project's cap.
+func TestMaxRecordsCountsMasterRecords(t *testing.T) {
+	probe, _ := newStore(t)
+	st := probe.State()
+	held := 0
+	for _, c := range st.Cards {
+		if c.IsMaster {
+			held++
+		}
+	}
+	var board int64
+	for _, b := range st.Boards {
+		if b.IsMaster {
+			held++
+			board = b.ID
+		}
+	}
+	for _, g := range st.Groups {
+		if g.IsMaster {
+			held++
+		}
+	}
+	s, _ := newStore(t, reference.WithMaxRecordsPerProject(held+2))
+	g, err := s.CreateMasterGroup(admin, reference.CreateMasterGroupInput{BoardID: board, Title: "one more"})
+	if err != nil {
+		t.Fatalf("master group under the limit: %v", err)
+	}
+	if _, err := s.CreateMasterCard(admin, reference.CreateMasterCardInput{GroupID: g.ID, Title: "last one", PushToProjects: reference.Some(true)}); err != nil {
+		t.Fatalf("master card at the limit: %v", err)
+	}
+	_, err = s.CreateMasterCard(admin, reference.CreateMasterCardInput{GroupID: g.ID, Title: "too many"})
+	wantCode(t, err, reference.EINVALID)
+	_, err = s.CreateMasterBoard(admin, reference.CreateMasterBoardInput{Title: "too many", ToolKey: "crm"})
+	wantCode(t, err, reference.EINVALID)
+	if err == nil || !strings.Contains(err.Error(), "master boards, groups and cards") {
+		t.Errorf("the refusal %v does not say it counts the master records", err)
 	}
 }
 

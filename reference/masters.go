@@ -19,6 +19,9 @@ func (s *Store) CreateMasterCard(userID int64, in CreateMasterCardInput) (Master
 	if err != nil {
 		return MasterCardResult{}, err
 	}
+	if err := s.checkRecordLimit(masterRecords); err != nil {
+		return MasterCardResult{}, err
+	}
 	now := s.now()
 	pos := s.nextCardPosition(nil, &g.ID)
 	c := Card{
