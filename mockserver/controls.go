@@ -198,8 +198,11 @@ func (s *Server) writeResetError(w http.ResponseWriter, wl *world, src Source, e
 	writeShapeA(w, http.StatusInternalServerError, "The world could not be reset.")
 }
 
-// maxSnapshot is the largest snapshot PUT /__mock/state accepts.
-const maxSnapshot = 64 << 20
+// maxSnapshot is the largest snapshot PUT /__mock/state accepts (D65): far past the seeded
+// world (under 1 MiB) and a long test session's, so what GET answered for a world grown through
+// the API goes back; a larger one loads with --state-file, which has no bound, and
+// --max-records keeps a world from growing that far.
+const maxSnapshot = 256 << 20
 
 // DecodeState reads a snapshot as GET /__mock/state writes it, for --state-file: JSON of
 // reference.State with no unknown fields, whose text is valid UTF-8 (D74: the bytes are
