@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httputil"
 	"strconv"
@@ -81,7 +82,36 @@ func (p *Proxy) forward(w http.ResponseWriter, r *http.Request) {
 	ctx, cancel := context.WithCancelCause(context.WithValue(r.Context(), exchangeKey{}, ex))
 	defer cancel(nil)
 	ex.abort = cancel
-	p.rp.ServeHTTP(w, r.WithContext(ctx))
+	p.rp.ServeHTTP(ownInterim{w}, r.WithContext(ctx))
+}
+
+// ownInterim keeps an upstream's X-Contract-Violations out of the 1xx answers (103 Early
+// Hints) ReverseProxy relays: the verdict is the proxy's own (D140).
+type ownInterim struct{ http.ResponseWriter }
+
+func (w ownInterim) WriteHeader(code int) {
+	if code < 200 {
+		w.Header().Del(HeaderViolations)
+	}
+	w.ResponseWriter.WriteHeader(code)
+}
+
+// Unwrap lets http.ResponseController reach the connection (flushes, protocol switches).
+func (w ownInterim) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+// ownTrailers drops an upstream's X-Contract-Violations trailer once the body is read: the
+// transport fills resp.Trailer at the body's end, and ReverseProxy copies it after that.
+type ownTrailers struct {
+	io.ReadCloser
+	resp *http.Response
+}
+
+func (b ownTrailers) Read(p []byte) (int, error) {
+	n, err := b.ReadCloser.Read(p)
+	if err != nil {
+		delete(b.resp.Trailer, HeaderViolations)
+	}
+	return n, err
 }
 
 // inspect is ModifyResponse: it reads ahead up to maxBody bytes of the answer, checks the
@@ -91,7 +121,14 @@ func (p *Proxy) inspect(resp *http.Response) error {
 	if ex == nil {
 		return nil
 	}
-	resp.Header.Del(HeaderViolations) // the proxy's own verdict only (D140)
+	if resp.StatusCode < 100 { // Go's transport reads "099"; net/http cannot write it (it panics)
+		return fmt.Errorf("it answered status %03d, which HTTP does not have", resp.StatusCode)
+	}
+	resp.Header.Del(HeaderViolations) // the proxy's own verdict only (D140), in trailers too
+	if resp.Trailer != nil {
+		delete(resp.Trailer, HeaderViolations) // not announced
+		resp.Body = ownTrailers{resp.Body, resp}
+	}
 	ex.status, ex.respHeader = resp.StatusCode, resp.Header.Clone()
 	if ex.op == nil || resp.StatusCode == http.StatusSwitchingProtocols {
 		why := "not a POST of one of the 24 operations"

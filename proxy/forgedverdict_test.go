@@ -1,0 +1,65 @@
+package proxy_test
+
+import (
+	"context"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/http/httptrace"
+	"net/textproto"
+	"net/url"
+	"strings"
+	"testing"
+
+	"github.com/opsapi/mocktoolkit/proxy"
+)
+
+// The proxy owns X-Contract-Violations: an upstream cannot slip its own verdict to the client
+// in a 103 Early Hints or in a trailer, any more than in a header.
+func TestUpstreamCannotForgeTheVerdictInTrailersOr1xx(t *testing.T) {
+	upstream := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set(proxy.HeaderViolations, "FORGED-103")
+		w.WriteHeader(http.StatusEarlyHints)
+		w.Header().Del(proxy.HeaderViolations)
+		w.Header().Set("Trailer", proxy.HeaderViolations)
+		w.Header().Set("Content-Type", "application/json")
+		w.Header().Set("X-RateLimit-Limit", "60")
+		w.Header().Set("X-RateLimit-Remaining", "59")
+		w.WriteHeader(http.StatusOK)
+		_, _ = io.WriteString(w, `{"error":false,"message":"ok","data":{"tags":[]}}`)
+		w.Header().Set(proxy.HeaderViolations, "FORGED-1")
+	}))
+	defer upstream.Close()
+	u, _ := url.Parse(upstream.URL)
+	p, err := proxy.New(proxy.Config{Upstream: u})
+	if err != nil {
+		t.Fatal(err)
+	}
+	front := httptest.NewServer(p)
+	defer front.Close()
+
+	var interim []string
+	trace := &httptrace.ClientTrace{Got1xxResponse: func(code int, h textproto.MIMEHeader) error {
+		interim = append(interim, h.Values(proxy.HeaderViolations)...)
+		return nil
+	}}
+	req, _ := http.NewRequestWithContext(httptrace.WithClientTrace(context.Background(), trace), http.MethodPost,
+		front.URL+"/services/operations/v1/operations/tags/list", strings.NewReader("{}"))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Authorization", "Bearer t")
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _ = io.ReadAll(res.Body)
+	res.Body.Close()
+	if len(interim) > 0 {
+		t.Errorf("a 1xx relayed the upstream's %s: %v", proxy.HeaderViolations, interim)
+	}
+	if v := res.Trailer.Values(proxy.HeaderViolations); len(v) > 0 {
+		t.Errorf("the trailer relayed the upstream's %s: %v", proxy.HeaderViolations, v)
+	}
+	if v := res.Header.Values(proxy.HeaderViolations); len(v) > 0 && strings.Contains(strings.Join(v, ","), "FORGED") {
+		t.Errorf("the header carries the upstream's verdict: %v", v)
+	}
+}
