@@ -18,6 +18,10 @@ import (
 	"github.com/opsapi/mocktoolkit/proxy"
 )
 
+// proxyReadTimeout bounds the reading of a request, body included: the upstream's own wait
+// (2 minutes, proxy.upstreamTimeout) is the proxy's measure of "too slow" either way.
+const proxyReadTimeout = 2 * time.Minute
+
 // proxyOptions are the flags of `mockserver proxy` after environment fallbacks.
 type proxyOptions struct {
 	upstream        *url.URL
@@ -111,7 +115,9 @@ func runProxy(ctx context.Context, args []string, getenv func(string) string, st
 	// reported, rather than a closed connection.
 	reqCtx, cutOff := context.WithCancelCause(context.WithoutCancel(ctx))
 	defer cutOff(nil)
-	srv := &http.Server{Handler: handler, ReadHeaderTimeout: 5 * time.Second, IdleTimeout: 120 * time.Second,
+	// ReadTimeout: a client that stalls while sending its request is let go after proxyReadTimeout
+	// (D95), so stalled clients do not pile up while the proxy runs.
+	srv := &http.Server{Handler: handler, ReadHeaderTimeout: 5 * time.Second, ReadTimeout: proxyReadTimeout, IdleTimeout: 120 * time.Second,
 		BaseContext: func(net.Listener) context.Context { return reqCtx }}
 	base := baseURL(ln.Addr())
 	fmt.Fprintf(std.out, "proxy listening on %s (%s), forwarding to %s\n", base, ln.Addr(), opts.upstream.Redacted())

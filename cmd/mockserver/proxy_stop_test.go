@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -50,5 +51,36 @@ func TestProxyStopAnswersExchangesCutOff(t *testing.T) {
 	}
 	if err := json.Unmarshal(b, &rep); err != nil || rep.Exchanges != 1 {
 		t.Errorf("report %s: want 1 exchange (%v)", b, err)
+	}
+}
+
+// A client that stalls while sending its request body does not cost the stop its reports: its
+// connection is closed after the grace period, the report is written and the stop returns nil
+// (it returned "context deadline exceeded" and wrote nothing). The mock's stop likewise.
+func TestStopClosesAStalledClient(t *testing.T) {
+	old := shutdownTimeout
+	shutdownTimeout = 200 * time.Millisecond
+	t.Cleanup(func() { shutdownTimeout = old })
+	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {}))
+	t.Cleanup(up.Close)
+	report := filepath.Join(t.TempDir(), "report.json")
+	for _, args := range [][]string{
+		{"proxy", "--upstream", up.URL, "--addr", "127.0.0.1:0", "--report-json", report},
+		{"--addr", "127.0.0.1:0"},
+	} {
+		url, stop := startCmd(t, nil, args...)
+		c, err := net.Dial("tcp", strings.TrimPrefix(url, "http://"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, _ = c.Write([]byte("POST /services/operations/v1/operations/tags/list HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 10\r\n\r\n{"))
+		time.Sleep(100 * time.Millisecond) // the request is in, its body stalled
+		if err := stop(); err != nil {
+			t.Errorf("%v: the stop returned %v with a stalled client, want nil", args[0], err)
+		}
+		c.Close()
+	}
+	if _, err := os.ReadFile(report); err != nil {
+		t.Errorf("no proxy report written: %v", err)
 	}
 }
