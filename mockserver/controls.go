@@ -137,6 +137,11 @@ func (s *Server) handleClockSet(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
+	if in.Set != nil || (in.AdvanceSeconds != nil && *in.AdvanceSeconds > 0) {
+		// The server's login throttle runs on real time (D144), so a clock moved to wait out a
+		// throttle lifts the sender's, as a reset does.
+		s.logins.clearClient(clientAddr(r))
+	}
 	s.handleClock(w, r)
 }
 

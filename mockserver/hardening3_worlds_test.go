@@ -208,6 +208,7 @@ func TestLoginThrottleSpansWorlds(t *testing.T) {
 		st, _ := send(t, "POST", m.url+"/__worlds/"+world+pAuthenticate, "", `{"email":"`+email+`","password":"`+password+`"}`, "Content-Type", "application/json")
 		return st
 	}
+	m.ctl(http.MethodPost, "/__worlds/ahead/__mock/clock", map[string]any{"advance_seconds": 3600}).wantStatus(t, 200)
 	for w := range 8 {
 		for i := range 5 {
 			if st := login("guess"+string(rune('a'+w)), member.Email, "wrong-"+string(rune('0'+i))); st != 401 && st != 429 {
@@ -220,6 +221,11 @@ func TestLoginThrottleSpansWorlds(t *testing.T) {
 	}
 	if st := login("fresh", admin.Email, admin.Password); st != 200 {
 		t.Errorf("another e-mail from the same client: %d, want 200", st)
+	}
+	// A world whose clock was moved on an hour (before the guesses) shares the throttle all the
+	// same: it runs on real time, not on any world's clock.
+	if st := login("ahead", member.Email, member.Password); st != 429 {
+		t.Errorf("the right password in a world an hour ahead after 40 wrong ones: %d, want 429", st)
 	}
 	// A reset sent by this client lifts its throttle (D62).
 	m.ctl(http.MethodPost, "/__worlds/fresh/__mock/reset", map[string]any{}).wantStatus(t, 200)
