@@ -13,17 +13,19 @@ import (
 	"github.com/opsapi/mocktoolkit/conformance/rules"
 )
 
-// pageSizes are the per_page values walked for an odd and an even number of comments.
-var pageSizes = map[int][]int64{7: {1, 2, 3, 7, 10}, 8: {3, 5, 8, 100}}
+// pageSizes are the per_page values walked for an odd and an even number of comments, and for
+// one more than the largest page the interface allows (per_page max 100), so a deployment that
+// caps pages below 100 (at a default of 15 or 20, say) shows it.
+var pageSizes = map[int][]int64{7: {1, 2, 3, 7, 10}, 8: {3, 5, 8, 100}, 101: {100, 50}}
 
-// The pagination of comments/list as a whole (rule PAGE-1): on a card of its own with 7 and
-// then 8 comments, every page of several per_page values is read; the pages together are the
-// whole list, with no gap and no overlap.
+// The pagination of comments/list as a whole (rule PAGE-1): on a card of its own with 7, then
+// 8, then 101 comments, every page of several per_page values is read; the pages together are
+// the whole list, with no gap and no overlap.
 var _ = Describe("Probes: pagination as a whole", func() {
 	op := OpCommentsList
 	probeContext(op, func() {
 		// Rule PAGE-1.
-		It("pages 7 and 8 comments into ceil(total/per_page) pages that together are the whole list", Writes(Probed(Contract(op, AspectEnvelope, "PAGE-1"), ProbePages)), func(ctx SpecContext) {
+		It("pages 7, 8 and 101 comments into ceil(total/per_page) pages that together are the whole list", Writes(Probed(Contract(op, AspectEnvelope, "PAGE-1"), ProbePages)), func(ctx SpecContext) {
 			By("creating a card of the member's own for the comments")
 			c := sendCtx(ctx, Request{Op: OpCardsCreate, As: member.String(), Token: token(member, OpCardsCreate), Body: map[string]any{"title": unique("Pagination probe")}})
 			expectSuccess(c)
@@ -32,14 +34,17 @@ var _ = Describe("Probes: pagination as a whole", func() {
 				Skip("cards/create answered no data.card.id, so the suite has no card of its own to comment on")
 			}
 			added := 0
-			for _, n := range []int{7, 8} {
+			for _, n := range []int{7, 8, 101} {
 				By(fmt.Sprintf("adding comments up to %d", n))
 				for ; added < n; added++ {
 					expectSuccess(sendCtx(ctx, Request{Op: OpCommentsCreate, As: member.String(), Token: token(member, OpCommentsCreate),
 						Body: map[string]any{"card_id": card, "comment": unique(fmt.Sprintf("Comment %d", added+1))}}))
 				}
 				whole := commentPage(ctx, card, 1, 100, int64(n))
-				Expect(whole).To(HaveLen(n), "%s: per_page 100 lists all %d comments", Cite(rules.PAGE1), n)
+				if n > 100 {
+					whole = append(whole, commentPage(ctx, card, 2, 100, int64(n))...)
+				}
+				Expect(whole).To(HaveLen(n), "%s: per_page 100 lists all %d comments, 100 a page", Cite(rules.PAGE1), n)
 				for _, per := range pageSizes[n] {
 					walkPages(ctx, card, int64(n), per, whole)
 				}
