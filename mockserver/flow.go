@@ -1,14 +1,17 @@
 package mockserver
 
 import (
+	"bytes"
 	"fmt"
 	"net/http"
 	"strings"
 	"sync"
 	"sync/atomic"
+	"unicode/utf8"
 
 	"github.com/opsapi/mocktoolkit/conformance/flow"
 	"github.com/opsapi/mocktoolkit/reference"
+	"github.com/opsapi/mocktoolkit/spec"
 )
 
 // Bounds of a world's flow recording (D173): at most maxFlowSteps calls and flowBytes of
@@ -36,6 +39,7 @@ type flowLog struct {
 	bytes   int
 	dropped int
 	forced  int  // calls a fault rule or Prefer: code= answered, left out
+	garbled int  // calls whose request held text that is not valid UTF-8, left out
 	gone    bool // its world was evicted: nothing more is kept
 }
 
@@ -97,7 +101,7 @@ func (f *flowLog) clear() {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.budget.used.Add(-int64(f.bytes))
-	f.calls, f.bytes, f.dropped, f.forced = nil, 0, 0, 0
+	f.calls, f.bytes, f.dropped, f.forced, f.garbled = nil, 0, 0, 0, 0
 }
 
 // detach clears the flow of an evicted world for good: a request still under way in it keeps
@@ -112,7 +116,7 @@ func (f *flowLog) detach() {
 // snapshot returns the calls as the flow package takes them, how many were left out past the
 // bounds and how many because their answer was forced;
 // a caller outside the manifest is the member when it works in memberProject (D171).
-func (f *flowLog) snapshot(memberProject int64) ([]flow.Call, int, int) {
+func (f *flowLog) snapshot(memberProject int64) ([]flow.Call, int, int, int) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	out := make([]flow.Call, len(f.calls))
@@ -132,7 +136,24 @@ func (f *flowLog) snapshot(memberProject int64) ([]flow.Call, int, int) {
 		}
 		out[i] = flow.Call{Operation: c.op, As: c.as, Header: h, Request: c.req, Status: c.status, Answer: c.answer}
 	}
-	return out, f.dropped, f.forced
+	return out, f.dropped, f.forced, f.garbled
+}
+
+// skipGarbled counts a call whose request held text that is not valid UTF-8 (raw bytes or a
+// lone surrogate escape, D74): a flow is JSON, whose decoders replace such text with U+FFFD, so
+// a replay would send valid text and turn the recorded refusal into a write.
+func (f *flowLog) skipGarbled() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.garbled++
+}
+
+// garbledText tells whether a request body holds text a flow cannot carry as sent.
+func garbledText(body []byte) bool {
+	if utf8.Valid(body) && !bytes.Contains(body, []byte(`\u`)) {
+		return false // the common case, without a scan
+	}
+	return len(spec.InvalidText(body)) > 0
 }
 
 // skipForced counts a call whose answer a fault rule or Prefer: code= forced (D61, D5): the
@@ -188,7 +209,7 @@ func projectOf(st reference.State, email string) int64 {
 func (s *Server) handleFlow(w http.ResponseWriter, r *http.Request) {
 	wl := s.worldOf(r)
 	st := wl.state()
-	calls, dropped, forced := wl.flow.snapshot(projectOf(st.store.State(), st.manifest.Users.Member.Email))
+	calls, dropped, forced, garbled := wl.flow.snapshot(projectOf(st.store.State(), st.manifest.Users.Member.Email))
 	var secrets []string
 	if s.cfg.AdminToken != "" {
 		secrets = append(secrets, s.cfg.AdminToken)
@@ -201,6 +222,9 @@ func (s *Server) handleFlow(w http.ResponseWriter, r *http.Request) {
 	}
 	if forced > 0 {
 		notes = append(notes, fmt.Sprintf("%d calls answered by a fault rule or Prefer: code= are left out (a deployment is never asked to fail on purpose)", forced))
+	}
+	if garbled > 0 {
+		notes = append(notes, fmt.Sprintf("%d calls whose request held text that is not valid UTF-8 are left out (a flow, being JSON, cannot carry such text as it was sent)", garbled))
 	}
 	if dropped > 0 {
 		notes = append(notes, fmt.Sprintf("the recording holds the first %d calls since the last reset; %d later calls are left out (at most %d calls and %d MiB of bodies a world, %d MiB across all worlds)", len(calls), dropped, maxFlowSteps, flowBytes>>20, flowBytesAll>>20))

@@ -130,6 +130,24 @@ func TestFlowStartsAgainAtALoadedSnapshot(t *testing.T) {
 	}
 }
 
+// A call whose request held text that is not valid UTF-8 is left out of the flow with a note:
+// stored as JSON it would come back as valid text (U+FFFD), and the replay would turn the
+// recorded refusal into a write.
+func TestFlowLeavesOutGarbledText(t *testing.T) {
+	m := newMock(t, mockserver.Config{})
+	tok := m.post("/__worlds/g/v1/authenticate", "", map[string]any{"email": m.manifest.Users.Member.Email, "password": m.manifest.Users.Member.Password}).wantStatus(t, 200).data()["token"].(string)
+	for _, body := range []string{`{"name":"a\ud800b"}`, "{\"name\":\"\xc3\x28\"}"} {
+		st, _ := send(t, "POST", m.url+"/__worlds/g"+pTagsCreate, "", body, "Content-Type", "application/json", "Authorization", "Bearer "+tok)
+		if st != 422 {
+			t.Fatalf("tags/create with %q: %d, want 422", body, st)
+		}
+	}
+	doc, raw := getFlow(t, m, "g")
+	if len(doc.Steps) != 1 || !strings.Contains(doc.Note, "2 calls whose request held text that is not valid UTF-8") {
+		t.Errorf("want the login only, and a note on the 2 calls left out:\n%s", raw)
+	}
+}
+
 func ref(key string) map[string]any { return map[string]any{"manifest": key} }
 
 func stepRef(n int, path string) map[string]any {

@@ -302,9 +302,12 @@ func (s *Server) recordRequests(next http.Handler) http.Handler {
 		}
 		if rt, ok := s.ops[r.URL.Path]; ok {
 			e.Operation = rt.id
-			if rec.Header().Get("X-Mock-Forced") != "" {
+			switch {
+			case rec.Header().Get("X-Mock-Forced") != "":
 				wl.flow.skipForced()
-			} else {
+			case garbledText(reqBody):
+				wl.flow.skipGarbled()
+			default:
 				wl.recordFlow(rt.id, wl.state(), r, reqBody, rec.status, rec.body) // D170
 			}
 		}
