@@ -112,8 +112,12 @@ func (r *ScenarioRecorder) observe(data any) {
 // are of the member's project).
 func (r *ScenarioRecorder) keep(kind string, rec map[string]any) {
 	id, ok := intField(rec, "id")
-	if f, isNum := rec["id"].(float64); isNum && !ok && f >= 1 {
-		r.notes[fmt.Sprintf("a record of %s with id %.0f left out of the recording: ids above 2^53-1 lose their digits in JSON", kind, f)] = true
+	f, isNum := rec["id"].(float64)
+	switch {
+	case isNum && !ok && f >= 1<<53:
+		r.notes[fmt.Sprintf("a record of %s with an id beyond 2^53-1 (read as %.0f, its last digits lost) left out of the recording", kind, f)] = true
+	case isNum && (!ok || id < 1):
+		r.notes[fmt.Sprintf("a record of %s with id %v left out of the recording: an id is a whole number from 1", kind, f)] = true
 	}
 	if !ok || id < 1 {
 		return

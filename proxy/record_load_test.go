@@ -20,6 +20,7 @@ import (
 func TestScenarioRecorderLeavesOutWhatTheMockRefuses(t *testing.T) {
 	answers := map[string]string{
 		"/services/operations/v1/operations/boards/list": `{"error":false,"message":"ok","data":{"boards":[{"id":9007199254740993,"title":"Huge"},{"id":5,"title":"Fine"}]}}`,
+		"/services/operations/v1/operations/cards/list": `{"error":false,"message":"ok","data":{"cards":[{"id":904,"title":"` + strings.Repeat("t", 300) + `","priority":"mega"},{"id":0,"title":"Zero"},{"id":-5,"title":"Minus"}]}}`,
 		"/services/domains/v1/domain-cart/remove": `{"error":false,"message":"ok","data":{"cart":{"session_token":"cart-tok-1","status":"open","currency":"USD",` +
 			`"items":[{"id":41,"domain_name":"long.com","tld":"com","action":"register","years":200,"price":1},{"id":42,"domain_name":"short.com","tld":"com","action":"register","years":1,"price":2},` +
 			`{"id":43,"domain_name":"odd.com","tld":"com","action":"buy","years":1,"price":3}]}}}`,
@@ -64,6 +65,11 @@ func TestScenarioRecorderLeavesOutWhatTheMockRefuses(t *testing.T) {
 	for _, gone := range []string{"Huge", "9007199254740992", "years: 200", "id: 41", "action: buy"} {
 		if strings.Contains(got, gone) {
 			t.Errorf("the recording holds %q:\n%s", gone, got)
+		}
+	}
+	for _, want := range []string{"card-904: title cut to 255 characters", `card-904: priority "mega" left out`, "with id 0 left out", "with id -5 left out"} {
+		if !strings.Contains(said, want) {
+			t.Errorf("the notes do not say %q:\n%s", want, said)
 		}
 	}
 	if !strings.Contains(said, "9007199254740992") || !strings.Contains(said, "item 1") || !strings.Contains(said, "cart-1") {

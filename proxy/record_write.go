@@ -110,9 +110,10 @@ type ScenarioOptions struct {
 // (D175).
 func (r *ScenarioRecorder) WriteScenario(w io.Writer, opts ScenarioOptions) error {
 	r.mu.Lock()
-	b := &scenarioBuilder{seen: r.seen, carts: r.carts, scrub: newScrubber(r.names, r.secrets), made: map[string]bool{}, taken: opts.Taken}
+	b := &scenarioBuilder{seen: r.seen, carts: r.carts, scrub: newScrubber(r.names, r.secrets), made: map[string]bool{}, taken: opts.Taken, changes: map[string]bool{}}
 	b.build(opts.Name)
 	notes := slices.Sorted(maps.Keys(r.notes))
+	notes = append(notes, slices.Sorted(maps.Keys(b.changes))...)
 	r.mu.Unlock()
 	note := opts.Note
 	if note == nil {
@@ -161,6 +162,18 @@ type scenarioBuilder struct {
 	doc   scenarioDoc
 	made  map[string]bool // refs already in the file
 	taken func(kind string, id int64) bool
+	// at is the ref of the record being written, changes what was cut or left out of its
+	// fields: each is a note of the log, so nothing changes silently (D174).
+	at      string
+	changes map[string]bool
+}
+
+// within makes ref the record being written, until the returned func puts back the one before
+// (a card writes its group, which writes its board).
+func (b *scenarioBuilder) within(ref string) func() {
+	old := b.at
+	b.at = ref
+	return func() { b.at = old }
 }
 
 // keep is the id a new record of kind keeps: the upstream's, unless the base world holds it.
@@ -200,6 +213,7 @@ func (b *scenarioBuilder) board(id int64, rec map[string]any) string {
 		key, kind = "board-not-shown", "Groups whose board was not shown"
 	}
 	if !b.made[key] {
+		defer b.within(key)()
 		b.made[key] = true
 		title := b.title(rec, "title", kind, id)
 		if id == 0 {
@@ -221,6 +235,7 @@ func (b *scenarioBuilder) group(id int64, rec map[string]any) string {
 		board = *n
 	}
 	boardRef := b.board(board, b.seen["boards"][board])
+	defer b.within(key)()
 	b.made[key] = true
 	b.doc.Groups = append(b.doc.Groups, scenarioGroup{ID: b.keep("groups", id), Ref: key, Board: boardRef, Title: b.title(rec, "title", "Group", id),
 		Description: b.text(rec, "description", 0), Color: b.text(rec, "color", 50), Icon: b.text(rec, "icon", 100), Position: number(rec, "position")})
@@ -230,6 +245,7 @@ func (b *scenarioBuilder) group(id int64, rec map[string]any) string {
 func (b *scenarioBuilder) tag(id int64, rec map[string]any) string {
 	key := ref("tag", id)
 	if !b.made[key] {
+		defer b.within(key)()
 		b.made[key] = true
 		b.doc.Tags = append(b.doc.Tags, scenarioTag{ID: b.keep("tags", id), Ref: key, Name: b.title(rec, "name", "Tag", id),
 			Color: b.text(rec, "color", 50), Icon: b.text(rec, "icon", 100), Position: number(rec, "position")})
@@ -242,9 +258,10 @@ func (b *scenarioBuilder) card(id int64, rec map[string]any) string {
 	if b.made[key] {
 		return key
 	}
+	defer b.within(key)()
 	c := scenarioCard{ID: b.keep("cards", id), Ref: key, Title: b.title(rec, "title", "Card", id), Description: b.text(rec, "description", 0),
-		Status: b.text(rec, "status", 50), Priority: oneOf(rec, "priority", "low", "normal", "high", "urgent"),
-		CardType: oneOf(rec, "card_type", "widget", "widget_tour", "tour"), DueDate: date(rec, "due_date"), SnoozedUntil: date(rec, "snoozed_until")}
+		Status: b.text(rec, "status", 50), Priority: b.enum(rec, "priority", "low", "normal", "high", "urgent"),
+		CardType: b.enum(rec, "card_type", "widget", "widget_tour", "tour"), DueDate: date(rec, "due_date"), SnoozedUntil: date(rec, "snoozed_until")}
 	if g := number(rec, "group_id"); g != nil {
 		s := b.group(*g, b.seen["groups"][*g])
 		c.Group = &s
@@ -274,7 +291,9 @@ func (b *scenarioBuilder) comment(id int64, rec map[string]any) {
 	if s := b.text(rec, "comment", 0); s != nil {
 		text = *s
 	}
-	c := scenarioComment{ID: b.keep("comments", id), Ref: ref("comment", id), Card: b.card(*card, b.seen["cards"][*card]), Comment: text, Author: "member"}
+	cardRef := b.card(*card, b.seen["cards"][*card])
+	defer b.within(ref("comment", id))()
+	c := scenarioComment{ID: b.keep("comments", id), Ref: ref("comment", id), Card: cardRef, Comment: text, Author: "member"}
 	if p := number(rec, "parent_comment_id"); p != nil && b.made[ref("comment", *p)] {
 		s := ref("comment", *p)
 		c.ReplyTo = &s
@@ -303,8 +322,28 @@ func (b *scenarioBuilder) text(rec map[string]any, key string, max int) *string 
 	s = b.scrub.text(s)
 	if max > 0 && utf8.RuneCountInString(s) > max {
 		s = string([]rune(s)[:max])
+		b.changes[fmt.Sprintf("%s: %s cut to %d characters, the most the mock takes", b.at, key, max)] = true
 	}
 	return &s
+}
+
+// enum is a field of an enumeration when its value is one of allowed; another value is left
+// out, with a note.
+func (b *scenarioBuilder) enum(rec map[string]any, key string, allowed ...string) *string {
+	v := oneOf(rec, key, allowed...)
+	if v == nil && rec[key] != nil {
+		b.changes[fmt.Sprintf("%s: %s %s left out: not one of %s", b.at, key, clipValue(rec[key]), strings.Join(allowed, ", "))] = true
+	}
+	return v
+}
+
+// clipValue writes a value for a note, at most 40 characters of it.
+func clipValue(v any) string {
+	s := fmt.Sprintf("%q", fmt.Sprint(v))
+	if r := []rune(s); len(r) > 40 {
+		s = string(r[:40]) + "…"
+	}
+	return s
 }
 
 func number(rec map[string]any, key string) *int64 {
