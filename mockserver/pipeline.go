@@ -83,7 +83,11 @@ func (s *Server) dispatch(w http.ResponseWriter, r *http.Request) {
 	if !s.spend(w, wl, "addr:"+clientAddr(r)) {
 		return
 	}
-	writeShapeA(w, http.StatusNotFound, "The route "+r.URL.Path+" could not be found.")
+	route := r.URL.Path
+	if route == "" { // CONNECT's authority form, OPTIONS *: no path to name
+		route = r.RequestURI
+	}
+	writeShapeA(w, http.StatusNotFound, "The route "+strconv.Quote(clip(route, 200))+" could not be found.")
 }
 
 // worldQueryReads are the controls that read another world's journal with ?world=. Any other

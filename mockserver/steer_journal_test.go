@@ -41,6 +41,12 @@ func TestJournalListsRequestsNewestFirst(t *testing.T) {
 		t.Errorf("?limit=1 gave %v", one)
 	}
 	m.ctl(http.MethodGet, "/__mock/requests?limit=zero", nil).wantStatus(t, 422)
+	for _, q := range []string{"limit=1&limit=2", "status=200&status=401", "operation=tagsList&operation=cardsList"} {
+		if a := m.ctl(http.MethodGet, "/__mock/requests?"+q, nil).wantStatus(t, 422); !strings.Contains(string(a.raw), "more than once") {
+			t.Errorf("?%s: %s, want the parameter named as given more than once", q, a.raw)
+		}
+		m.ctl(http.MethodGet, "/__mock/requests/count?"+q, nil).wantStatus(t, 422)
+	}
 	m.ctl(http.MethodDelete, "/__mock/requests", nil).wantStatus(t, 200)
 	if j := m.ctl(http.MethodGet, "/__mock/requests", nil).list(t, "requests"); len(j) != 0 {
 		t.Errorf("journal after DELETE: %v", j)

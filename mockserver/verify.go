@@ -53,6 +53,11 @@ func (s *Server) readJournalQuery(w http.ResponseWriter, r *http.Request) (journ
 	q := r.URL.Query()
 	jq := journalQuery{world: s.worldOf(r), operation: q.Get("operation")}
 	fields := map[string][]string{}
+	for _, name := range []string{"operation", "status", "limit", "world"} {
+		if len(q[name]) > 1 { // which one was meant is a guess: none is taken
+			fields[name] = []string{"The " + name + " parameter is given more than once: give it once."}
+		}
+	}
 	if v := q.Get("limit"); v != "" {
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 1 {

@@ -13,13 +13,18 @@ import (
 // (D140): a Host the host policy refuses (403 shape (b): a DNS-rebinding page would read the
 // recorded traffic and send requests through the proxy), a request that already passed
 // through this proxy (508 shape (a): the upstream leads back to it), a path with "." or ".."
-// segments (400 shape (a): joined to the upstream's base path it could leave it).
+// segments (400 shape (a): joined to the upstream's base path it could leave it), a request
+// that names no path (CONNECT, OPTIONS *: 405 shape (a)).
 func (p *Proxy) admit(w http.ResponseWriter, r *http.Request) bool {
 	switch {
 	case !p.hosts.Allows(r.Host):
 		writeJSON(w, http.StatusForbidden, map[string]any{"error": true, "message": hostguard.Refusal("The proxy and its pages answer only", r.Host)})
 	case p.looped(r):
 		writeJSON(w, http.StatusLoopDetected, map[string]any{"error": true, "message": "This request already passed through this proxy: its upstream " + p.upstream.Redacted() + " leads back to it. Point --upstream at the deployment, not at the proxy.", "data": []any{}})
+	case r.Method == http.MethodConnect || r.URL.Path == "" || !strings.HasPrefix(r.URL.Path, "/"):
+		// CONNECT's authority form, OPTIONS * and the like name no path to forward: the proxy is a
+		// reverse proxy in front of one upstream, not a tunnel.
+		writeJSON(w, http.StatusMethodNotAllowed, map[string]any{"error": true, "message": "The proxy forwards requests for paths of its upstream; " + clipText(r.Method+" "+r.RequestURI, 200) + " names none (it is not a tunnel or a forward proxy).", "data": []any{}})
 	case dotSegments(r.URL.Path) || dotSegments(strings.ToLower(r.URL.EscapedPath())):
 		writeJSON(w, http.StatusBadRequest, map[string]any{"error": true, "message": "The path " + clipText(r.URL.EscapedPath(), 200) + " has '.' or '..' segments; the proxy forwards only paths without them.", "data": []any{}})
 	default:

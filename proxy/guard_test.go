@@ -64,3 +64,25 @@ func TestHostGuardRefusesRebinding(t *testing.T) {
 		}
 	}
 }
+
+// CONNECT names an authority, not a path of the upstream: the proxy refuses it (405 shape (a))
+// rather than forward "CONNECT /" upstream.
+func TestProxyRefusesConnect(t *testing.T) {
+	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		t.Errorf("the upstream got %s %s", r.Method, r.RequestURI)
+	}))
+	defer up.Close()
+	u, _ := url.Parse(up.URL)
+	p, err := proxy.New(proxy.Config{Upstream: u})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := httptest.NewRequest(http.MethodConnect, "http://127.0.0.1:4010/", nil)
+	r.URL = &url.URL{Host: "example.com:443"}
+	r.RequestURI, r.Host = "example.com:443", "127.0.0.1:4010"
+	rec := httptest.NewRecorder()
+	p.ServeHTTP(rec, r)
+	if rec.Code != http.StatusMethodNotAllowed || !strings.Contains(rec.Body.String(), `"data":[]`) {
+		t.Errorf("CONNECT: %d %s, want 405 shape (a)", rec.Code, rec.Body)
+	}
+}
