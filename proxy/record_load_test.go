@@ -20,7 +20,7 @@ import (
 func TestScenarioRecorderLeavesOutWhatTheMockRefuses(t *testing.T) {
 	answers := map[string]string{
 		"/services/operations/v1/operations/boards/list": `{"error":false,"message":"ok","data":{"boards":[{"id":9007199254740993,"title":"Huge"},{"id":5,"title":"Fine"}]}}`,
-		"/services/operations/v1/operations/cards/list": `{"error":false,"message":"ok","data":{"cards":[{"id":904,"title":"` + strings.Repeat("t", 300) + `","priority":"mega"},{"id":0,"title":"Zero"},{"id":-5,"title":"Minus"}]}}`,
+		"/services/operations/v1/operations/cards/list":  `{"error":false,"message":"ok","data":{"cards":[{"id":904,"title":"` + strings.Repeat("t", 300) + `","priority":"mega"},{"id":0,"title":"Zero"},{"id":-5,"title":"Minus"}]}}`,
 		"/services/domains/v1/domain-cart/remove": `{"error":false,"message":"ok","data":{"cart":{"session_token":"cart-tok-1","status":"open","currency":"USD",` +
 			`"items":[{"id":41,"domain_name":"long.com","tld":"com","action":"register","years":200,"price":1},{"id":42,"domain_name":"short.com","tld":"com","action":"register","years":1,"price":2},` +
 			`{"id":43,"domain_name":"odd.com","tld":"com","action":"buy","years":1,"price":3}]}}}`,
