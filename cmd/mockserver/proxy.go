@@ -15,6 +15,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/opsapi/mocktoolkit/internal/hostguard"
 	"github.com/opsapi/mocktoolkit/proxy"
 )
 
@@ -72,6 +73,9 @@ func parseProxyFlags(args []string, getenv func(string) string, std stdio) (prox
 	opts := proxyOptions{addr: *addr, reportJSON: *reportJSON, reportJUnit: *reportJUnit, failOnViolation: *fail, recordScenario: *record, allowedHosts: splitList(*hosts)}
 	if *upstream == "" {
 		return proxyOptions{}, errors.New("proxy: --upstream (or MOCK_PROXY_UPSTREAM) is required")
+	}
+	if err := hostguard.CheckNames(opts.allowedHosts); err != nil {
+		return proxyOptions{}, fmt.Errorf("--allowed-hosts: %w", err)
 	}
 	if err := checkAddr(opts.addr); err != nil {
 		return proxyOptions{}, err

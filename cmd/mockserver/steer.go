@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io/fs"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -43,6 +44,9 @@ func steerFlags(fs *flag.FlagSet, getenv func(string) string) func() (steerOptio
 		for _, origin := range splitList(*cors) {
 			if strings.EqualFold(origin, "null") { // D148
 				return steerOptions{}, errors.New("--cors-origins: null is not an origin to list: every sandboxed iframe, file:// page and redirected request sends it, so allowing it with credentials lets any page in")
+			}
+			if err := checkOrigin(origin); err != nil {
+				return steerOptions{}, fmt.Errorf("--cors-origins: %w", err)
 			}
 			o.corsOrigins = append(o.corsOrigins, origin)
 		}
@@ -148,4 +152,26 @@ func writeFileAtomic(path string, b []byte) error {
 		dir.Close()
 	}
 	return nil
+}
+
+// checkOrigin refuses what a browser never sends as an Origin, so it could never match: an
+// origin is *, or a scheme http or https and a host with an optional port, nothing after.
+func checkOrigin(origin string) error {
+	if origin == "*" {
+		return nil
+	}
+	u, err := url.Parse(origin)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.User != nil ||
+		(u.Path != "" && u.Path != "/") || u.RawQuery != "" || u.Fragment != "" || strings.HasSuffix(origin, "/") {
+		return fmt.Errorf("%q is not an origin: want a scheme and a host, as a browser sends them, such as http://localhost:5173 (no path, no trailing slash), or *", clipFlag(origin))
+	}
+	return nil
+}
+
+// clipFlag shortens a flag's value quoted in a message.
+func clipFlag(v string) string {
+	if r := []rune(v); len(r) > 80 {
+		return string(r[:80]) + "…"
+	}
+	return v
 }

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/opsapi/mocktoolkit/fixtures"
+	"github.com/opsapi/mocktoolkit/internal/hostguard"
 	"github.com/opsapi/mocktoolkit/mockserver"
 )
 
@@ -39,6 +40,9 @@ func worldFlags(fs *flag.FlagSet, getenv func(string) string) func() (worldOptio
 			o.maxWorlds = -1
 		}
 		o.allowedHosts = splitList(*hosts)
+		if err := hostguard.CheckNames(o.allowedHosts); err != nil {
+			return o, fmt.Errorf("--allowed-hosts: %w", err)
+		}
 		if o.scenarios, err = loadScenarioDir(*dir); err != nil {
 			return worldOptions{}, fmt.Errorf("--scenarios: %w", err)
 		}

@@ -6,6 +6,7 @@
 package hostguard
 
 import (
+	"fmt"
 	"net"
 	"strings"
 )
@@ -30,6 +31,22 @@ func New(names []string) Policy {
 		}
 	}
 	return p
+}
+
+// CheckNames refuses a name of --allowed-hosts that no Host header could carry (a space, a
+// scheme, a path, a port): such a name would never match, and the guard would refuse the
+// host its user meant to allow.
+func CheckNames(names []string) error {
+	for _, n := range names {
+		n = strings.TrimSpace(n)
+		if n == "*" || n == "" {
+			continue
+		}
+		if strings.ContainsAny(n, " \t/:@?#[]") {
+			return fmt.Errorf("%q is not a host name: give names such as staging.example.com, without a scheme, port or path", n)
+		}
+	}
+	return nil
 }
 
 // Name is the name in a Host header, without port, brackets or a final dot, lower case.
