@@ -217,9 +217,17 @@ func RetryAfter(h http.Header) (time.Duration, bool) {
 	return time.Duration(n) * time.Second, true
 }
 
+// decode reads the answer's JSON, numbers as json.Number: an id past 2^53 keeps its digits
+// (the interface bounds no id), so the suite sends back the very id it was given.
 func (ex *Exchange) decode() {
 	var v any
-	if err := json.Unmarshal(ex.Body, &v); err != nil {
+	dec := json.NewDecoder(bytes.NewReader(ex.Body))
+	dec.UseNumber()
+	err := dec.Decode(&v)
+	if err == nil && dec.More() {
+		err = errors.New("more than one JSON value")
+	}
+	if err != nil {
 		ex.JSONErr = fmt.Errorf("the body is not JSON: %w", err)
 		return
 	}

@@ -112,8 +112,8 @@ var _ = Describe("Domain registration area", func() {
 			Expect(second).To(HaveJSON("data.cart.item_count", fmt.Sprintf("one less than after the first removal (%d)", n1-1), eqNum(n1-1)), Cite(rules.CART2))
 			p1, _ := first.Get("data.cart.total_price")
 			Expect(second).To(HaveJSON("data.cart.total_price", fmt.Sprintf("not above %v", p1), func(v any, _ bool) bool {
-				a, okA := p1.(float64)
-				b, okB := v.(float64)
+				a, okA := Number(p1)
+				b, okB := Number(v)
 				return okA && okB && b <= a+1e-9
 			}), Cite(rules.CART2))
 		})
@@ -154,11 +154,11 @@ var _ = Describe("Domain registration area", func() {
 			Expect(ex).To(HaveJSON("data.cart.item_count", "the number of items", eqNum(int64(len(items)))), choiceCarts)
 			var sum float64
 			for _, it := range items {
-				p, _ := it["price"].(float64)
+				p, _ := Number(it["price"])
 				sum += p
 			}
 			Expect(ex).To(HaveJSON("data.cart.total_price", "the sum of the item prices", func(v any, _ bool) bool {
-				f, _ := v.(float64)
+				f, _ := Number(v)
 				return math.Abs(f-math.Round(sum*100)/100) < 0.005
 			}), choiceCarts)
 		})

@@ -3,6 +3,7 @@ package conformance
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"net/http"
 	"regexp"
 	"sort"
@@ -47,11 +48,42 @@ func (ex *Exchange) Int(path string) (int64, bool) {
 	if !ok {
 		return 0, false
 	}
-	f, ok := v.(float64)
-	if !ok || f != float64(int64(f)) {
-		return 0, false
+	return Integer(v)
+}
+
+// Number reads a JSON number of an answer (json.Number, as the suite decodes answers; float64
+// too) as a float64.
+func Number(v any) (float64, bool) {
+	switch n := v.(type) {
+	case json.Number:
+		f, err := n.Float64()
+		return f, err == nil
+	case float64:
+		return n, true
 	}
-	return int64(f), true
+	return 0, false
+}
+
+// Integer reads a JSON number of an answer as an int64, exactly, when it is whole and fits
+// (5, 5.0 and 5e0 are 5; an id past 2^53 keeps its digits).
+func Integer(v any) (int64, bool) {
+	switch n := v.(type) {
+	case json.Number:
+		if i, err := n.Int64(); err == nil {
+			return i, true
+		}
+		f, err := n.Float64()
+		if err != nil || f != math.Trunc(f) || math.Abs(f) >= 1<<63 {
+			return 0, false
+		}
+		return int64(f), true
+	case float64:
+		if n != math.Trunc(n) || math.Abs(n) >= 1<<63 {
+			return 0, false
+		}
+		return int64(n), true
+	}
+	return 0, false
 }
 
 // String returns the string at path.

@@ -227,7 +227,7 @@ func unique(prefix string) string {
 // findByID returns the object with "id" id among objs.
 func findByID(objs []map[string]any, id int64) (map[string]any, bool) {
 	for _, o := range objs {
-		if f, ok := o["id"].(float64); ok && int64(f) == id {
+		if n, ok := Integer(o["id"]); ok && n == id {
 			return o, true
 		}
 	}
@@ -238,8 +238,8 @@ func findByID(objs []map[string]any, id int64) (map[string]any, bool) {
 func idsOf(objs []map[string]any) []int64 {
 	out := make([]int64, 0, len(objs))
 	for _, o := range objs {
-		if f, ok := o["id"].(float64); ok {
-			out = append(out, int64(f))
+		if n, ok := Integer(o["id"]); ok {
+			out = append(out, n)
 		}
 	}
 	return out
@@ -247,8 +247,7 @@ func idsOf(objs []map[string]any) []int64 {
 
 // num reads an integer field of a JSON object.
 func num(o map[string]any, key string) (int64, bool) {
-	f, ok := o[key].(float64)
-	return int64(f), ok && f == float64(int64(f))
+	return Integer(o[key])
 }
 
 // expectStatusIfObject checks that the record at path, when the answer carries it as an object

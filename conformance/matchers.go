@@ -126,14 +126,6 @@ func HaveValidationErrorFor(field string) types.GomegaMatcher {
 	})
 }
 
-// HaveErrorsAsSentences matches a validation error whose every `errors` value is a list of
-// sentences (REF-ERRORS).
-func HaveErrorsAsSentences() types.GomegaMatcher {
-	return matcher("word every field of `errors` as a list of sentences", func(ex *Exchange) (bool, string) {
-		return judged(check.ErrorsAsSentences(ex.Body))
-	})
-}
-
 // AcceptField matches an answer that is not a validation error for field: the status is not 422
 // and no `errors` object names the field.
 func AcceptField(field string) types.GomegaMatcher {
@@ -215,8 +207,8 @@ func HaveKind(path, kind string) types.GomegaMatcher {
 			return false
 		}
 		if kind == "an integer" {
-			f, isNum := v.(float64)
-			return isNum && f == float64(int64(f))
+			_, whole := Integer(v)
+			return whole
 		}
 		return check.Kind(v) == kind
 	})

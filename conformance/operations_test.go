@@ -110,7 +110,7 @@ func describeCommentsList() {
 }
 
 func eqNum(n int64) func(any, bool) bool {
-	return func(v any, ok bool) bool { f, isNum := v.(float64); return ok && isNum && f == float64(n) }
+	return func(v any, ok bool) bool { i, whole := Integer(v); return ok && whole && i == n }
 }
 
 func describeCardsUpdate() {
@@ -289,8 +289,8 @@ func describeWidgetCardsList() {
 			after := call(member, op, map[string]any{"tool_key": manifest.Operations.ToolKey})
 			Expect(idsOf(after.Objects("data.cards"))).NotTo(ContainElement(id), choiceSnoozed+": a snoozed card is hidden by default\n\n%s", after.Describe())
 			Expect(after).To(HaveJSON("data.snoozed_count", "one more than before", func(v any, _ bool) bool {
-				f, _ := v.(float64)
-				return int64(f) >= before+1
+				n, _ := Integer(v)
+				return n >= before+1
 			}), choiceSnoozed)
 			listed := call(member, op, map[string]any{"tool_key": manifest.Operations.ToolKey, "include_snoozed": true})
 			Expect(idsOf(listed.Objects("data.cards"))).To(ContainElement(id), choiceSnoozed+": include_snoozed lists it\n\n%s", listed.Describe())

@@ -90,8 +90,8 @@ func (r *runner) removeItem(t *rapid.T, e *env, i int, item int64) string {
 func (r *runner) checkCart(t *rapid.T, e *env, token string, item int64, ex *conformance.Exchange) {
 	var ids []int64
 	for _, it := range ex.Objects("data.cart.items") {
-		if f, ok := it["id"].(float64); ok {
-			ids = append(ids, int64(f))
+		if n, ok := conformance.Integer(it["id"]); ok {
+			ids = append(ids, n)
 		}
 	}
 	if slices.Contains(ids, item) {
@@ -100,7 +100,7 @@ func (r *runner) checkCart(t *rapid.T, e *env, token string, item int64, ex *con
 	}
 	count, ok1 := ex.Int("data.cart.item_count")
 	tv, _ := ex.Get("data.cart.total_price")
-	total, ok2 := tv.(float64)
+	total, ok2 := conformance.Number(tv)
 	if !ok1 || !ok2 {
 		return // DOC-1 judges the types
 	}

@@ -200,6 +200,8 @@ func goValue(v any) string {
 		return strconv.Itoa(x)
 	case float64:
 		return strconv.FormatFloat(x, 'g', -1, 64)
+	case json.Number:
+		return x.String()
 	case []any:
 		parts := make([]string, len(x))
 		for i, e := range x {

@@ -72,7 +72,7 @@ func (r *runner) readCard(t *rapid.T, e *env, list request, id int64) (map[strin
 		return nil, idx, true
 	}
 	for _, c := range ex.Objects("data.cards") {
-		if v, ok := c["id"].(float64); ok && int64(v) == id {
+		if n, ok := conformance.Integer(c["id"]); ok && n == id {
 			return c, idx, true
 		}
 	}

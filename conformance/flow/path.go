@@ -1,6 +1,7 @@
 package flow
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"sort"
@@ -84,10 +85,13 @@ func leaves(v any) []leaf {
 	return out
 }
 
-// decode reads JSON into plain values (numbers as float64); nil when b is not JSON.
+// decode reads JSON into plain values, numbers as json.Number (an id past 2^53 keeps its
+// digits); nil when b is not one JSON value.
 func decode(b []byte) any {
 	var v any
-	if json.Unmarshal(b, &v) != nil {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	if dec.Decode(&v) != nil || dec.More() {
 		return nil
 	}
 	return v
