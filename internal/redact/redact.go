@@ -28,7 +28,7 @@ var (
 		"secret": true, "secrets": true, "cookie": true, "cookies": true, "authorization": true,
 		"credential": true, "credentials": true, "otp": true, "totp": true, "apikey": true,
 		"privatekey": true, "secretkey": true, "accesskey": true, "signingkey": true, "jwt": true,
-		"sessionid": true, "authentication": true, "signature": true,
+		"sessionid": true, "authentication": true, "signature": true, "pin": true, "cvv": true, "cvc": true,
 	}
 	// keyOwners make a final "key" a credential: api_key, privateKey, X-Api-Key, secret-key
 	// (a tour_key or a tool_key is an identifier).
@@ -48,7 +48,9 @@ var (
 // any name whose last word is "token" (token, accessToken, refresh_token, ID-TOKEN,
 // session_token: the cart's session token is a capability, X-Mock-Admin-Token), a word of
 // secretWords anywhere, "key" after a word of keyOwners, "code" alone or after a word of
-// codeOwners, "session" followed by "id", "pass" followed by "word", "phrase" or "code". Words run together in one case ("ACCESSTOKEN",
+// codeOwners, "session" followed by "id", "pass" followed by "word", "phrase" or "code", "credit
+// card", a card or account "number", and "auth" or "session" alone (a Basic credential, a session
+// value). Words run together in one case ("ACCESSTOKEN",
 // "clientsecret") are caught by their endings. token_count, tour_key and evaluation_check are
 // not credentials.
 func IsSecretName(name string) bool {
@@ -70,11 +72,12 @@ func IsSecretName(name string) bool {
 		prev := ws[i-1]
 		switch {
 		case w == "key" && keyOwners[prev], w == "code" && codeOwners[prev], w == "id" && prev == "session",
-			prev == "pass" && (w == "word" || w == "phrase" || w == "code"): // passWord, pass_phrase
+			prev == "pass" && (w == "word" || w == "phrase" || w == "code"), // passWord, pass_phrase
+			w == "card" && prev == "credit", w == "number" && (prev == "card" || prev == "account"): // creditCard, card_number
 			return true
 		}
 	}
-	return len(ws) == 1 && last == "code"
+	return len(ws) == 1 && (last == "code" || last == "auth" || last == "session")
 }
 
 // words splits a name into lower-case words: at every character that is not a letter or a
