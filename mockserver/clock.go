@@ -61,11 +61,17 @@ func (c *Clock) now() time.Time {
 	return LatestClock
 }
 
-// running is base moved on by the real time since, unbounded but for spec.LatestTime.
+// running is base moved on by the real time since (base itself while frozen), unbounded but
+// for spec.LatestTime.
 func (c *Clock) running() time.Time {
 	if c.frozen {
 		return c.base
 	}
+	return c.moved()
+}
+
+// moved is base moved on by the real time since, frozen or not, bounded by spec.LatestTime.
+func (c *Clock) moved() time.Time {
 	elapsed := time.Since(c.since) // monotonic: never negative, far from overflowing
 	if elapsed < 0 || spec.LatestTime.Sub(c.base) < elapsed {
 		return spec.LatestTime
@@ -73,14 +79,14 @@ func (c *Clock) running() time.Time {
 	return c.base.Add(elapsed)
 }
 
-// WindowNow is the time rate-limit, login and thumbnail windows are measured on (D63): Now,
-// except that a clock that has run into LatestClock keeps running here, so that a window
-// spent there still ends, and its Retry-After counts down, though what the mock stamps
-// stays at LatestClock. It stops only at spec.LatestTime, a year of running later.
+// WindowNow is the time rate-limit, login and thumbnail windows are measured on (D63, D104):
+// Now, except that it keeps running while the clock is frozen or has run into LatestClock, so
+// a window spent then still ends when its Retry-After says, though what the mock stamps stands
+// still. Moving the clock (advance, set) moves it too. It stops only at spec.LatestTime.
 func (c *Clock) WindowNow() time.Time {
 	c.mu.RLock()
 	defer c.mu.RUnlock()
-	return c.running()
+	return c.moved()
 }
 
 // Advance moves the clock forward by d. It refuses a negative d, and a d that would carry the

@@ -34,3 +34,25 @@ func TestWindowsEndAtTheClocksEnd(t *testing.T) {
 	}
 
 }
+
+// A frozen clock stamps one instant, but a window spent while it is frozen still ends when its
+// Retry-After says (D104): a client honouring Retry-After is not kept waiting for ever.
+func TestWindowsEndOnAFrozenClock(t *testing.T) {
+	clock := NewClock(time.Date(2026, 5, 1, 9, 0, 0, 0, time.UTC))
+	clock.Freeze(true)
+	limiter := newRateLimiter(1, clock.WindowNow)
+	limiter.take("u")
+	v := limiter.take("u")
+	if v.allowed {
+		t.Fatal("the second request of a one-request window was allowed")
+	}
+	clock.mu.Lock()
+	clock.since = clock.since.Add(-v.retryAfter) // Retry-After of real time passes
+	clock.mu.Unlock()
+	if got := clock.Now(); !got.Equal(time.Date(2026, 5, 1, 9, 0, 0, 0, time.UTC)) {
+		t.Errorf("the frozen clock moved to %s", got)
+	}
+	if v := limiter.take("u"); !v.allowed {
+		t.Errorf("after Retry-After (%s) on a frozen clock the window is still spent", v.retryAfter)
+	}
+}
