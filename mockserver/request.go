@@ -208,7 +208,11 @@ func controlBody(body []byte, names map[string]bool) (canon []byte, unknown stri
 func controlFieldError(err error) (string, string) {
 	var te *json.UnmarshalTypeError
 	if errors.As(err, &te) && te.Field != "" {
-		return te.Field, reference.MsgType(te.Field, kindPhrase(te.Type.Kind().String()))
+		kind := kindPhrase(te.Type.Kind().String())
+		if kind == "an integer" && strings.HasPrefix(te.Value, "number") { // a whole number past 64 bits
+			kind = "an integer between -2^63 and 2^63-1"
+		}
+		return te.Field, reference.MsgType(te.Field, kind)
 	}
 	if name, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
 		name = strings.Trim(name, `"`)

@@ -196,3 +196,19 @@ func TestSnapshotWritesTextAsItIs(t *testing.T) {
 	}
 	m.ctl(http.MethodPut, "/__mock/state", string(a.raw)).wantStatus(t, http.StatusOK)
 }
+
+// An id past 64 bits in a snapshot is worded as out of range, not as "not an integer".
+func TestSnapshotIdPast64Bits(t *testing.T) {
+	m := newMock(t, mockserver.Config{})
+	raw := string(m.ctl(http.MethodGet, "/__mock/state", nil).wantStatus(t, 200).raw)
+	i := strings.Index(raw, `"cards":[{"id":`)
+	if i < 0 {
+		t.Fatalf("no cards in the snapshot")
+	}
+	j := i + len(`"cards":[{"id":`)
+	k := j + strings.IndexAny(raw[j:], ",}")
+	a := m.ctl(http.MethodPut, "/__mock/state", raw[:j]+"9223372036854775808"+raw[k:]).wantStatus(t, 422)
+	if !strings.Contains(string(a.raw), "between -2^63 and 2^63-1") {
+		t.Errorf("an id past 64 bits: %s", a.raw)
+	}
+}
