@@ -72,7 +72,7 @@ func IsSecretName(name string) bool {
 		prev := ws[i-1]
 		switch {
 		case w == "key" && keyOwners[prev], w == "code" && codeOwners[prev], w == "id" && prev == "session",
-			prev == "pass" && (w == "word" || w == "phrase" || w == "code"), // passWord, pass_phrase
+			prev == "pass" && (w == "word" || w == "phrase" || w == "code"),                         // passWord, pass_phrase
 			w == "card" && prev == "credit", w == "number" && (prev == "card" || prev == "account"): // creditCard, card_number
 			return true
 		}
