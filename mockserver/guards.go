@@ -5,8 +5,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-
-	"github.com/opsapi/mocktoolkit/internal/hostguard"
 )
 
 // CORS headers of the mock (D67 as revised by D103; README, "Steering the mock": CORS).
@@ -178,10 +176,11 @@ func (s *Server) hostAllowed(w http.ResponseWriter, r *http.Request) bool {
 		writeShapeB(w, http.StatusForbidden, "The mock's own endpoints take changes only from their own pages and the origins of --cors-origins; "+why)
 		return false
 	}
-	if s.steering.hosts.Allows(r.Host) {
+	why := s.steering.hosts.Refuses(r, "The mock's own endpoints answer only")
+	if why == "" {
 		return true
 	}
-	writeShapeB(w, http.StatusForbidden, hostguard.Refusal("The mock's own endpoints answer only", r.Host))
+	writeShapeB(w, http.StatusForbidden, why)
 	return false
 }
 

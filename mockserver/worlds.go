@@ -11,8 +11,6 @@ import (
 	"strings"
 	"sync"
 	"time"
-
-	"github.com/opsapi/mocktoolkit/internal/hostguard"
 )
 
 // Worlds (D100): a client picks its world with the path prefix /__worlds/<name> in front of any
@@ -406,8 +404,8 @@ func (s *Server) mayCreateWorld(w http.ResponseWriter, r *http.Request, name str
 	why := ""
 	origin := r.Header.Get("Origin")
 	switch {
-	case !s.steering.hosts.Allows(r.Host):
-		why = hostguard.Refusal("New worlds are made only under", r.Host)
+	case s.steering.hosts.Refuses(r, "New worlds are made only under") != "":
+		why = s.steering.hosts.Refuses(r, "New worlds are made only under")
 	case origin != "" && origin != "http://"+r.Host && origin != "https://"+r.Host && !s.corsAllows(origin):
 		why = "New worlds are made only by requests from the mock's own pages and the origins of --cors-origins; the origin " + strconv.Quote(clip(origin, 100)) + " is not one of them."
 	case crossSite(r) && r.Header.Get("Sec-Fetch-Mode") != "cors":

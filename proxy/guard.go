@@ -5,8 +5,6 @@ import (
 	"encoding/hex"
 	"net/http"
 	"strings"
-
-	"github.com/opsapi/mocktoolkit/internal/hostguard"
 )
 
 // admit refuses, before anything is forwarded or shown, a request the proxy must not serve
@@ -17,8 +15,8 @@ import (
 // that names no path (CONNECT, OPTIONS *: 405 shape (a)).
 func (p *Proxy) admit(w http.ResponseWriter, r *http.Request) bool {
 	switch {
-	case !p.hosts.Allows(r.Host):
-		writeJSON(w, http.StatusForbidden, map[string]any{"error": true, "message": hostguard.Refusal("The proxy and its pages answer only", r.Host)})
+	case p.hosts.Refuses(r, "The proxy and its pages answer only") != "":
+		writeJSON(w, http.StatusForbidden, map[string]any{"error": true, "message": p.hosts.Refuses(r, "The proxy and its pages answer only")})
 	case p.looped(r):
 		writeJSON(w, http.StatusLoopDetected, map[string]any{"error": true, "message": "This request already passed through this proxy: its upstream " + p.upstream.Redacted() + " leads back to it. Point --upstream at the deployment, not at the proxy.", "data": []any{}})
 	case r.Method == http.MethodConnect || r.URL.Path == "" || !strings.HasPrefix(r.URL.Path, "/"):

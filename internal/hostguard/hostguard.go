@@ -8,6 +8,8 @@ package hostguard
 import (
 	"fmt"
 	"net"
+	"net/http"
+	"strconv"
 	"strings"
 )
 
@@ -72,6 +74,27 @@ func (p Policy) Allows(host string) bool {
 
 // Refusal is the sentence that explains why host is refused, for a 403; lead says who answers
 // what ("The proxy answers only"), and the list of allowed hosts follows.
+// Refuses is why the policy refuses r, worded after lead, or "" when it admits it. A request
+// target in absolute form (GET http://127.0.0.1/… ) is refused whatever its host: net/http
+// takes the host from the target and drops the Host header, so the name the client gave could
+// not be judged (a browser never sends that form to a server).
+func (p Policy) Refuses(r *http.Request, lead string) string {
+	switch {
+	case r.URL.IsAbs():
+		return lead + " requests whose target is a path; " + strconv.Quote(clipHost(r.URL.Scheme+"://"+r.URL.Host)) + " in the request line is the form of a forward proxy: send the path, and the host in the Host header."
+	case !p.Allows(r.Host):
+		return Refusal(lead, r.Host)
+	}
+	return ""
+}
+
+func clipHost(s string) string {
+	if len(s) > 100 {
+		return s[:100] + "…"
+	}
+	return s
+}
+
 func Refusal(lead, host string) string {
 	name := Name(host)
 	if len(name) > 100 {

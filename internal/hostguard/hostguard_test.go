@@ -1,6 +1,9 @@
 package hostguard
 
-import "testing"
+import (
+	"net/http/httptest"
+	"testing"
+)
 
 // The guard allows IP addresses, reserved names and the listed ones, in any case, with or
 // without a port or a final dot; any other name is refused, and "*" allows all (D103, D140).
@@ -19,5 +22,20 @@ func TestPolicy(t *testing.T) {
 	}
 	if !New([]string{"*"}).Allows("anything.attacker.net") {
 		t.Error(`"*" does not allow every host`)
+	}
+}
+
+// A request target in absolute form is refused whatever its host: net/http drops the Host
+// header then, so "GET http://127.0.0.1/… Host: evil.example" would pass as 127.0.0.1.
+func TestRefusesAbsoluteFormTargets(t *testing.T) {
+	p := New(nil)
+	r := httptest.NewRequest("GET", "http://127.0.0.1/__mock/clock", nil)
+	if why := p.Refuses(r, "Only"); why == "" {
+		t.Error("an absolute-form target was admitted")
+	}
+	r = httptest.NewRequest("GET", "/__mock/clock", nil)
+	r.Host = "127.0.0.1:4010"
+	if why := p.Refuses(r, "Only"); why != "" {
+		t.Errorf("an origin-form request to 127.0.0.1 was refused: %s", why)
 	}
 }
