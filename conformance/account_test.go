@@ -1,13 +1,18 @@
 package conformance_test
 
 import (
+	"fmt"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
+	"time"
 
 	. "github.com/opsapi/mocktoolkit/conformance"
 
 	"github.com/opsapi/mocktoolkit/conformance/rules"
 )
+
+// loginThrottleTries is how many wrong passwords the suite sends to meet a login throttle.
+const loginThrottleTries = 30
 
 var _ = Describe("Account area", func() {
 	op := OpAuthenticate
@@ -44,6 +49,24 @@ var _ = Describe("Account area", func() {
 				Body: map[string]any{"email": outsider.Email, "password": "wrong-" + outsider.Password}})
 			Expect(ex).To(HaveErrorStatus(), Cite(rules.AUTH5))
 			Expect(ex).To(HaveJSON("data.token", "absent or empty", func(v any, present bool) bool { return !present || v == "" || v == nil }), Cite(rules.AUTH5))
+		})
+
+		// Rules HDR-2, ENV-3 on authenticate's own 429: a rate-limited login answers `error`,
+		// `message` and Retry-After (Endpoints 1). How many failed logins a deployment allows is
+		// not shown, so wrong passwords go to an address no user has, up to loginThrottleTries,
+		// and the 429 is judged if one comes; none is no verdict. Last and Serial: a throttle per
+		// client address may hold back the suite's own logins for a while.
+		It("answers a throttled login with body shape (b) and Retry-After", Serial, SpecPriority(-1), SpendsRateLimit(Contract(op, AspectRateLimit, "HDR-2", "ENV-3")), func() {
+			email := fmt.Sprintf("conformance-throttle-%d@example.invalid", time.Now().UnixNano())
+			for i := range loginThrottleTries {
+				ex := send(Request{Op: op, As: "nobody, with a wrong password", Body: map[string]any{"email": email, "password": fmt.Sprint("wrong-", i)}, NoRetry: true})
+				if ex.Status == 429 {
+					Expect(ex).To(HaveEnvelopeB())
+					Expect(ex).To(HaveRetryAfter())
+					return
+				}
+			}
+			Skip(fmt.Sprintf("%d wrong passwords for one address met no 429: how many a deployment allows is not shown", loginThrottleTries))
 		})
 
 		// D1: success is 200.

@@ -267,7 +267,7 @@ func memberRecord(x *xchg) (string, bool) {
 var createOps = []conformance.Operation{conformance.OpMasterBoardsCreate, conformance.OpCardsCreate,
 	conformance.OpMasterGroupsCreate, conformance.OpCommentsCreate, conformance.OpTagsCreate}
 
-// rateWindow is a fixed one-minute window of the per-user-and-endpoint rate limit variant.
+// rateWindow is a fixed window of the per-user-and-endpoint rate limit variant.
 type rateWindow struct {
 	start time.Time
 	n     int
@@ -276,7 +276,11 @@ type rateWindow struct {
 // perUserRate limits requests per user (per client address for callers without a known token)
 // and per endpoint, at limit a minute, and writes honest rate-limit headers of that window on
 // every answer. The mock's own per-token limit (1000) is never reached first.
-func perUserRate(limit int) correct {
+func perUserRate(limit int) correct { return perUserRateIn(limit, time.Minute) }
+
+// perUserRateIn is perUserRate with windows of the given length: a minute is correct, a shorter
+// one lets more than X-RateLimit-Limit a minute through (a broken variant).
+func perUserRateIn(limit int, length time.Duration) correct {
 	var (
 		mu      sync.Mutex
 		windows = map[string]*rateWindow{}
@@ -302,12 +306,12 @@ func perUserRate(limit int) correct {
 			now := time.Now()
 			k := key(x)
 			win := windows[k]
-			if win == nil || now.Sub(win.start) >= time.Minute {
+			if win == nil || now.Sub(win.start) >= length {
 				win = &rateWindow{start: now}
 				windows[k] = win
 			}
 			if win.n >= limit {
-				wait := int(win.start.Add(time.Minute).Sub(now)/time.Second) + 1
+				wait := int(win.start.Add(length).Sub(now)/time.Second) + 1
 				x.a = &answer{status: 429, header: http.Header{
 					"X-Ratelimit-Limit": {strconv.Itoa(limit)}, "X-Ratelimit-Remaining": {"0"}, "Retry-After": {strconv.Itoa(wait)},
 				}, body: map[string]any{"error": true, "message": "Too Many Attempts."}}

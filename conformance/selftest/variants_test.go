@@ -15,6 +15,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/onsi/ginkgo/v2/types"
 
@@ -297,6 +298,28 @@ var variants = []variant{
 				a.status, a.body = 200, success(map[string]any{"version_id": fmt.Sprint(req["version_id"]), "theme_status": "deprecated"})
 			}
 		})},
+	{"keeps rate windows of 10 seconds under X-RateLimit-Limit a minute", "LIMIT-2",
+		func(h httpHandler) httpHandler {
+			var n atomic.Int64
+			return perUserRateIn(50, 10*time.Second).wrapCounting(h, &n)
+		}},
+	{"omits Retry-After from the login throttle's 429 only", "HDR-2",
+		rewrite(op(conformance.OpAuthenticate), func(_ *http.Request, _ map[string]any, a *answer) {
+			if a.status == 429 {
+				a.header.Del("Retry-After")
+			}
+		})},
+	{"lets the superadmin deprecate a version that is not approved", "TRANS-4",
+		func(h httpHandler) httpHandler {
+			unapproved := float64(fixtureManifest(h).Websites.UnapprovedVersionID)
+			isSuperadmin := func(r *http.Request) bool { // only a superadmin lists master boards
+				tok := strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer ")
+				return tok != "" && direct(h, conformance.OpMasterBoardsList.Path, tok, map[string]any{}).status == 200
+			}
+			return fake(conformance.OpThemeVersionsDeprecate, func(r *http.Request, req map[string]any) bool {
+				return req["version_id"] == unapproved && isSuperadmin(r)
+			}, 200, success(map[string]any{"version_id": fmt.Sprint(int64(unapproved)), "theme_status": "deprecated"}))(h)
+		}},
 	{"leaves a removed item in data.cart.items", "CART-1",
 		rewrite(op(conformance.OpDomainCartRemove), func(_ *http.Request, req map[string]any, a *answer) {
 			if cart, ok := a.data()["cart"].(map[string]any); ok && a.status == 200 {
