@@ -112,15 +112,9 @@ func spendTime(left, k int, took time.Duration) time.Duration {
 	return d
 }
 
-// sendRound sends k copies of req at once and waits for every answer; it returns the first 429
-// and the first error of a request that got no answer.
-func sendRound(req Request, k int) (*Exchange, error) {
-	hit, _, err := countRound(req, k, time.Time{})
-	return hit, err
-}
-
-// countRound is sendRound that also counts the successes answered by by (any time, when by is
-// zero).
+// countRound sends k copies of req at once and waits for every answer; it returns the first
+// 429, how many were successes answered before by (any time, when by is zero), and the first
+// error of a request that got no answer.
 func countRound(req Request, k int, by time.Time) (*Exchange, int, error) {
 	var (
 		mu      sync.Mutex
