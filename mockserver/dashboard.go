@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/opsapi/mocktoolkit/fixtures"
+	"github.com/opsapi/mocktoolkit/internal/page"
 )
 
 // dashboardPath is the dashboard page.
@@ -99,6 +100,7 @@ func writeHTML(w http.ResponseWriter, status int, name string, data any) {
 	h.Set("Content-Type", "text/html; charset=utf-8")
 	h.Set("Content-Length", strconv.Itoa(buf.Len()))
 	h.Set("Cache-Control", "no-store")
+	page.SecurityHeaders(h)
 	w.WriteHeader(status)
 	_, _ = w.Write(buf.Bytes())
 }

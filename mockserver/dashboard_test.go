@@ -18,6 +18,9 @@ func TestDashboardShowsTheFixtures(t *testing.T) {
 	if ct := a.header.Get("Content-Type"); !strings.HasPrefix(ct, "text/html") {
 		t.Errorf("Content-Type %q", ct)
 	}
+	if a.header.Get("X-Frame-Options") != "DENY" || !strings.Contains(a.header.Get("Content-Security-Policy"), "frame-ancestors 'none'") {
+		t.Errorf("the dashboard may be framed by another site: %v", a.header)
+	}
 	page := string(a.raw)
 	u, o := m.manifest.Users, m.manifest.Operations
 	for _, want := range []string{

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/opsapi/mocktoolkit/conformance/rules"
+	"github.com/opsapi/mocktoolkit/internal/page"
 )
 
 // controlPrefix is where the proxy serves its own pages; requests under it are never forwarded
@@ -49,6 +50,7 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 	h.Set("Content-Type", "application/json")
 	h.Set("Content-Length", strconv.Itoa(len(b)))
 	h.Set("Cache-Control", "no-store")
+	page.SecurityHeaders(h)
 	w.WriteHeader(status)
 	_, _ = w.Write(b)
 }
