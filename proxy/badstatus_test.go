@@ -51,3 +51,34 @@ func TestUpstreamStatusBelow100IsA502(t *testing.T) {
 		t.Errorf("status 099 from the upstream: the client got %d with %q, want 502 with UP-1", res.StatusCode, res.Header.Get(proxy.HeaderViolations))
 	}
 }
+
+// A client's malformed request trailer is not the upstream's failure: trailers are not
+// forwarded, so the exchange goes through and no UP-1 is reported.
+func TestClientTrailerIsNotBlamedOnTheUpstream(t *testing.T) {
+	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write([]byte(`{"error":false,"message":"ok","data":{"tags":[]}}`))
+	}))
+	defer up.Close()
+	u, _ := url.Parse(up.URL)
+	p, err := proxy.New(proxy.Config{Upstream: u})
+	if err != nil {
+		t.Fatal(err)
+	}
+	front := httptest.NewServer(p)
+	defer front.Close()
+	c, err := net.Dial("tcp", strings.TrimPrefix(front.URL, "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	_, _ = c.Write([]byte("POST /services/operations/v1/operations/tags/list HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n2\r\n{}\r\n0\r\nContent-Length: 50\r\n\r\n"))
+	res, err := http.ReadResponse(bufio.NewReader(c), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	if res.StatusCode == http.StatusBadGateway || strings.Contains(res.Header.Get(proxy.HeaderViolations), "UP-1") {
+		t.Errorf("a client's Content-Length trailer: %d %q, want the upstream's answer and no UP-1", res.StatusCode, res.Header.Get(proxy.HeaderViolations))
+	}
+}

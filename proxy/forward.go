@@ -54,6 +54,10 @@ func (p *Proxy) reverseProxy(transport http.RoundTripper) *httputil.ReverseProxy
 				}
 			}
 			pr.Out.Header.Add("Via", "1.1 "+p.via) // a request that comes back is a loop (D140)
+			// A client's request trailers are not forwarded (D94): the journal does not show
+			// them, and one the transport refuses (a Content-Length trailer) would be blamed on
+			// the upstream as UP-1.
+			pr.Out.Trailer = nil
 		},
 		Transport:      transport,
 		FlushInterval:  -1, // write each chunk as it arrives: bodies stream
