@@ -5,6 +5,9 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -29,7 +32,7 @@ var _ = Describe("Recorded flows", func() {
 		return
 	}
 	for _, f := range files {
-		name := fmt.Sprintf("replays %s (%s)", f.Doc.Name, filepath.Base(f.Path))
+		name := fmt.Sprintf("replays %s (%s)", noControls(f.Doc.Name), noControls(filepath.Base(f.Path)))
 		if f.Err != nil {
 			It(name, Label(LabelFlow, LabelEffectRead), func() { Fail(f.Err.Error()) })
 			continue
@@ -38,9 +41,24 @@ var _ = Describe("Recorded flows", func() {
 	}
 })
 
+// noControls writes the control characters of a name a flow file gave (its own or the file's)
+// as "?": the spec name is printed to the terminal and the reports, which a flow must not
+// recolour, clear or retitle.
+func noControls(s string) string {
+	return strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) || r == utf8.RuneError {
+			return '?'
+		}
+		return r
+	}, strings.ToValidUTF8(s, "?"))
+}
+
 // replay sends the steps of doc in order, each bound through the target's manifest and the
 // answers of the steps before it.
 func replay(doc flow.Document) {
+	if err := flow.CheckManifest(doc, manifest); err != nil {
+		Fail(err.Error() + " (nothing was sent)")
+	}
 	answers := map[int]any{}
 	for _, st := range doc.Steps {
 		By(st.Title())

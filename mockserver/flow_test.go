@@ -316,3 +316,15 @@ func TestFlowLeavesOutAdminTokenAndForcedAnswers(t *testing.T) {
 		t.Errorf("steps %d, note %q: want the login and the list, and a note on the 2 forced answers", len(doc.Steps), doc.Note)
 	}
 }
+
+// A card titled with the member's password is recorded with the title redacted, never as a
+// reference to the password, which a replay would fill in with the target's own.
+func TestFlowRedactsAPasswordQuotedAsData(t *testing.T) {
+	m := newMock(t, mockserver.Config{})
+	tok := m.post("/__worlds/q/v1/authenticate", "", map[string]any{"email": m.manifest.Users.Member.Email, "password": m.manifest.Users.Member.Password}).wantStatus(t, 200).data()["token"].(string)
+	m.post("/__worlds/q/services/operations/v1/operations/cards/create", tok, map[string]any{"title": m.manifest.Users.Member.Password}).wantStatus(t, 200)
+	_, raw := getFlow(t, m, "q")
+	if strings.Contains(raw, `"title":{"manifest"`) || strings.Contains(raw, m.manifest.Users.Member.Password) {
+		t.Errorf("the title quoting the password is a reference or in clear:\n%s", raw)
+	}
+}

@@ -4,6 +4,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"sort"
+	"strings"
+
+	"github.com/opsapi/mocktoolkit/internal/redact"
 )
 
 // BindError is a reference of a step that the target's manifest or an earlier answer cannot
@@ -54,12 +57,66 @@ func Bind(flowName string, st Step, manifest any, answers map[int]any) (map[stri
 			continue
 		}
 		val, why := resolve(ref, m, answers)
+		if why == "" {
+			why = fitsField(k, ref, val)
+		}
 		if why != "" {
 			return nil, &BindError{Flow: flowName, Step: st.Step, Field: k, Ref: ref, Why: why}
 		}
 		out[k] = val
 	}
 	return out, nil
+}
+
+// CheckManifest binds every manifest reference of doc's steps before any is sent, so a flow
+// that names a key the target's manifest lacks, or puts a credential where none belongs,
+// fails before its first request rather than half-way through.
+func CheckManifest(doc Document, manifest any) error {
+	raw, err := json.Marshal(manifest)
+	if err != nil {
+		return fmt.Errorf("flow %q: encode the manifest: %w", doc.Name, err)
+	}
+	m := decode(raw)
+	for _, st := range doc.Steps {
+		for _, k := range sortedKeys(st.Body) {
+			ref, isObject, err := AsRef(st.Body[k])
+			if _, lit := AsLiteral(st.Body[k]); lit || err != nil || !isObject || ref.Manifest == "" {
+				continue // literals, and step references, which bind when their step comes
+			}
+			val, why := resolve(ref, m, nil)
+			if why == "" {
+				why = fitsField(k, ref, val)
+			}
+			if why != "" {
+				return &BindError{Flow: doc.Name, Step: st.Step, Field: k, Ref: ref, Why: why}
+			}
+		}
+	}
+	return nil
+}
+
+// fitsField says why val, bound from ref, may not stand in field ("" when it may): a body field
+// of the API takes one value, never an object or a list of the manifest or of an answer; and a
+// credential of the manifest (a password, a token) goes only into a field that takes one, so a
+// flow cannot post the target's own passwords as a comment or a title.
+func fitsField(field string, ref Ref, val any) string {
+	switch val.(type) {
+	case map[string]any, []any:
+		return "which names an object or a list, not one value a field takes"
+	}
+	if ref.Manifest != "" && redact.IsSecretName(lastName(ref.Manifest)) && !redact.IsSecretName(field) {
+		return "a credential of the manifest, which only a credential's field (password, session_token) may carry"
+	}
+	return ""
+}
+
+// lastName is the last name of a key path ("users.member.password" → "password",
+// "domains.carts[0].session_token" → "session_token").
+func lastName(path string) string {
+	if i := strings.LastIndexAny(path, ".]"); i >= 0 {
+		path = path[i+1:]
+	}
+	return strings.TrimPrefix(path, ".")
 }
 
 // resolve finds a reference's value, or says why not.

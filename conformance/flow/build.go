@@ -190,6 +190,8 @@ func (ix *refIndex) reference(op, field string, v any) any {
 		}
 	}
 	switch {
+	case anyKey != "" && redact.IsSecretName(lastName(anyKey)) && !secret:
+		return Redacted // a password quoted as a title: never a reference a replay would fill in
 	case anyKey != "":
 		return map[string]any{"manifest": anyKey}
 	case secret:

@@ -261,3 +261,33 @@ func TestFlowHeadersAndFilesAreChecked(t *testing.T) {
 		t.Errorf("Load of a folder holding a FIFO: %v, %+v; want the FIFO's file refused", err, files)
 	}
 }
+
+// A flow cannot make the target post its own credentials, or a whole object of its manifest,
+// as data: a reference to a password goes only into a credential's field, and a reference names
+// one value. CheckManifest finds such a step, and a key the manifest lacks, before anything is
+// sent.
+func TestBindKeepsCredentialsInTheirFields(t *testing.T) {
+	manifest := map[string]any{"users": map[string]any{"member": map[string]any{"email": "m@example.com", "password": "Secret-1"}},
+		"operations": map[string]any{"card_id": 7}}
+	step := func(n int, body map[string]any) flow.Step {
+		return flow.Step{Step: n, Operation: "commentsCreate", As: flow.AsMember, Body: body}
+	}
+	for name, body := range map[string]map[string]any{
+		"a password as a comment": {"card_id": 7, "comment": map[string]any{"manifest": "users.member.password"}},
+		"an object as a comment":  {"card_id": 7, "comment": map[string]any{"manifest": "users"}},
+	} {
+		if _, err := flow.Bind("f", step(1, body), manifest, nil); err == nil {
+			t.Errorf("%s: bound", name)
+		}
+	}
+	ok := flow.Step{Step: 1, Operation: "authenticate", As: flow.AsNone, Body: map[string]any{
+		"email": map[string]any{"manifest": "users.member.email"}, "password": map[string]any{"manifest": "users.member.password"}}}
+	if got, err := flow.Bind("f", ok, manifest, nil); err != nil || got["password"] != "Secret-1" {
+		t.Errorf("a password into authenticate's password: %v, %v", got, err)
+	}
+	doc := flow.Document{Name: "f", Steps: []flow.Step{ok, step(2, map[string]any{"card_id": map[string]any{"manifest": "operations.no_such_key"}, "comment": "x"})}}
+	var be *flow.BindError
+	if err := flow.CheckManifest(doc, manifest); !errors.As(err, &be) || be.Step != 2 {
+		t.Errorf("CheckManifest: %v, want step 2's missing key named before any step is sent", err)
+	}
+}
