@@ -269,6 +269,14 @@ func (s *Server) handleStateGet(w http.ResponseWriter, r *http.Request) {
 // field rules or references: D65, D74, D76) 422; the old world stays in both cases. The
 // fixture manifest is checked against the new records (D102).
 func (s *Server) handleStatePut(w http.ResponseWriter, r *http.Request) {
+	// One snapshot loads at a time, server-wide (D65): a load of a large one holds several
+	// times its size for seconds, and several at once would add up.
+	select {
+	case s.loading <- struct{}{}:
+		defer func() { <-s.loading }()
+	case <-r.Context().Done():
+		return
+	}
 	var sent *reference.State
 	if !decodeControlChecked(w, r, &sent, maxSnapshot, stateTimeFields) {
 		return

@@ -34,6 +34,7 @@ type Server struct {
 	worlds   *registry      // the default world and the named ones (worlds.go)
 	journals *journalBudget // what every world's journal holds together (D143)
 	flows    *flowBudget    // what every world's flow holds together (D173)
+	loading  chan struct{}  // one PUT /__mock/state at a time (D65)
 	logins   *loginThrottle // failed logins per client address and e-mail, in every world (D144)
 }
 
@@ -61,6 +62,7 @@ func New(cfg Config) (*Server, error) {
 	s.steering = newSteering(cfg)
 	s.journals = newJournalBudget(journalBytes)
 	s.flows = &flowBudget{}
+	s.loading = make(chan struct{}, 1)
 	s.logins = newLoginThrottle()
 	def, err := s.newWorld(DefaultWorld, Source{Seed: cfg.Seed, Scenario: cfg.Scenario}, s.base.Now())
 	if err != nil {
