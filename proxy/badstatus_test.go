@@ -82,3 +82,34 @@ func TestClientTrailerIsNotBlamedOnTheUpstream(t *testing.T) {
 		t.Errorf("a client's Content-Length trailer: %d %q, want the upstream's answer and no UP-1", res.StatusCode, res.Header.Get(proxy.HeaderViolations))
 	}
 }
+
+// An operation's request asking to switch protocols is forwarded without the Upgrade: the
+// exchange stays one the proxy sees and judges, never a tunnel.
+func TestOperationIsNeverATunnel(t *testing.T) {
+	var upgrade string
+	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		upgrade = r.Header.Get("Upgrade")
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write([]byte(`{"error":false,"message":"ok","data":{"tags":[]}}`))
+	}))
+	defer up.Close()
+	u, _ := url.Parse(up.URL)
+	p, err := proxy.New(proxy.Config{Upstream: u})
+	if err != nil {
+		t.Fatal(err)
+	}
+	front := httptest.NewServer(p)
+	defer front.Close()
+	req, _ := http.NewRequest(http.MethodPost, front.URL+"/services/operations/v1/operations/tags/list", strings.NewReader("{}"))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Connection", "Upgrade")
+	req.Header.Set("Upgrade", "websocket")
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if upgrade != "" || res.StatusCode == http.StatusSwitchingProtocols {
+		t.Errorf("the upstream saw Upgrade %q; the client got %d", upgrade, res.StatusCode)
+	}
+}

@@ -58,6 +58,12 @@ func (p *Proxy) reverseProxy(transport http.RoundTripper) *httputil.ReverseProxy
 			// them, and one the transport refuses (a Content-Length trailer) would be blamed on
 			// the upstream as UP-1.
 			pr.Out.Trailer = nil
+			if ex, _ := pr.In.Context().Value(exchangeKey{}).(*exchange); ex != nil && ex.op != nil {
+				// The 24 operations have no protocol switch: an exchange of one is not turned
+				// into an unchecked tunnel (a 101 then answers 502 with UP-1).
+				pr.Out.Header.Del("Upgrade")
+				pr.Out.Header.Del("Connection")
+			}
 		},
 		Transport:      transport,
 		FlushInterval:  -1, // write each chunk as it arrives: bodies stream

@@ -4,7 +4,9 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"net/http"
+	"net/url"
 	"strings"
+	"unicode/utf8"
 )
 
 // admit refuses, before anything is forwarded or shown, a request the proxy must not serve
@@ -46,9 +48,15 @@ func (p *Proxy) looped(r *http.Request) bool {
 func dotSegments(path string) bool {
 	path = strings.NewReplacer(`\`, "/", "%5c", "/", "%5C", "/").Replace(path)
 	for _, seg := range strings.Split(path, "/") {
-		switch seg {
-		case ".", "..", "%2e", "%2e%2e", ".%2e", "%2e.":
-			return true
+		if i := strings.IndexByte(seg, ';'); i >= 0 {
+			seg = seg[:i] // a path parameter: many servers read "..;" as ".."
+		}
+		decoded, err := url.PathUnescape(seg)
+		switch {
+		case err != nil, !utf8.ValidString(decoded), strings.ContainsRune(decoded, 0):
+			return true // an overlong or broken escape ("..%c0%af"), or a NUL, is read differently by each server
+		case strings.Trim(decoded, ".") == "" && decoded != "":
+			return true // ".", "..", and their escaped forms
 		}
 	}
 	return false

@@ -115,7 +115,7 @@ func TestDotSegmentsNotForwarded(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, target := range []string{"/../admin", "/services/../../admin", "/a/%2e%2e/%2E%2E/admin", "/./x", "/a/..%5cadmin", "/a/..%5Cadmin"} {
+	for _, target := range []string{"/../admin", "/services/../../admin", "/a/%2e%2e/%2E%2E/admin", "/./x", "/a/..%5cadmin", "/a/..%5Cadmin", "/..;/admin", "/a/..;jsessionid=1/admin", "/..%c0%af/admin", "/..%00/admin", "/.../x"} {
 		req := httptest.NewRequest(http.MethodGet, target, nil)
 		req.Host = "127.0.0.1"
 		rec := httptest.NewRecorder()

@@ -36,7 +36,7 @@ func checkOutputPaths(opts proxyOptions) error {
 		} else if err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return fmt.Errorf("%s %s: %w", o.flag, o.path, errors.Unwrap(err))
 		}
-		if dir := filepath.Dir(o.path); !isDir(dir) {
+		if dir := filepath.Dir(linkTarget(o.path)); !isDir(dir) {
 			return fmt.Errorf("%s %s: the directory %s does not exist or is not a directory", o.flag, o.path, dir)
 		}
 		for _, other := range outputs[i+1:] {
@@ -46,6 +46,27 @@ func checkOutputPaths(opts proxyOptions) error {
 		}
 	}
 	return nil
+}
+
+// linkTarget is where path leads when it is a symbolic link (followed as writing it would, a
+// relative target read from the link's directory), else path: a link to a missing directory
+// must fail at start, not lose the recording at stop.
+func linkTarget(path string) string {
+	for range 40 { // as many links as a system follows
+		fi, err := os.Lstat(path)
+		if err != nil || fi.Mode()&os.ModeSymlink == 0 {
+			return path
+		}
+		to, err := os.Readlink(path)
+		if err != nil {
+			return path
+		}
+		if !filepath.IsAbs(to) {
+			to = filepath.Join(filepath.Dir(path), to)
+		}
+		path = to
+	}
+	return path
 }
 
 func isDir(path string) bool {

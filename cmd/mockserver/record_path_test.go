@@ -43,7 +43,12 @@ func TestRecordScenarioPathCheckedAtStart(t *testing.T) {
 	if err := os.WriteFile(file, nil, 0o600); err != nil {
 		t.Fatal(err)
 	}
+	dangling := filepath.Join(dir, "dangling.yaml")
+	if err := os.Symlink("/nonexistent/dir/x.yaml", dangling); err != nil {
+		t.Fatal(err)
+	}
 	for _, tc := range []struct{ path, want string }{
+		{dangling, "/nonexistent/dir"},
 		{dir, "not a regular file"},
 		{fifo, "not a regular file"},
 		{"/nonexistent/x.yaml", "/nonexistent"},
