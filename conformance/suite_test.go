@@ -194,6 +194,12 @@ var _ = BeforeEach(func() {
 // (CONFORMANCE_SUMMARY, or summary.txt in CONFORMANCE_REPORTS). A file that cannot be written
 // is a warning: the verdict is the specs'.
 var _ = ReportAfterSuite("conformance summary", func(rep Report) {
+	if rep.SuiteConfig.DryRun { // nothing was sent: no verdict, no summary, no reports of ours
+		if rep.SuiteConfig.ParallelTotal == 1 {
+			fmt.Printf("dry run: %d specs listed (their names with --ginkgo.v), nothing sent to any target; no verdict\n", rep.PreRunStats.SpecsThatWillRun)
+		}
+		return
+	}
 	s := report.Summarize(rep, run)
 	if rep.SuiteConfig.ParallelTotal == 1 {
 		_ = s.Write(os.Stdout) // a parallel run's coordinating process prints it, last

@@ -334,6 +334,17 @@ var variants = []variant{
 				a.header.Del("Retry-After")
 			}
 		})},
+	{"never answers 429 on tags/create, its validation errors sent without rate-limit headers", "LIMIT-2",
+		rewrite(op(conformance.OpTagsCreate), func(_ *http.Request, req map[string]any, a *answer) {
+			if a.status == 429 && req["name"] == nil { // what the window probe sends: a create without its name
+				a.status, a.body = 422, map[string]any{"message": "The name field is required.", "errors": map[string]any{"name": []any{"The name field is required."}}}
+				a.header.Del("Retry-After")
+			}
+			if a.status == 422 {
+				a.header.Del("X-RateLimit-Limit")
+				a.header.Del("X-RateLimit-Remaining")
+			}
+		})},
 	{"never answers 429 on cards/list, counting down to 0 all the same", "LIMIT-2",
 		rewrite(op(conformance.OpCardsList), func(_ *http.Request, _ map[string]any, a *answer) {
 			if a.status == 429 {
@@ -527,6 +538,9 @@ func TestSuitePassesTheReference(t *testing.T) {
 		t.Skip("runs the whole suite")
 	}
 	filter := "contract"
+	if !full() { // the quick loop: the 22 windows against the reference run under make test
+		filter += " && !" + conformance.ProbeWindow
+	}
 	specs, ok, out := parallelRun(t, func() string { return startMock(t, nil) }, "-ginkgo.label-filter="+filter)
 	if !ok {
 		t.Fatalf("the %s profile fails against the reference mock:\n%s", filter, out)
