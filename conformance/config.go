@@ -3,7 +3,9 @@ package conformance
 import (
 	"fmt"
 	"net/http"
+	"net/url"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -97,6 +99,17 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 		RetryMax:     65 * time.Second,
 		Timeout:      30 * time.Second,
 		Parallel:     defaultParallel,
+	}
+	if v := cfg.BaseURL; v != "" {
+		u, err := url.Parse(v)
+		switch {
+		case err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "":
+			return cfg, fmt.Errorf("load config: %s=%q is not an http or https URL such as http://127.0.0.1:4010", EnvBaseURL, v)
+		case u.RawQuery != "" || u.ForceQuery || u.Fragment != "" || strings.Contains(v, "#"):
+			return cfg, fmt.Errorf("load config: %s=%q holds a query or a fragment: give the scheme, the host and an optional base path; the suite appends each operation's path", EnvBaseURL, v)
+		case u.User != nil:
+			return cfg, fmt.Errorf("load config: %s holds a user name or password: the suite logs in with the manifest's credentials", EnvBaseURL)
+		}
 	}
 	switch v := getenv(EnvAllowRateLimit); v {
 	case "", "0", "false":

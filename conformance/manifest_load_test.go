@@ -50,6 +50,30 @@ func TestLoadConfigReadsTheAdminToken(t *testing.T) {
 	}
 }
 
+// CONFORMANCE_BASE_URL is a scheme, a host and a base path: a query or fragment would end up
+// before every operation's path, and the error would be the deployment's HTML.
+func TestLoadConfigRefusesABaseURLWithAQuery(t *testing.T) {
+	for _, v := range []string{"http://127.0.0.1:4010/?x=1", "http://127.0.0.1:4010#frag", "ftp://x", "127.0.0.1:4010", "http://u:p@127.0.0.1:4010"} {
+		_, err := conformance.LoadConfig(func(k string) string {
+			if k == conformance.EnvBaseURL {
+				return v
+			}
+			return ""
+		})
+		if err == nil || !strings.Contains(err.Error(), conformance.EnvBaseURL) {
+			t.Errorf("%s=%q: %v, want a refusal naming it", conformance.EnvBaseURL, v, err)
+		}
+	}
+	if _, err := conformance.LoadConfig(func(k string) string {
+		if k == conformance.EnvBaseURL {
+			return "https://staging.example.com/api"
+		}
+		return ""
+	}); err != nil {
+		t.Errorf("a base path: %v", err)
+	}
+}
+
 // A manifest file with a key the schema does not know (a misspelt board_id) is refused, naming
 // the key, instead of being read without it.
 func TestLoadManifestRefusesUnknownKeys(t *testing.T) {

@@ -14,6 +14,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -27,13 +28,19 @@ type Client struct {
 	world string
 	admin string
 	hc    *http.Client
+	// unnamed is set by WithWorld("") or World(""): an empty name is most often a worker's
+	// name left unset, and the default world it would mean is every worker's.
+	unnamed bool
 }
 
 // Option configures a Client.
 type Option func(*Client)
 
-// WithWorld makes the client address the world name (created by the mock on first use).
-func WithWorld(name string) Option { return func(c *Client) { c.world = name } }
+// WithWorld makes the client address the world name (created by the mock on first use). An
+// empty name is refused by every call: leave WithWorld out to address the default world.
+func WithWorld(name string) Option {
+	return func(c *Client) { c.world, c.unnamed = name, name == "" }
+}
 
 // WithAdminToken sends the mock's admin token (--admin-token) in X-Mock-Admin-Token.
 func WithAdminToken(token string) Option { return func(c *Client) { c.admin = token } }
@@ -53,7 +60,7 @@ func New(baseURL string, opts ...Option) *Client {
 // World returns a client of the same mock for the world name.
 func (c *Client) World(name string) *Client {
 	cp := *c
-	cp.world = name
+	cp.world, cp.unnamed = name, name == ""
 	return &cp
 }
 
@@ -88,6 +95,9 @@ func (e *Error) Error() string {
 // do sends method path with body (JSON-encoded when not nil) and decodes a 2xx answer into
 // out (when not nil); other statuses are *Error.
 func (c *Client) do(ctx context.Context, method, path string, body, out any) error {
+	if c.unnamed {
+		return errors.New("mockclient: the world's name is empty (WithWorld(\"\") or World(\"\")): name the world, or leave WithWorld out to address the default world, which every worker shares")
+	}
 	var rd io.Reader
 	if body != nil {
 		b, err := json.Marshal(body)

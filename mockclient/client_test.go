@@ -95,3 +95,14 @@ func TestClientControls(t *testing.T) {
 		t.Error("no admin token, and still an answer")
 	}
 }
+
+// An empty world name is refused, not taken for the default world every worker shares.
+func TestEmptyWorldNameIsRefused(t *testing.T) {
+	c := mockclient.New("http://127.0.0.1:1", mockclient.WithWorld(""))
+	if _, err := c.Reset(context.Background(), mockclient.Reset{}); err == nil || !strings.Contains(err.Error(), "empty") {
+		t.Errorf("Reset with WithWorld(\"\"): %v, want a refusal", err)
+	}
+	if err := mockclient.New("http://127.0.0.1:1").World("").ClearFaults(context.Background()); err == nil {
+		t.Error("World(\"\") was taken for the default world")
+	}
+}

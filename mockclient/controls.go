@@ -246,5 +246,7 @@ func (c *Client) LoginAs(ctx context.Context, role string) (string, error) {
 
 // DeleteWorld forgets the named world (a worker's teardown); its next use builds it afresh.
 func (c *Client) DeleteWorld(ctx context.Context, name string) error {
-	return c.World("").do(ctx, "DELETE", "/__mock/worlds?name="+url.QueryEscape(name), nil, nil)
+	server := *c // the worlds are the server's: asked of the default world's controls
+	server.world, server.unnamed = "", false
+	return server.do(ctx, "DELETE", "/__mock/worlds?name="+url.QueryEscape(name), nil, nil)
 }

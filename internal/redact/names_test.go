@@ -16,7 +16,7 @@ func TestIsSecretName(t *testing.T) {
 		"Authorization", "Proxy-Authorization", "Cookie", "Set-Cookie", "credentials", "awsCredentials",
 		"code", "otp", "otpCode", "auth_code", "authorizationCode", "verification_code", "mfaCode", "totp",
 		"sessionId", "session_id", "SESSION-ID", "SESSIONID", "jwt", "idJwt", "user[password]", "data.accessToken",
-		"auth", "AUTH", "session", "pin", "PIN", "pin_code", "creditCard", "credit_card", "cardNumber", "card_number", "account_number", "cvv", "CVC",
+		"auth", "AUTH", "session", "pin", "PIN", "pin_code", "creditCard", "credit_card", "cardNumber", "card_number", "account_number", "cvv", "CVC", "DPoP",
 	}
 	plain := []string{
 		"token_count", "tokenCount", "TOKEN_TYPE", "token_type", "tokens_used", "tour_key", "tool_key", "toolKey",

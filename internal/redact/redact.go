@@ -28,7 +28,7 @@ var (
 		"secret": true, "secrets": true, "cookie": true, "cookies": true, "authorization": true,
 		"credential": true, "credentials": true, "otp": true, "totp": true, "apikey": true,
 		"privatekey": true, "secretkey": true, "accesskey": true, "signingkey": true, "jwt": true,
-		"sessionid": true, "authentication": true, "signature": true, "pin": true, "cvv": true, "cvc": true,
+		"sessionid": true, "authentication": true, "signature": true, "pin": true, "cvv": true, "cvc": true, "dpop": true,
 	}
 	// keyOwners make a final "key" a credential: api_key, privateKey, X-Api-Key, secret-key
 	// (a tour_key or a tool_key is an identifier).
