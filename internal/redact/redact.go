@@ -58,6 +58,9 @@ func IsSecretName(name string) bool {
 	if len(ws) == 0 {
 		return false
 	}
+	if secretWords[strings.Join(ws, "")] { // a name split by its case style: DPoP, SessionID
+		return true
+	}
 	last := ws[len(ws)-1]
 	if last == "token" || (len(last) > len("token") && strings.HasSuffix(last, "token")) {
 		return true
