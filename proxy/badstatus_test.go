@@ -55,19 +55,8 @@ func TestUpstreamStatusBelow100IsA502(t *testing.T) {
 // A client's malformed request trailer is not the upstream's failure: trailers are not
 // forwarded, so the exchange goes through and no UP-1 is reported.
 func TestClientTrailerIsNotBlamedOnTheUpstream(t *testing.T) {
-	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "application/json")
-		_, _ = w.Write([]byte(`{"error":false,"message":"ok","data":{"tags":[]}}`))
-	}))
-	defer up.Close()
-	u, _ := url.Parse(up.URL)
-	p, err := proxy.New(proxy.Config{Upstream: u})
-	if err != nil {
-		t.Fatal(err)
-	}
-	front := httptest.NewServer(p)
-	defer front.Close()
-	c, err := net.Dial("tcp", strings.TrimPrefix(front.URL, "http://"))
+	s := startProxy(t, tagsAnswer(nil))
+	c, err := net.Dial("tcp", strings.TrimPrefix(s.url, "http://"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -87,20 +76,8 @@ func TestClientTrailerIsNotBlamedOnTheUpstream(t *testing.T) {
 // exchange stays one the proxy sees and judges, never a tunnel.
 func TestOperationIsNeverATunnel(t *testing.T) {
 	var upgrade string
-	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		upgrade = r.Header.Get("Upgrade")
-		w.Header().Set("Content-Type", "application/json")
-		_, _ = w.Write([]byte(`{"error":false,"message":"ok","data":{"tags":[]}}`))
-	}))
-	defer up.Close()
-	u, _ := url.Parse(up.URL)
-	p, err := proxy.New(proxy.Config{Upstream: u})
-	if err != nil {
-		t.Fatal(err)
-	}
-	front := httptest.NewServer(p)
-	defer front.Close()
-	req, _ := http.NewRequest(http.MethodPost, front.URL+"/services/operations/v1/operations/tags/list", strings.NewReader("{}"))
+	s := startProxy(t, tagsAnswer(func(r *http.Request) { upgrade = r.Header.Get("Upgrade") }))
+	req, _ := http.NewRequest(http.MethodPost, s.url+"/services/operations/v1/operations/tags/list", strings.NewReader("{}"))
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Connection", "Upgrade")
 	req.Header.Set("Upgrade", "websocket")
@@ -112,4 +89,16 @@ func TestOperationIsNeverATunnel(t *testing.T) {
 	if upgrade != "" || res.StatusCode == http.StatusSwitchingProtocols {
 		t.Errorf("the upstream saw Upgrade %q; the client got %d", upgrade, res.StatusCode)
 	}
+}
+
+// tagsAnswer is an upstream answering every request with an empty tags/list success, after
+// seen (when set) has looked at the request.
+func tagsAnswer(seen func(*http.Request)) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if seen != nil {
+			seen(r)
+		}
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write([]byte(`{"error":false,"message":"ok","data":{"tags":[]}}`))
+	})
 }
