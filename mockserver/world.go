@@ -185,7 +185,7 @@ type World struct {
 // use; "default" (or "") is the default world. It fails for a name that is not valid
 // (CheckWorldName) or when named worlds are turned off (Config.MaxWorlds < 0).
 func (s *Server) World(name string) (*World, error) {
-	w, err := s.world(name, true)
+	w, err := s.world(name, true, true)
 	if err != nil {
 		return nil, err
 	}

@@ -67,9 +67,9 @@ var errAbsent = errors.New("no such world")
 
 // world finds the world name, creating it from the configured seed and scenario on first use
 // when create is set (else errAbsent), and counts the caller's request as in flight in it
-// until release (D141). A new world needs room: the least recently used idle world goes; when
-// every world is busy, none is made.
-func (s *Server) world(name string, create bool) (*world, error) {
+// until release (D141). A new world needs room: the least recently used idle world goes (unless
+// evict is false: then a full registry makes none); when every world is busy, none is made.
+func (s *Server) world(name string, create, evict bool) (*world, error) {
 	if name == "" || name == DefaultWorld {
 		s.worlds.def.inflight.Add(1)
 		return s.worlds.def, nil
@@ -91,6 +91,9 @@ func (s *Server) world(name string, create bool) (*world, error) {
 		return nil, &errNoWorld{msg: "This mock serves only its default world (it was started with --max-worlds 0)."}
 	}
 	for len(r.named) > 0 && len(r.named) >= r.max {
+		if !evict {
+			return nil, &errNoWorld{status: http.StatusServiceUnavailable, msg: fmt.Sprintf("The mock already holds %d named worlds (--max-worlds %d), and a request from a page of another site does not push out a world to make %q: reset or delete a world, or call from the mock's own site.", len(r.named), r.max, clip(name, 80))}
+		}
 		if !r.evictOldest() {
 			return nil, &errNoWorld{status: http.StatusServiceUnavailable, msg: fmt.Sprintf("The mock already holds %d named worlds (--max-worlds %d) and every one is busy with a request, so the world %q cannot be made now: try again in a moment, or start the mock with a larger --max-worlds.", len(r.named), r.max, clip(name, 80))}
 		}
@@ -236,7 +239,7 @@ func (s *Server) bindWorld(next http.Handler) http.Handler {
 // operation or a control (D141, D185): a path that leads nowhere (an unknown path, dot
 // segments) answers 404 and makes no world. answered tells that mayCreateWorld answered r.
 func (s *Server) bindNamed(w http.ResponseWriter, r *http.Request, name string) (b bound, answered bool) {
-	b.w, b.err = s.world(name, false)
+	b.w, b.err = s.world(name, false, false)
 	if b.err != errAbsent { // admission is decided before any world is made (D141)
 		return b, false
 	}
@@ -246,7 +249,10 @@ func (s *Server) bindNamed(w http.ResponseWriter, r *http.Request, name string) 
 	if !s.mayCreateWorld(w, r, name) {
 		return b, true
 	}
-	b.w, b.err = s.world(name, true)
+	// A page of another site may make a world while there is room, never by pushing out
+	// another, unless --cors-origins names its origin: a few dozen fetches from any site would
+	// otherwise wipe every worker's world.
+	b.w, b.err = s.world(name, true, !crossSite(r) || s.corsListed(r.Header.Get("Origin")))
 	return b, false
 }
 
@@ -415,6 +421,17 @@ func (s *Server) mayCreateWorld(w http.ResponseWriter, r *http.Request, name str
 		return true
 	}
 	writeShapeB(w, http.StatusForbidden, "The world "+strconv.Quote(clip(name, 80))+" does not exist and this request may not make it. "+why)
+	return false
+}
+
+// corsListed tells whether --cors-origins names origin itself (not only by *).
+func (s *Server) corsListed(origin string) bool {
+	origin = strings.TrimRight(origin, "/")
+	for _, o := range s.cfg.CORSOrigins {
+		if o != "*" && strings.EqualFold(strings.TrimRight(o, "/"), origin) && origin != "" {
+			return true
+		}
+	}
 	return false
 }
 

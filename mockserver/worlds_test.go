@@ -152,6 +152,27 @@ func TestWorldsAreBounded(t *testing.T) {
 	off.ctl(http.MethodGet, "/__worlds/a/__mock/clock", nil).wantStatus(t, 400).wantShape(t, "a")
 }
 
+// A page of another site may make a world while there is room, but never pushes out another:
+// when --max-worlds are held, its call answers 503 and every world stays.
+func TestCrossSiteCallsNeverEvict(t *testing.T) {
+	m := newMock(t, mockserver.Config{MaxWorlds: 2})
+	for _, n := range []string{"a", "b"} {
+		m.ctl(http.MethodGet, "/__worlds/"+n+"/__mock/clock", nil).wantStatus(t, 200)
+	}
+	st, body := send(t, "POST", m.url+"/__worlds/evil1"+pAuthenticate, "", `{}`, "Content-Type", "application/json",
+		"Origin", "https://evil.example", "Sec-Fetch-Site", "cross-site", "Sec-Fetch-Mode", "cors")
+	if st != http.StatusServiceUnavailable {
+		t.Errorf("a cross-site call for a new world with the registry full: %d %s, want 503", st, body)
+	}
+	names := []string{}
+	for _, w := range m.ctl(http.MethodGet, "/__mock/worlds", nil).wantStatus(t, 200).list(t, "worlds") {
+		names = append(names, w["name"].(string))
+	}
+	if strings.Join(names, ",") != "default,a,b" {
+		t.Errorf("worlds %v, want default,a,b: a cross-site call pushed one out", names)
+	}
+}
+
 // Clocks, fault rules and the journal are per world; Go tests reach a world through World.
 func TestWorldSteeringIsPerWorld(t *testing.T) {
 	s, err := mockserver.New(mockserver.Config{Now: testNow})
