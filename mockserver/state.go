@@ -21,9 +21,13 @@ func deriveManifest(m fixtures.Manifest, st reference.State) (fixtures.Manifest,
 	for _, u := range st.Users {
 		users[u.Email] = u
 	}
+	stand := standIns(m, st)
 	for role, c := range map[string]*fixtures.Credentials{"member": &m.Users.Member, "superadmin": &m.Users.Superadmin, "outsider": &m.Users.Outsider} {
 		u, ok := users[c.Email]
 		switch {
+		case !ok && stand[role] != nil:
+			notes = append(notes, fmt.Sprintf("users.%s: no user has the e-mail %s any more; %s, a user of the snapshot in the same role, stands in.", role, c.Email, stand[role].Email))
+			*c = fixtures.Credentials{Email: stand[role].Email, Password: stand[role].Password}
 		case !ok:
 			notes = append(notes, fmt.Sprintf("users.%s: no user has the e-mail %s any more; the manifest no longer knows this login.", role, c.Email))
 			*c = fixtures.Credentials{}
@@ -34,6 +38,36 @@ func deriveManifest(m fixtures.Manifest, st reference.State) (fixtures.Manifest,
 	}
 	checkRefs(reflect.ValueOf(&m).Elem(), "", recordIDs(st), &notes)
 	return m, notes
+}
+
+// standIns finds, among the users of a snapshot whose users are not the manifest's (one saved
+// from a world of another seed), a user for each role: the superadmin, a member of the project
+// of the manifest's card, and an outsider of another project; the lowest id of each.
+func standIns(m fixtures.Manifest, st reference.State) map[string]*reference.User {
+	var project int64
+	for _, c := range st.Cards {
+		if c.ID == m.Operations.CardID && c.ProjectID != nil {
+			project = *c.ProjectID
+		}
+	}
+	out := map[string]*reference.User{}
+	pick := func(role string, u *reference.User) {
+		if out[role] == nil || u.ID < out[role].ID {
+			out[role] = u
+		}
+	}
+	for i := range st.Users {
+		u := &st.Users[i]
+		switch {
+		case u.IsSuperadmin:
+			pick("superadmin", u)
+		case project != 0 && u.ProjectID == project:
+			pick("member", u)
+		case project != 0:
+			pick("outsider", u)
+		}
+	}
+	return out
 }
 
 // checkRefs walks v, a part of the manifest named path, and blanks every id or token whose

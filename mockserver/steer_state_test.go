@@ -212,3 +212,27 @@ func TestSnapshotIdPast64Bits(t *testing.T) {
 		t.Errorf("an id past 64 bits: %s", a.raw)
 	}
 }
+
+// A snapshot saved from a world of another seed keeps a usable manifest when loaded: its users
+// in the manifest's roles stand in for the ones it no longer has, and can log in.
+func TestSnapshotOfAnotherSeedKeepsLogins(t *testing.T) {
+	m := newMock(t, mockserver.Config{})
+	m.ctl(http.MethodPost, "/__worlds/seven/__mock/reset", map[string]any{"seed": 7}).wantStatus(t, 200)
+	snap := string(m.ctl(http.MethodGet, "/__worlds/seven/__mock/state", nil).wantStatus(t, 200).raw)
+	m.ctl(http.MethodPut, "/__worlds/other/__mock/state", snap).wantStatus(t, 200)
+	raw := m.ctl(http.MethodGet, "/__worlds/other/__mock/fixtures", nil).wantStatus(t, 200).raw
+	var mf struct {
+		Users map[string]struct{ Email, Password string }
+	}
+	if err := json.Unmarshal(raw, &mf); err != nil {
+		t.Fatal(err)
+	}
+	for _, role := range []string{"member", "superadmin", "outsider"} {
+		c := mf.Users[role]
+		if c.Email == "" {
+			t.Errorf("users.%s is blank after loading another seed's snapshot:\n%s", role, raw)
+			continue
+		}
+		m.post("/__worlds/other/v1/authenticate", "", map[string]any{"email": c.Email, "password": c.Password}).wantStatus(t, 200)
+	}
+}
