@@ -317,6 +317,9 @@ func (b *scenarioBuilder) title(rec map[string]any, key, kind string, id int64) 
 func (b *scenarioBuilder) text(rec map[string]any, key string, max int) *string {
 	s, ok := rec[key].(string)
 	if !ok {
+		if v := rec[key]; v != nil && b.at != "" {
+			b.changes[fmt.Sprintf("%s: %s %s left out: not text", b.at, key, clipValue(v))] = true
+		}
 		return nil
 	}
 	s = b.scrub.text(s)
