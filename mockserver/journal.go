@@ -276,11 +276,20 @@ func (s *Server) recordRequests(next http.Handler) http.Handler {
 		// mock's own body limit), so a long body replays as sent; the journal keeps its first
 		// maxJournalBody bytes either way (D173).
 		limit := wl.flow.keep()
-		reqBody, readErr := readUpTo(r.Body, r.ContentLength, limit+1) // one more: was it cut?
+		_, op := s.ops[r.URL.Path]
+		var reqBody []byte
+		var readErr error
+		if !op || r.ContentLength <= maxBody {
+			reqBody, readErr = readUpTo(r.Body, r.ContentLength, limit+1) // one more: was it cut?
+		} // else the pipeline refuses it unread (413): reading here would send "100 Continue"
 		reqSize := len(reqBody)
-		if readErr == nil && reqSize <= limit {
+		switch {
+		case op && r.ContentLength > maxBody:
+			reqBody = []byte(fmt.Sprintf("[a body of %d bytes, over the %s the mock takes: not read]", r.ContentLength, byteSize(maxBody)))
+			reqSize = len(reqBody)
+		case readErr == nil && reqSize <= limit:
 			r.Body = &readAhead{Reader: bytes.NewReader(reqBody), data: reqBody, Closer: r.Body}
-		} else { // cut, or broken off: the pipeline reads the rest, and meets the error itself
+		default: // cut, or broken off: the pipeline reads the rest, and meets the error itself
 			r.Body = readCloser{io.MultiReader(bytes.NewReader(reqBody), r.Body), r.Body}
 			reqBody = reqBody[:min(reqSize, limit)]
 		}

@@ -1,10 +1,14 @@
 package mockserver_test
 
 import (
+	"bufio"
 	"fmt"
+	"net"
 	"net/http"
 	"strconv"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/opsapi/mocktoolkit/mockserver"
 )
@@ -157,5 +161,23 @@ func wantHeader(t *testing.T, a answer, name, want string) {
 	t.Helper()
 	if got := a.header.Get(name); got != want {
 		t.Errorf("%s: %s = %q, want %q", a.req, name, got, want)
+	}
+}
+
+// A body announced larger than the mock takes is refused before it is sent: a client waiting
+// on "100 Continue" gets the 413 at once, not an invitation to upload it first.
+func TestOversizedBodyRefusedBeforeContinue(t *testing.T) {
+	m := newMock(t, mockserver.Config{})
+	tok := m.login(m.manifest.Users.Member)
+	c, err := net.Dial("tcp", strings.TrimPrefix(m.url, "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	_, _ = c.Write([]byte("POST " + pTagsCreate + " HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer " + tok + "\r\nContent-Type: application/json\r\nExpect: 100-continue\r\nContent-Length: 2097152\r\n\r\n"))
+	_ = c.SetReadDeadline(time.Now().Add(5 * time.Second))
+	line, err := bufio.NewReader(c).ReadString('\n')
+	if err != nil || !strings.HasPrefix(line, "HTTP/1.1 413") {
+		t.Errorf("the first answer line: %q (%v), want 413 before any 100 Continue", line, err)
 	}
 }

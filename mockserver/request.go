@@ -83,6 +83,9 @@ func readBody(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, map[
 	if p := encodingProblem(r); p != nil {
 		return nil, nil, p
 	}
+	if r.ContentLength > limit { // refused unread: a client waiting on "100 Continue" sends nothing
+		return nil, nil, &bodyProblem{status: http.StatusRequestEntityTooLarge, message: "The request body must not be larger than " + byteSize(limit) + "."}
+	}
 	var raw []byte
 	var err error
 	if ra, ok := r.Body.(*readAhead); ok && int64(len(ra.data)) <= limit {
