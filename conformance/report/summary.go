@@ -334,7 +334,7 @@ func (s Summary) writeNotes(b *strings.Builder) {
 	list("Differs from the reference's choice (where the interface is silent; never a failure)", s.Differs)
 	list("Skipped specs (an operation with skipped specs is PARTIAL, not PASS)", s.Skips)
 	if len(s.No429) > 0 {
-		fmt.Fprintf(b, "\nRate limit: no 429 was received for %s, so their ratelimit cells checked the rate-limit headers only.\n", strings.Join(s.No429, ", "))
+		fmt.Fprintf(b, "\nRate limit: no 429 was received for %s, so their ratelimit cells checked the rate-limit headers only (HEADERS ONLY).\n", strings.Join(s.No429, ", "))
 	}
 	if s.Run.ReadOnly {
 		fmt.Fprintf(b, "\nLeft out by the readonly profile (%s; an operation with specs left out is PARTIAL, not PASS):\n", s.Run)
