@@ -106,8 +106,8 @@ type Client struct {
 	base     string
 	hc       *http.Client
 	retryMax time.Duration
-	// Logf, when set, receives one line per 429 waited out.
-	Logf func(format string, args ...any)
+	// Retrying, when set, is told of each 429 waited out: the operation and the wait.
+	Retrying func(op string, wait time.Duration)
 	// Recorder counts every exchange the client makes (each attempt of a retried request).
 	Recorder Recorder
 }
@@ -191,8 +191,8 @@ func (c *Client) Send(ctx context.Context, r Request) (*Exchange, error) {
 			ex.LongRetry = wait
 			break
 		}
-		if c.Logf != nil {
-			c.Logf("%s: 429, waiting Retry-After %s before trying again", r.Op.ID, wait)
+		if c.Retrying != nil {
+			c.Retrying(r.Op.ID, wait)
 		}
 		ex.Retries++
 		select {

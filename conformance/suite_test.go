@@ -174,7 +174,13 @@ var _ = SynchronizedBeforeSuite(func(ctx SpecContext) []byte {
 	must(err, "read the environment")
 	client, err = NewClient(ctx, string(base), cfg)
 	must(err, "make the client")
-	client.Logf = func(format string, args ...any) { fmt.Fprintf(GinkgoWriter, format+"\n", args...) }
+	client.Retrying = func(op string, wait time.Duration) {
+		line := fmt.Sprintf("%s: 429, waiting Retry-After %s before trying again", op, wait)
+		fmt.Fprintln(GinkgoWriter, line)
+		if wait >= longWait { // a run that pauses this long says why as it happens
+			fmt.Fprintln(os.Stderr, "conformance: "+line+" (the deployment's rate limit; against the mock, POST /__mock/reset between runs)")
+		}
+	}
 	manifest, err = cfg.LoadManifest(ctx, string(base))
 	must(err, "load the fixture manifest")
 	missing = mf.Check(manifest)
@@ -189,6 +195,9 @@ var _ = BeforeEach(func() {
 		AddReportEntry(ReportEntryExchanges, client.Recorder.Take(), ReportEntryVisibilityNever)
 	})
 })
+
+// longWait is the wait on a 429 the suite tells the terminal about as it happens.
+const longWait = 5 * time.Second
 
 // The per-operation and per-aspect summary, on standard output and in the summary file
 // (CONFORMANCE_SUMMARY, or summary.txt in CONFORMANCE_REPORTS). A file that cannot be written
