@@ -276,15 +276,16 @@ func (s *Server) recordRequests(next http.Handler) http.Handler {
 		// mock's own body limit), so a long body replays as sent; the journal keeps its first
 		// maxJournalBody bytes either way (D173).
 		limit := wl.flow.keep()
-		_, op := s.ops[r.URL.Path]
+		rt, op := s.ops[r.URL.Path]
+		unread := op && r.ContentLength > maxBody // the pipeline refuses it unread (413): reading here would send "100 Continue"
 		var reqBody []byte
 		var readErr error
-		if !op || r.ContentLength <= maxBody {
+		if !unread {
 			reqBody, readErr = readUpTo(r.Body, r.ContentLength, limit+1) // one more: was it cut?
-		} // else the pipeline refuses it unread (413): reading here would send "100 Continue"
+		}
 		reqSize := len(reqBody)
 		switch {
-		case op && r.ContentLength > maxBody:
+		case unread:
 			reqBody = []byte(fmt.Sprintf("[a body of %d bytes, over the %s the mock takes: not read]", r.ContentLength, byteSize(maxBody)))
 			reqSize = len(reqBody)
 		case readErr == nil && reqSize <= limit:
@@ -309,7 +310,7 @@ func (s *Server) recordRequests(next http.Handler) http.Handler {
 			Request:    journalBody{header: redact.BoundHeaders(r.Header), raw: journalCut(reqBody), size: reqSize},
 			Response:   journalBody{header: redact.BoundHeaders(rec.Header()), raw: journalCut(rec.body), size: rec.size},
 		}
-		if rt, ok := s.ops[r.URL.Path]; ok {
+		if op {
 			e.Operation = rt.id
 			switch {
 			case rec.Header().Get("X-Mock-Forced") != "":

@@ -407,11 +407,10 @@ func (s *Server) mayCreateWorld(w http.ResponseWriter, r *http.Request, name str
 	if strings.HasPrefix(r.URL.Path, "/__mock") && !(s.hostAllowed(w, r) && s.admitted(w, r)) {
 		return false
 	}
-	why := ""
+	why := s.steering.hosts.Refuses(r, "New worlds are made only under")
 	origin := r.Header.Get("Origin")
 	switch {
-	case s.steering.hosts.Refuses(r, "New worlds are made only under") != "":
-		why = s.steering.hosts.Refuses(r, "New worlds are made only under")
+	case why != "":
 	case origin != "" && origin != "http://"+r.Host && origin != "https://"+r.Host && !s.corsAllows(origin):
 		why = "New worlds are made only by requests from the mock's own pages and the origins of --cors-origins; the origin " + strconv.Quote(clip(origin, 100)) + " is not one of them."
 	case crossSite(r) && r.Header.Get("Sec-Fetch-Mode") != "cors":

@@ -16,9 +16,10 @@ import (
 // segments (400 shape (a): joined to the upstream's base path it could leave it), a request
 // that names no path (CONNECT, OPTIONS *: 405 shape (a)).
 func (p *Proxy) admit(w http.ResponseWriter, r *http.Request) bool {
+	hostRefusal := p.hosts.Refuses(r, "The proxy and its pages answer only")
 	switch {
-	case p.hosts.Refuses(r, "The proxy and its pages answer only") != "":
-		writeJSON(w, http.StatusForbidden, map[string]any{"error": true, "message": p.hosts.Refuses(r, "The proxy and its pages answer only")})
+	case hostRefusal != "":
+		writeJSON(w, http.StatusForbidden, map[string]any{"error": true, "message": hostRefusal})
 	case p.looped(r):
 		writeJSON(w, http.StatusLoopDetected, map[string]any{"error": true, "message": "This request already passed through this proxy: its upstream " + p.upstream.Redacted() + " leads back to it. Point --upstream at the deployment, not at the proxy.", "data": []any{}})
 	case r.Method == http.MethodConnect || r.URL.Path == "" || !strings.HasPrefix(r.URL.Path, "/"):

@@ -3,7 +3,6 @@ package flow
 import (
 	"encoding/json"
 	"fmt"
-	"sort"
 	"strings"
 
 	"github.com/opsapi/mocktoolkit/internal/redact"
@@ -31,18 +30,12 @@ func Bind(flowName string, st Step, manifest any, answers map[int]any) (map[stri
 	if st.Body == nil {
 		return nil, nil
 	}
-	raw, err := json.Marshal(manifest)
+	m, err := plainManifest(manifest)
 	if err != nil {
-		return nil, fmt.Errorf("flow %q, step %d: encode the manifest: %w", flowName, st.Step, err)
+		return nil, fmt.Errorf("flow %q, step %d: %w", flowName, st.Step, err)
 	}
-	m := decode(raw)
-	keys := make([]string, 0, len(st.Body))
-	for k := range st.Body {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
 	out := make(map[string]any, len(st.Body))
-	for _, k := range keys {
+	for _, k := range sortedKeys(st.Body) {
 		v := st.Body[k]
 		if lit, ok := AsLiteral(v); ok {
 			out[k] = lit
@@ -56,10 +49,7 @@ func Bind(flowName string, st Step, manifest any, answers map[int]any) (map[stri
 			out[k] = v
 			continue
 		}
-		val, why := resolve(ref, m, answers)
-		if why == "" {
-			why = fitsField(k, ref, val)
-		}
+		val, why := bindRef(k, ref, m, answers)
 		if why != "" {
 			return nil, &BindError{Flow: flowName, Step: st.Step, Field: k, Ref: ref, Why: why}
 		}
@@ -72,27 +62,40 @@ func Bind(flowName string, st Step, manifest any, answers map[int]any) (map[stri
 // that names a key the target's manifest lacks, or puts a credential where none belongs,
 // fails before its first request rather than half-way through.
 func CheckManifest(doc Document, manifest any) error {
-	raw, err := json.Marshal(manifest)
+	m, err := plainManifest(manifest)
 	if err != nil {
-		return fmt.Errorf("flow %q: encode the manifest: %w", doc.Name, err)
+		return fmt.Errorf("flow %q: %w", doc.Name, err)
 	}
-	m := decode(raw)
 	for _, st := range doc.Steps {
 		for _, k := range sortedKeys(st.Body) {
 			ref, isObject, err := AsRef(st.Body[k])
 			if _, lit := AsLiteral(st.Body[k]); lit || err != nil || !isObject || ref.Manifest == "" {
 				continue // literals, and step references, which bind when their step comes
 			}
-			val, why := resolve(ref, m, nil)
-			if why == "" {
-				why = fitsField(k, ref, val)
-			}
-			if why != "" {
+			if _, why := bindRef(k, ref, m, nil); why != "" {
 				return &BindError{Flow: doc.Name, Step: st.Step, Field: k, Ref: ref, Why: why}
 			}
 		}
 	}
 	return nil
+}
+
+// plainManifest is the manifest as decoded JSON, as references read it.
+func plainManifest(manifest any) (any, error) {
+	raw, err := json.Marshal(manifest)
+	if err != nil {
+		return nil, fmt.Errorf("encode the manifest: %w", err)
+	}
+	return decode(raw), nil
+}
+
+// bindRef is the value ref gives field, or why it gives none (resolve, then fitsField).
+func bindRef(field string, ref Ref, manifest any, answers map[int]any) (any, string) {
+	val, why := resolve(ref, manifest, answers)
+	if why == "" {
+		why = fitsField(field, ref, val)
+	}
+	return val, why
 }
 
 // fitsField says why val, bound from ref, may not stand in field ("" when it may): a body field

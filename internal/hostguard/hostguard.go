@@ -96,10 +96,7 @@ func clipHost(s string) string {
 }
 
 func Refusal(lead, host string) string {
-	name := Name(host)
-	if len(name) > 100 {
-		name = name[:100] + "…"
-	}
+	name := clipHost(Name(host))
 	q := `"` + strings.ReplaceAll(name, `"`, `\"`) + `"`
 	return lead + " localhost, IP addresses, reserved names and the hosts of --allowed-hosts (a guard against DNS rebinding); the host " + q + " is not one of them: start with --allowed-hosts " + name + " to allow it."
 }
