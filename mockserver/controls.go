@@ -196,6 +196,11 @@ func (s *Server) writeResetError(w http.ResponseWriter, wl *world, src Source, e
 	s.logger.Error("reset", "world", wl.name, "seed", src.Seed, "scenario", src.Scenario, "err", err)
 	var ue *reference.Error
 	var se *fixtures.ScenarioError
+	var nr *errNoRoom
+	if errors.As(err, &nr) {
+		writeShapeA(w, noRoomStatus, nr.msg+"; the world is unchanged.")
+		return
+	}
 	if errors.As(err, &ue) || errors.As(err, &se) {
 		writeValidation(w, map[string][]string{"scenario": {"The scenario does not load: " + err.Error() + "."}})
 		return
@@ -287,6 +292,11 @@ func (s *Server) handleStatePut(w http.ResponseWriter, r *http.Request) {
 	}
 	st := *sent
 	if err := s.loadState(s.worldOf(r), st); err != nil {
+		var nr *errNoRoom
+		if errors.As(err, &nr) {
+			writeShapeA(w, http.StatusRequestEntityTooLarge, nr.msg+"; the world is unchanged.")
+			return
+		}
 		writeValidation(w, map[string][]string{"state": snapshotProblems(err)})
 		return
 	}

@@ -117,15 +117,11 @@ func (s *Server) pipeline(rt *route) http.Handler {
 		if !s.steer(w, r, wl, rt) {
 			return
 		}
+		if status, msg := rt.admit(user, authed); status != 0 {
+			writeShapeB(w, status, msg)
+			return
+		}
 		if rt.access != accessPublic {
-			if !authed {
-				writeShapeB(w, http.StatusUnauthorized, "Unauthenticated.")
-				return
-			}
-			if rt.access == accessSuperadmin && !user.IsSuperadmin {
-				writeShapeB(w, http.StatusForbidden, "This action requires superadmin access.")
-				return
-			}
 			rq.caller = user
 		}
 		problem := encodingProblem(r) // also under LenientContentType (D184)
@@ -150,9 +146,16 @@ func (s *Server) pipeline(rt *route) http.Handler {
 			return
 		}
 		rq.body = body
-		a, ok, err := s.serveBound(rt, rq, r)
-		if !ok {
-			writeShapeB(w, http.StatusUnauthorized, "Unauthenticated.")
+		if rt.grows {
+			if err := s.roomToGrow(wl); err != nil {
+				s.writeError(w, rt, err)
+				return
+			}
+			defer s.settle(wl)
+		}
+		a, status, err := s.serveBound(rt, rq, r)
+		if status != 0 {
+			writeShapeB(w, status, rt.refusal(status))
 			return
 		}
 		if err != nil {
@@ -163,26 +166,52 @@ func (s *Server) pipeline(rt *route) http.Handler {
 	})
 }
 
+// admit tells whether an operation of rt's access serves the caller: 0, or 401 without a
+// valid token and 403 for a caller who is not a superadmin on an A+S operation, with the
+// message of the answer.
+func (rt *route) admit(user reference.User, authed bool) (status int, msg string) {
+	switch {
+	case rt.access == accessPublic:
+		return 0, ""
+	case !authed:
+		status = http.StatusUnauthorized
+	case rt.access == accessSuperadmin && !user.IsSuperadmin:
+		status = http.StatusForbidden
+	}
+	return status, rt.refusal(status)
+}
+
+// refusal is the message of admit's status.
+func (rt *route) refusal(status int) string {
+	switch status {
+	case http.StatusUnauthorized:
+		return "Unauthenticated."
+	case http.StatusForbidden:
+		return "This action requires superadmin access."
+	}
+	return ""
+}
+
 // serveBound runs the operation's row on the world's current state, holding the world's gate
 // so that a reset or a snapshot cannot replace the store under it. A request held (by a
 // latency, a slow body) across such a swap is served by the new world, as its token says:
-// ok is false when the token means nothing there, and the answer is 401 (D62: tokens of
+// status is admit's refusal when the token means nothing there or not enough (D62: tokens of
 // before a reset stop working), never a write acknowledged into the discarded world.
-func (s *Server) serveBound(rt *route, rq *request, r *http.Request) (answer, bool, error) {
+func (s *Server) serveBound(rt *route, rq *request, r *http.Request) (answer, int, error) {
 	rq.world.gate.RLock()
 	defer rq.world.gate.RUnlock()
 	if cur := rq.world.state(); cur != rq.state {
 		rq.state = cur
+		user, authed := cur.identify(r)
+		if status, _ := rt.admit(user, authed); status != 0 {
+			return answer{}, status, nil
+		}
 		if rt.access != accessPublic {
-			user, authed := cur.identify(r)
-			if !authed || (rt.access == accessSuperadmin && !user.IsSuperadmin) {
-				return answer{}, false, nil
-			}
 			rq.caller = user
 		}
 	}
 	a, err := rt.serve(rq)
-	return a, true, err
+	return a, 0, err
 }
 
 // identify resolves the bearer token, if any, to its user in this world.

@@ -104,6 +104,9 @@ func (s *Server) operationIDs() []string {
 type operation struct {
 	id    string // the spec's operationId
 	serve serveFunc
+	// grows marks an operation that adds records or makes them larger: it is refused while the
+	// worlds' records are at --max-state-mb (D206).
+	grows bool
 }
 
 // operations lists the whole API surface of the interface: its 24 operations, by operationId.
@@ -113,6 +116,7 @@ func (s *Server) operations() []operation {
 		{
 			id:    "authenticate",
 			serve: s.authenticate, // throttled per client address here, per e-mail in the store (D71)
+			grows: true,
 		},
 		{
 			id:    "commentsList",
@@ -121,22 +125,27 @@ func (s *Server) operations() []operation {
 		{
 			id:    "masterCardsCreate",
 			serve: call(created("Master card created successfully."), (*S).CreateMasterCard, masterCardCreated),
+			grows: true,
 		},
 		{
 			id:    "masterCardsUpdate",
 			serve: call(ok("Master card updated successfully."), (*S).UpdateMasterCard, masterCardUpdated),
+			grows: true,
 		},
 		{
 			id:    "cardsUpdate",
 			serve: call(ok("Card updated successfully."), (*S).UpdateCard, under[reference.Card]("card")),
+			grows: true,
 		},
 		{
 			id:    "boardsUpdate",
 			serve: call(ok("Board updated successfully."), (*S).UpdateBoard, under[reference.Board]("board")),
+			grows: true,
 		},
 		{
 			id:    "masterGroupsUpdate",
 			serve: call(ok("Master group updated successfully."), (*S).UpdateMasterGroup, under[reference.Group]("group")),
+			grows: true,
 		},
 		{
 			id:    "widgetCardsList",
@@ -145,10 +154,12 @@ func (s *Server) operations() []operation {
 		{
 			id:    "tourCardsUpdate",
 			serve: call(ok("Tour card updated successfully."), (*S).UpdateTourCard, under[reference.Card]("card")),
+			grows: true,
 		},
 		{
 			id:    "masterBoardsSync",
 			serve: call(ok("Master board synced successfully."), (*S).SyncMasterBoard, asIs[reference.SyncResult]),
+			grows: true,
 		},
 		{
 			id:    "groupsDelete",
@@ -161,6 +172,7 @@ func (s *Server) operations() []operation {
 		{
 			id:    "masterBoardsCreate",
 			serve: call(ok("Master board created successfully."), (*S).CreateMasterBoard, under[reference.Board]("board")),
+			grows: true,
 		},
 		{
 			id:    "boardsList",
@@ -181,18 +193,22 @@ func (s *Server) operations() []operation {
 		{
 			id:    "cardsCreate",
 			serve: call(ok("Card created successfully."), (*S).CreateCard, under[reference.Card]("card")),
+			grows: true,
 		},
 		{
 			id:    "masterGroupsCreate",
 			serve: call(ok("Master group created successfully."), (*S).CreateMasterGroup, under[reference.Group]("group")),
+			grows: true,
 		},
 		{
 			id:    "commentsCreate",
 			serve: call(ok("Comment created successfully."), (*S).CreateComment, under[reference.Comment]("comment")),
+			grows: true,
 		},
 		{
 			id:    "tagsCreate",
 			serve: call(ok("Tag created successfully."), (*S).CreateTag, under[reference.Tag]("tag")),
+			grows: true,
 		},
 		{
 			id:    "domainCartRemove",

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"runtime"
 	"strconv"
 	"strings"
 	"time"
@@ -35,7 +36,10 @@ type Server struct {
 	journals *journalBudget // what every world's journal holds together (D143)
 	flows    *flowBudget    // what every world's flow holds together (D173)
 	loading  chan struct{}  // one PUT /__mock/state at a time (D65)
-	logins   *loginThrottle // failed logins per client address and e-mail, in every world (D144)
+	// buildSlots bounds the worlds being built at once: a build is CPU work that holds a
+	// second copy of a scenario's records until it is done.
+	buildSlots chan struct{}
+	logins     *loginThrottle // failed logins per client address and e-mail, in every world (D144)
 }
 
 // New returns the mock for cfg: the default world of cfg.Seed and cfg.Scenario (or cfg.State)
@@ -50,6 +54,9 @@ func New(cfg Config) (*Server, error) {
 	if cfg.MaxWorlds == 0 {
 		cfg.MaxWorlds = DefaultMaxWorlds
 	}
+	if cfg.MaxStateMB == 0 {
+		cfg.MaxStateMB = DefaultMaxStateMB
+	}
 	logger := cfg.Logger
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
@@ -63,12 +70,18 @@ func New(cfg Config) (*Server, error) {
 	s.journals = newJournalBudget(journalBytes)
 	s.flows = &flowBudget{}
 	s.loading = make(chan struct{}, 1)
+	s.buildSlots = make(chan struct{}, runtime.GOMAXPROCS(0))
 	s.logins = newLoginThrottle()
 	def, err := s.newWorld(DefaultWorld, Source{Seed: cfg.Seed, Scenario: cfg.Scenario}, s.base.Now())
 	if err != nil {
 		return nil, fmt.Errorf("new mock server: %w", err)
 	}
-	s.worlds = &registry{max: cfg.MaxWorlds, def: def, named: map[string]*world{}}
+	s.worlds = &registry{max: cfg.MaxWorlds, def: def, named: map[string]*world{}, building: map[string]chan struct{}{}}
+	if size := def.state().store.Size(); cfg.State == nil {
+		if err := s.roomFor(def, size, size, "The scenario "+strconv.Quote(def.state().source.Scenario)); err != nil {
+			return nil, fmt.Errorf("new mock server: %w", err)
+		}
+	}
 	if cfg.State != nil {
 		if err := s.loadState(def, *cfg.State); err != nil {
 			return nil, &StateError{Err: err}
@@ -159,6 +172,9 @@ type Config struct {
 	LenientContentType bool
 	// MaxRecords caps the cards, comments and tags of each project (D70); zero means no cap.
 	MaxRecords int
+	// MaxStateMB bounds, in MiB, what the records of every world hold together (D206),
+	// DefaultMaxStateMB when zero.
+	MaxStateMB int
 }
 
 // handleOpenAPIJSON serves the spec as JSON (the loaded document, marshalled).

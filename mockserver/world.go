@@ -3,6 +3,7 @@ package mockserver
 import (
 	"errors"
 	"fmt"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -108,6 +109,11 @@ func (s *Server) rebuild(w *world, src Source) error {
 	if err != nil {
 		return fmt.Errorf("load world %q (scenario %s, seed %d): %w", w.name, src.Scenario, src.Seed, err)
 	}
+	if old := w.state(); old != nil { // a reset: a new world makes its room in buildWorld
+		if err := s.roomFor(w, st.Size(), old.store.Size(), "The scenario "+strconv.Quote(src.Scenario)); err != nil {
+			return err
+		}
+	}
 	s.noteCredentials(w, built.State)
 	w.swap(&worldState{store: st, manifest: built.Manifest, notes: built.Notes, source: src})
 	return nil
@@ -139,6 +145,9 @@ func (s *Server) loadState(w *world, st reference.State) error {
 	}
 	store, err := reference.New(st, s.storeOptions(w)...)
 	if err != nil {
+		return err
+	}
+	if err := s.roomFor(w, store.Size(), w.state().store.Size(), "The snapshot"); err != nil {
 		return err
 	}
 	s.noteCredentials(w, st)

@@ -41,10 +41,11 @@ func (e *errNoWorld) Error() string { return e.msg }
 // registry holds the default world and up to max named worlds, the least recently used going
 // first when a new one needs room (D100).
 type registry struct {
-	mu    sync.Mutex
-	max   int
-	def   *world
-	named map[string]*world
+	mu       sync.Mutex
+	max      int
+	def      *world
+	named    map[string]*world
+	building map[string]chan struct{} // worlds being built, closed when done (world)
 }
 
 // CheckWorldName reports why name cannot name a world, or nil: 1 to 64 letters, digits, '-'
@@ -69,6 +70,8 @@ var errAbsent = errors.New("no such world")
 // when create is set (else errAbsent), and counts the caller's request as in flight in it
 // until release (D141). A new world needs room: the least recently used idle world goes (unless
 // evict is false: then a full registry makes none); when every world is busy, none is made.
+// A world is built outside the registry's lock, so a slow build (a heavy scenario) holds up
+// only the requests for that world; builds run a few at a time (buildSlots).
 func (s *Server) world(name string, create, evict bool) (*world, error) {
 	if name == "" || name == DefaultWorld {
 		s.worlds.def.inflight.Add(1)
@@ -79,42 +82,88 @@ func (s *Server) world(name string, create, evict bool) (*world, error) {
 	}
 	r := s.worlds
 	r.mu.Lock()
-	defer r.mu.Unlock()
-	if w, ok := r.named[name]; ok {
-		w.inflight.Add(1)
-		return w, nil
+	for {
+		if w, ok := r.named[name]; ok {
+			w.inflight.Add(1)
+			r.mu.Unlock()
+			return w, nil
+		}
+		done, building := r.building[name]
+		if !building {
+			break
+		}
+		r.mu.Unlock()
+		<-done // the world is being built by another request: take it when it is there
+		r.mu.Lock()
 	}
 	if !create {
+		r.mu.Unlock()
 		return nil, errAbsent
 	}
-	if r.max < 0 {
-		return nil, &errNoWorld{msg: "This mock serves only its default world (it was started with --max-worlds 0)."}
+	if err := r.slot(name, evict); err != nil {
+		r.mu.Unlock()
+		return nil, err
 	}
-	for len(r.named) > 0 && len(r.named) >= r.max {
-		if !evict {
-			return nil, &errNoWorld{status: http.StatusServiceUnavailable, msg: fmt.Sprintf("The mock already holds %d named worlds (--max-worlds %d), and a request from a page of another site does not push out a world to make %q: reset or delete a world, or call from the mock's own site.", len(r.named), r.max, clip(name, 80))}
-		}
-		if !r.evictOldest() {
-			return nil, &errNoWorld{status: http.StatusServiceUnavailable, msg: fmt.Sprintf("The mock already holds %d named worlds (--max-worlds %d) and every one is busy with a request, so the world %q cannot be made now: try again in a moment, or start the mock with a larger --max-worlds.", len(r.named), r.max, clip(name, 80))}
-		}
-	}
-	w, err := s.newWorld(name, Source{Seed: s.cfg.Seed, Scenario: s.cfg.Scenario}, s.base.Now())
+	done := make(chan struct{})
+	r.building[name] = done
+	r.mu.Unlock()
+	w, err := s.buildWorld(name)
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	delete(r.building, name)
+	close(done)
 	if err != nil {
-		s.logger.Error("create world", "world", name, "err", err)
-		return nil, &errNoWorld{msg: fmt.Sprintf("The world %q could not be created: %s.", name, err)}
+		return nil, err
+	}
+	if err := r.slot(name, evict); err != nil { // others may have taken the room meanwhile
+		return nil, err
 	}
 	w.inflight.Add(1)
 	r.named[name] = w
 	return w, nil
 }
 
-// evictOldest drops the least recently used named world that no request is using, and
-// reports whether there was one (D141: a busy world is never dropped, so no acknowledged
-// write is lost with it).
-func (r *registry) evictOldest() bool {
+// slot makes room for one more named world, or says why there is none; r.mu is held.
+func (r *registry) slot(name string, evict bool) error {
+	if r.max < 0 {
+		return &errNoWorld{msg: "This mock serves only its default world (it was started with --max-worlds 0)."}
+	}
+	for len(r.named) > 0 && len(r.named)+len(r.building) >= r.max {
+		if !evict {
+			return &errNoWorld{status: http.StatusServiceUnavailable, msg: fmt.Sprintf("The mock already holds %d named worlds (--max-worlds %d), and a request from a page of another site does not push out a world to make %q: reset or delete a world, or call from the mock's own site.", len(r.named), r.max, clip(name, 80))}
+		}
+		if !r.evictOldest(nil) {
+			return &errNoWorld{status: http.StatusServiceUnavailable, msg: fmt.Sprintf("The mock already holds %d named worlds (--max-worlds %d) and every one is busy with a request, so the world %q cannot be made now: try again in a moment, or start the mock with a larger --max-worlds.", len(r.named), r.max, clip(name, 80))}
+		}
+	}
+	return nil
+}
+
+// buildWorld builds the named world from the configured seed and scenario, a few builds at a
+// time, and makes room for its records under --max-state-mb (D206).
+func (s *Server) buildWorld(name string) (*world, error) {
+	s.buildSlots <- struct{}{}
+	w, err := s.newWorld(name, Source{Seed: s.cfg.Seed, Scenario: s.cfg.Scenario}, s.base.Now())
+	<-s.buildSlots
+	if err != nil {
+		s.logger.Error("create world", "world", name, "err", err)
+		return nil, &errNoWorld{msg: fmt.Sprintf("The world %q could not be created: %s.", name, err)}
+	}
+	if err := s.roomFor(nil, w.state().store.Size(), 0, fmt.Sprintf("The world %q", clip(name, 80))); err != nil {
+		w.journal.detach()
+		w.flow.detach()
+		return nil, &errNoWorld{status: noRoomStatus, msg: err.Error() + "."}
+	}
+	return w, nil
+}
+
+// evictOldest drops the least recently used named world that no request is using, other than
+// keep, and reports whether there was one (D141: a busy world is never dropped, so no
+// acknowledged write is lost with it).
+func (r *registry) evictOldest(keep *world) bool {
 	var oldest *world
 	for _, w := range r.named {
-		if w.inflight.Load() > 0 {
+		if w == keep || w.inflight.Load() > 0 {
 			continue
 		}
 		if oldest == nil || w.lastUsed.Load() < oldest.lastUsed.Load() {

@@ -51,8 +51,10 @@ func (s *Store) Authenticate(in AuthenticateInput) (LoginResult, error) {
 	if err != nil {
 		return LoginResult{}, err
 	}
-	s.tokens[token] = id
-	s.tokenLog = append(s.tokenLog, Token{Token: token, UserID: id, IssuedAt: s.now()})
+	put(s, s.tokens, token, id)
+	t := Token{Token: token, UserID: id, IssuedAt: s.now()}
+	s.tokenLog = append(s.tokenLog, t)
+	s.grew(recordSize(t))
 	u := s.users[id]
 	return LoginResult{
 		NeedsCodeRegeneration: false,

@@ -49,7 +49,7 @@ func (s *Store) UpdateBoard(userID int64, in UpdateBoardInput) (Board, error) {
 	setClearable(&b.Icon, in.Icon)
 	setRequired(&b.Position, in.Position)
 	b.UpdatedAt = s.now()
-	s.boards[b.ID] = b
+	put(s, s.boards, b.ID, b)
 	return cloneBoard(b), nil
 }
 
@@ -100,7 +100,7 @@ func (s *Store) CreateMasterBoard(userID int64, in CreateMasterBoardInput) (Boar
 		CreatedAt: now, UpdatedAt: now,
 	}
 	s.next.board++
-	s.boards[b.ID] = b
+	put(s, s.boards, b.ID, b)
 	s.countRecord(masterRecords)
 	return cloneBoard(b), nil
 }

@@ -32,7 +32,7 @@ func (s *Store) RemoveCartItem(in RemoveCartItemInput) (Cart, error) {
 	}
 	c.Items = items
 	c.TotalPrice, c.ItemCount = cartTotal(items), len(items)
-	s.carts[c.SessionToken] = c
+	put(s, s.carts, c.SessionToken, c)
 	return cloneCart(c), nil
 }
 

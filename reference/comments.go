@@ -89,7 +89,7 @@ func (s *Store) CreateComment(userID int64, in CreateCommentInput) (Comment, err
 		CreatedAt: now, UpdatedAt: now,
 	}
 	s.next.comment++
-	s.comments[c.ID] = c
+	put(s, s.comments, c.ID, c)
 	s.countRecord(project)
 	s.indexComment(c)
 	return cloneComment(c), nil
@@ -103,5 +103,5 @@ func (s *Store) indexComment(c Comment) {
 	for i > 0 && s.compareComments(ids[i-1], c.ID) > 0 {
 		i--
 	}
-	s.cardComments[c.CardID] = slices.Insert(ids, i, c.ID)
+	put(s, s.cardComments, c.CardID, slices.Insert(ids, i, c.ID))
 }

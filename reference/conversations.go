@@ -17,6 +17,6 @@ func (s *Store) RestoreConversation(userID int64, in RestoreConversationInput) e
 		return nil
 	}
 	c.Status, c.UpdatedAt = ConversationActive, s.now()
-	s.conversations[c.ID] = c
+	put(s, s.conversations, c.ID, c)
 	return nil
 }

@@ -44,7 +44,7 @@ func (s *Store) ensureBoardCopy(project int64, mb Board, by int64, now time.Time
 		Position: mb.Position, IsActive: mb.IsActive, CreatedBy: ptr(by), CreatedAt: now, UpdatedAt: now,
 	}
 	s.next.board++
-	s.boards[b.ID] = b
+	put(s, s.boards, b.ID, b)
 	return b, true
 }
 
@@ -70,7 +70,7 @@ func (s *Store) ensureGroupCopy(project int64, mg Group, by int64, now time.Time
 		IsActive: mg.IsActive, CreatedBy: ptr(by), CreatedAt: now, UpdatedAt: now,
 	}
 	s.next.group++
-	s.groups[g.ID] = g
+	put(s, s.groups, g.ID, g)
 	return g, boardCreated
 }
 

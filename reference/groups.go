@@ -18,7 +18,7 @@ func (s *Store) DeleteGroup(userID int64, in DeleteGroupInput) error {
 	}
 	now := s.now()
 	g.DeletedAt, g.UpdatedAt = ptr(now), now
-	s.groups[g.ID] = g
+	put(s, s.groups, g.ID, g)
 	for _, c := range s.cards {
 		if c.DeletedAt == nil && c.GroupID != nil && *c.GroupID == g.ID {
 			c.DeletedAt, c.UpdatedAt = ptr(now), now
@@ -60,7 +60,7 @@ func (s *Store) CreateMasterGroup(userID int64, in CreateMasterGroupInput) (Grou
 		Position: nextPosition(top), IsActive: true, CreatedBy: ptr(userID), CreatedAt: now, UpdatedAt: now,
 	}
 	s.next.group++
-	s.groups[g.ID] = g
+	put(s, s.groups, g.ID, g)
 	s.countRecord(masterRecords)
 	return cloneGroup(g), nil
 }
@@ -85,6 +85,6 @@ func (s *Store) UpdateMasterGroup(userID int64, in UpdateMasterGroupInput) (Grou
 	setRequired(&g.Title, in.Title)
 	setClearable(&g.Description, in.Description)
 	g.UpdatedAt = s.now()
-	s.groups[g.ID] = g
+	put(s, s.groups, g.ID, g)
 	return cloneGroup(g), nil
 }

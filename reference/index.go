@@ -32,7 +32,7 @@ type storeIndex struct {
 // putCard stores c, keeping the position index in step.
 func (s *Store) putCard(c Card) {
 	old, existed := s.cards[c.ID]
-	s.cards[c.ID] = c
+	put(s, s.cards, c.ID, c)
 	if !existed && s.idx.records != nil {
 		if c.ProjectID != nil {
 			s.idx.records[*c.ProjectID]++

@@ -37,6 +37,7 @@ type Store struct {
 
 	next nextIDs
 	idx  storeIndex // position and record-count indexes (index.go)
+	size footprint  // about how many bytes the records hold (footprint.go)
 }
 
 // nextIDs holds the next id of each kind the store creates: one more than the largest in use.
@@ -89,6 +90,7 @@ func New(state State, opts ...Option) (*Store, error) {
 	if err := s.load(state); err != nil {
 		return nil, fmt.Errorf("load state: %w", err)
 	}
+	s.measureLocked()
 	return s, nil
 }
 

@@ -48,7 +48,7 @@ func (s *Store) CreateTag(userID int64, in CreateTagInput) (Tag, error) {
 		CreatedBy: ptr(userID), CreatedAt: now, UpdatedAt: now,
 	}
 	s.next.tag++
-	s.tags[t.ID] = t
+	put(s, s.tags, t.ID, t)
 	s.countRecord(project)
 	return cloneTag(t), nil
 }

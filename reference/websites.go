@@ -42,10 +42,10 @@ func (s *Store) RegenerateThumbnail(userID int64, in RegenerateThumbnailInput) (
 	}
 	e.Revision++
 	e.PreviewImage = PreviewURL(e)
-	s.entities[key] = e
+	put(s, s.entities, key, e)
 	recent = append(recent, Regeneration{ProjectID: project, EntityID: e.ID, At: now})
 	slices.SortStableFunc(recent, func(a, b Regeneration) int { return a.At.Compare(b.At) })
-	s.regenerations[project] = recent
+	put(s, s.regenerations, project, recent)
 	return Thumbnail{PreviewImage: e.PreviewImage}, nil
 }
 
@@ -58,7 +58,7 @@ func (s *Store) recentRegenerations(project int64, now time.Time) []Regeneration
 			recent = append(recent, r)
 		}
 	}
-	s.regenerations[project] = recent
+	put(s, s.regenerations, project, recent)
 	return recent
 }
 
@@ -87,7 +87,7 @@ func (s *Store) DeprecateThemeVersion(userID int64, in DeprecateThemeVersionInpu
 	}
 	if v.ThemeStatus != ThemeDeprecated {
 		v.ThemeStatus = ThemeDeprecated
-		s.themes[v.VersionID] = v
+		put(s, s.themes, v.VersionID, v)
 	}
 	return v, nil
 }

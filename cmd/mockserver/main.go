@@ -3,7 +3,7 @@
 //
 //	mockserver [serve] [--addr 127.0.0.1:4010] [--seed N] [--scenario NAME|FILE] [--scenarios DIR] [--rate-limit N]
 //	           [--now RFC3339] [--latency 100ms-400ms] [--state-file FILE] [--admin-token T]
-//	           [--cors-origins O,...] [--allowed-hosts H,...] [--max-worlds N] [--max-records N]
+//	           [--cors-origins O,...] [--allowed-hosts H,...] [--max-worlds N] [--max-records N] [--max-state-mb N]
 //	           [--lenient-content-type]
 //	mockserver fixtures [--seed N] [--scenario NAME|FILE]   print the fixture manifest and exit
 //	mockserver proxy --upstream URL [--addr A] [--report-json F] [--report-junit F] [--fail-on-violation] [--allowed-hosts H,...]

@@ -20,13 +20,15 @@ type worldOptions struct {
 	file         *fixtures.ScenarioFile            // when --scenario named a file
 	scenarios    map[string]*fixtures.ScenarioFile // user-authored scenarios by name
 	maxWorlds    int                               // mockserver.Config.MaxWorlds (-1: off)
+	maxStateMB   int                               // mockserver.Config.MaxStateMB
 	allowedHosts []string
 }
 
-// worldFlags declares --scenario, --max-worlds and --allowed-hosts on fs.
+// worldFlags declares --scenario, --max-worlds, --max-state-mb and --allowed-hosts on fs.
 func worldFlags(fs *flag.FlagSet, getenv func(string) string) func() (worldOptions, error) {
 	scenario := fs.String("scenario", envOr(getenv, "MOCK_SCENARIO", fixtures.DefaultScenario), "the world to start from: "+strings.Join(fixtures.Scenarios, ", ")+", or a scenario file (.yaml, .yml, .json) (MOCK_SCENARIO)")
 	maxWorlds := fs.String("max-worlds", envOr(getenv, "MOCK_MAX_WORLDS", strconv.Itoa(mockserver.DefaultMaxWorlds)), "most named worlds kept (/__worlds/<name>/…), the least recently used going first; 0 turns them off (MOCK_MAX_WORLDS)")
+	maxState := fs.String("max-state-mb", envOr(getenv, "MOCK_MAX_STATE_MB", strconv.Itoa(mockserver.DefaultMaxStateMB)), "most MiB the records of every world hold together; past it the least recently used idle worlds go, then changes are refused (MOCK_MAX_STATE_MB)")
 	dir := fs.String("scenarios", envOr(getenv, "MOCK_SCENARIOS", ""), "a directory of scenario files (.yaml, .yml, .json), each a scenario resets may name (MOCK_SCENARIOS)")
 	hosts := fs.String("allowed-hosts", envOr(getenv, "MOCK_ALLOWED_HOSTS", ""), "comma-separated host names the /__mock/ endpoints answer besides localhost and IP addresses, * for any (MOCK_ALLOWED_HOSTS)")
 	return func() (worldOptions, error) {
@@ -38,6 +40,9 @@ func worldFlags(fs *flag.FlagSet, getenv func(string) string) func() (worldOptio
 		o.maxWorlds = n
 		if n == 0 {
 			o.maxWorlds = -1
+		}
+		if o.maxStateMB, err = strconv.Atoi(*maxState); err != nil || o.maxStateMB < 1 || o.maxStateMB > 1<<20 {
+			return worldOptions{}, fmt.Errorf("--max-state-mb: want a whole number of MiB from 1 to %d, got %q", 1<<20, *maxState)
 		}
 		o.allowedHosts = splitList(*hosts)
 		if err := hostguard.CheckNames(o.allowedHosts); err != nil {
@@ -89,6 +94,7 @@ func (o worldOptions) apply(cfg *mockserver.Config) {
 	cfg.Scenario = o.scenario
 	cfg.Scenarios = o.scenarios
 	cfg.MaxWorlds = o.maxWorlds
+	cfg.MaxStateMB = o.maxStateMB
 	cfg.AllowedHosts = o.allowedHosts
 }
 

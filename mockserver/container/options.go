@@ -60,6 +60,12 @@ func WithMaxRecords(n int) testcontainers.CustomizeRequestOption {
 	return testcontainers.WithCmdArgs("--max-records", strconv.Itoa(n))
 }
 
+// WithMaxStateMB bounds, in MiB, what the records of every world hold together
+// (--max-state-mb).
+func WithMaxStateMB(n int) testcontainers.CustomizeRequestOption {
+	return testcontainers.WithCmdArgs("--max-state-mb", strconv.Itoa(n))
+}
+
 // WithCORSOrigins lists the origins browsers may call from; listed origins may also call the
 // mock's own endpoints and send credentials (--cors-origins).
 func WithCORSOrigins(origins ...string) testcontainers.CustomizeRequestOption {

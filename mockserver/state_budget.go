@@ -1,0 +1,107 @@
+package mockserver
+
+import (
+	"fmt"
+	"net/http"
+
+	"github.com/opsapi/mocktoolkit/reference"
+)
+
+// The records of every world together are held under Config.MaxStateMB (--max-state-mb, D206),
+// the way the journals are (D143): each store keeps a running estimate of its size
+// (reference.Store.Size), and the mock adds them up. When a write, a new world, a reset or a
+// snapshot would pass the bound, the least recently used idle named worlds go first, as when
+// --max-worlds is reached; when none can go, the request is refused and nothing changes.
+
+// DefaultMaxStateMB bounds the records of all worlds when Config.MaxStateMB is zero: room for
+// the seeded world hundreds of times over, or a few worlds of 100k cards, within what a
+// laptop lends a mock left running.
+const DefaultMaxStateMB = 256
+
+// remeasureEvery is how much a store may grow by estimate before it is measured again: the
+// estimate drifts (an update counts the record whole), and a walk costs about 1 ms per
+// thousand records, so a store is walked again after a quarter of its size or 1 MiB.
+const remeasureEvery = 1 << 20
+
+// errNoRoom is a change refused because the worlds' records would pass --max-state-mb.
+type errNoRoom struct {
+	msg string
+}
+
+func (e *errNoRoom) Error() string { return e.msg }
+
+// stateLimit is the bound in bytes.
+func (s *Server) stateLimit() int64 { return int64(s.cfg.MaxStateMB) << 20 }
+
+// stateTotal is what every world's records hold together; r.mu is held.
+func (r *registry) stateTotal() int64 {
+	n := r.def.state().store.Size()
+	for _, w := range r.named {
+		n += w.state().store.Size()
+	}
+	return n
+}
+
+// makeRoom tells whether need more bytes fit under the bound, once stores that grew are
+// measured again and the least recently used idle named worlds other than keep have gone.
+// old is what the change gives back (the store a reset or a snapshot replaces).
+func (s *Server) makeRoom(keep *world, need, old int64) bool {
+	limit, r := s.stateLimit(), s.worlds
+	r.mu.Lock()
+	fits := r.stateTotal()-old+need <= limit
+	r.mu.Unlock()
+	if fits {
+		return true
+	}
+	for _, w := range r.all() { // a measure takes the store's lock: never under r.mu
+		if st := w.state().store; st.Growth() != 0 {
+			st.Measure()
+		}
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for r.stateTotal()-old+need > limit {
+		if !r.evictOldest(keep) {
+			return false
+		}
+	}
+	return true
+}
+
+// roomToGrow refuses an operation that adds to the records of wl when every world's records
+// together have reached the bound (D206), as --max-records refuses a create (D70): 400 shape (a).
+func (s *Server) roomToGrow(wl *world) error {
+	if s.makeRoom(wl, 0, 0) {
+		return nil
+	}
+	return reference.Errorf(reference.EINVALID, "The mock's worlds hold %s of records together, their limit (--max-state-mb %d), so this change is refused and nothing was changed: reset or delete a world (DELETE /__mock/worlds?name=), or start the mock with a higher --max-state-mb.", mib(s.totalState()), s.cfg.MaxStateMB)
+}
+
+// settle measures wl's store again once its estimate has drifted far enough (remeasureEvery).
+func (s *Server) settle(wl *world) {
+	st := wl.state().store
+	if g := st.Growth(); g > remeasureEvery && g > st.Size()/4 {
+		st.Measure()
+	}
+}
+
+// roomFor refuses a store of size bytes in place of old ones (a new world, a reset, a
+// snapshot) that would pass the bound with no idle world left to drop. what names the change.
+func (s *Server) roomFor(keep *world, size, old int64, what string) error {
+	if s.makeRoom(keep, size, old) {
+		return nil
+	}
+	return &errNoRoom{msg: fmt.Sprintf("%s needs about %s of records; with what the other worlds hold (%s, none of them idle to drop) that passes the mock's limit (--max-state-mb %d): delete or reset a world, or start the mock with a higher --max-state-mb", what, mib(size), mib(s.totalState()-old), s.cfg.MaxStateMB)}
+}
+
+func (s *Server) totalState() int64 {
+	s.worlds.mu.Lock()
+	defer s.worlds.mu.Unlock()
+	return s.worlds.stateTotal()
+}
+
+// mib words a size for a message: "12.3 MiB".
+func mib(n int64) string { return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20)) }
+
+// noRoomStatus is how a control answers errNoRoom: 503, as for --max-worlds (D206).
+const noRoomStatus = http.StatusServiceUnavailable

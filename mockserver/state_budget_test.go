@@ -1,0 +1,104 @@
+package mockserver_test
+
+import (
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/opsapi/mocktoolkit/mockserver"
+)
+
+const cardsCreate = "/services/operations/v1/operations/cards/create"
+
+// A client writing large cards cannot grow the mock past --max-state-mb (D206): the least
+// recently used idle worlds go first, then a write is refused with 400 shape (a) naming the
+// flag while reads, the snapshot and the other controls keep working; deleting the world gives
+// the room back.
+func TestStateBudgetBoundsWritesAcrossWorlds(t *testing.T) {
+	m := newMock(t, mockserver.Config{MaxStateMB: 2})
+	for _, w := range []string{"idle1", "idle2"} {
+		m.ctl(http.MethodGet, "/__worlds/"+w+"/__mock/clock", nil).wantStatus(t, http.StatusOK)
+	}
+	p := "/__worlds/writer"
+	wtok := m.post(p+"/v1/authenticate", "", map[string]any{"email": m.manifest.Users.Member.Email, "password": m.manifest.Users.Member.Password}).wantStatus(t, http.StatusOK).data()["token"].(string)
+	desc := strings.Repeat("x", 200<<10)
+	var refused answer
+	created := 0
+	for range 40 {
+		a := m.post(p+cardsCreate, wtok, map[string]any{"title": "Big", "group_id": m.manifest.Operations.GroupID, "description": desc})
+		if a.status != http.StatusOK {
+			refused = a
+			break
+		}
+		created++
+	}
+	if refused.status != http.StatusBadRequest || !strings.Contains(string(refused.raw), "--max-state-mb 2") {
+		t.Fatalf("after %d cards of 200 KiB under --max-state-mb 2: %d %s; want 400 naming --max-state-mb", created, refused.status, refused.raw)
+	}
+	refused.wantShape(t, "a")
+	if created < 5 || created > 10 {
+		t.Fatalf("%d cards of 200 KiB fit under 2 MiB, want 5 to 10 (the seeded worlds hold about 64 KiB each)", created)
+	}
+	if names := m.worldNames(t); names != "default,writer" {
+		t.Fatalf("worlds %s, want the idle ones dropped before a write is refused", names)
+	}
+	m.post(p+"/services/operations/v1/operations/cards/list", wtok, map[string]any{}).wantStatus(t, http.StatusOK)
+	m.ctl(http.MethodGet, p+"/__mock/state", nil).wantStatus(t, http.StatusOK)
+	m.ctl(http.MethodDelete, "/__mock/worlds?name=writer", nil).wantStatus(t, http.StatusOK)
+	again := m.post("/__worlds/next/v1/authenticate", "", map[string]any{"email": m.manifest.Users.Member.Email, "password": m.manifest.Users.Member.Password}).wantStatus(t, http.StatusOK).data()["token"].(string)
+	m.post("/__worlds/next"+cardsCreate, again, map[string]any{"title": "Big", "group_id": m.manifest.Operations.GroupID, "description": desc}).wantStatus(t, http.StatusOK)
+}
+
+// A snapshot or a reset that would pass --max-state-mb is refused and the world stays as it
+// was (D206); so is a start whose scenario alone passes it.
+func TestStateBudgetRefusesSnapshotResetAndStart(t *testing.T) {
+	m := newMock(t, mockserver.Config{MaxStateMB: 1})
+	snap := m.ctl(http.MethodGet, "/__mock/state", nil).wantStatus(t, http.StatusOK).body
+	cards := snap["cards"].([]any)
+	cards[0].(map[string]any)["description"] = strings.Repeat("y", 2<<20)
+	a := m.ctl(http.MethodPut, "/__mock/state", snap).wantStatus(t, http.StatusRequestEntityTooLarge)
+	a.wantShape(t, "a")
+	if !strings.Contains(string(a.raw), "--max-state-mb 1") || !strings.Contains(string(a.raw), "unchanged") {
+		t.Fatalf("snapshot past the bound: %s", a.raw)
+	}
+	a = m.ctl(http.MethodPost, "/__mock/reset", map[string]any{"scenario": "busy"}).wantStatus(t, http.StatusServiceUnavailable)
+	a.wantShape(t, "a")
+	if !strings.Contains(string(a.raw), "busy") || !strings.Contains(string(a.raw), "--max-state-mb 1") {
+		t.Fatalf("reset past the bound: %s", a.raw)
+	}
+	for _, w := range m.ctl(http.MethodGet, "/__mock/worlds", nil).list(t, "worlds") {
+		if w["scenario"] != "default" || w["snapshot"] != false {
+			t.Fatalf("the world changed after refusals: %v", w)
+		}
+	}
+	m.login(m.manifest.Users.Member) // the old world still answers
+	_, err := mockserver.New(mockserver.Config{MaxStateMB: 1, Scenario: "busy"})
+	if err == nil || !strings.Contains(err.Error(), "--max-state-mb") {
+		t.Fatalf("a start whose scenario passes the bound: %v, want an error naming --max-state-mb", err)
+	}
+}
+
+// Many first requests to one new world at once build it once, and each is served by it.
+func TestNewWorldBuiltOnceForConcurrentFirstUse(t *testing.T) {
+	m := newMock(t, mockserver.Config{})
+	var wg sync.WaitGroup
+	statuses := make([]int, 16)
+	for i := range statuses {
+		wg.Go(func() {
+			st, _ := send(t, http.MethodGet, m.url+"/__worlds/fresh/__mock/clock", "", "")
+			statuses[i] = st
+		})
+	}
+	wg.Wait()
+	for i, st := range statuses {
+		if st != http.StatusOK {
+			t.Fatalf("request %d: %d", i, st)
+		}
+	}
+	for _, w := range m.ctl(http.MethodGet, "/__mock/worlds", nil).list(t, "worlds") {
+		if w["name"] == "fresh" && w["requests"] != float64(16) {
+			t.Fatalf("world fresh served %v requests, want all 16 (one world, built once)", w["requests"])
+		}
+	}
+}

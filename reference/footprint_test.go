@@ -1,0 +1,50 @@
+package reference_test
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/opsapi/mocktoolkit/fixtures"
+	"github.com/opsapi/mocktoolkit/reference"
+)
+
+// A store's running size follows what writes add, so a server can bound many stores by it
+// (the mock's --max-state-mb): a client writing 1 MiB descriptions grows it by about that
+// much per card, and a measure agrees with the running estimate.
+func TestStoreSizeFollowsWrites(t *testing.T) {
+	w := fixtures.Build(fixtures.DefaultSeed, time.Date(2026, 6, 1, 9, 0, 0, 0, time.UTC))
+	s, err := reference.New(w.State)
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := s.Size()
+	if start <= 0 || s.Growth() != 0 {
+		t.Fatalf("a new store: size %d, growth %d; want a measured size and no growth", start, s.Growth())
+	}
+	member := w.State.Users[0].ID
+	for _, u := range w.State.Users {
+		if u.Email == w.Manifest.Users.Member.Email {
+			member = u.ID
+		}
+	}
+	desc := strings.Repeat("d", 256<<10)
+	group := w.Manifest.Operations.GroupID
+	for i := range 8 {
+		if _, err := s.CreateCard(member, reference.CreateCardInput{Title: "big", Description: reference.Some(desc), GroupID: reference.Some(group)}); err != nil {
+			t.Fatalf("card %d: %v", i, err)
+		}
+	}
+	grown := s.Size() - start
+	if want := int64(8 * len(desc)); grown < want || grown > want+want/4 {
+		t.Fatalf("8 cards of 256 KiB grew the size by %d bytes, want about %d", grown, want)
+	}
+	estimate := s.Size()
+	measured := s.Measure()
+	if d := estimate - measured; d < -measured/10 || d > measured/10 {
+		t.Fatalf("estimate %d and measure %d differ by more than 10%%", estimate, measured)
+	}
+	if s.Growth() != 0 || s.Size() != measured {
+		t.Fatalf("after a measure: growth %d, size %d, want 0 and %d", s.Growth(), s.Size(), measured)
+	}
+}
