@@ -54,6 +54,7 @@ func (s *Store) CreateCard(userID int64, in CreateCardInput) (Card, error) {
 	}
 	var f fieldErrors
 	f.notBlank("title", in.Title)
+	f.optNotBlank("status", in.Status) // a blank status is none, as a snapshot's rules say (D44, D76)
 	f.optDateTime("due_date", in.DueDate)
 	if err := f.err(); err != nil {
 		return Card{}, err
@@ -93,6 +94,7 @@ func (s *Store) UpdateCard(userID int64, in UpdateCardInput) (Card, error) {
 	}
 	var f fieldErrors
 	f.optNotBlank("title", in.Title)
+	f.optNotBlank("status", in.Status)
 	f.optDateTime("due_date", in.DueDate)
 	f.optDateTime("snoozed_until", in.SnoozedUntil)
 	if err := f.err(); err != nil {
