@@ -20,6 +20,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"time"
 )
 
 // Client calls the mock's controls for one world. It is safe for concurrent use.
@@ -45,12 +46,27 @@ func WithWorld(name string) Option {
 // WithAdminToken sends the mock's admin token (--admin-token) in X-Mock-Admin-Token.
 func WithAdminToken(token string) Option { return func(c *Client) { c.admin = token } }
 
-// WithHTTPClient sets the HTTP client (http.DefaultClient when not set).
+// WithHTTPClient sets the HTTP client (when not set, one whose calls give up after
+// DefaultTimeout).
 func WithHTTPClient(hc *http.Client) Option { return func(c *Client) { c.hc = hc } }
+
+// DefaultTimeout bounds each call of a Client made without WithHTTPClient, the answer read
+// whole: a base URL that accepts the connection and never answers fails the test instead of
+// hanging the CI job. The slowest control, loading a snapshot of the largest size the mock
+// takes, needs well under it.
+const DefaultTimeout = 3 * time.Minute
+
+// maxAnswer bounds what a call reads of an answer, and maxSnapshotAnswer that of a snapshot or
+// a flow: the mock's answers are far smaller (a snapshot PUT takes up to 256 MiB), so a larger
+// one is not the mock's (a base URL pointing at a stream) and is refused before it fills memory.
+const (
+	maxAnswer         = 64 << 20
+	maxSnapshotAnswer = 1 << 30
+)
 
 // New returns a client of the mock at baseURL, such as http://127.0.0.1:4010.
 func New(baseURL string, opts ...Option) *Client {
-	c := &Client{base: strings.TrimRight(baseURL, "/"), hc: http.DefaultClient}
+	c := &Client{base: strings.TrimRight(baseURL, "/"), hc: &http.Client{Timeout: DefaultTimeout}}
 	for _, o := range opts {
 		o(c)
 	}
@@ -122,9 +138,16 @@ func (c *Client) do(ctx context.Context, method, path string, body, out any) err
 		return fmt.Errorf("%s %s: %w", method, path, err)
 	}
 	defer res.Body.Close()
-	raw, err := io.ReadAll(res.Body)
+	limit := int64(maxAnswer)
+	if path == "/__mock/state" || path == "/__mock/flow" {
+		limit = maxSnapshotAnswer
+	}
+	raw, err := io.ReadAll(io.LimitReader(res.Body, limit+1))
 	if err != nil {
 		return fmt.Errorf("%s %s: read answer: %w", method, path, err)
+	}
+	if int64(len(raw)) > limit {
+		return fmt.Errorf("%s %s: the answer passed %d MiB, far more than the mock answers to it: is %s the mock's base URL?", method, path, limit>>20, c.base)
 	}
 	if res.StatusCode/100 != 2 {
 		e := &Error{Status: res.StatusCode}

@@ -1,6 +1,7 @@
 package mockclient_test
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"net/http"
@@ -104,5 +105,25 @@ func TestEmptyWorldNameIsRefused(t *testing.T) {
 	}
 	if err := mockclient.New("http://127.0.0.1:1").World("").ClearFaults(context.Background()); err == nil {
 		t.Error("World(\"\") was taken for the default world")
+	}
+}
+
+// A base URL that streams an endless answer (a wrong URL, a broken proxy) makes a call fail
+// with an error naming the bound, not fill the test process's memory.
+func TestEndlessAnswerIsRefused(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write([]byte(`{"users":"`))
+		chunk := bytes.Repeat([]byte("a"), 1<<20)
+		for r.Context().Err() == nil {
+			if _, err := w.Write(chunk); err != nil {
+				return
+			}
+		}
+	}))
+	t.Cleanup(srv.Close)
+	_, err := mockclient.New(srv.URL).Reset(t.Context(), mockclient.Reset{})
+	if err == nil || !strings.Contains(err.Error(), "passed 64 MiB") {
+		t.Fatalf("Reset against an endless answer: %v, want an error naming the bound", err)
 	}
 }

@@ -38,8 +38,7 @@ type flowLog struct {
 	calls   []flowCall
 	bytes   int
 	dropped int
-	forced  int  // calls a fault rule or Prefer: code= answered, left out
-	garbled int  // calls whose request held text that is not valid UTF-8, left out
+	left    [leftOutReasons]int // calls left out, by why
 	gone    bool // its world was evicted: nothing more is kept
 }
 
@@ -101,7 +100,7 @@ func (f *flowLog) clear() {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.budget.used.Add(-int64(f.bytes))
-	f.calls, f.bytes, f.dropped, f.forced, f.garbled = nil, 0, 0, 0, 0
+	f.calls, f.bytes, f.dropped, f.left = nil, 0, 0, [leftOutReasons]int{}
 }
 
 // detach clears the flow of an evicted world for good: a request still under way in it keeps
@@ -114,9 +113,9 @@ func (f *flowLog) detach() {
 }
 
 // snapshot returns the calls as the flow package takes them, how many were left out past the
-// bounds and how many because their answer was forced;
+// bounds and how many for each reason of leftOut;
 // a caller outside the manifest is the member when it works in memberProject (D171).
-func (f *flowLog) snapshot(memberProject int64) ([]flow.Call, int, int, int) {
+func (f *flowLog) snapshot(memberProject int64) ([]flow.Call, int, [leftOutReasons]int) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	out := make([]flow.Call, len(f.calls))
@@ -136,32 +135,76 @@ func (f *flowLog) snapshot(memberProject int64) ([]flow.Call, int, int, int) {
 		}
 		out[i] = flow.Call{Operation: c.op, As: c.as, Header: h, Request: c.req, Status: c.status, Answer: c.answer}
 	}
-	return out, f.dropped, f.forced, f.garbled
+	return out, f.dropped, f.left
 }
 
-// skipGarbled counts a call whose request held text that is not valid UTF-8 (raw bytes or a
-// lone surrogate escape, D74): a flow is JSON, whose decoders replace such text with U+FFFD, so
-// a replay would send valid text and turn the recorded refusal into a write.
-func (f *flowLog) skipGarbled() {
+// leftOut is why a call is left out of the flow.
+type leftOut int
+
+const (
+	// forcedAnswer: a fault rule or Prefer: code= chose the answer (D61, D5); the deployment did
+	// not, so a flow replayed elsewhere must not demand it.
+	forcedAnswer leftOut = iota
+	// garbledRequest: the request held text that is not valid UTF-8 (raw bytes or a lone
+	// surrogate escape, D74); a flow is JSON, whose decoders replace such text with U+FFFD, so a
+	// replay would send valid text and turn the recorded refusal into a write.
+	garbledRequest
+	// deepRequest: the request body nests deeper than maxFlowDepth; a flow wraps each body in
+	// a few levels of its own, and JSON readers (Go's among them) stop at 10000, so one such call
+	// would make the whole flow unreadable.
+	deepRequest
+	leftOutReasons
+)
+
+// leftOutNotes words each reason for the flow's note, after the number of calls.
+var leftOutNotes = [leftOutReasons]string{
+	forcedAnswer:   "answered by a fault rule or Prefer: code= are left out (a deployment is never asked to fail on purpose)",
+	garbledRequest: "whose request held text that is not valid UTF-8 are left out (a flow, being JSON, cannot carry such text as it was sent)",
+	deepRequest:    fmt.Sprintf("whose request body nested deeper than %d levels are left out (the flow could not be read back)", maxFlowDepth),
+}
+
+// maxFlowDepth is the deepest request body a flow keeps (deepRequest).
+const maxFlowDepth = 1000
+
+// skip counts a call left out for why.
+func (f *flowLog) skip(why leftOut) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	f.garbled++
+	f.left[why]++
 }
 
-// garbledText tells whether a request body holds text a flow cannot carry as sent.
-func garbledText(body []byte) bool {
-	if utf8.Valid(body) && !bytes.Contains(body, []byte(`\u`)) {
-		return false // the common case, without a scan
+// unreplayable tells why a request body cannot be kept in a flow as sent, if it cannot.
+func unreplayable(body []byte) (leftOut, bool) {
+	if (!utf8.Valid(body) || bytes.Contains(body, []byte(`\u`))) && len(spec.InvalidText(body)) > 0 {
+		return garbledRequest, true
 	}
-	return len(spec.InvalidText(body)) > 0
+	if nesting(body) > maxFlowDepth {
+		return deepRequest, true
+	}
+	return 0, false
 }
 
-// skipForced counts a call whose answer a fault rule or Prefer: code= forced (D61, D5): the
-// deployment did not choose it, so a flow replayed elsewhere must not demand it.
-func (f *flowLog) skipForced() {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	f.forced++
+// nesting is how deep the arrays and objects of a JSON text nest (brackets inside strings do
+// not count).
+func nesting(body []byte) int {
+	depth, deepest, inString, escaped := 0, 0, false, false
+	for _, c := range body {
+		switch {
+		case escaped:
+			escaped = false
+		case inString:
+			escaped = c == '\\'
+			inString = c != '"'
+		case c == '"':
+			inString = true
+		case c == '{' || c == '[':
+			depth++
+			deepest = max(deepest, depth)
+		case c == '}' || c == ']':
+			depth--
+		}
+	}
+	return deepest
 }
 
 // recordFlow adds one call of operation op to the world's flow: who called (from the bearer
@@ -209,7 +252,7 @@ func projectOf(st reference.State, email string) int64 {
 func (s *Server) handleFlow(w http.ResponseWriter, r *http.Request) {
 	wl := s.worldOf(r)
 	st := wl.state()
-	calls, dropped, forced, garbled := wl.flow.snapshot(projectOf(st.store.State(), st.manifest.Users.Member.Email))
+	calls, dropped, left := wl.flow.snapshot(projectOf(st.store.State(), st.manifest.Users.Member.Email))
 	var secrets []string
 	if s.cfg.AdminToken != "" {
 		secrets = append(secrets, s.cfg.AdminToken)
@@ -220,11 +263,10 @@ func (s *Server) handleFlow(w http.ResponseWriter, r *http.Request) {
 	if st.source.Snapshot {
 		notes = append(notes, "recorded since a snapshot was loaded with PUT /__mock/state: a deployment replaying it needs the records the steps name")
 	}
-	if forced > 0 {
-		notes = append(notes, fmt.Sprintf("%d calls answered by a fault rule or Prefer: code= are left out (a deployment is never asked to fail on purpose)", forced))
-	}
-	if garbled > 0 {
-		notes = append(notes, fmt.Sprintf("%d calls whose request held text that is not valid UTF-8 are left out (a flow, being JSON, cannot carry such text as it was sent)", garbled))
+	for why, n := range left {
+		if n > 0 {
+			notes = append(notes, fmt.Sprintf("%d calls %s", n, leftOutNotes[why]))
+		}
 	}
 	if dropped > 0 {
 		notes = append(notes, fmt.Sprintf("the recording holds the first %d calls since the last reset; %d later calls are left out (at most %d calls and %d MiB of bodies a world, %d MiB across all worlds)", len(calls), dropped, maxFlowSteps, flowBytes>>20, flowBytesAll>>20))

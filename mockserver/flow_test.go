@@ -328,3 +328,24 @@ func TestFlowRedactsAPasswordQuotedAsData(t *testing.T) {
 		t.Errorf("the title quoting the password is a reference or in clear:\n%s", raw)
 	}
 }
+
+// A request nested nearly as deep as JSON readers go is refused by the operation, and left out
+// of the flow with a note: the flow wraps each body in levels of its own, and one such call
+// made the whole document unreadable by the suite.
+func TestFlowLeavesOutDeepRequests(t *testing.T) {
+	m := newMock(t, mockserver.Config{})
+	p := "/__worlds/deep"
+	tok := m.post(p+"/v1/authenticate", "", map[string]any{"email": m.manifest.Users.Member.Email, "password": m.manifest.Users.Member.Password}).wantStatus(t, 200).data()["token"].(string)
+	n := 9998
+	deep := `{"title":"x","description":` + strings.Repeat("[", n) + strings.Repeat("]", n) + `}`
+	m.post(p+"/services/operations/v1/operations/cards/create", tok, deep).wantStatus(t, http.StatusUnprocessableEntity)
+	m.post(p+"/services/operations/v1/operations/tags/list", tok, map[string]any{}).wantStatus(t, 200)
+	raw := m.ctl(http.MethodGet, p+"/__mock/flow", nil).wantStatus(t, 200).raw
+	var doc flow.Document
+	if err := json.Unmarshal(raw, &doc); err != nil {
+		t.Fatalf("the flow does not read back: %v", err)
+	}
+	if len(doc.Steps) != 2 || !strings.Contains(doc.Note, "1 calls whose request body nested deeper than 1000 levels") {
+		t.Errorf("steps %d, note %q: want the login and the list, and a note on the deep call", len(doc.Steps), doc.Note)
+	}
+}

@@ -312,11 +312,12 @@ func (s *Server) recordRequests(next http.Handler) http.Handler {
 		}
 		if op {
 			e.Operation = rt.id
+			why, cannot := unreplayable(reqBody)
 			switch {
 			case rec.Header().Get("X-Mock-Forced") != "":
-				wl.flow.skipForced()
-			case garbledText(reqBody):
-				wl.flow.skipGarbled()
+				wl.flow.skip(forcedAnswer)
+			case cannot:
+				wl.flow.skip(why)
 			default:
 				wl.recordFlow(rt.id, wl.state(), r, reqBody, rec.status, rec.body) // D170
 			}
