@@ -39,7 +39,7 @@ type flowLog struct {
 	bytes   int
 	dropped int
 	left    [leftOutReasons]int // calls left out, by why
-	gone    bool // its world was evicted: nothing more is kept
+	gone    bool                // its world was evicted: nothing more is kept
 }
 
 // flowBudget is what every world's flow holds together (flowBytesAll).
