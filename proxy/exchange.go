@@ -35,6 +35,7 @@ type exchange struct {
 	notes      []string
 
 	abort context.CancelCauseFunc // cancels the exchange's upstream request
+	flush func()                  // sends the client what it has been written so far
 }
 
 // note adds a remark about how the exchange was (or was not) checked.
@@ -68,28 +69,45 @@ type errReader struct{ err error }
 
 func (e errReader) Read([]byte) (int, error) { return 0, e.err }
 
+// flushFirst fails every read with err once flush has sent the client the status line, the
+// headers (the verdict among them) and the bytes before the break: ReverseProxy aborts the
+// connection on a body's error, and what it had buffered would never reach the client.
+type flushFirst struct {
+	err   error
+	flush func()
+}
+
+func (f flushFirst) Read([]byte) (int, error) {
+	if f.flush != nil {
+		f.flush()
+	}
+	return 0, f.err
+}
+
 // decodeBody returns the body as the client will read it once decoded, when the answer's
 // Content-Encoding is one the checks can read (none, identity, gzip) and it decodes within
-// limit bytes; otherwise why the body stays unchecked, for the journal's note.
-func decodeBody(h http.Header, body []byte, limit int64) ([]byte, string) {
+// limit bytes; otherwise why the body stays unchecked, for the journal's note. broken tells
+// that the body is not what its Content-Encoding says (not gzip, or a gzip stream cut short):
+// no client can read it, which is the deployment's violation (UP-1), not a limit of the proxy.
+func decodeBody(h http.Header, body []byte, limit int64) (decoded []byte, why string, broken bool) {
 	enc := h.Get("Content-Encoding")
 	switch strings.ToLower(strings.TrimSpace(enc)) {
 	case "", "identity":
-		return body, ""
+		return body, "", false
 	case "gzip", "x-gzip":
 		zr, err := gzip.NewReader(bytes.NewReader(body))
 		if err != nil {
-			return nil, "answer body is not valid gzip though its Content-Encoding says so: its fields unchecked"
+			return nil, fmt.Sprintf("the answer body is not gzip though its Content-Encoding says so (%v): no client can read it", err), true
 		}
 		decoded, err := io.ReadAll(io.LimitReader(zr, limit+1))
 		if int64(len(decoded)) > limit {
-			return nil, fmt.Sprintf("answer body over %d bytes once decoded: passed through, its fields unchecked", limit)
+			return nil, fmt.Sprintf("answer body over %d bytes once decoded: passed through, its fields unchecked", limit), false
 		}
 		if err != nil {
-			return nil, "answer body is not valid gzip though its Content-Encoding says so: its fields unchecked"
+			return nil, fmt.Sprintf("the answer's gzip stream is broken or cut short (%v) after %d decoded bytes: no client can read it whole", err, len(decoded)), true
 		}
-		return decoded, ""
+		return decoded, "", false
 	default:
-		return nil, "answer Content-Encoding " + strconv.Quote(enc) + " is not one the proxy decodes: its fields unchecked"
+		return nil, "answer Content-Encoding " + strconv.Quote(enc) + " is not one the proxy decodes: its fields unchecked", false
 	}
 }

@@ -1,6 +1,7 @@
 package proxy
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -92,6 +93,7 @@ func (p *Proxy) forward(w http.ResponseWriter, r *http.Request) {
 	ctx, cancel := context.WithCancelCause(context.WithValue(r.Context(), exchangeKey{}, ex))
 	defer cancel(nil)
 	ex.abort = cancel
+	ex.flush = func() { _ = http.NewResponseController(w).Flush() }
 	p.rp.ServeHTTP(ownInterim{w}, r.WithContext(ctx))
 }
 
@@ -158,10 +160,12 @@ func (p *Proxy) inspect(resp *http.Response) error {
 	var cutShort []Violation
 	switch {
 	case err != nil && resp.Request.Context().Err() == nil:
-		// The deployment's answer is not whole; the client gets the same broken transfer.
+		// The deployment's answer is not whole; the client gets the same broken transfer, after
+		// the status line and the verdict (flushFirst).
 		why := fmt.Sprintf("the answer body broke off after %d bytes: %v", len(raw), err)
 		ex.note(why)
 		cutShort = []Violation{violation(rules.UP1, why)}
+		resp.Body = readCloser{io.MultiReader(bytes.NewReader(raw), flushFirst{err, ex.flush}), resp.Body}
 	case err != nil: // the client went away: nobody reads this answer
 		ex.note("the answer body was not read to its end: the client went away")
 	case !whole:
@@ -169,12 +173,16 @@ func (p *Proxy) inspect(resp *http.Response) error {
 	}
 	ex.respBody = raw
 	if whole {
-		var why string
-		if ex.respBody, why = decodeBody(resp.Header, raw, p.maxBody); why != "" {
+		decoded, why, broken := decodeBody(resp.Header, raw, p.maxBody)
+		ex.respBody, ex.respWhole = decoded, why == ""
+		switch {
+		case broken:
+			ex.respBody = raw
+			cutShort = []Violation{violation(rules.UP1, why)}
+		case why != "":
 			ex.respBody = raw
 			ex.note(why)
 		}
-		ex.respWhole = why == ""
 	}
 	ex.violations = append(p.check(resp.Request.Context(), ex), cutShort...)
 	if ids := ruleIDs(ex.violations); len(ids) > 0 {

@@ -62,7 +62,7 @@ func (r *ScenarioRecorder) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 	if tee.status < 200 || tee.status > 299 || tee.over {
 		return
 	}
-	body, why := decodeBody(w.Header(), tee.body.Bytes(), r.maxBody)
+	body, why, _ := decodeBody(w.Header(), tee.body.Bytes(), r.maxBody)
 	if why != "" { // an encoding the checks cannot read either
 		return
 	}

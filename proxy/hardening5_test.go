@@ -1,0 +1,101 @@
+package proxy_test
+
+import (
+	"bufio"
+	"bytes"
+	"compress/gzip"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/opsapi/mocktoolkit/proxy"
+)
+
+// rawUpstream answers every request with the bytes of answer, as written, then closes.
+func rawUpstream(t *testing.T, answer []byte) *url.URL {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ln.Close() })
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			go func() {
+				defer c.Close()
+				req, err := http.ReadRequest(bufio.NewReader(c))
+				if err != nil {
+					return
+				}
+				_, _ = io.Copy(io.Discard, req.Body)
+				_, _ = c.Write(answer)
+			}()
+		}
+	}()
+	return &url.URL{Scheme: "http", Host: ln.Addr().String()}
+}
+
+// throughProxy posts {} to tags/list through a proxy of upstream and returns the answer's
+// status and verdict header (the body read as far as it goes).
+func throughProxy(t *testing.T, upstream *url.URL) (int, string) {
+	t.Helper()
+	p, err := proxy.New(proxy.Config{Upstream: upstream})
+	if err != nil {
+		t.Fatal(err)
+	}
+	front := httptest.NewServer(p)
+	t.Cleanup(front.Close)
+	req, _ := http.NewRequest(http.MethodPost, front.URL+pTagsList, strings.NewReader("{}"))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Authorization", "Bearer x")
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatalf("the client got no answer at all: %v", err)
+	}
+	defer res.Body.Close()
+	_, _ = io.Copy(io.Discard, res.Body)
+	return res.StatusCode, res.Header.Get(proxy.HeaderViolations)
+}
+
+func answerWith(header string, body []byte) []byte {
+	return append([]byte("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nX-RateLimit-Limit: 60\r\nX-RateLimit-Remaining: 59\r\n"+header+"\r\n"), body...)
+}
+
+// An answer whose Content-Encoding says gzip and whose bytes are not gzip, or a gzip stream
+// cut short, is one no client can read: the deployment's UP-1, as the same bytes without the
+// header break ENV-1, never a clean exchange.
+func TestUndecodableGzipAnswerIsUP1(t *testing.T) {
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	_, _ = zw.Write([]byte(`{"error":false,"message":"ok","data":{"tags":[]}}`))
+	_ = zw.Close()
+	cut := gz.Bytes()[:gz.Len()-8] // without the CRC and the length
+	plain := []byte("not json at all")
+	for name, body := range map[string][]byte{"not gzip": plain, "gzip cut short": cut} {
+		head := "Content-Encoding: gzip\r\nContent-Length: " + itoa(len(body)) + "\r\n"
+		status, verdict := throughProxy(t, rawUpstream(t, answerWith(head, body)))
+		if status != http.StatusOK || verdict != "UP-1" {
+			t.Errorf("%s: %d with verdict %q, want the 200 passed on with UP-1", name, status, verdict)
+		}
+	}
+}
+
+// An answer whose chunked body breaks at its first byte still reaches the client as its status
+// line and the verdict, then the broken transfer: the client was left with an empty reply.
+func TestAnswerBrokenAtFirstByteKeepsItsVerdict(t *testing.T) {
+	status, verdict := throughProxy(t, rawUpstream(t, answerWith("Transfer-Encoding: chunked\r\n", []byte("ZZZ\r\nxx\r\n"))))
+	if status != http.StatusOK || verdict != "UP-1" {
+		t.Errorf("a body broken at byte 0: %d with verdict %q, want 200 with UP-1", status, verdict)
+	}
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }
