@@ -148,6 +148,10 @@ func (p *Proxy) inspect(resp *http.Response) error {
 			why = "a protocol switch"
 		}
 		ex.note(why + ": forwarded unchecked, bodies not kept")
+		if replacesRecords(ex.method, ex.path, resp.StatusCode) {
+			p.tracker.Forget()
+			ex.note("a mock's control that replaces its records: what the proxy counted of each caller's lists is forgotten")
+		}
 		p.record(ex)
 		return nil
 	}
@@ -190,6 +194,22 @@ func (p *Proxy) inspect(resp *http.Response) error {
 	}
 	p.record(ex)
 	return nil
+}
+
+// replacesRecords tells whether a forwarded request is a mock's control that replaced its
+// records (a reset, a loaded snapshot, a deleted world), answered with success: the counts the
+// tracker keeps for LIST-1 and COMMENT-1 no longer hold (D123).
+func replacesRecords(method, path string, status int) bool {
+	if status < 200 || status > 299 || !strings.Contains(path, "/__mock/") {
+		return false
+	}
+	switch {
+	case method == http.MethodPost && strings.HasSuffix(path, "/__mock/reset"),
+		method == http.MethodPut && strings.HasSuffix(path, "/__mock/state"),
+		method == http.MethodDelete && strings.HasSuffix(path, "/__mock/worlds"):
+		return true
+	}
+	return false
 }
 
 // ErrStopping is the cause a server cancels its requests' context with when the proxy stops

@@ -56,6 +56,14 @@ type rateMark struct {
 // NewTracker returns an empty tracker.
 func NewTracker() *Tracker { return &Tracker{callers: map[string]*trail{}} }
 
+// Forget drops what the tracker remembers of every caller: the records its counts stand on were
+// replaced (a mock reset or loaded a snapshot), so a list may rightly count fewer entries.
+func (t *Tracker) Forget() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	clear(t.callers)
+}
+
 // Judge records ex, an exchange of caller whose request was sent at sent and answered at
 // answered, and returns the rules it breaks together with the caller's earlier exchanges. An
 // empty caller, or zero times, are not tracked.
