@@ -118,6 +118,12 @@ func (r *ScenarioRecorder) keep(kind string, rec map[string]any) {
 		r.notes[fmt.Sprintf("a record of %s with an id beyond 2^53-1 (read as %.0f, its last digits lost) left out of the recording", kind, f)] = true
 	case isNum && (!ok || id < 1):
 		r.notes[fmt.Sprintf("a record of %s with id %v left out of the recording: an id is a whole number from 1", kind, f)] = true
+	case !isNum:
+		raw, _ := json.Marshal(rec["id"])
+		if r := []rune(string(raw)); len(r) > 40 {
+			raw = []byte(string(r[:40]) + "…")
+		}
+		r.notes[fmt.Sprintf("a record of %s with id %s left out of the recording: an id is a whole number from 1", kind, raw)] = true
 	}
 	if !ok || id < 1 {
 		return
@@ -150,18 +156,6 @@ func (r *ScenarioRecorder) keepCart(cart map[string]any) {
 	}
 	r.cartAt[token] = len(r.carts)
 	r.carts = append(r.carts, cart)
-}
-
-// Counts says how many records of each kind the recorder holds.
-func (r *ScenarioRecorder) Counts() map[string]int {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	out := map[string]int{}
-	for kind, recs := range r.seen {
-		out[kind] = len(recs)
-	}
-	out["carts"] = len(r.carts)
-	return out
 }
 
 // maxExactInt is the largest integer JSON's numbers (float64) hold exactly: a larger id read

@@ -2,6 +2,7 @@ package proxy_test
 
 import (
 	"bytes"
+	"go.yaml.in/yaml/v3"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -20,7 +21,7 @@ import (
 func TestScenarioRecorderLeavesOutWhatTheMockRefuses(t *testing.T) {
 	answers := map[string]string{
 		"/services/operations/v1/operations/boards/list": `{"error":false,"message":"ok","data":{"boards":[{"id":9007199254740993,"title":"Huge"},{"id":5,"title":"Fine"}]}}`,
-		"/services/operations/v1/operations/cards/list":  `{"error":false,"message":"ok","data":{"cards":[{"id":904,"title":"` + strings.Repeat("t", 300) + `","priority":"mega"},{"id":0,"title":"Zero"},{"id":-5,"title":"Minus"}]}}`,
+		"/services/operations/v1/operations/cards/list":  `{"error":false,"message":"ok","data":{"cards":[{"id":904,"title":"` + strings.Repeat("t", 300) + `","priority":"mega"},{"id":0,"title":"Zero"},{"id":-5,"title":"Minus"},{"id":"7","title":"Text id"},{"id":null,"title":"Null id"}]}}`,
 		"/services/domains/v1/domain-cart/remove": `{"error":false,"message":"ok","data":{"cart":{"session_token":"cart-tok-1","status":"open","currency":"USD",` +
 			`"items":[{"id":41,"domain_name":"long.com","tld":"com","action":"register","years":200,"price":1},{"id":42,"domain_name":"short.com","tld":"com","action":"register","years":1,"price":2},` +
 			`{"id":43,"domain_name":"odd.com","tld":"com","action":"buy","years":1,"price":3}]}}}`,
@@ -43,7 +44,7 @@ func TestScenarioRecorderLeavesOutWhatTheMockRefuses(t *testing.T) {
 	}
 	var out bytes.Buffer
 	var notes []string
-	err = rec.WriteScenario(&out, proxy.ScenarioOptions{Name: "rec", Comment: "test", Taken: func(kind string, _ int64) bool { return kind == "boards" }, // the empty world holds board 5
+	counts, err := rec.WriteScenario(&out, proxy.ScenarioOptions{Name: "rec", Comment: "test", Taken: func(kind string, _ int64) bool { return kind == "boards" }, // the empty world holds board 5
 		Check: func(b []byte) []string { return fixtures.ScenarioProblems(b, "rec.yaml") }, BaseCarts: baseCarts(t),
 		Note: func(s string) { notes = append(notes, s) }})
 	if err != nil {
@@ -67,13 +68,23 @@ func TestScenarioRecorderLeavesOutWhatTheMockRefuses(t *testing.T) {
 			t.Errorf("the recording holds %q:\n%s", gone, got)
 		}
 	}
-	for _, want := range []string{"card-904: title cut to 255 characters", `card-904: priority "mega" left out`, "with id 0 left out", "with id -5 left out"} {
+	for _, want := range []string{"card-904: title cut to 255 characters", `card-904: priority "mega" left out`, "with id 0 left out", "with id -5 left out", `with id "7" left out`, "with id null left out"} {
 		if !strings.Contains(said, want) {
 			t.Errorf("the notes do not say %q:\n%s", want, said)
 		}
 	}
 	if !strings.Contains(said, "9007199254740992") || !strings.Contains(said, "item 1") || !strings.Contains(said, "cart-1") {
 		t.Errorf("the notes do not name the records left out:\n%s", said)
+	}
+	var held map[string]any
+	if err := yaml.Unmarshal(out.Bytes(), &held); err != nil {
+		t.Fatal(err)
+	}
+	for _, kind := range []string{"boards", "groups", "tags", "cards", "comments", "carts"} {
+		list, _ := held[kind].([]any)
+		if counts[kind] != len(list) {
+			t.Errorf("WriteScenario counts %d %s, the file holds %d", counts[kind], kind, len(list))
+		}
 	}
 }
 

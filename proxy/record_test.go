@@ -35,7 +35,7 @@ func TestScenarioRecorderScrubsPersonalDataAndKeepsFreeIDs(t *testing.T) {
 	res.Body.Close()
 	var out bytes.Buffer
 	taken := func(kind string, id int64) bool { return kind == "cards" && id == 7 || kind == "groups" } // the empty world holds group 3
-	if err := rec.WriteScenario(&out, proxy.ScenarioOptions{Name: proxy.ScenarioName("/tmp/staging data.yaml"), Comment: "test", Seed: 5, Taken: taken, Note: func(s string) { t.Log(s) }}); err != nil {
+	if _, err := rec.WriteScenario(&out, proxy.ScenarioOptions{Name: proxy.ScenarioName("/tmp/staging data.yaml"), Comment: "test", Seed: 5, Taken: taken, Note: func(s string) { t.Log(s) }}); err != nil {
 		t.Fatal(err)
 	}
 	got := out.String()

@@ -107,8 +107,9 @@ type ScenarioOptions struct {
 // WriteScenario writes what the recorder saw as a scenario: the empty world plus every record,
 // in the fixture member's project (D174), with e-mail addresses and the names of logged-in
 // users in its texts replaced by generated ones and every record's owner or author the member
-// (D175).
-func (r *ScenarioRecorder) WriteScenario(w io.Writer, opts ScenarioOptions) error {
+// (D175). It returns how many records of each kind the file holds (boards, groups, tags,
+// cards, comments, carts), those left out not counted.
+func (r *ScenarioRecorder) WriteScenario(w io.Writer, opts ScenarioOptions) (map[string]int, error) {
 	r.mu.Lock()
 	b := &scenarioBuilder{seen: r.seen, carts: r.carts, scrub: newScrubber(r.names, r.secrets), made: map[string]bool{}, taken: opts.Taken, changes: map[string]bool{}}
 	b.build(opts.Name)
@@ -125,13 +126,14 @@ func (r *ScenarioRecorder) WriteScenario(w io.Writer, opts ScenarioOptions) erro
 	b.doc.Seed = opts.Seed
 	out, err := b.loadable(opts, note)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	head := "# " + strings.ReplaceAll(opts.Comment, "\n", "\n# ") + "\n"
 	if _, err := io.WriteString(w, head+string(out)); err != nil {
-		return fmt.Errorf("write scenario: %w", err)
+		return nil, fmt.Errorf("write scenario: %w", err)
 	}
-	return nil
+	d := b.doc
+	return map[string]int{"boards": len(d.Boards), "groups": len(d.Groups), "tags": len(d.Tags), "cards": len(d.Cards), "comments": len(d.Comments), "carts": len(d.Carts)}, nil
 }
 
 // ScenarioName makes a scenario name of a file name: its base without extension, other

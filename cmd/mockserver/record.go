@@ -100,7 +100,7 @@ func writeRecording(rec *proxy.ScenarioRecorder, opts proxyOptions, out io.Write
 	}
 	taken := baseIDs(base.State)
 	var buf bytes.Buffer // the file is written once the scenario is whole
-	err = rec.WriteScenario(&buf, proxy.ScenarioOptions{Name: name, Comment: head, Seed: fixtures.DefaultSeed,
+	c, err := rec.WriteScenario(&buf, proxy.ScenarioOptions{Name: name, Comment: head, Seed: fixtures.DefaultSeed,
 		Taken:     func(kind string, id int64) bool { return taken[kind][id] },
 		Check:     func(b []byte) []string { return fixtures.ScenarioProblems(b, opts.recordScenario) },
 		BaseCarts: len(base.State.Carts),
@@ -111,8 +111,7 @@ func writeRecording(rec *proxy.ScenarioRecorder, opts proxyOptions, out io.Write
 	if err := os.WriteFile(opts.recordScenario, buf.Bytes(), 0o644); err != nil {
 		return fmt.Errorf("record scenario: %w", err)
 	}
-	c := rec.Counts()
-	fmt.Fprintf(out, "scenario %s written to %s from the answers' records: %d boards, %d groups, %d tags, %d cards, %d comments, %d carts (a group, board or tag a record names but no answer showed is added as a placeholder)\n",
+	fmt.Fprintf(out, "scenario %s written to %s holding %d boards, %d groups, %d tags, %d cards, %d comments, %d carts from the answers' records (a group, board or tag a record names but no answer showed is added as a placeholder; the log names each record left out)\n",
 		name, opts.recordScenario, c["boards"], c["groups"], c["tags"], c["cards"], c["comments"], c["carts"])
 	return nil
 }
