@@ -27,8 +27,13 @@ import (
 	"syscall"
 )
 
+// stopSignals end the command the orderly way: the state file and the proxy's reports are
+// written, as at Ctrl-C. SIGHUP is among them: the terminal a mock was started from closing
+// must not lose the session.
+var stopSignals = []os.Signal{os.Interrupt, syscall.SIGTERM, syscall.SIGHUP}
+
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := signal.NotifyContext(context.Background(), stopSignals...)
 	defer stop()
 	tuneGC(os.Getenv)
 	err := run(ctx, os.Args[1:], os.Getenv, os.Stdout, os.Stderr)
