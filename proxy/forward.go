@@ -97,16 +97,29 @@ func (p *Proxy) forward(w http.ResponseWriter, r *http.Request) {
 	p.rp.ServeHTTP(ownInterim{w}, r.WithContext(ctx))
 }
 
-// ownInterim keeps an upstream's X-Contract-Violations out of the 1xx answers (103 Early
-// Hints) ReverseProxy relays: the verdict is the proxy's own (D140).
+// ownInterim keeps an upstream's X-Contract-Violations and hop-by-hop headers out of the 1xx
+// answers (103 Early Hints) ReverseProxy relays: the verdict is the proxy's own (D140).
 type ownInterim struct{ http.ResponseWriter }
 
 func (w ownInterim) WriteHeader(code int) {
-	if code < 200 {
-		w.Header().Del(HeaderViolations)
+	if code < 200 && code != http.StatusSwitchingProtocols {
+		h := w.Header()
+		h.Del(HeaderViolations)
+		for _, v := range h.Values("Connection") { // hop-by-hop in an interim answer too (D140)
+			for name := range strings.SplitSeq(v, ",") {
+				h.Del(strings.TrimSpace(name))
+			}
+		}
+		for _, name := range hopByHop {
+			h.Del(name)
+		}
 	}
 	w.ResponseWriter.WriteHeader(code)
 }
+
+// hopByHop are the headers of one connection (RFC 9110 7.6.1), never relayed in an interim
+// answer; ReverseProxy drops them from final answers itself.
+var hopByHop = []string{"Connection", "Proxy-Connection", "Keep-Alive", "Proxy-Authenticate", "Proxy-Authorization", "Te", "Trailer", "Transfer-Encoding", "Upgrade"}
 
 // Unwrap lets http.ResponseController reach the connection (flushes, protocol switches).
 func (w ownInterim) Unwrap() http.ResponseWriter { return w.ResponseWriter }
