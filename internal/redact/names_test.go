@@ -17,13 +17,14 @@ func TestIsSecretName(t *testing.T) {
 		"code", "otp", "otpCode", "auth_code", "authorizationCode", "verification_code", "mfaCode", "totp",
 		"sessionId", "session_id", "SESSION-ID", "SESSIONID", "jwt", "idJwt", "user[password]", "data.accessToken",
 		"auth", "AUTH", "session", "pin", "PIN", "pin_code", "creditCard", "credit_card", "cardNumber", "card_number", "account_number", "cvv", "CVC", "DPoP",
+		"pass", "PASS", "sig", "token[0]", "password[1]", "api_key_2",
 	}
 	plain := []string{
 		"token_count", "tokenCount", "TOKEN_TYPE", "token_type", "tokens_used", "tour_key", "tool_key", "toolKey",
 		"key", "keys", "primary_key", "evaluation_check", "status_code", "statusCode", "country_code", "zip_code",
 		"email", "title", "name", "position", "description", "session_count", "auth_method", "pinned", "card", "card_type", "id", "user_id", "card_id", "tokenizer",
-		"secretary_name", "passport", "pass", "passes", "word", "pass_count", "keyboard", "author", "cookieless", "is_recovery", "Accept", "Content-Type",
-		"X-Request-Id", "X-RateLimit-Remaining", "X-Mock-World", "",
+		"secretary_name", "passport", "passes", "word", "pass_count", "keyboard", "author", "cookieless", "is_recovery", "Accept", "Content-Type",
+		"X-Request-Id", "X-RateLimit-Remaining", "X-Mock-World", "", "items[0]", "tags_2", "signal", "sig_count",
 	}
 	for _, n := range secrets {
 		if !IsSecretName(n) {

@@ -49,12 +49,16 @@ var (
 // session_token: the cart's session token is a capability, X-Mock-Admin-Token), a word of
 // secretWords anywhere, "key" after a word of keyOwners, "code" alone or after a word of
 // codeOwners, "session" followed by "id", "pass" followed by "word", "phrase" or "code", "credit
-// card", a card or account "number", and "auth" or "session" alone (a Basic credential, a session
-// value). Words run together in one case ("ACCESSTOKEN",
+// card", a card or account "number", and "auth", "session", "pass" or "sig" alone (a Basic
+// credential, a session value, a password, a signed URL's signature); a last word of digits is
+// an index and does not count (token[0]). Words run together in one case ("ACCESSTOKEN",
 // "clientsecret") are caught by their endings. token_count, tour_key and evaluation_check are
 // not credentials.
 func IsSecretName(name string) bool {
 	ws := words(name)
+	for len(ws) > 1 && strings.Trim(ws[len(ws)-1], "0123456789") == "" {
+		ws = ws[:len(ws)-1] // an index: token[0], password_2
+	}
 	if len(ws) == 0 {
 		return false
 	}
@@ -80,7 +84,7 @@ func IsSecretName(name string) bool {
 			return true
 		}
 	}
-	return len(ws) == 1 && (last == "code" || last == "auth" || last == "session")
+	return len(ws) == 1 && (last == "code" || last == "auth" || last == "session" || last == "pass" || last == "sig")
 }
 
 // words splits a name into lower-case words: at every character that is not a letter or a
