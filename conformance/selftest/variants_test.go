@@ -303,6 +303,12 @@ var variants = []variant{
 			var n atomic.Int64
 			return perUserRateIn(50, 10*time.Second).wrapCounting(h, &n)
 		}},
+	{"leaves `errors` out of the login success", "DOC-1",
+		rewrite(op(conformance.OpAuthenticate), func(_ *http.Request, _ map[string]any, a *answer) {
+			if a.status == 200 {
+				delete(a.body, "errors")
+			}
+		})},
 	{"omits Retry-After from the login throttle's 429 only", "HDR-2",
 		rewrite(op(conformance.OpAuthenticate), func(_ *http.Request, _ map[string]any, a *answer) {
 			if a.status == 429 {
