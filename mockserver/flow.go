@@ -153,6 +153,9 @@ const (
 	// a few levels of its own, and JSON readers (Go's among them) stop at 10000, so one such call
 	// would make the whole flow unreadable.
 	deepRequest
+	// brokenRequest: the request body broke off before its announced length; the call was
+	// refused for it, and a replay would send the part that arrived, whole.
+	brokenRequest
 	leftOutReasons
 )
 
@@ -161,6 +164,7 @@ var leftOutNotes = [leftOutReasons]string{
 	forcedAnswer:   "answered by a fault rule or Prefer: code= are left out (a deployment is never asked to fail on purpose)",
 	garbledRequest: "whose request held text that is not valid UTF-8 are left out (a flow, being JSON, cannot carry such text as it was sent)",
 	deepRequest:    fmt.Sprintf("whose request body nested deeper than %d levels are left out (the flow could not be read back)", maxFlowDepth),
+	brokenRequest:  "whose request body broke off before its announced length are left out (a replay would send it whole)",
 }
 
 // maxFlowDepth is the deepest request body a flow keeps (deepRequest).

@@ -290,7 +290,10 @@ func (s *Server) recordRequests(next http.Handler) http.Handler {
 			reqSize = len(reqBody)
 		case readErr == nil && reqSize <= limit:
 			r.Body = &readAhead{Reader: bytes.NewReader(reqBody), data: reqBody, Closer: r.Body}
-		default: // cut, or broken off: the pipeline reads the rest, and meets the error itself
+		case readErr != nil: // broken off: the pipeline meets the same error (net/http's body says EOF after it)
+			r.Body = readCloser{io.MultiReader(bytes.NewReader(reqBody), failingReader{readErr}), r.Body}
+			reqBody = reqBody[:min(reqSize, limit)]
+		default: // cut: the pipeline reads the rest
 			r.Body = readCloser{io.MultiReader(bytes.NewReader(reqBody), r.Body), r.Body}
 			reqBody = reqBody[:min(reqSize, limit)]
 		}
@@ -313,6 +316,9 @@ func (s *Server) recordRequests(next http.Handler) http.Handler {
 		if op {
 			e.Operation = rt.id
 			why, cannot := unreplayable(reqBody)
+			if readErr != nil {
+				why, cannot = brokenRequest, true
+			}
 			switch {
 			case rec.Header().Get("X-Mock-Forced") != "":
 				wl.flow.skip(forcedAnswer)
@@ -347,6 +353,11 @@ type readAhead struct {
 	data []byte
 	io.Closer
 }
+
+// failingReader fails every read with err.
+type failingReader struct{ err error }
+
+func (f failingReader) Read([]byte) (int, error) { return 0, f.err }
 
 // readCloser reads from one reader and closes another.
 type readCloser struct {

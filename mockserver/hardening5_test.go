@@ -1,0 +1,44 @@
+package mockserver_test
+
+import (
+	"bufio"
+	"net"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/opsapi/mocktoolkit/mockserver"
+)
+
+// A request whose body breaks off before its Content-Length (the client or a middlebox gave
+// up) is refused as unreadable, like a chunked body cut short, and nothing is written: the mock
+// acknowledged a tag from 15 of the 100 bytes announced.
+func TestBodyShorterThanAnnouncedIsRefused(t *testing.T) {
+	m := newMock(t, mockserver.Config{})
+	tok := m.login(m.manifest.Users.Member)
+	before := len(m.post("/services/operations/v1/operations/tags/list", tok, map[string]any{}).data()["tags"].([]any))
+	c, err := net.Dial("tcp", strings.TrimPrefix(m.url, "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	_, _ = c.Write([]byte("POST /services/operations/v1/operations/tags/create HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n" +
+		"Authorization: Bearer " + tok + "\r\nContent-Length: 100\r\n\r\n{\"name\":\"half\"}"))
+	_ = c.(*net.TCPConn).CloseWrite()
+	res, err := http.ReadResponse(bufio.NewReader(c), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != http.StatusBadRequest {
+		t.Errorf("a body of 15 of the 100 bytes announced: %d, want 400", res.StatusCode)
+	}
+	after := len(m.post("/services/operations/v1/operations/tags/list", tok, map[string]any{}).data()["tags"].([]any))
+	if after != before {
+		t.Errorf("tags %d → %d: a request that never arrived whole was carried out", before, after)
+	}
+	doc := m.ctl(http.MethodGet, "/__mock/flow", nil).wantStatus(t, http.StatusOK).body
+	if note, _ := doc["note"].(string); !strings.Contains(note, "broke off") {
+		t.Errorf("the flow's note %q does not say a broken request was left out", note)
+	}
+}
