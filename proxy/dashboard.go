@@ -97,6 +97,7 @@ func (p *Proxy) handleDashboard(w http.ResponseWriter, _ *http.Request) {
 	h.Set("Content-Type", "text/html; charset=utf-8")
 	h.Set("Content-Length", strconv.Itoa(buf.Len()))
 	h.Set("Cache-Control", "no-store")
+	page.SecurityHeaders(h) // it shows a deployment's traffic: no other site may frame it
 	w.WriteHeader(http.StatusOK)
 	_, _ = w.Write(buf.Bytes())
 }

@@ -159,3 +159,20 @@ func TestInterimAnswerLosesHopByHopHeaders(t *testing.T) {
 		t.Errorf("the 103 reached the client with %v: want Link only", h)
 	}
 }
+
+// The proxy's dashboard, which shows a deployment's recorded traffic, is never framed by another
+// site nor read as another type, as the mock's is not.
+func TestDashboardSendsBrowserSafetyHeaders(t *testing.T) {
+	s := startProxy(t, newMock(t))
+	for _, path := range []string{"/__proxy/", "/__proxy/exchanges"} {
+		res, err := http.Get(s.url + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		h := res.Header
+		if h.Get("X-Frame-Options") != "DENY" || !strings.Contains(h.Get("Content-Security-Policy"), "frame-ancestors 'none'") || h.Get("X-Content-Type-Options") != "nosniff" {
+			t.Errorf("%s: headers %v, want anti-framing and nosniff", path, h)
+		}
+	}
+}
