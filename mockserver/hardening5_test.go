@@ -2,8 +2,10 @@ package mockserver_test
 
 import (
 	"bufio"
+	"fmt"
 	"net"
 	"net/http"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -40,5 +42,31 @@ func TestBodyShorterThanAnnouncedIsRefused(t *testing.T) {
 	doc := m.ctl(http.MethodGet, "/__mock/flow", nil).wantStatus(t, http.StatusOK).body
 	if note, _ := doc["note"].(string); !strings.Contains(note, "broke off") {
 		t.Errorf("the flow's note %q does not say a broken request was left out", note)
+	}
+}
+
+// A fraction however close to a whole number, or however small, is refused as not an integer
+// (D8), in those words: not as past 64 bits, nor as below the field's minimum.
+func TestFractionsAreWordedAsNotIntegers(t *testing.T) {
+	m := newMock(t, mockserver.Config{})
+	tok := m.login(m.manifest.Users.Member)
+	want := "The %s field must be an integer."
+	for _, c := range []struct {
+		path, field, value string
+	}{
+		{"/services/operations/v1/operations/comments/list", "page", "1.0000000000000000001"},
+		{"/services/operations/v1/operations/comments/list", "page", "1e-400"},
+		{"/services/operations/v1/operations/comments/list", "page", "-1e-400"},
+		{"/services/operations/v1/operations/comments/list", "page", "1.5"},
+		{"/services/operations/v1/operations/tags/create", "position", "1e-400"},
+		{"/services/operations/v1/operations/tags/create", "position", "2.0000000000000000001"},
+	} {
+		body := `{"card_id":` + strconv.FormatInt(m.manifest.Operations.CardID, 10) + `,"name":"p","` + c.field + `":` + c.value + `}`
+		a := m.post(c.path, tok, body).wantStatus(t, http.StatusUnprocessableEntity)
+		errs, _ := a.body["errors"].(map[string]any)
+		got, _ := errs[c.field].([]any)
+		if len(got) != 1 || got[0] != fmt.Sprintf(want, c.field) {
+			t.Errorf("%s %s=%s: %v, want [%q]", c.path, c.field, c.value, got, fmt.Sprintf(want, c.field))
+		}
 	}
 }

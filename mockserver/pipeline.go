@@ -141,7 +141,7 @@ func (s *Server) pipeline(rt *route) http.Handler {
 			s.writeUnreadable(w, rt, problem)
 			return
 		}
-		if fields := validate(rt.schema, bad, value); len(fields) > 0 {
+		if fields := validate(rt.schema, bad, value, body); len(fields) > 0 {
 			writeInvalid(w, rt, fields)
 			return
 		}
@@ -276,7 +276,7 @@ func (s *Server) writeUnreadable(w http.ResponseWriter, rt *route, p *bodyProble
 		writeValidation(w, map[string][]string{p.field: {p.message}})
 		return
 	}
-	fields := validate(rt.schema, nil, map[string]any{})
+	fields := validate(rt.schema, nil, map[string]any{}, nil)
 	if len(fields) == 0 {
 		fields = map[string][]string{"body": {p.message}}
 	}

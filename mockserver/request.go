@@ -251,7 +251,7 @@ var bodyVisitOptions = []openapi3.SchemaValidationOption{openapi3.VisitAsRequest
 // field validator of the HTTP path — and returns the failures keyed by field (D5), worded by
 // the one sentence writer (reference/messages.go), or nil. Text that is not UTF-8 is checked on
 // the raw bytes (bad, from spec.InvalidText): decoding would silently turn it into U+FFFD (D74).
-func validate(schema *openapi3.Schema, bad []string, value map[string]any) map[string][]string {
+func validate(schema *openapi3.Schema, bad []string, value map[string]any, body []byte) map[string][]string {
 	fields := textErrors(bad)
 	err := schema.VisitJSON(value, bodyVisitOptions...)
 	if err == nil {
@@ -260,12 +260,16 @@ func validate(schema *openapi3.Schema, bad []string, value map[string]any) map[s
 	if fields == nil {
 		fields = map[string][]string{}
 	}
+	fractions := fractionFields(body) // read only on failure: the hot path never decodes twice
 	for _, e := range spec.SchemaErrors(err) {
 		field := spec.Field(e)
 		if field == "" {
 			field = "body"
 		}
 		msg := sentence(field, e)
+		if p := schema.Properties[field]; fractions[field] && p != nil && p.Value != nil && p.Value.Type.Is("integer") {
+			msg = reference.MsgType(field, "an integer") // not its minimum: 1e-400 is no 0 (D8)
+		}
 		if slices.Contains(schema.Required, field) && missing(e.Value) {
 			msg = reference.MsgRequired(field) // null and blank are missing, however the schema failed them (D44)
 		}
