@@ -70,3 +70,22 @@ func TestFractionsAreWordedAsNotIntegers(t *testing.T) {
 		}
 	}
 }
+
+// A credential sent as a JSON member's name is redacted in the flow, and one sent as a header's
+// name in the journal, as they are where they stand as values (D200).
+func TestCredentialsAsNamesAreRedacted(t *testing.T) {
+	m := newMock(t, mockserver.Config{})
+	p := "/__worlds/names"
+	creds := m.manifest.Users.Member
+	tok := m.post(p+"/v1/authenticate", "", map[string]any{"email": creds.Email, "password": creds.Password}).wantStatus(t, 200).data()["token"].(string)
+	m.post(p+"/services/operations/v1/operations/tags/create", tok, map[string]any{"name": "k", creds.Password: 1})
+	m.ctl(http.MethodPost, p+"/services/operations/v1/operations/tags/list", map[string]any{}, "Content-Type", "application/json", "X-"+tok, "1")
+	flowDoc := string(m.ctl(http.MethodGet, p+"/__mock/flow", nil).wantStatus(t, 200).raw)
+	if strings.Contains(flowDoc, creds.Password) {
+		t.Errorf("the flow holds the password as a member name:\n%s", flowDoc)
+	}
+	journal := string(m.ctl(http.MethodGet, p+"/__mock/requests?limit=10", nil).wantStatus(t, 200).raw)
+	if strings.Contains(journal, tok) {
+		t.Errorf("the journal holds the token as a header name:\n%s", journal)
+	}
+}

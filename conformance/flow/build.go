@@ -41,9 +41,10 @@ func Build(name string, calls []Call, manifest any, secrets ...string) Document 
 		if body, ok := decode(c.Request).(map[string]any); ok {
 			st.Body = make(map[string]any, len(body))
 			for k, v := range body {
-				st.Body[k] = scrub(ix.reference(c.Operation, k, v), known)
+				name := known.Replace(k) // a credential sent as a member's name is one too
+				st.Body[name] = scrub(ix.reference(c.Operation, k, v), known)
 				if _, isObject := v.(map[string]any); isObject { // sent as it is, never read as a reference
-					st.Body[k] = Literal(st.Body[k])
+					st.Body[name] = Literal(st.Body[name])
 				}
 			}
 			ix.pairCredentials(st.Body, body)

@@ -188,7 +188,8 @@ func scrubWith(rep *strings.Replacer, v any) any {
 	return v
 }
 
-// ScrubHeaders returns a copy of h with kept values replaced in its values.
+// ScrubHeaders returns a copy of h with kept values replaced in its values and in its names (a
+// client may send a credential as a header's name, X-<token>: 1).
 func (k *Known) ScrubHeaders(h map[string]string) map[string]string {
 	rep := k.replacer()
 	if rep == nil || h == nil {
@@ -196,7 +197,7 @@ func (k *Known) ScrubHeaders(h map[string]string) map[string]string {
 	}
 	out := make(map[string]string, len(h))
 	for name, v := range h {
-		out[name] = rep.Replace(v)
+		out[rep.Replace(name)] = rep.Replace(v)
 	}
 	return out
 }
