@@ -18,6 +18,7 @@ import (
 type exchange struct {
 	start  time.Time
 	op     *spec.Operation // nil when the request is not one of the 24 operations
+	routed bool            // op was found by routedPath, not by the exact path
 	method string
 	target string // path and query, as the client sent them
 	path   string

@@ -73,6 +73,31 @@ func (p *Proxy) reverseProxy(transport http.RoundTripper) *httputil.ReverseProxy
 	}
 }
 
+// routedPath is path as many servers route it: ';' parameters of each segment dropped (Tomcat,
+// Spring), empty segments merged (nginx), one trailing slash ignored (Express): a client whose
+// base-URL join leaves such a path still reaches the operation, and its exchange is judged.
+func routedPath(path string) string {
+	segs := strings.Split(path, "/")
+	kept := segs[:0]
+	for _, seg := range segs {
+		seg, _, _ = strings.Cut(seg, ";")
+		if seg != "" {
+			kept = append(kept, seg)
+		}
+	}
+	return "/" + strings.Join(kept, "/")
+}
+
+// notRouted tells the statuses by which a server says a path is not the operation's route.
+func notRouted(status int) bool {
+	switch status {
+	case http.StatusNotFound, http.StatusMethodNotAllowed, http.StatusMovedPermanently, http.StatusFound,
+		http.StatusTemporaryRedirect, http.StatusPermanentRedirect:
+		return true
+	}
+	return false
+}
+
 // forward reads ahead up to maxBody bytes of the request and forwards it. The exchange is
 // recorded by inspect or upstreamFailed, before the answer's header is written, so the journal
 // holds an exchange by the time its client reads the answer.
@@ -81,6 +106,9 @@ func (p *Proxy) forward(w http.ResponseWriter, r *http.Request) {
 	if r.Method == http.MethodPost {
 		if op, ok := p.ops[r.URL.Path]; ok {
 			ex.op = &op
+		} else if op, ok := p.ops[routedPath(r.URL.Path)]; ok {
+			ex.op, ex.routed = &op, true
+			ex.note(fmt.Sprintf("the path %q is not the operation's own %q; it is checked as that operation, since servers commonly route it there", clipText(r.URL.Path, 200), op.Path))
 		}
 	}
 	if ex.op != nil { // anything else passes through untouched, however it streams
@@ -201,7 +229,13 @@ func (p *Proxy) inspect(resp *http.Response) error {
 			ex.note(why)
 		}
 	}
-	ex.violations = append(p.check(resp.Request.Context(), ex), cutShort...)
+	switch {
+	case ex.routed && notRouted(resp.StatusCode):
+		ex.note(fmt.Sprintf("the upstream answered %d: it does not route this path to the operation, so the answer is not judged as the operation's", resp.StatusCode))
+		ex.violations = cutShort
+	default:
+		ex.violations = append(p.check(resp.Request.Context(), ex), cutShort...)
+	}
 	if ids := ruleIDs(ex.violations); len(ids) > 0 {
 		resp.Header.Set(HeaderViolations, strings.Join(ids, ","))
 	}

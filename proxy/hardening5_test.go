@@ -176,3 +176,38 @@ func TestDashboardSendsBrowserSafetyHeaders(t *testing.T) {
 		}
 	}
 }
+
+// A request to an operation's path as servers commonly route it (a trailing slash, a ';'
+// parameter, a doubled '/') is judged as that operation, with a note: it was passed through
+// unchecked, so a client's base-URL join bug hid every violation of the answers it got.
+func TestOperationReachedByARoutedPathIsChecked(t *testing.T) {
+	up := rawUpstream(t, answerWith("Content-Length: 15\r\n", []byte("not json at all")))
+	p, err := proxy.New(proxy.Config{Upstream: up})
+	if err != nil {
+		t.Fatal(err)
+	}
+	front := httptest.NewServer(p)
+	t.Cleanup(front.Close)
+	for _, path := range []string{pTagsList + "/", pTagsList + ";x=1", "/" + pTagsList} {
+		req, _ := http.NewRequest(http.MethodPost, front.URL+path, strings.NewReader("{}"))
+		req.Header.Set("Content-Type", "application/json")
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		if v := res.Header.Get(proxy.HeaderViolations); !strings.Contains(v, "ENV-1") {
+			t.Errorf("%s: verdict %q, want ENV-1 as for the operation's own path", path, v)
+		}
+	}
+}
+
+// A deployment that does not route such a path (the mock answers 404) is not judged for it.
+func TestUnroutedPathIsNotADeploymentViolation(t *testing.T) {
+	s := startProxy(t, newMock(t))
+	tok := s.login(t, manifest().Users.Member)
+	a := s.post(t, pTagsList+"/", tok, `{}`)
+	if a.status != http.StatusNotFound || a.header.Get(proxy.HeaderViolations) != "" {
+		t.Errorf("tags/list/ through the proxy to the mock: %d with verdict %q, want the 404 unjudged", a.status, a.header.Get(proxy.HeaderViolations))
+	}
+}
