@@ -108,6 +108,9 @@ func token(r role, op Operation) string {
 	return tok
 }
 
+// maxRenewals bounds the logins one request may take to get past a 401 of a cached token.
+const maxRenewals = 6
+
 // renewed replaces the cached token tok, which a deployment refused with 401, by a new login of
 // its role, and returns it ("" when tok is not a cached token). The interface does not show the
 // lifetime of tokens, so a deployment may end a token early (say, when its user logs in again);
@@ -122,8 +125,7 @@ func renewed(tok string) string {
 	}
 	fresh := login(r)
 	tokens.Lock()
-	delete(tokens.owner, tok)
-	tokens.owner[fresh] = r
+	tokens.owner[fresh] = r // tok stays known: a spec holding it is renewed again on its next 401
 	for k, v := range tokens.m {
 		if v == tok {
 			tokens.m[k] = fresh
@@ -147,13 +149,17 @@ func sendCtx(ctx context.Context, r Request) *Exchange {
 	GinkgoHelper()
 	started := time.Now()
 	ex, err := client.Send(ctx, r)
-	if err == nil && ex.Status == 401 && r.Token != "" {
-		// A cached token the deployment no longer accepts: log in again and send once more
-		// (the lifetime of tokens is not shown; the auth specs send no cached token).
-		if fresh := renewed(r.Token); fresh != "" {
-			r.Token = fresh
-			ex, err = client.Send(ctx, r)
+	// A cached token the deployment no longer accepts: log in again and send once more (the
+	// lifetime of tokens is not shown; the auth specs send no cached token). A deployment that
+	// keeps one session per user ends a process's token whenever another process logs the same
+	// user in, so a renewed token may itself be ended before it is used: a few rounds settle it.
+	for round := 0; err == nil && ex.Status == 401 && r.Token != "" && round < maxRenewals; round++ {
+		fresh := renewed(r.Token)
+		if fresh == "" {
+			break
 		}
+		r.Token = fresh
+		ex, err = client.Send(ctx, r)
 	}
 	if err != nil {
 		Fail(fmt.Sprintf("%s: the request could not be made: %s\n\n%s", r.Op.ID, err, ex.Describe()))
