@@ -55,18 +55,26 @@ func HaveStatus(codes ...int) types.GomegaMatcher {
 	})
 }
 
-// HaveSuccessStatus matches a 2xx answer.
+// HaveSuccessStatus matches a 2xx answer that is not a refusal (check.RefusedInSuccess).
 func HaveSuccessStatus() types.GomegaMatcher {
 	return matcher("have a success (2xx) status", func(ex *Exchange) (bool, string) {
+		if ex.refusedInSuccess() {
+			return false, fmt.Sprintf("it is %d with `error: true`, a refusal", ex.Status)
+		}
 		return ex.Status >= 200 && ex.Status < 300, fmt.Sprintf("it is %d", ex.Status)
 	})
 }
 
-// HaveErrorStatus matches a 4xx or 5xx answer.
+// HaveErrorStatus matches a refusal: a 4xx or 5xx answer, or, where the operation's codes are
+// not shown, a 2xx with `error: true` (check.RefusedInSuccess, D209).
 func HaveErrorStatus() types.GomegaMatcher {
-	return matcher("refuse the request (a 4xx or 5xx status)", func(ex *Exchange) (bool, string) {
-		return ex.Status >= 400, fmt.Sprintf("it is %d", ex.Status)
+	return matcher("refuse the request (a 4xx or 5xx status, or `error: true` where the operation's codes are not shown)", func(ex *Exchange) (bool, string) {
+		return ex.Status >= 400 || ex.refusedInSuccess(), fmt.Sprintf("it is %d", ex.Status)
 	})
+}
+
+func (ex *Exchange) refusedInSuccess() bool {
+	return check.RefusedInSuccess(ex.Op.Operation, ex.Status, ex.Body)
 }
 
 // judged turns the checker's violations into a matcher's verdict: the first names its rule, so

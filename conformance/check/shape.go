@@ -29,6 +29,9 @@ const (
 	ShapeAOrB
 	// ShapeC is the validation error: `message` string, `errors` an object (ENV-4).
 	ShapeC
+	// Refusal is a 2xx with `error: true` where the operation's codes are not shown
+	// (RefusedInSuccess): `error` boolean and `message` string, the rest free (ENV-1).
+	Refusal
 )
 
 // ShapeOf is the shape the interface gives status.
@@ -50,17 +53,33 @@ func ShapeOf(status int) Shape {
 
 // Rule is the rule a body out of shape s breaks.
 func (s Shape) Rule() rules.ID {
-	return [...]rules.ID{"", rules.ENV1, rules.ENV2, rules.ENV3, rules.ENV3, rules.ENV4}[s]
+	return [...]rules.ID{"", rules.ENV1, rules.ENV2, rules.ENV3, rules.ENV3, rules.ENV4, rules.ENV1}[s]
 }
 
 // Envelope is ENV-1 to ENV-4: the body has the shape the interface gives the status.
 func Envelope(op spec.Operation, status int, body []byte) []Violation {
+	if RefusedInSuccess(op, status, body) {
+		return InShape(Refusal, op, status, body)
+	}
 	return InShape(ShapeOf(status), op, status, body)
 }
 
-// InShape judges body against shape s; a 401 of authenticate may carry `errors`, a list of
-// strings, besides `error` and `message`, as the interface lists it among authenticate's answer
-// fields (D120).
+// RefusedInSuccess tells an answer that refuses the request in a 2xx status, with `error: true`,
+// on an operation whose status codes the interface does not show (authenticate and the creates
+// of master boards, cards, master groups, comments and tags, D209): the interface shows their
+// bodies, whose `error` flag says whether the request failed, but not their codes, so a 200
+// with `error: true` is a refusal, not a success, and the success schema does not judge it.
+func RefusedInSuccess(op spec.Operation, status int, body []byte) bool {
+	if op.CodesShown() || status < 200 || status > 299 {
+		return false
+	}
+	obj, why := jsonObject(body)
+	return why == "" && obj["error"] == true
+}
+
+// InShape judges body against shape s; a refusal of authenticate may carry `errors`, a list of
+// strings, besides `error` and `message`, whatever its status, as the interface lists it among
+// authenticate's answer fields (D120, D209).
 func InShape(s Shape, op spec.Operation, status int, body []byte) []Violation {
 	if s == NoShape {
 		return nil
@@ -70,12 +89,14 @@ func InShape(s Shape, op spec.Operation, status int, body []byte) []Violation {
 		switch s {
 		case Success:
 			why = firstWhy(member(obj, "error", "a boolean", isBool), member(obj, "message", "a string", isString), member(obj, "data", "", isAnything))
+		case Refusal:
+			why = firstWhy(member(obj, "error", "a boolean", isBool), member(obj, "message", "a string", isString))
 		case ShapeA:
 			why = shapeA(obj)
 		case ShapeB:
-			why = shapeB(obj, status == http.StatusUnauthorized && op.ID == "authenticate")
+			why = shapeB(obj, op.ID == "authenticate")
 		case ShapeAOrB:
-			if whyA, whyB := shapeA(obj), shapeB(obj, false); whyA != "" && whyB != "" {
+			if whyA, whyB := shapeA(obj), shapeB(obj, op.ID == "authenticate"); whyA != "" && whyB != "" {
 				why = "not shape (a): " + whyA + "; not shape (b): " + whyB
 			}
 		case ShapeC:

@@ -495,6 +495,28 @@ var corrects = []correct{
 		},
 	},
 	{
+		name: "refuses a wrong e-mail or password with 200 and `error: true`, no data",
+		// The same gap: the body's `error` flag carries the refusal (D209).
+		basis: "§Endpoints: status codes of the authenticate operation not shown; its body has `error`",
+		after: func(x *xchg) {
+			if x.op.ID == conformance.OpAuthenticate.ID && x.a.status == 401 {
+				x.a.status = 200
+				x.a.body = map[string]any{"error": true, "message": "Invalid credentials.", "data": nil, "errors": []any{"Invalid credentials."}}
+			}
+		},
+	},
+	{
+		name: "refuses a wrong e-mail or password with 403 shape (b) and its `errors` list",
+		// The same gap; `errors` is a field the interface gives authenticate's answer (D209).
+		basis: "§Endpoints: status codes of the authenticate operation not shown; §Endpoints 1 lists `errors`",
+		after: func(x *xchg) {
+			if x.op.ID == conformance.OpAuthenticate.ID && x.a.status == 401 {
+				x.a.status = 403
+				x.a.body = map[string]any{"error": true, "message": "Invalid credentials.", "errors": []any{"Invalid credentials."}}
+			}
+		},
+	},
+	{
 		name: "answers 403 shape (a) for records of another project where 403 is listed",
 		// Lacking permission is answered 403 (Authentication); what a non-superadmin may do per
 		// operation is left open. The record exists, so ERR-4 (404 for what does not exist)
