@@ -2,6 +2,7 @@ package conformance_test
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -59,15 +60,48 @@ func notFormatted(format string) string {
 }
 
 // nearMiss is a value of another JSON type than want that a lenient deployment coerces: a
-// fraction where an integer belongs (truncated), the text "true" where a boolean does.
-func nearMiss(want string) (any, string, bool) {
+// fraction where an integer belongs (truncated), an integer written as text (the base body's
+// own value, so a coercing deployment would carry the request out), the text "true" where a
+// boolean belongs.
+type nearMiss struct {
+	said  string
+	value func(base map[string]any, field string) any
+}
+
+func nearMisses(want string) []nearMiss {
 	switch want {
 	case "integer":
-		return 1.5, "the fractional number 1.5", true
+		return []nearMiss{
+			{"the fractional number 1.5", func(map[string]any, string) any { return 1.5 }},
+			{"its integer written as text", func(base map[string]any, field string) any {
+				if n, ok := Integer(base[field]); ok {
+					return fmt.Sprint(n)
+				}
+				return "1"
+			}},
+		}
 	case "boolean":
-		return "true", `the text "true"`, true
+		return []nearMiss{{`the text "true"`, func(map[string]any, string) any { return "true" }}}
 	}
-	return nil, "", false
+	return nil
+}
+
+// enumNearMisses are values outside an enumeration a lenient deployment takes: a valid value in
+// capitals, and a value the same field allows in another operation (a master card status sent
+// as a tour card's).
+func enumNearMisses(field string, enum []string) []string {
+	out := []string{strings.ToUpper(enum[0])}
+	for _, op := range Operations {
+		if op.Request == nil || op.Request.Properties[field] == nil || op.Request.Properties[field].Value == nil {
+			continue
+		}
+		for _, v := range op.Request.Properties[field].Value.Enum {
+			if s, ok := v.(string); ok && !slices.Contains(enum, s) && !slices.Contains(out, s) {
+				return append(out, s)
+			}
+		}
+	}
+	return out
 }
 
 // wrongValue is a value of another JSON type than want.
@@ -123,7 +157,11 @@ func validationSpecs(op Operation, fr fieldRules) {
 		}
 		reject := func(name string, v any) {
 			It(fmt.Sprintf("rejects %s with a validation error keyed by %q", name, c.field), Profile(profile, op, AspectValidation, ruleID, "ERR-5"), func() {
-				ex := send(Request{Op: op, As: who.String(), Token: token(who, op), Body: with(fr.base(), c.field, v), Intent: Invalid, Constraint: c.tag()})
+				base := fr.base()
+				if f, ok := v.(func(map[string]any, string) any); ok { // a value made from the base body
+					v = f(base, c.field)
+				}
+				ex := send(Request{Op: op, As: who.String(), Token: token(who, op), Body: with(base, c.field, v), Intent: Invalid, Constraint: c.tag()})
 				if op.CodesShown() {
 					Expect(ex).To(HaveStatus(422), rule)
 				}
@@ -146,8 +184,8 @@ func validationSpecs(op Operation, fr fieldRules) {
 		case "type":
 			w := wrongValue(c.want)
 			reject(fmt.Sprintf("%q given as %T %v instead of %s", c.field, w, w, aType(c.want)), w)
-			if v, said, ok := nearMiss(c.want); ok {
-				reject(fmt.Sprintf("%q given as %s instead of %s", c.field, said, aType(c.want)), v)
+			for _, nm := range nearMisses(c.want) {
+				reject(fmt.Sprintf("%q given as %s instead of %s", c.field, nm.said, aType(c.want)), nm.value)
 			}
 		case "format":
 			v := notFormatted(c.want)
@@ -167,6 +205,9 @@ func validationSpecs(op Operation, fr fieldRules) {
 			accept(fmt.Sprintf("%q of %d (max %d)", c.field, c.n, c.n), c.n)
 		case "enum":
 			reject(fmt.Sprintf("%q outside its enumeration (%q)", c.field, "not-"+c.enum[0]), "not-"+c.enum[0])
+			for _, v := range enumNearMisses(c.field, c.enum) {
+				reject(fmt.Sprintf("%q outside its enumeration (%q)", c.field, v), v)
+			}
 			for _, v := range c.enum {
 				accept(fmt.Sprintf("%q %q of its enumeration", c.field, v), v)
 			}

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -253,6 +254,28 @@ var variants = []variant{
 		mutate(conformance.OpWidgetCardsList, func(req map[string]any) {
 			if v, ok := req["include_snoozed"].(string); ok {
 				req["include_snoozed"] = v == "true"
+			}
+		})},
+	{"reads an integer written as text on boards/update", "ERR-1",
+		mutate(conformance.OpBoardsUpdate, func(req map[string]any) {
+			for k, v := range req {
+				if t, ok := v.(string); ok {
+					if n, err := strconv.ParseInt(t, 10, 64); err == nil && (k == "id" || k == "position") {
+						req[k] = n
+					}
+				}
+			}
+		})},
+	{"takes a priority in capitals on cards/update", "ERR-1",
+		mutate(conformance.OpCardsUpdate, func(req map[string]any) {
+			if v, ok := req["priority"].(string); ok {
+				req["priority"] = strings.ToLower(v)
+			}
+		})},
+	{"takes a master card status on tour/cards/update", "ERR-1",
+		mutate(conformance.OpTourCardsUpdate, func(req map[string]any) {
+			if v, ok := req["status"].(string); ok && v != "open" && v != "closed" && !strings.HasPrefix(v, "not-") && v != strings.ToUpper(v) {
+				req["status"] = "closed"
 			}
 		})},
 	{"answers a malformed e-mail with 401 instead of a validation error", "ERR-1",
