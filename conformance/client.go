@@ -79,8 +79,11 @@ type Exchange struct {
 	// on purpose.
 	Violations []check.Violation
 	Retries    int // 429 answers waited out before this one
-	// LongRetry is set when a 429 asked to wait longer than the client's bound.
+	// LongRetry is set when a 429 asked to wait longer than the client's bound, or when the
+	// waits of its retries (Waited) would pass it: the last Retry-After asked.
 	LongRetry time.Duration
+	// Waited is how long the client waited out 429s before this answer.
+	Waited time.Duration
 	// Latency is how long the last attempt took, from sending to the end of the answer.
 	Latency time.Duration
 }
@@ -187,10 +190,13 @@ func (c *Client) Send(ctx context.Context, r Request) (*Exchange, error) {
 		if !ok {
 			break // a 429 without Retry-After: the specs judge it
 		}
-		if wait > c.retryMax || attempt >= 3 {
+		// Short waits are retried until they add up to the bound: a token bucket refilling a
+		// request a second, shared by four processes, may refuse a few times in a row.
+		if wait > c.retryMax || ex.Waited+wait > c.retryMax || attempt >= maxRetries {
 			ex.LongRetry = wait
 			break
 		}
+		ex.Waited += wait
 		if c.Retrying != nil {
 			c.Retrying(r.Op.ID, wait)
 		}
@@ -207,6 +213,9 @@ func (c *Client) Send(ctx context.Context, r Request) (*Exchange, error) {
 	}))
 	return ex, nil
 }
+
+// maxRetries bounds the 429s one request waits out.
+const maxRetries = 20
 
 // RetryAfter reads a Retry-After header given in seconds.
 func RetryAfter(h http.Header) (time.Duration, bool) {

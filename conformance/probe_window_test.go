@@ -54,7 +54,7 @@ var _ = Describe("Probes: the rate-limit window of every operation", Serial, Spe
 					}
 				}
 				By("spending the window with " + what)
-				ex, n, inAMinute, _, _ := exhaustCounting(Request{Op: op, As: "a user with a token just issued", Token: tok, Body: body, Intent: intent, NoRetry: true}, limit)
+				ex, n, inAMinute, _, _, _ := exhaustCounting(Request{Op: op, As: "a user with a token just issued", Token: tok, Body: body, Intent: intent, NoRetry: true}, limit)
 				if ex == nil {
 					if !inAMinute {
 						Skip(fmt.Sprintf("%d requests took more than a minute without a 429: the limit is per minute, so this proves nothing (raise %s)", n, EnvRateSenders))

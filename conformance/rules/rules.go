@@ -88,7 +88,7 @@ var All = []Rule{
 	{ID: HDR2, Source: "Endpoints (rate-limit headers); Errors (429)", By: Suite | Proxy | Explore, EveryAnswer: true,
 		Statement: "A 429 answer carries `Retry-After` as a whole number of seconds."},
 	{ID: LIMIT6, Source: "Limits (rate-limit headers: per minute; Retry-After until reset)", By: Suite | Proxy | Explore, EveryAnswer: true,
-		Statement: "A 429 of a per-minute limit (every operation but authenticate, whose throttle of failed logins the interface does not time, and thumbnails/regenerate, whose window is 10 minutes) says `Retry-After` of at most 60 seconds: a window of a minute resets within one (61 is allowed for rounding up)."},
+		Statement: "A 429 of a per-minute limit (every operation but authenticate, whose throttle of failed logins the interface does not time, and thumbnails/regenerate, whose window is 10 minutes) says `Retry-After` of at most 60 seconds: a window of a minute resets within one (61 is allowed for rounding up); and once the seconds it says (and one more) have passed, the caller is served again."},
 	{ID: UP1, Source: "Conventions (every operation answers)", By: Proxy,
 		Statement: "The deployment answers every request of an operation with a whole HTTP answer: a status, headers and a body that does not break off (a proxy in front of it answers 502 when none comes, and flags an answer whose body breaks off)."},
 	{ID: REQ1, Source: "Endpoints (request fields); Limits", By: Proxy, Client: true,
@@ -138,7 +138,7 @@ var All = []Rule{
 	{ID: LIMIT3, By: Suite | Explore, Source: "Limits (thumbnail regeneration)",
 		Statement: "At most 5 thumbnail regenerations succeed per project in 10 minutes: once 5 have succeeded for a project within the last 10 minutes, the next is 429 in shape (b) with `Retry-After`."},
 	{ID: LIMIT4, By: Suite | Explore, Source: "Limits (rate-limit headers)",
-		Statement: "Each answer in a window spends one request: an answer leaves at most `X-RateLimit-Limit` − 1 in `X-RateLimit-Remaining`, between two answers in a row in one window Remaining goes down by exactly one, and `X-RateLimit-Limit` stays the same."},
+		Statement: "Each answer in a window spends one request: an answer leaves at most `X-RateLimit-Limit` − 1 in `X-RateLimit-Remaining`, between two answers in a row in one window Remaining goes down by exactly one, `X-RateLimit-Limit` stays the same, and the last request a window allows says 0 are left (some success before the first 429 says Remaining 0)."},
 	{ID: LIMIT5, Source: "Limits (thumbnail regeneration; rate-limit headers)",
 		Statement: "The `Retry-After` of a thumbnail 429 counts seconds to the end of a 10-minute window: at most 600, and once that many seconds have passed the project may regenerate again."},
 
