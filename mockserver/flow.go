@@ -156,6 +156,9 @@ const (
 	// brokenRequest: the request body broke off before its announced length; the call was
 	// refused for it, and a replay would send the part that arrived, whole.
 	brokenRequest
+	// rateLimited: the answer was a 429 of a spent window or of the login throttle, which
+	// depends on the recording's timing and --rate-limit, not on what the calls asked.
+	rateLimited
 	leftOutReasons
 )
 
@@ -165,6 +168,7 @@ var leftOutNotes = [leftOutReasons]string{
 	garbledRequest: "whose request held text that is not valid UTF-8 are left out (a flow, being JSON, cannot carry such text as it was sent)",
 	deepRequest:    fmt.Sprintf("whose request body nested deeper than %d levels are left out (the flow could not be read back)", maxFlowDepth),
 	brokenRequest:  "whose request body broke off before its announced length are left out (a replay would send it whole)",
+	rateLimited:    "answered 429 (a spent rate-limit window or the login throttle) are left out (that depends on the recording's timing, not on the calls)",
 }
 
 // maxFlowDepth is the deepest request body a flow keeps (deepRequest).

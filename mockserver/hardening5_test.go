@@ -89,3 +89,21 @@ func TestCredentialsAsNamesAreRedacted(t *testing.T) {
 		t.Errorf("the journal holds the token as a header name:\n%s", journal)
 	}
 }
+
+// A call answered 429 because a window was spent is left out of the flow with a note: a replay
+// demanding it failed every deployment not throttled at that moment, the mock included.
+func TestFlowLeavesOutRateLimitedCalls(t *testing.T) {
+	m := newMock(t, mockserver.Config{RateLimit: 2})
+	p := "/__worlds/rl"
+	tok := m.post(p+"/v1/authenticate", "", map[string]any{"email": m.manifest.Users.Member.Email, "password": m.manifest.Users.Member.Password}).wantStatus(t, 200).data()["token"].(string)
+	for range 2 {
+		m.post(p+"/services/operations/v1/operations/tags/list", tok, map[string]any{}).wantStatus(t, 200)
+	}
+	m.post(p+"/services/operations/v1/operations/tags/list", tok, map[string]any{}).wantStatus(t, http.StatusTooManyRequests)
+	doc := m.ctl(http.MethodGet, p+"/__mock/flow", nil).wantStatus(t, 200).body
+	steps, _ := doc["steps"].([]any)
+	note, _ := doc["note"].(string)
+	if len(steps) != 3 || !strings.Contains(note, "1 calls answered 429") {
+		t.Errorf("%d steps, note %q: want the login and two lists, and a note on the 429", len(steps), note)
+	}
+}

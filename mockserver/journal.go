@@ -322,6 +322,8 @@ func (s *Server) recordRequests(next http.Handler) http.Handler {
 			switch {
 			case rec.Header().Get("X-Mock-Forced") != "":
 				wl.flow.skip(forcedAnswer)
+			case rec.status == http.StatusTooManyRequests:
+				wl.flow.skip(rateLimited)
 			case cannot:
 				wl.flow.skip(why)
 			default:
