@@ -38,6 +38,8 @@ func checkOutputPaths(opts proxyOptions) error {
 		}
 		if dir := filepath.Dir(linkTarget(o.path)); !isDir(dir) {
 			return fmt.Errorf("%s %s: the directory %s does not exist or is not a directory", o.flag, o.path, dir)
+		} else if err := writableDir(dir); err != nil {
+			return fmt.Errorf("%s %s: the directory %s cannot be written (%v); %s at stop", o.flag, o.path, dir, errors.Unwrap(err), o.what)
 		}
 		for _, other := range outputs[i+1:] {
 			if other.path != "" && realPath(other.path) == realPath(o.path) {
@@ -67,6 +69,18 @@ func linkTarget(path string) string {
 		path = to
 	}
 	return path
+}
+
+// writableDir makes and removes a file in dir, as a save at stop will (D195): a folder the
+// command may not write fails at start, not after a session's work.
+func writableDir(dir string) error {
+	f, err := os.CreateTemp(dir, ".mockserver-check-*")
+	if err != nil {
+		return err
+	}
+	name := f.Name()
+	f.Close()
+	return os.Remove(name)
 }
 
 func isDir(path string) bool {

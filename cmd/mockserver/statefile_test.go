@@ -56,3 +56,21 @@ func TestStateFileProblemsNameLineAndField(t *testing.T) {
 		}
 	}
 }
+
+// A --state-file or a proxy output in a folder the command may not write is refused at start:
+// the save at stop would fail there, and the session (or the report) be lost. /proc exists and
+// nobody, root included, may make a file in it.
+func TestOutputInAnUnwritableFolderIsRefused(t *testing.T) {
+	if !isDir("/proc") {
+		t.Skip("no /proc")
+	}
+	env := func(string) string { return "" }
+	err := run(t.Context(), []string{"--addr", "127.0.0.1:0", "--state-file", "/proc/mock-state.json"}, env, io.Discard, io.Discard)
+	if err == nil || !strings.Contains(err.Error(), "cannot be written") {
+		t.Errorf("a state file in /proc: %v, want a refusal saying the folder cannot be written", err)
+	}
+	err = run(t.Context(), []string{"proxy", "--addr", "127.0.0.1:0", "--upstream", "http://127.0.0.1:1", "--report-json", "/proc/report.json"}, env, io.Discard, io.Discard)
+	if err == nil || !strings.Contains(err.Error(), "cannot be written") {
+		t.Errorf("a report in /proc: %v, want a refusal saying the folder cannot be written", err)
+	}
+}

@@ -63,11 +63,15 @@ func (o steerOptions) apply(cfg *mockserver.Config) error {
 		return nil
 	}
 	removeLeftovers(o.stateFile)
+	// The save at stop writes a file beside it and renames it: a folder that is missing or may
+	// not be written would lose the session then.
+	if dir := filepath.Dir(linkTarget(o.stateFile)); !isDir(dir) {
+		return fmt.Errorf("state file %s: the directory %s does not exist or is not a directory", o.stateFile, dir)
+	} else if err := writableDir(dir); err != nil {
+		return fmt.Errorf("state file %s: the directory %s cannot be written (%v); the world is saved there at stop", o.stateFile, dir, errors.Unwrap(err))
+	}
 	_, err := fixtures.StatRegular(o.stateFile)
 	if errors.Is(err, fs.ErrNotExist) {
-		if dir := filepath.Dir(o.stateFile); !isDir(dir) { // the save at stop would fail, and the session be lost
-			return fmt.Errorf("state file %s: the directory %s does not exist or is not a directory", o.stateFile, dir)
-		}
 		return nil
 	}
 	if errors.Is(err, fixtures.ErrNotRegular) {
