@@ -48,3 +48,35 @@ func TestStoreSizeFollowsWrites(t *testing.T) {
 		t.Fatalf("after a measure: growth %d, size %d, want 0 and %d", s.Growth(), s.Size(), measured)
 	}
 }
+
+// A world loaded with ids at the ceiling (2^53-1, the largest a JavaScript client reads exactly)
+// refuses the next create instead of handing out 2^53, which its own snapshot could not load.
+func TestCreateAtTheIDCeilingIsRefused(t *testing.T) {
+	w := fixtures.Build(fixtures.DefaultSeed, time.Date(2026, 6, 1, 9, 0, 0, 0, time.UTC))
+	st := w.State
+	const top = 1<<53 - 1
+	last := &st.Tags[len(st.Tags)-1]
+	for i := range st.Cards {
+		if st.Cards[i].TagID != nil && *st.Cards[i].TagID == last.ID {
+			st.Cards[i].TagID = nil
+		}
+	}
+	last.ID = top
+	s, err := reference.New(st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	member := w.State.Users[0].ID
+	for _, u := range w.State.Users {
+		if u.Email == w.Manifest.Users.Member.Email {
+			member = u.ID
+		}
+	}
+	_, err = s.CreateTag(member, reference.CreateTagInput{Name: "next"})
+	if reference.ErrorCode(err) != reference.EINVALID {
+		t.Fatalf("a tag after id 2^53-1: %v, want EINVALID", err)
+	}
+	if _, err := reference.New(s.State()); err != nil {
+		t.Fatalf("the world's snapshot no longer loads: %v", err)
+	}
+}

@@ -139,9 +139,24 @@ func (s *Store) countRecord(project int64) {
 	}
 }
 
+// checkIDRoom refuses a write that would hand out n more ids of a kind past maxID (D76): a
+// world loaded with ids at the ceiling would give the next record an id no JavaScript client
+// reads exactly, and its snapshot would no longer load. EINVALID, as the record cap (D70).
+func (s *Store) checkIDRoom(n int64) error {
+	for _, next := range []int64{s.next.board, s.next.group, s.next.card, s.next.comment, s.next.tag} {
+		if next > maxID-n+1 {
+			return Errorf(EINVALID, "This world's records have reached the largest id the mock hands out (%d, the largest a JavaScript client reads exactly); reset the world or load a snapshot with smaller ids.", int64(maxID))
+		}
+	}
+	return nil
+}
+
 // checkRecordLimit refuses a new record in a project that holds the maximum set by
 // WithMaxRecordsPerProject (D70): EINVALID, which the HTTP layer answers 400 shape (a).
 func (s *Store) checkRecordLimit(project int64) error {
+	if err := s.checkIDRoom(int64(len(s.projects)) + 1); err != nil { // the record, and the copies a push makes
+		return err
+	}
 	limit := s.cfg.maxRecords
 	if limit <= 0 || s.projectRecords(project) < limit {
 		return nil

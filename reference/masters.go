@@ -132,6 +132,13 @@ func (s *Store) SyncMasterBoard(userID int64, in SyncMasterBoardInput) (SyncResu
 	now := s.now()
 	projects, skipped := s.subscribers(mb.ToolKey)
 	groups, cards := s.masterContent(mb)
+	made := 1 + len(groups) // a board and its groups and cards, per project at most
+	for _, cs := range cards {
+		made += len(cs)
+	}
+	if err := s.checkIDRoom(int64(len(projects) * made)); err != nil {
+		return SyncResult{}, err
+	}
 	copies := s.cardCopies()
 	res := SyncResult{SkippedNoAccess: skipped}
 	for _, p := range projects {
