@@ -133,6 +133,32 @@ type fieldRules struct {
 	spends bool
 }
 
+// nullSpecs declares, for each field of op the interface marks null ("Fields marked null accept
+// null", Endpoints), a spec sending null for it: no validation error may name the field (rule
+// ERR-3). An update is sent for a record that does not exist, so nothing changes whichever way
+// the deployment reads null; a validation of the body that refuses it still shows.
+func nullSpecs(op Operation, fr fieldRules) {
+	who := caller(op)
+	var serial []any
+	if fr.spends {
+		serial = append(serial, Serial)
+	}
+	for _, field := range op.Fields {
+		p := op.Request.Properties[field]
+		if p == nil || p.Value == nil || !p.Value.Nullable {
+			continue
+		}
+		It(fmt.Sprintf("accepts null for %q, which the interface marks null", field), serial, Contract(op, AspectValidation, "ERR-3"), func() {
+			body := with(fr.base(), field, nil)
+			if _, update := body["id"]; update && field != "id" {
+				body["id"] = missingID
+			}
+			ex := send(Request{Op: op, As: who.String(), Token: token(who, op), Body: body})
+			Expect(ex).To(AcceptField(field), "%s: the interface marks %q null", Cite(rules.ERR3), field)
+		})
+	}
+}
+
 // violationRule is the rule a violation spec checks: its citation and its id.
 func violationRule(_ Operation, c constraint) (string, string) {
 	if c.kind == "min" || c.kind == "max" {
@@ -213,6 +239,7 @@ func validationSpecs(op Operation, fr fieldRules) {
 			}
 		}
 	}
+	nullSpecs(op, fr)
 	if !op.CodesShown() && len(fr.constraints) > 0 {
 		c := fr.constraints[0]
 		// D1: the interface does not show this operation's codes; the reference answers a field

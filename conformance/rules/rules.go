@@ -116,7 +116,7 @@ var All = []Rule{
 	{ID: ERR2, Source: "Limits; Endpoints (min/max)",
 		Statement: "A number below its minimum or above its maximum is a validation error, like ERR-1."},
 	{ID: ERR3, Source: "Endpoints; Limits",
-		Statement: "A value exactly at the bound of its constraint (longest length, smallest or largest number, each enumeration value) is valid: no validation error names the field."},
+		Statement: "A value exactly at the bound of its constraint (longest length, smallest or largest number, each enumeration value), and null for a field the interface marks null, is valid: no validation error names the field."},
 	{ID: ERR4, By: Suite | Explore, Source: "Errors (rule 2)",
 		Statement: "On an operation that lists 404, a record that does not exist is answered with 404 in shape (a)."},
 	{ID: ID1, By: Suite | Explore, Source: "Errors (rule 2); Endpoints (the codes listed per operation)",

@@ -278,6 +278,12 @@ var variants = []variant{
 				req["status"] = "closed"
 			}
 		})},
+	{"refuses null for description on boards/update, a field the interface marks null", "ERR-3",
+		rewrite(op(conformance.OpBoardsUpdate), func(_ *http.Request, req map[string]any, a *answer) {
+			if v, sent := req["description"]; sent && v == nil {
+				a.status, a.body = 422, map[string]any{"message": "The description field must be a string.", "errors": map[string]any{"description": []any{"The description field must be a string."}}}
+			}
+		})},
 	{"answers a malformed e-mail with 401 instead of a validation error", "ERR-1",
 		rewrite(op(conformance.OpAuthenticate), func(_ *http.Request, req map[string]any, a *answer) {
 			if req["email"] == "not-an-email" && a.status == 422 {
