@@ -130,6 +130,9 @@ var (
 // before the next list was asked for, are judged; an overlap leaves the next list unjudged.
 func (tr *trail) listed(ex Exchange, sent, answered time.Time) []Violation {
 	if key, ok := createOf[ex.Op.ID]; ok {
+		if isReply(ex) {
+			return nil // a reply may be listed under its parent, not as an entry of its own (D210)
+		}
 		key += scope(ex)
 		if m, known := tr.lists[key]; known {
 			if sent.Before(m.answered) {
@@ -172,6 +175,18 @@ func createdWord(n int64) string {
 		return "create"
 	}
 	return "creates"
+}
+
+// isReply tells a comment create that names a parent: whether the list shows replies as entries
+// of their own or under their parent is not shown, so a reply is not counted.
+func isReply(ex Exchange) bool {
+	if ex.Op.ID != "commentsCreate" {
+		return false
+	}
+	var req struct {
+		Parent any `json:"parent_comment_id"`
+	}
+	return json.Unmarshal(ex.ReqBody, &req) == nil && req.Parent != nil
 }
 
 // scope narrows a list key to the card a comment list or create is about.

@@ -98,6 +98,7 @@ func TestTrackerJudgesCreatesInTheNextList(t *testing.T) {
 		{"a create before any list is not judged", []step{created(0), tags(2, 100)}, nil},
 		{"a comment not counted by its card's list breaks COMMENT-1", []step{total("7", "4", 0), commented("7", 100), total("7", "4", 200)}, []rules.ID{rules.COMMENT1}},
 		{"a comment on another card is not this card's", []step{total("7", "4", 0), commented("8", 100), total("7", "4", 200)}, nil},
+		{"a reply may be listed under its parent, so it is not counted", []step{total("7", "4", 0), {answer(comment, "50", `{"card_id":7,"comment":"x","parent_comment_id":3}`, `{"data":{"comment":{}}}`), 100}, total("7", "4", 200)}, nil},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			if got := run(check.NewTracker(), c.steps...); !slices.Equal(got, c.want) {
