@@ -167,7 +167,7 @@ func (b ownTrailers) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// inspect is ModifyResponse: it reads ahead up to maxBody bytes of the answer, checks the
+// inspect is ModifyResponse: it reads ahead up to maxAnswer bytes of the answer, checks the
 // exchange and adds X-Contract-Violations; the body then streams on unchanged.
 func (p *Proxy) inspect(resp *http.Response) error {
 	ex, _ := resp.Request.Context().Value(exchangeKey{}).(*exchange)
@@ -197,7 +197,7 @@ func (p *Proxy) inspect(resp *http.Response) error {
 		return nil
 	}
 	late := time.AfterFunc(p.bodyTimeout, func() { ex.abort(slowAnswer{p.bodyTimeout}) })
-	raw, body, whole, err := readAhead(resp.Body, p.maxBody)
+	raw, body, whole, err := readAhead(resp.Body, p.maxAnswer)
 	resp.Body = body
 	if !late.Stop() { // the answer is cut off: the client gets the 502 of upstreamFailed
 		return context.Cause(resp.Request.Context())
@@ -214,11 +214,11 @@ func (p *Proxy) inspect(resp *http.Response) error {
 	case err != nil: // the client went away: nobody reads this answer
 		ex.note("the answer body was not read to its end: the client went away")
 	case !whole:
-		ex.note(fmt.Sprintf("answer body over %d bytes: passed through, its fields unchecked", p.maxBody))
+		ex.note(fmt.Sprintf("answer body over %d bytes: passed through, its fields unchecked", p.maxAnswer))
 	}
 	ex.respBody = raw
 	if whole {
-		decoded, why, broken := decodeBody(resp.Header, raw, p.maxBody)
+		decoded, why, broken := decodeBody(resp.Header, raw, p.maxAnswer)
 		ex.respBody, ex.respWhole = decoded, why == ""
 		switch {
 		case broken:

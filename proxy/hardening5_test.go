@@ -211,3 +211,25 @@ func TestUnroutedPathIsNotADeploymentViolation(t *testing.T) {
 		t.Errorf("tags/list/ through the proxy to the mock: %d with verdict %q, want the 404 unjudged", a.status, a.header.Get(proxy.HeaderViolations))
 	}
 }
+
+// An answer past the request bound (an unpaginated list of a realistic project) is still judged,
+// and one past the answer bound is counted in the report as judged by status and headers only.
+func TestLargeAnswersAreJudgedOrCountedUnjudged(t *testing.T) {
+	size := 2 << 20
+	s := startProxy(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = io.Copy(io.Discard, r.Body)
+		w.Header().Set("X-RateLimit-Limit", "10")
+		w.Header().Set("X-RateLimit-Remaining", "9")
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write([]byte(`{"error":false,"message":"ok","data":"` + strings.Repeat("x", size) + `"`)) // not JSON: cut short
+	}))
+	a := s.post(t, pTagsList, "", `{}`)
+	if v := a.header.Get(proxy.HeaderViolations); !strings.Contains(v, "ENV-1") {
+		t.Errorf("a 2 MiB answer that is not JSON: verdict %q, want ENV-1 (judged)", v)
+	}
+	size = proxy.DefaultMaxAnswer + 10
+	s.post(t, pTagsList, "", `{}`)
+	if r := s.proxy.Report(); r.BodiesUnjudged != 1 {
+		t.Errorf("report counts %d answers judged by status and headers only, want 1", r.BodiesUnjudged)
+	}
+}

@@ -122,7 +122,7 @@ func TestUnknownPathsAreForwardedUnchecked(t *testing.T) {
 // A body larger than the bound passes through whole; its fields are not checked, and the
 // journal says so.
 func TestLargeAnswersStreamThroughUnchecked(t *testing.T) {
-	big := bytes.Repeat([]byte("x"), proxy.DefaultMaxBody+10)
+	big := bytes.Repeat([]byte("x"), proxy.DefaultMaxAnswer+10)
 	s := startProxy(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("X-RateLimit-Limit", "10")
 		w.Header().Set("X-RateLimit-Remaining", "9")

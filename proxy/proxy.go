@@ -20,8 +20,16 @@ import (
 )
 
 // DefaultMaxBody (D95) is how much of each body the proxy keeps for checking when Config.MaxBody is
-// zero: 1 MiB, the mock's own bound on request bodies.
+// zero: 1 MiB, the mock's own bound on request bodies. Answers are read ahead to answerBound
+// times that: the interface bounds no answer, and an unpaginated list of a realistic project
+// (2000 cards, the mock's busy scenario) is past 1 MiB.
 const DefaultMaxBody = 1 << 20
+
+// answerBound is how many times MaxBody of an answer the proxy reads ahead.
+const answerBound = 8
+
+// DefaultMaxAnswer is how much of an answer the proxy reads ahead when Config.MaxBody is zero.
+const DefaultMaxAnswer = answerBound * DefaultMaxBody
 
 // DefaultJournalSize is how many exchanges the journal keeps when Config.JournalSize is zero.
 const DefaultJournalSize = 200
@@ -57,15 +65,17 @@ type Config struct {
 type Proxy struct {
 	upstream *url.URL
 	maxBody  int64
-	logger   *slog.Logger
-	hosts    hostguard.Policy
-	via      string                    // this proxy's name in Via headers, to detect loops (D140)
-	ops      map[string]spec.Operation // by exact path
-	rp       *httputil.ReverseProxy
-	journal  *journal
-	stats    *stats
-	tracker  *check.Tracker
-	started  time.Time
+	// maxAnswer is how much of an answer is read ahead for checking (answerBound × maxBody).
+	maxAnswer int64
+	logger    *slog.Logger
+	hosts     hostguard.Policy
+	via       string                    // this proxy's name in Via headers, to detect loops (D140)
+	ops       map[string]spec.Operation // by exact path
+	rp        *httputil.ReverseProxy
+	journal   *journal
+	stats     *stats
+	tracker   *check.Tracker
+	started   time.Time
 	// bodyTimeout bounds the read-ahead of an answer body (upstreamTimeout; tests shorten it).
 	bodyTimeout time.Duration
 	// clientRules holds the rules of client violations already logged (logViolations).
@@ -100,6 +110,7 @@ func New(cfg Config) (*Proxy, error) {
 	if p.maxBody <= 0 {
 		p.maxBody = DefaultMaxBody
 	}
+	p.maxAnswer = answerBound * p.maxBody
 	if p.logger == nil {
 		p.logger = slog.New(slog.DiscardHandler)
 	}

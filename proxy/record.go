@@ -57,13 +57,22 @@ func (r *ScenarioRecorder) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 		return
 	}
 	r.noteRequestSecrets(req)
-	tee := &teeWriter{ResponseWriter: w, limit: r.maxBody}
+	tee := &teeWriter{ResponseWriter: w, limit: maxRecordedAnswer}
 	r.next.ServeHTTP(tee, req)
-	if tee.status < 200 || tee.status > 299 || tee.over {
+	if tee.status < 200 || tee.status > 299 {
 		return
 	}
-	body, why, _ := decodeBody(w.Header(), tee.body.Bytes(), r.maxBody)
+	if tee.over {
+		r.mu.Lock()
+		r.notes[fmt.Sprintf("an answer of %s over %d MiB was not recorded: its records are not in the file", req.URL.Path, maxRecordedAnswer>>20)] = true
+		r.mu.Unlock()
+		return
+	}
+	body, why, _ := decodeBody(w.Header(), tee.body.Bytes(), maxRecordedAnswer)
 	if why != "" { // an encoding the checks cannot read either
+		r.mu.Lock()
+		r.notes["an answer of "+req.URL.Path+" was not recorded: "+why] = true
+		r.mu.Unlock()
 		return
 	}
 	var answer struct {
@@ -157,6 +166,11 @@ func (r *ScenarioRecorder) keepCart(cart map[string]any) {
 	r.cartAt[token] = len(r.carts)
 	r.carts = append(r.carts, cart)
 }
+
+// maxRecordedAnswer bounds the answer the recorder reads for records: far past the proxy's
+// checks (a project of tens of thousands of cards answers cards/list in tens of MiB), since the
+// recording is what a team takes from staging.
+const maxRecordedAnswer = 64 << 20
 
 // maxExactInt is the largest integer JSON's numbers (float64) hold exactly: a larger id read
 // from an answer may already be another one, so it is never kept (D197).

@@ -15,11 +15,13 @@ type stats struct {
 	checked    int
 	deployment int
 	client     int
+	unjudged   int                 // checked exchanges whose answer body was not judged
 	ops        map[string]*opStats // by operation id
 }
 
 type opStats struct {
 	exchanges int
+	unjudged  int // exchanges whose answer body was not judged
 	rules     map[rules.ID]*RuleCount
 }
 
@@ -43,8 +45,9 @@ type Example struct {
 
 func newStats() *stats { return &stats{ops: map[string]*opStats{}} }
 
-// add counts one journaled exchange (id is its journal id).
-func (s *stats) add(e Exchange, id int64, checked bool) {
+// add counts one journaled exchange (id is its journal id); bodyJudged is false when its
+// answer body was not judged (too large, or in an encoding the proxy does not read).
+func (s *stats) add(e Exchange, id int64, checked, bodyJudged bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.exchanges++
@@ -58,6 +61,10 @@ func (s *stats) add(e Exchange, id int64, checked bool) {
 		s.ops[e.Operation] = op
 	}
 	op.exchanges++
+	if !bodyJudged {
+		op.unjudged++
+		s.unjudged++
+	}
 	for _, v := range e.Violations {
 		if v.Party == Client {
 			s.client++
@@ -77,11 +84,14 @@ func (s *stats) add(e Exchange, id int64, checked bool) {
 
 // Report is the summary of a run, as --report-json writes it.
 type Report struct {
-	Upstream             string            `json:"upstream"`
-	Started              time.Time         `json:"started"`
-	Finished             time.Time         `json:"finished"`
-	Exchanges            int               `json:"exchanges"`
-	Checked              int               `json:"checked"`
+	Upstream  string    `json:"upstream"`
+	Started   time.Time `json:"started"`
+	Finished  time.Time `json:"finished"`
+	Exchanges int       `json:"exchanges"`
+	Checked   int       `json:"checked"`
+	// BodiesUnjudged counts the checked exchanges whose answer body was not judged (over the
+	// read-ahead bound, or in an encoding the proxy does not read): only status and headers were.
+	BodiesUnjudged       int               `json:"bodies_unjudged"`
 	DeploymentViolations int               `json:"deployment_violations"`
 	ClientViolations     int               `json:"client_violations"`
 	Operations           []OperationReport `json:"operations"`
@@ -91,10 +101,12 @@ type Report struct {
 // OperationReport is one operation's part of a Report; operations no exchange reached are
 // listed with zero exchanges.
 type OperationReport struct {
-	Operation  string      `json:"operation"`
-	Path       string      `json:"path"`
-	Exchanges  int         `json:"exchanges"`
-	Violations []RuleCount `json:"violations"`
+	Operation string `json:"operation"`
+	Path      string `json:"path"`
+	Exchanges int    `json:"exchanges"`
+	// BodiesUnjudged is as the Report's, for this operation.
+	BodiesUnjudged int         `json:"bodies_unjudged"`
+	Violations     []RuleCount `json:"violations"`
 }
 
 // Report summarises every exchange so far.
@@ -104,13 +116,13 @@ func (p *Proxy) Report() Report {
 	defer s.mu.Unlock()
 	r := Report{
 		Upstream: p.upstream.Redacted(), Started: p.started.UTC(), Finished: time.Now().UTC(),
-		Exchanges: s.exchanges, Checked: s.checked,
+		Exchanges: s.exchanges, Checked: s.checked, BodiesUnjudged: s.unjudged,
 		DeploymentViolations: s.deployment, ClientViolations: s.client, Rules: Rules,
 	}
 	for path, op := range p.ops {
 		or := OperationReport{Operation: op.ID, Path: path, Violations: []RuleCount{}}
 		if st := s.ops[op.ID]; st != nil {
-			or.Exchanges = st.exchanges
+			or.Exchanges, or.BodiesUnjudged = st.exchanges, st.unjudged
 			for _, rule := range Rules {
 				if rc := st.rules[rule.ID]; rc != nil {
 					or.Violations = append(or.Violations, *rc)

@@ -195,8 +195,12 @@ func finishProxy(p *proxy.Proxy, opts proxyOptions, out io.Writer) error {
 		return err
 	}
 	r := p.Report()
-	fmt.Fprintf(out, "proxy stopped: %d exchanges (%d checked), %d deployment violations, %d client violations\n",
-		r.Exchanges, r.Checked, r.DeploymentViolations, r.ClientViolations)
+	checked := fmt.Sprintf("%d checked", r.Checked)
+	if r.BodiesUnjudged > 0 {
+		checked += fmt.Sprintf(", %d of them by status and headers only: the answer body was too large or in an encoding the proxy does not read", r.BodiesUnjudged)
+	}
+	fmt.Fprintf(out, "proxy stopped: %d exchanges (%s), %d deployment violations, %d client violations\n",
+		r.Exchanges, checked, r.DeploymentViolations, r.ClientViolations)
 	if opts.failOnViolation && r.DeploymentViolations > 0 {
 		var broken []string
 		for _, op := range r.Operations {
