@@ -303,7 +303,7 @@ func (s *Server) recordRequests(next http.Handler) http.Handler {
 		}
 		rec := &journalRecorder{statusRecorder: statusRecorder{ResponseWriter: w}, limit: limit}
 		next.ServeHTTP(rec, r)
-		path := r.URL.Path // never the query: it may carry credentials
+		path := redact.PathParams(r.URL.Path) // never the query: it may carry credentials
 		if len(path) > maxJournalPath {
 			path = path[:maxJournalPath] + "…[cut]"
 		}

@@ -17,7 +17,7 @@ func TestIsSecretName(t *testing.T) {
 		"code", "otp", "otpCode", "auth_code", "authorizationCode", "verification_code", "mfaCode", "totp",
 		"sessionId", "session_id", "SESSION-ID", "SESSIONID", "jwt", "idJwt", "user[password]", "data.accessToken",
 		"auth", "AUTH", "session", "pin", "PIN", "pin_code", "creditCard", "credit_card", "cardNumber", "card_number", "account_number", "cvv", "CVC", "DPoP",
-		"pass", "PASS", "sig", "token[0]", "password[1]", "api_key_2",
+		"pass", "PASS", "sig", "token[0]", "password[1]", "api_key_2", "jsessionid", "JSESSIONID", "phpsessid_sessionid",
 	}
 	plain := []string{
 		"token_count", "tokenCount", "TOKEN_TYPE", "token_type", "tokens_used", "tour_key", "tool_key", "toolKey",
@@ -52,5 +52,21 @@ func TestRedactCamelCase(t *testing.T) {
 	}
 	if text := Text("accessToken=s3cr3t&ID-TOKEN: s3cr3t2\n"); text != "accessToken=[redacted]&ID-TOKEN: [redacted]\n" {
 		t.Errorf("Text: %q", text)
+	}
+}
+
+// A request target's credentials are redacted in its query, in indexed query names and in its
+// path's ';' parameters, which servers read as they read a query.
+func TestTargetRedactsQueryAndPathParameters(t *testing.T) {
+	for in, want := range map[string]string{
+		"/tags/list;access_token=S1":        "/tags/list;access_token=[redacted]",
+		"/a;jsessionid=S2/b;x=1":            "/a;jsessionid=[redacted]/b;x=1",
+		"/tags/list?token%5B0%5D=S3&page=2": "/tags/list?page=2&token%5B0%5D=%5Bredacted%5D",
+		"/tags/list;v=1?q=1":                "/tags/list;v=1?q=1",
+		"/tags/list;sig=S4?jsessionid=S5":   "/tags/list;sig=[redacted]?jsessionid=%5Bredacted%5D",
+	} {
+		if got := Target(in); got != want {
+			t.Errorf("Target(%q) = %q, want %q", in, got, want)
+		}
 	}
 }

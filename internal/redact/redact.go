@@ -70,7 +70,7 @@ func IsSecretName(name string) bool {
 		return true
 	}
 	for i, w := range ws {
-		if secretWords[w] || strings.Contains(w, "password") || strings.Contains(w, "passwd") || strings.HasSuffix(w, "secret") {
+		if secretWords[w] || strings.Contains(w, "password") || strings.Contains(w, "passwd") || strings.HasSuffix(w, "secret") || strings.HasSuffix(w, "sessionid") {
 			return true
 		}
 		if i == 0 {
@@ -318,12 +318,33 @@ func bracketEnd(s string, k int) int {
 	return len(s)
 }
 
-// Target replaces the values of credential query parameters of a request target
-// ("/path?token=…"); a query that does not parse is replaced whole.
+// PathParams replaces the values of credential parameters of a path's segments
+// ("/list;access_token=…", "/x;jsessionid=…"): servers read them as they read a query.
+func PathParams(path string) string {
+	if !strings.Contains(path, ";") {
+		return path
+	}
+	segs := strings.Split(path, "/")
+	for i, seg := range segs {
+		params := strings.Split(seg, ";")
+		for j := 1; j < len(params); j++ {
+			if name, _, ok := strings.Cut(params[j], "="); ok && IsSecretName(name) {
+				params[j] = name + "=" + redacted
+			}
+		}
+		segs[i] = strings.Join(params, ";")
+	}
+	return strings.Join(segs, "/")
+}
+
+// Target replaces the values of credential query parameters, and of credential parameters of
+// its path's segments, of a request target ("/path?token=…"); a query that does not parse is
+// replaced whole.
 func Target(target string) string {
 	path, query, found := strings.Cut(target, "?")
+	path = PathParams(path)
 	if !found {
-		return target
+		return path
 	}
 	values, err := url.ParseQuery(query)
 	if err != nil {
@@ -339,7 +360,7 @@ func Target(target string) string {
 		}
 	}
 	if !changed {
-		return target
+		return path + "?" + query
 	}
 	return path + "?" + values.Encode()
 }
