@@ -12,15 +12,19 @@ help: ## print this help
 	    d = $$2; while (match(d, /\$$\([A-Z_]+\)/)) { v = substr(d, RSTART + 2, RLENGTH - 3); d = substr(d, 1, RSTART - 1) ENVIRON[v] substr(d, RSTART + RLENGTH) } \
 	    printf "  %-24s %s\n", $$1, d }' $(MAKEFILE_LIST)
 
-run: ## run the mock with its seeded fixtures on $(ADDR)
-	$(GO) run ./cmd/mockserver --addr $(ADDR) --seed $(SEED)
+# run and proxy build the binary and exec it, so a SIGTERM sent to make (a CI runner, timeout)
+# reaches the mock or the proxy, which then saves its state or writes its reports; go run would
+# leave them running, holding the port.
+run: build ## run the mock with its seeded fixtures on $(ADDR)
+	exec ./build/mockserver --addr $(ADDR) --seed $(SEED)
 
 UPSTREAM ?=
 
 proxy: ## run the validating proxy on $(ADDR) in front of UPSTREAM (README, "Validating proxy"); reports in build/ at stop
 	@test -n "$(UPSTREAM)" || (echo "make proxy: set UPSTREAM=https://your-deployment" >&2; exit 1)
 	@mkdir -p build
-	$(GO) run ./cmd/mockserver proxy --upstream $(UPSTREAM) --addr $(ADDR) \
+	CGO_ENABLED=0 $(GO) build -trimpath -o build/mockserver ./cmd/mockserver
+	exec ./build/mockserver proxy --upstream $(UPSTREAM) --addr $(ADDR) \
 	  --report-json build/proxy-report.json --report-junit build/proxy-junit.xml
 
 # The self-test runs the whole suite (and explore mode) against some seventy variants of the mock:
