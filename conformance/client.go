@@ -8,8 +8,10 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/opsapi/mocktoolkit/conformance/check"
@@ -113,7 +115,14 @@ type Client struct {
 	Retrying func(op string, wait time.Duration)
 	// Recorder counts every exchange the client makes (each attempt of a retried request).
 	Recorder Recorder
+	// unanswered counts the requests in a row that got no answer within the timeout.
+	unanswered atomic.Int64
 }
+
+// Unanswered is how many requests in a row got no answer within the client's timeout (any
+// answer starts the count again): a deployment whose health check answers but whose operations
+// hang would otherwise cost every spec the whole timeout.
+func (c *Client) Unanswered() int64 { return c.unanswered.Load() }
 
 // NewClient returns a client of the deployment at base.
 func NewClient(ctx context.Context, base string, cfg Config) (*Client, error) {
@@ -130,7 +139,7 @@ func NewClient(ctx context.Context, base string, cfg Config) (*Client, error) {
 // BaseURL is the base URL of the deployment under test.
 func (c *Client) BaseURL() string { return c.base }
 
-// Send makes the call r describes. On a 429 it waits Retry-After and tries again (three times at
+// Send makes the call r describes. On a 429 it waits Retry-After and tries again (while the waits at
 // most) unless r.NoRetry is set or the wait is longer than the client's bound (then the 429 is
 // returned with LongRetry set). The error is a transport failure or a suite bug; answers of any
 // status are returned as an Exchange.
@@ -169,6 +178,11 @@ func (c *Client) Send(ctx context.Context, r Request) (*Exchange, error) {
 		}
 		started := time.Now()
 		resp, err := c.hc.Do(req)
+		if err == nil {
+			c.unanswered.Store(0)
+		} else if ue, ok := err.(*url.Error); ok && ue.Timeout() && ctx.Err() == nil {
+			c.unanswered.Add(1)
+		}
 		record := ExchangeRecord{Op: r.Op.ID, Credential: credentialOf(r.Token, r.Authorization), Intent: r.Intent.String(), Constraint: r.Constraint, NoRetry: r.NoRetry}
 		if err != nil {
 			c.Recorder.add(record)

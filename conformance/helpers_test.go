@@ -108,6 +108,9 @@ func token(r role, op Operation) string {
 	return tok
 }
 
+// maxUnanswered is how many requests in a row may go unanswered before the run is abandoned.
+const maxUnanswered = 3
+
 // maxRenewals bounds the logins one request may take to get past a 401 of a cached token.
 const maxRenewals = 6
 
@@ -162,6 +165,9 @@ func sendCtx(ctx context.Context, r Request) *Exchange {
 		ex, err = client.Send(ctx, r)
 	}
 	if err != nil {
+		if n := client.Unanswered(); n >= maxUnanswered {
+			AbortSuite(fmt.Sprintf("the deployment stopped answering: the last %d requests got no answer within %s (CONFORMANCE_TIMEOUT), the last being %s; the run ends here rather than wait that long for every spec. Its health check may answer while its operations hang (a database down, a stuck worker).", n, cfg.Timeout, r.Op.ID))
+		}
 		Fail(fmt.Sprintf("%s: the request could not be made: %s\n\n%s", r.Op.ID, err, ex.Describe()))
 	}
 	if ex.LongRetry > 0 {
