@@ -4,7 +4,9 @@ import (
 	"fmt"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
+	"strings"
 	"time"
+	"unicode"
 
 	. "github.com/opsapi/mocktoolkit/conformance"
 
@@ -49,6 +51,13 @@ var _ = Describe("Account area", func() {
 				Body: map[string]any{"email": outsider.Email, "password": "wrong-" + outsider.Password}})
 			Expect(ex).To(HaveErrorStatus(), Cite(rules.AUTH5))
 			Expect(ex).To(HaveJSON("data.token", "absent or empty", func(v any, present bool) bool { return !present || v == "" || v == nil }), Cite(rules.AUTH5))
+			if swapped := swapCase(outsider.Password); swapped != outsider.Password {
+				By("the password in other letter cases, which is another password")
+				ex := send(Request{Op: op, As: "the outsider with the password's letter cases swapped",
+					Body: map[string]any{"email": outsider.Email, "password": swapped}})
+				Expect(ex).To(HaveErrorStatus(), Cite(rules.AUTH5))
+				Expect(ex).To(HaveJSON("data.token", "absent or empty", func(v any, present bool) bool { return !present || v == "" || v == nil }), Cite(rules.AUTH5))
+			}
 		})
 
 		// Rules HDR-2, ENV-3 on authenticate's own 429: a rate-limited login answers `error`,
@@ -99,3 +108,13 @@ var _ = Describe("Account area", func() {
 		})
 	})
 })
+
+// swapCase writes s with upper and lower case swapped.
+func swapCase(s string) string {
+	return strings.Map(func(r rune) rune {
+		if unicode.IsUpper(r) {
+			return unicode.ToLower(r)
+		}
+		return unicode.ToUpper(r)
+	}, s)
+}

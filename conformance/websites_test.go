@@ -111,6 +111,11 @@ func describeThemeVersionsDeprecate() {
 			expectSuccess(ex)
 			Expect(ex).To(HaveKind("data.version_id", "a string"), Cite(rules.TRANS3))
 			Expect(ex).To(HaveJSON("data.theme_status", `"deprecated"`, func(v any, _ bool) bool { return v == "deprecated" }), Cite(rules.TRANS3))
+			By("deprecating it again: a version once deprecated is never answered as anything else")
+			again := call(member, op, map[string]any{"version_id": manifest.Websites.ApprovedVersionIDs[0]})
+			if again.Status >= 200 && again.Status < 300 {
+				Expect(again).To(HaveJSON("data.theme_status", `"deprecated"`, func(v any, _ bool) bool { return v == "deprecated" }), Cite(rules.TRANS3))
+			}
 		})
 
 		// Rule TRANS-4 (conformance/rules.md). The status is not shown, so any refusal the
