@@ -107,3 +107,24 @@ func TestFlowLeavesOutRateLimitedCalls(t *testing.T) {
 		t.Errorf("%d steps, note %q: want the login and two lists, and a note on the 429", len(steps), note)
 	}
 }
+
+// A request to one of the API's paths whose world cannot be served (a bad name, two names, a
+// world a cross-site load may not make, a world that does not exist) still carries the
+// rate-limit headers every answer of the API's paths carries.
+func TestWorldRefusalsOnAPIPathsCarryRateLimitHeaders(t *testing.T) {
+	m := newMock(t, mockserver.Config{})
+	list := "/services/operations/v1/operations/tags/list"
+	for _, c := range []struct {
+		name, path string
+		headers    []string
+	}{
+		{"a bad world name", "/__worlds/bad!name" + list, nil},
+		{"two world names", list, []string{"X-Mock-World", "a", "X-Mock-World", "b"}},
+		{"a cross-site load", "/__worlds/newxs" + list, []string{"Sec-Fetch-Site", "cross-site", "Sec-Fetch-Mode", "no-cors"}},
+	} {
+		a := m.ctl(http.MethodPost, c.path, map[string]any{}, c.headers...)
+		if a.status < 400 || a.header.Get("X-RateLimit-Limit") == "" || a.header.Get("X-RateLimit-Remaining") == "" {
+			t.Errorf("%s: %d with headers %v, want a refusal carrying the rate-limit headers", c.name, a.status, a.header)
+		}
+	}
+}

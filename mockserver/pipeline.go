@@ -37,6 +37,9 @@ func (s *Server) chain() http.Handler {
 // dispatch matches the route: an operation, a control, or 404/405 in the envelope (D3).
 func (s *Server) dispatch(w http.ResponseWriter, r *http.Request) {
 	if err := worldError(r); err != nil {
+		if !s.spendUnbound(w, r) {
+			return
+		}
 		status := http.StatusBadRequest
 		if e, ok := err.(*errNoWorld); ok && e.status != 0 {
 			status = e.status
@@ -253,6 +256,17 @@ func (s *Server) spend(w http.ResponseWriter, wl *world, key string) bool {
 		return false
 	}
 	return true
+}
+
+// spendUnbound spends, for a request to one of the API's paths that names no world the mock
+// can serve, the client address's window of the default world, as an unknown path does: every
+// answer of the API's paths carries the rate-limit headers (D3), a refusal of its world too.
+// The mock's own paths carry none.
+func (s *Server) spendUnbound(w http.ResponseWriter, r *http.Request) bool {
+	if s.isControlPath(r.URL.Path) {
+		return true
+	}
+	return s.spend(w, s.worlds.def, "addr:"+clientAddr(r))
 }
 
 func clientAddr(r *http.Request) string {

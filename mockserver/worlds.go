@@ -468,7 +468,9 @@ func (s *Server) mayCreateWorld(w http.ResponseWriter, r *http.Request, name str
 	if why == "" {
 		return true
 	}
-	writeShapeB(w, http.StatusForbidden, "The world "+strconv.Quote(clip(name, 80))+" does not exist and this request may not make it. "+why)
+	if s.spendUnbound(w, r) {
+		writeShapeB(w, http.StatusForbidden, "The world "+strconv.Quote(clip(name, 80))+" does not exist and this request may not make it. "+why)
+	}
 	return false
 }
 
