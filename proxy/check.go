@@ -19,8 +19,18 @@ func (p *Proxy) check(ctx context.Context, ex *exchange) []Violation {
 	if !ex.reqWhole {
 		ex.note(fmt.Sprintf("request body over %d bytes: its fields were not checked", p.maxBody))
 	}
+	reqBody, reqWhole := ex.reqBody, ex.reqWhole
+	if reqWhole { // a compressed request is judged by the JSON it carries, as an answer is
+		decoded, why, _ := decodeBody(ex.reqHeader, reqBody, p.maxBody)
+		if why != "" {
+			ex.note(fmt.Sprintf("request body in Content-Encoding %q that the proxy could not read within %d bytes: its fields were not checked", ex.reqHeader.Get("Content-Encoding"), p.maxBody))
+			reqWhole = false
+		} else {
+			reqBody = decoded
+		}
+	}
 	one := check.Exchange{
-		Op: *ex.op, ReqHeader: ex.reqHeader, ReqBody: ex.reqBody, ReqPartial: !ex.reqWhole,
+		Op: *ex.op, ReqHeader: ex.reqHeader, ReqBody: reqBody, ReqPartial: !reqWhole,
 		Status: ex.status, Header: ex.respHeader, Body: ex.respBody, BodyPartial: !ex.respWhole,
 	}
 	vs := check.Judge(ctx, one)

@@ -233,3 +233,33 @@ func TestLargeAnswersAreJudgedOrCountedUnjudged(t *testing.T) {
 		t.Errorf("report counts %d answers judged by status and headers only, want 1", r.BodiesUnjudged)
 	}
 }
+
+// A request body sent gzip-compressed is judged by the JSON it carries, not called "not JSON".
+func TestGzipRequestBodyIsJudgedDecoded(t *testing.T) {
+	up := rawUpstream(t, answerWith("Content-Length: 51\r\n", []byte(`{"error":false,"message":"ok","data":{"tag":{"id":1}}}`[:51])))
+	p, err := proxy.New(proxy.Config{Upstream: up})
+	if err != nil {
+		t.Fatal(err)
+	}
+	front := httptest.NewServer(p)
+	t.Cleanup(front.Close)
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	_, _ = zw.Write([]byte(`{"name":"gz"}`))
+	_ = zw.Close()
+	req, _ := http.NewRequest(http.MethodPost, front.URL+"/services/operations/v1/operations/tags/create", &gz)
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Content-Encoding", "gzip")
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	for _, e := range p.Exchanges(1) {
+		for _, v := range e.Violations {
+			if v.Rule == "REQ-1" {
+				t.Errorf("a gzip request body of valid JSON is REQ-1: %s", v.Detail)
+			}
+		}
+	}
+}
