@@ -5,7 +5,6 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
-	"net/url"
 	"strings"
 	"testing"
 
@@ -15,27 +14,7 @@ import (
 // An upstream answering a status below 100 ("099", which Go's transport reads) gets the client
 // the 502 of UP-1, not a panic that drops the connection.
 func TestUpstreamStatusBelow100IsA502(t *testing.T) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			go func() {
-				defer c.Close()
-				if _, err := http.ReadRequest(bufio.NewReader(c)); err != nil {
-					return
-				}
-				_, _ = c.Write([]byte("HTTP/1.1 099 X\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}"))
-			}()
-		}
-	}()
-	u, _ := url.Parse("http://" + ln.Addr().String())
+	u := rawUpstream(t, []byte("HTTP/1.1 099 X\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}"))
 	p, err := proxy.New(proxy.Config{Upstream: u})
 	if err != nil {
 		t.Fatal(err)
