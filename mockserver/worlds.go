@@ -11,6 +11,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/opsapi/mocktoolkit/internal/text"
 )
 
 // Worlds (D100): a client picks its world with the path prefix /__worlds/<name> in front of any
@@ -374,13 +376,8 @@ func (s *Server) handleWorlds(w http.ResponseWriter, _ *http.Request) {
 	writeJSON(w, http.StatusOK, map[string]any{"worlds": rows, "max_worlds": s.worlds.max})
 }
 
-// clip cuts s to n bytes for a message.
-func clip(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return s[:n] + "…"
-}
+// clip shortens a value quoted in a message to about n bytes (text.Clip).
+func clip(s string, n int) string { return text.Clip(s, n) }
 
 // handleWorldDelete forgets the named world of ?name= (a test worker's teardown); its tokens
 // and records go with it, and its next use builds it afresh. The default world is never

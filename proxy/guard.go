@@ -7,6 +7,8 @@ import (
 	"net/url"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/opsapi/mocktoolkit/internal/text"
 )
 
 // admit refuses, before anything is forwarded or shown, a request the proxy must not serve
@@ -71,10 +73,5 @@ func newVia() string {
 	return "mockserver-proxy-" + hex.EncodeToString(b)
 }
 
-// clipText cuts s to n bytes for a message.
-func clipText(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return s[:n] + "…"
-}
+// clipText shortens a value quoted in a message to about n bytes (text.Clip).
+func clipText(s string, n int) string { return text.Clip(s, n) }

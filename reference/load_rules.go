@@ -8,6 +8,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/opsapi/mocktoolkit/internal/text"
 )
 
 // maxID is the largest id a snapshot may hold (D76): the largest integer a JavaScript client
@@ -334,14 +336,5 @@ func (r *ruleCheck) times(created, updated time.Time, deleted *time.Time) {
 	r.time("deleted_at", deleted)
 }
 
-// clipText shortens a value quoted in a problem to 40 bytes, on a character boundary.
-func clipText(v string) string {
-	if len(v) <= 40 {
-		return v
-	}
-	cut := 40
-	for cut > 0 && !utf8.RuneStart(v[cut]) {
-		cut--
-	}
-	return v[:cut] + "…"
-}
+// clipText shortens a value quoted in a problem to 40 bytes (text.Clip).
+func clipText(v string) string { return text.Clip(v, 40) }

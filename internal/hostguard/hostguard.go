@@ -11,6 +11,8 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+
+	"github.com/opsapi/mocktoolkit/internal/text"
 )
 
 // Policy is the set of Host names a server answers.
@@ -88,12 +90,7 @@ func (p Policy) Refuses(r *http.Request, lead string) string {
 	return ""
 }
 
-func clipHost(s string) string {
-	if len(s) > 100 {
-		return s[:100] + "…"
-	}
-	return s
-}
+func clipHost(s string) string { return text.Clip(s, 100) }
 
 func Refusal(lead, host string) string {
 	name := clipHost(Name(host))
