@@ -34,19 +34,19 @@ func exhaust(req Request) (*Exchange, int, bool) {
 }
 
 // exhaustCounting is exhaust that also says when it began, how many requests succeeded and
-// the lowest X-RateLimit-Remaining a success said (-1: none said one); known is the window's
+// what the successes said of X-RateLimit-Remaining (remainders); known is the window's
 // X-RateLimit-Limit when req's answers may leave it out (0: read it from the first answer).
-func exhaustCounting(req Request, known int64) (hit *Exchange, n int, inAMinute bool, start time.Time, succeeded int, lowest int64) {
+func exhaustCounting(req Request, known int64) (hit *Exchange, n int, inAMinute bool, start time.Time, succeeded int, said remainders) {
 	GinkgoHelper()
 	op := req.Op
-	start, lowest = time.Now(), -1
+	start, said = time.Now(), remainders{lowest: -1}
 	first := send(req)
 	if first.Status == 429 {
-		return first, 1, true, start, 0, lowest
+		return first, 1, true, start, 0, said
 	}
 	if first.Status >= 200 && first.Status < 300 {
 		succeeded++
-		lowest = lower(lowest, first)
+		said.add(first)
 	}
 	limit, ok := first.HeaderInt("X-RateLimit-Limit")
 	if known > 0 {
@@ -65,20 +65,18 @@ func exhaustCounting(req Request, known int64) (hit *Exchange, n int, inAMinute 
 		began := time.Now()
 		var ok int
 		var err error
-		var low int64
-		hit, ok, low, err = countRound(req, k, time.Time{})
+		var round remainders
+		hit, ok, round, err = countRound(req, k, time.Time{})
 		n += k
 		succeeded += ok
-		if low >= 0 && (lowest < 0 || low < lowest) {
-			lowest = low
-		}
+		said.merge(round)
 		took := time.Since(began)
 		switch {
 		case hit != nil:
 			// The 429 passes the checks every answer gets.
 			Expect(hit.StatusListed()).To(BeTrue(), "%s\n\n%s", Cite(rules.STATUS1), hit.Describe())
 			Expect(hit).To(ConformToSpec())
-			return hit, n, time.Since(start) <= rateWindow, start, succeeded, lowest
+			return hit, n, time.Since(start) <= rateWindow, start, succeeded, said
 		case err != nil:
 			// The interface bounds neither the requests in flight nor their time: a deployment that
 			// refuses connections or keeps a request past CONFORMANCE_TIMEOUT breaks no rule it states.
@@ -91,15 +89,41 @@ func exhaustCounting(req Request, known int64) (hit *Exchange, n int, inAMinute 
 		}
 		k = nextRound(k, took)
 	}
-	return nil, n, time.Since(start) <= rateWindow, start, succeeded, lowest
+	return nil, n, time.Since(start) <= rateWindow, start, succeeded, said
 }
 
-// lower is the lower of low and ex's X-RateLimit-Remaining (low -1: none yet).
-func lower(low int64, ex *Exchange) int64 {
-	if r, ok := ex.HeaderInt("X-RateLimit-Remaining"); ok && (low < 0 || r < low) {
-		return r
+// remainders is what successes said of X-RateLimit-Remaining: the lowest (-1: none said it),
+// how many said 0 and when the first of those was answered.
+type remainders struct {
+	lowest    int64
+	zeros     int
+	firstZero time.Time
+}
+
+func (r *remainders) add(ex *Exchange) {
+	v, ok := ex.HeaderInt("X-RateLimit-Remaining")
+	if !ok {
+		return
 	}
-	return low
+	if r.lowest < 0 || v < r.lowest {
+		r.lowest = v
+	}
+	if v == 0 {
+		if r.zeros == 0 {
+			r.firstZero = time.Now()
+		}
+		r.zeros++
+	}
+}
+
+func (r *remainders) merge(o remainders) {
+	if o.lowest >= 0 && (r.lowest < 0 || o.lowest < r.lowest) {
+		r.lowest = o.lowest
+	}
+	if o.zeros > 0 && (r.zeros == 0 || o.firstZero.Before(r.firstZero)) {
+		r.firstZero = o.firstZero
+	}
+	r.zeros += o.zeros
 }
 
 // spendRequest is op's request (no body) with tok, never retried on a 429.
@@ -134,15 +158,14 @@ func spendTime(left, k int, took time.Duration) time.Duration {
 }
 
 // countRound sends k copies of req at once and waits for every answer; it returns the first
-// 429, how many were successes answered before by (any time, when by is zero), the lowest
-// X-RateLimit-Remaining of a success (-1: none) and the first error of a request that got no
-// answer.
-func countRound(req Request, k int, by time.Time) (*Exchange, int, int64, error) {
+// 429, how many were successes answered before by (any time, when by is zero), what they said
+// of X-RateLimit-Remaining and the first error of a request that got no answer.
+func countRound(req Request, k int, by time.Time) (*Exchange, int, remainders, error) {
 	var (
 		mu      sync.Mutex
 		hit     *Exchange
 		ok      int
-		lowest  int64 = -1
+		said    = remainders{lowest: -1}
 		sendErr error
 		wg      sync.WaitGroup
 	)
@@ -160,12 +183,12 @@ func countRound(req Request, k int, by time.Time) (*Exchange, int, int64, error)
 				hit = ex
 			case err == nil && ex.Status >= 200 && ex.Status < 300 && (by.IsZero() || time.Now().Before(by)):
 				ok++
-				lowest = lower(lowest, ex)
+				said.add(ex)
 			}
 		}()
 	}
 	wg.Wait()
-	return hit, ok, lowest, sendErr
+	return hit, ok, said, sendErr
 }
 
 // pastTheFirst429 goes on past the first 429 for the rest of the minute begun at start (rule
@@ -229,7 +252,7 @@ func rateLimitSpecs(op Operation) {
 	// when the deployment's latency keeps the suite from sending 2×limit+1 requests in a minute.
 	It("answers 429 with body shape (b) and Retry-After once X-RateLimit-Limit is spent", Serial, SpendsRateLimit(Contract(op, AspectRateLimit, "LIMIT-2", "LIMIT-4", "LIMIT-6")), func() {
 		spend := spendRequest(op, login(superadmin))
-		ex, n, inAMinute, start, succeeded, lowest := exhaustCounting(spend, 0) // a window no other spec uses, so none waits for it
+		ex, n, inAMinute, start, succeeded, said := exhaustCounting(spend, 0) // a window no other spec uses, so none waits for it
 		if ex == nil {
 			if !inAMinute {
 				Skip(fmt.Sprintf("%d requests took more than a minute without a 429: the limit is per minute, so this proves nothing (raise %s)", n, EnvRateSenders))
@@ -242,8 +265,16 @@ func rateLimitSpecs(op Operation) {
 		Expect(ex).To(KeepTheContract()) // LIMIT-6 among them: a minute's window resets within one
 		remaining, _ := ex.HeaderInt("X-RateLimit-Remaining")
 		Expect(remaining).To(BeZero(), "%s: none is left once a 429 answers\n\n%s", Cite(rules.LIMIT1), ex.Describe())
-		if lowest > 0 { // the last request the window allowed said some were left
-			Fail(fmt.Sprintf("%s: %d requests succeeded before the first 429, the lowest X-RateLimit-Remaining they said being %d, never 0: what is left was overstated\n\n%s", Cite(rules.LIMIT4), succeeded, lowest, ex.Describe()))
+		if said.lowest > 0 { // the last request the window allowed said some were left
+			Fail(fmt.Sprintf("%s: %d requests succeeded before the first 429, the lowest X-RateLimit-Remaining they said being %d, never 0: what is left was overstated\n\n%s", Cite(rules.LIMIT4), succeeded, said.lowest, ex.Describe()))
+		}
+		// After an answer says none is left, more successes come only as the window frees room:
+		// a reset (Remaining then rises, and those answers do not say 0) or a bucket's refill,
+		// at most Limit a minute. Many more successes that each say 0 mean the limit is not held.
+		if limit, ok := ex.HeaderInt("X-RateLimit-Limit"); ok && said.zeros > 0 {
+			if allowed := 2 + int(float64(limit)*time.Since(said.firstZero).Minutes()); said.zeros > allowed {
+				Fail(fmt.Sprintf("%s: %d requests succeeded saying X-RateLimit-Remaining 0 within %s before the first 429; a window refilling Limit %d a minute frees at most %d in that time: the limit was not held at 0\n\n%s", Cite(rules.LIMIT4), said.zeros, time.Since(said.firstZero).Round(time.Millisecond), limit, allowed, ex.Describe()))
+			}
 		}
 		limit, _ := ex.HeaderInt("X-RateLimit-Limit")
 		pastTheFirst429(spend, ex, start, succeeded, limit)
