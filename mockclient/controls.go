@@ -23,6 +23,8 @@ type WorldInfo struct {
 	Now      string    `json:"now"`
 	Frozen   bool      `json:"frozen"`
 	Notes    []string  `json:"notes"`
+	// RecordsBytes is about how much memory the world's records take (--max-state-mb).
+	RecordsBytes int64 `json:"records_bytes"`
 }
 
 // Worlds lists every world the mock holds, the default one first.

@@ -3,6 +3,9 @@ package mockserver
 import (
 	"fmt"
 	"net/http"
+	"sort"
+	"strconv"
+	"strings"
 
 	"github.com/opsapi/mocktoolkit/reference"
 )
@@ -46,6 +49,9 @@ func (r *registry) stateTotal() int64 {
 // measured again and the least recently used idle named worlds other than keep have gone.
 // old is what the change gives back (the store a reset or a snapshot replaces).
 func (s *Server) makeRoom(keep *world, need, old int64) bool {
+	if old > 0 && need <= old { // a reset or a snapshot no larger than what it replaces
+		return true
+	}
 	limit, r := s.stateLimit(), s.worlds
 	r.mu.Lock()
 	fits := r.stateTotal()-old+need <= limit
@@ -74,7 +80,18 @@ func (s *Server) roomToGrow(wl *world) error {
 	if s.makeRoom(wl, 0, 0) {
 		return nil
 	}
-	return reference.Errorf(reference.EINVALID, "The mock's worlds hold %s of records together, their limit (--max-state-mb %d), so this change is refused and nothing was changed: reset or delete a world (DELETE /__mock/worlds?name=), or start the mock with a higher --max-state-mb.", mib(s.totalState()), s.cfg.MaxStateMB)
+	return reference.Errorf(reference.EINVALID, "The mock's worlds hold %s of records together, their limit (--max-state-mb %d), so this change is refused and nothing was changed (%s): reset or delete a world (DELETE /__mock/worlds?name=; GET /__mock/worlds lists each world's size), or start the mock with a higher --max-state-mb.", mib(s.totalState()), s.cfg.MaxStateMB, s.largestWorlds())
+}
+
+// largestWorlds names the worlds holding the most, for a refusal: which to reset or delete.
+func (s *Server) largestWorlds() string {
+	all := s.worlds.all()
+	sort.Slice(all, func(i, j int) bool { return all[i].state().store.Size() > all[j].state().store.Size() })
+	var names []string
+	for _, w := range all[:min(3, len(all))] {
+		names = append(names, fmt.Sprintf("%s %s", strconv.Quote(w.name), mib(w.state().store.Size())))
+	}
+	return "the largest: " + strings.Join(names, ", ")
 }
 
 // settle measures wl's store again once its estimate has drifted far enough (remeasureEvery).
@@ -91,7 +108,7 @@ func (s *Server) roomFor(keep *world, size, old int64, what string) error {
 	if s.makeRoom(keep, size, old) {
 		return nil
 	}
-	return &errNoRoom{msg: fmt.Sprintf("%s needs about %s of records; with what the other worlds hold (%s, none of them idle to drop) that passes the mock's limit (--max-state-mb %d): delete or reset a world, or start the mock with a higher --max-state-mb", what, mib(size), mib(s.totalState()-old), s.cfg.MaxStateMB)}
+	return &errNoRoom{msg: fmt.Sprintf("%s needs about %s of records; with what the other worlds hold (%s, none of them idle to drop; %s) that passes the mock's limit (--max-state-mb %d): delete or reset a world, or start the mock with a higher --max-state-mb", what, mib(size), mib(s.totalState()-old), s.largestWorlds(), s.cfg.MaxStateMB)}
 }
 
 func (s *Server) totalState() int64 {

@@ -102,3 +102,33 @@ func TestNewWorldBuiltOnceForConcurrentFirstUse(t *testing.T) {
 		}
 	}
 }
+
+// A refused write names the worlds holding the most, which GET /__mock/worlds also sizes, so a
+// user knows which to reset or delete; and a world's own snapshot loads back at the bound.
+func TestStateBudgetNamesTheLargestWorlds(t *testing.T) {
+	m := newMock(t, mockserver.Config{MaxStateMB: 1})
+	p := "/__worlds/hog"
+	tok := m.post(p+"/v1/authenticate", "", map[string]any{"email": m.manifest.Users.Member.Email, "password": m.manifest.Users.Member.Password}).wantStatus(t, http.StatusOK).data()["token"].(string)
+	desc := strings.Repeat("x", 100<<10)
+	var refused answer
+	for range 20 {
+		if a := m.post(p+cardsCreate, tok, map[string]any{"title": "Big", "group_id": m.manifest.Operations.GroupID, "description": desc}); a.status != http.StatusOK {
+			refused = a
+			break
+		}
+	}
+	if msg, _ := refused.body["message"].(string); refused.status != http.StatusBadRequest || !strings.Contains(msg, `"hog"`) {
+		t.Fatalf("the refusal %d %s does not name the largest world", refused.status, refused.raw)
+	}
+	var hogSize float64
+	for _, w := range m.ctl(http.MethodGet, "/__mock/worlds", nil).list(t, "worlds") {
+		if w["name"] == "hog" {
+			hogSize, _ = w["records_bytes"].(float64)
+		}
+	}
+	if hogSize < 500<<10 {
+		t.Errorf("GET /__mock/worlds sizes the hog world at %v bytes, want its records (over 500 KiB)", hogSize)
+	}
+	snap := m.ctl(http.MethodGet, p+"/__mock/state", nil).wantStatus(t, http.StatusOK).body
+	m.ctl(http.MethodPut, p+"/__mock/state", snap).wantStatus(t, http.StatusOK)
+}

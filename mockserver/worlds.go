@@ -350,6 +350,8 @@ type worldInfo struct {
 	Now      string    `json:"now"`
 	Frozen   bool      `json:"frozen"`
 	Notes    []string  `json:"notes"`
+	// RecordsBytes is about how much memory its records take, as --max-state-mb counts it.
+	RecordsBytes int64 `json:"records_bytes"`
 }
 
 func (w *world) info() worldInfo {
@@ -363,6 +365,7 @@ func (w *world) info() worldInfo {
 		Name: w.name, Scenario: src.Scenario, Seed: src.Seed, Snapshot: src.Snapshot,
 		Created: w.created, LastUsed: time.Unix(0, w.lastUsed.Load()).UTC(),
 		Requests: w.requests.Load(), Now: w.clockNow(), Frozen: w.clock.Frozen(), Notes: notes,
+		RecordsBytes: st.store.Size(),
 	}
 }
 
@@ -373,7 +376,7 @@ func (s *Server) handleWorlds(w http.ResponseWriter, _ *http.Request) {
 	for i, wl := range all {
 		rows[i] = wl.info()
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"worlds": rows, "max_worlds": s.worlds.max})
+	writeJSON(w, http.StatusOK, map[string]any{"worlds": rows, "max_worlds": s.worlds.max, "max_state_bytes": s.stateLimit()})
 }
 
 // clip shortens a value quoted in a message to about n bytes (text.Clip).
