@@ -233,8 +233,9 @@ const maxRetries = 20
 
 // RetryAfter reads a Retry-After header given in seconds.
 func RetryAfter(h http.Header) (time.Duration, bool) {
-	n, err := strconv.Atoi(strings.TrimSpace(h.Get("Retry-After")))
-	if err != nil || n < 0 {
+	v := strings.TrimSpace(h.Get("Retry-After"))
+	n, err := strconv.Atoi(v)
+	if err != nil || !check.Digits(v) {
 		return 0, false
 	}
 	return time.Duration(n) * time.Second, true

@@ -174,9 +174,24 @@ func HeaderInt(h http.Header, name string) (n int64, why string) {
 	case len(values) > 1:
 		return 0, fmt.Sprintf("%s is sent %d times", name, len(values))
 	}
-	n, err := strconv.ParseInt(strings.TrimSpace(values[0]), 10, 64)
-	if err != nil || n < 0 {
+	v := strings.TrimSpace(values[0])
+	n, err := strconv.ParseInt(v, 10, 64)
+	if err != nil || !Digits(v) {
 		return 0, fmt.Sprintf("%s is %q, not a non-negative integer", name, values[0])
 	}
 	return n, ""
+}
+
+// Digits tells whether s is one or more ASCII digits and nothing else: an integer header value
+// as HTTP writes it (RFC 9110's delay-seconds, 1*DIGIT), not "+5" or "-0", which strconv reads.
+func Digits(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := range len(s) {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
 }
