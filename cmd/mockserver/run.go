@@ -151,6 +151,9 @@ func flagSet(getenv func(string) string) (*flag.FlagSet, func() (options, error)
 			if err := mockserver.CheckClockStart(opts.now); err != nil {
 				return options{}, fmt.Errorf("--now %s: %w", *now, err)
 			}
+			if opts.now.IsZero() { // Config.Now's zero value means the system time
+				return options{}, fmt.Errorf("--now %s: that instant is Go's zero time, which the mock reads as no --now at all (the system time); give %s or later", *now, mockserver.EarliestClock.Add(time.Second).Format(time.RFC3339))
+			}
 		}
 		return opts, nil
 	}
