@@ -27,7 +27,14 @@ type ScenarioRecorder struct {
 	cartAt  map[string]int                      // a cart's session token → its place in carts
 	secrets *redact.Known                       // credentials seen in requests and answers (D196)
 	notes   map[string]bool                     // records left out as seen (D197)
+	kept    int                                 // records in seen, every kind
+	over    int                                 // records left out past maxRecorded
 }
+
+// maxRecorded bounds the records a recording keeps: a scenario is a world a mock builds for a
+// screen, and each record costs memory now and time at stop (60 000 cards took 12 s to write
+// and check; 600 000 took gigabytes). Records past it are counted in the log, not kept.
+const maxRecorded = 50_000
 
 // recordKinds maps the keys of an answer's data to the scenario's record lists.
 var recordKinds = map[string]string{
@@ -145,6 +152,11 @@ func (r *ScenarioRecorder) keep(kind string, rec map[string]any) {
 	}
 	old := r.seen[kind][id]
 	if old == nil {
+		if r.kept >= maxRecorded {
+			r.over++
+			return
+		}
+		r.kept++
 		old = map[string]any{}
 		r.seen[kind][id] = old
 	}
@@ -163,6 +175,11 @@ func (r *ScenarioRecorder) keepCart(cart map[string]any) {
 		r.carts[i] = cart
 		return
 	}
+	if r.kept >= maxRecorded {
+		r.over++
+		return
+	}
+	r.kept++
 	r.cartAt[token] = len(r.carts)
 	r.carts = append(r.carts, cart)
 }

@@ -114,6 +114,9 @@ func (r *ScenarioRecorder) WriteScenario(w io.Writer, opts ScenarioOptions) (map
 	b := &scenarioBuilder{seen: r.seen, carts: r.carts, scrub: newScrubber(r.names, r.secrets), made: map[string]bool{}, taken: opts.Taken, changes: map[string]bool{}}
 	b.build(opts.Name)
 	notes := slices.Sorted(maps.Keys(r.notes))
+	if r.over > 0 {
+		notes = append(notes, fmt.Sprintf("%d records left out of the recording past the first %d it keeps", r.over, maxRecorded))
+	}
 	notes = append(notes, slices.Sorted(maps.Keys(b.changes))...)
 	r.mu.Unlock()
 	note := opts.Note
