@@ -112,6 +112,23 @@ func TestDashboardInABrowser(t *testing.T) {
 		waitText(ctx, t, "#status", func(s string) bool { return strings.HasPrefix(s, "Flow of ") && strings.HasSuffix(s, " steps saved.") }, "status after download flow")
 	})
 
+	t.Run("a seed past 2^53 typed on the page resets to that very seed", func(t *testing.T) {
+		const seed = "9007199254740993"
+		if err := chromedp.Do(ctx, chromedp.SetValue(chromedp.CSS("#reset-seed"), seed), chromedp.Click(chromedp.CSS("#reset"))); err != nil {
+			t.Fatal(err)
+		}
+		for deadline := time.Now().Add(15 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+			raw := string(m.ctl(http.MethodGet, "/__mock/worlds", nil, admin...).raw)
+			if strings.Contains(raw, `"seed":`+seed) {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("the default world after a reset to seed %s from the page: %s", seed, raw)
+			}
+		}
+		_ = chromedp.Do(ctx, chromedp.SetValue(chromedp.CSS("#reset-seed"), ""))
+	})
+
 	t.Run("reset clears the journal and the fault rules", func(t *testing.T) {
 		m.ctl(http.MethodPost, "/__mock/faults", map[string]any{"operation": "cardsList", "status": 500}, admin...).wantStatus(t, 201)
 		if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS("#reset"))); err != nil {

@@ -118,9 +118,15 @@
 
   $("reset-form").addEventListener("submit", function (ev) {
     ev.preventDefault();
-    var body = { scenario: $("reset-scenario").value };
-    var seed = numberOf("reset-seed");
-    if (seed !== undefined) { body.seed = seed; }
+    var body = JSON.stringify({ scenario: $("reset-scenario").value });
+    var seed = $("reset-seed").value.trim();
+    if (/^-?[0-9]+$/.test(seed)) {
+      // The digits as typed: a number past 2^53 would lose its last digits in a JS number, and
+      // the world of another seed come back.
+      body = body.slice(0, -1) + ',"seed":' + seed + "}";
+    } else if (seed !== "") {
+      body = JSON.stringify({ scenario: $("reset-scenario").value, seed: Number(seed) });
+    }
     api("POST", "/__mock/reset", body)
       .then(function () { location.reload(); })
       .catch(function (err) { say(err.message, true); });
