@@ -100,8 +100,9 @@ func bindRef(field string, ref Ref, manifest any, answers map[int]any) (any, str
 
 // fitsField says why val, bound from ref, may not stand in field ("" when it may): a body field
 // of the API takes one value, never an object or a list of the manifest or of an answer; and a
-// credential of the manifest (a password, a token) goes only into a field that takes one, so a
-// flow cannot post the target's own passwords as a comment or a title.
+// credential of the manifest (a password, a token), or one an earlier answer gave (a login's
+// token), goes only into a field that takes one, so a flow cannot post the target's own
+// passwords or live tokens as a comment or a title, where the reports would show them.
 func fitsField(field string, ref Ref, val any) string {
 	switch val.(type) {
 	case map[string]any, []any:
@@ -109,6 +110,9 @@ func fitsField(field string, ref Ref, val any) string {
 	}
 	if ref.Manifest != "" && redact.IsSecretName(lastName(ref.Manifest)) && !redact.IsSecretName(field) {
 		return "a credential of the manifest, which only a credential's field (password, session_token) may carry"
+	}
+	if ref.Manifest == "" && redact.IsSecretName(lastName(ref.Path)) && !redact.IsSecretName(field) {
+		return "a credential an earlier answer gave (a token), which only a credential's field (token, session_token) may carry: sent as text it would show in every report"
 	}
 	return ""
 }

@@ -280,6 +280,13 @@ func TestBindKeepsCredentialsInTheirFields(t *testing.T) {
 			t.Errorf("%s: bound", name)
 		}
 	}
+	answers := map[int]any{1: map[string]any{"data": map[string]any{"token": "live-token-1", "id": 3}}}
+	if _, err := flow.Bind("f", step(2, map[string]any{"card_id": 7, "comment": map[string]any{"step": 1, "path": "data.token"}}), manifest, answers); err == nil {
+		t.Errorf("an earlier answer's token as a comment: bound (the reports would show a live token)")
+	}
+	if got, err := flow.Bind("f", step(2, map[string]any{"card_id": map[string]any{"step": 1, "path": "data.id"}, "comment": "x"}), manifest, answers); err != nil || got["card_id"] != 3 {
+		t.Errorf("an earlier answer's id as card_id: %v, %v", got, err)
+	}
 	ok := flow.Step{Step: 1, Operation: "authenticate", As: flow.AsNone, Body: map[string]any{
 		"email": map[string]any{"manifest": "users.member.email"}, "password": map[string]any{"manifest": "users.member.password"}}}
 	if got, err := flow.Bind("f", ok, manifest, nil); err != nil || got["password"] != "Secret-1" {
