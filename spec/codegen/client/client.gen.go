@@ -293,7 +293,7 @@ type AuthenticateBody struct {
 	Token *string `json:"token,omitempty"`
 }
 
-// AuthenticateSuccess Success body of /v1/authenticate (interface, Endpoints 1).
+// AuthenticateSuccess Success body of /v1/authenticate (interface, Endpoints 1), whose fields the interface lists with an errors list.
 //
 // Example: {"data":{"email":"adelbert.hart@propellerhealth.example.com","id":1,"language":"en","name":"Adelbert Hart","needs_code__regeneration":false,"token":"d0c66d3c901723b99adf27911f42253e296ef85d0b8e8962c8b98e8ccadd8ae1","warn_message":""},"error":false,"errors":[],"message":"Login successful."}
 type AuthenticateSuccess struct {
@@ -308,7 +308,7 @@ type AuthenticateSuccess struct {
 	Error ErrorFlag `json:"error"`
 
 	// Errors Error messages; empty on success (interface, Endpoints 1).
-	Errors *[]string `json:"errors,omitempty"`
+	Errors []string `json:"errors"`
 
 	// Message Envelope `message`; its text is not shown by the interface.
 	//
