@@ -150,7 +150,7 @@ func (s *Server) pipeline(rt *route) http.Handler {
 		}
 		rq.body = body
 		if rt.grows {
-			if err := s.roomToGrow(wl); err != nil {
+			if err := s.roomToGrow(wl, int64(len(body))); err != nil {
 				s.writeError(w, rt, err)
 				return
 			}

@@ -132,3 +132,25 @@ func TestStateBudgetNamesTheLargestWorlds(t *testing.T) {
 	snap := m.ctl(http.MethodGet, p+"/__mock/state", nil).wantStatus(t, http.StatusOK).body
 	m.ctl(http.MethodPut, p+"/__mock/state", snap).wantStatus(t, http.StatusOK)
 }
+
+// What the writes build within the bound, the mock saves and loads back with the same flags:
+// its snapshot PUT back, and a restart from the state file it would write at stop.
+func TestStateBudgetFullWorldLoadsBack(t *testing.T) {
+	m := newMock(t, mockserver.Config{MaxStateMB: 2})
+	tok := m.login(m.manifest.Users.Member)
+	desc := strings.Repeat("x", 300<<10)
+	for range 20 {
+		if a := m.ctl(http.MethodPost, cardsCreate, map[string]any{"title": "Big", "group_id": m.manifest.Operations.GroupID, "description": desc}, "Authorization", "Bearer "+tok); a.status != http.StatusOK {
+			break
+		}
+	}
+	raw := m.ctl(http.MethodGet, "/__mock/state", nil).wantStatus(t, http.StatusOK).raw
+	m.ctl(http.MethodPut, "/__mock/state", string(raw)).wantStatus(t, http.StatusOK)
+	st, err := mockserver.DecodeState(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := mockserver.New(mockserver.Config{MaxStateMB: 2, State: &st}); err != nil {
+		t.Fatalf("a restart from the full world's state file, same flags: %v", err)
+	}
+}
