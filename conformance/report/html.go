@@ -133,6 +133,8 @@ func BuildHTML(report types.Report, run conformance.Run, target string, now time
 			return hs
 		}
 		switch {
+		case sr.State == types.SpecStateInterrupted || sr.State == types.SpecStateAborted && interruptedMessage(sr.Failure.Message):
+			// cut off by an interrupt: not the deployment's failure (the summary counts it not run)
 		case sr.State.Is(types.SpecStateFailureStates):
 			h.Failures = append(h.Failures, spec())
 		case sr.State == types.SpecStateSkipped && !strings.HasPrefix(sr.Failure.Message, DiffersPrefix) && !slices.Contains(sr.Labels(), conformance.LabelExplore):
@@ -233,8 +235,9 @@ details { margin: .5rem 0; }
 <body>
 <h1>{{.Title}}</h1>
 <p>Target: <code>{{.Target}}</code>. Run: {{.Run}}. Generated {{time .Generated}}.</p>
-<p>{{range $p, $t := .Summary.Profile}}<strong>{{$p}}</strong>: {{$t.Passed}} passed, {{$t.Failed}} failed, {{$t.Skipped}} skipped. {{end}}</p>
-<p class="muted">An operation is PASS only when every spec of it ran and passed, PARTIAL when one was skipped or left out (it was not judged on everything), DIFFERS when it chose otherwise than the reference where the interface is silent, FAIL when one failed.</p>
+{{if .Summary.Interrupted}}<p class="bad"><strong>INTERRUPTED</strong> ({{.Summary.Interrupted}}): some specs did not run or were cut off; the verdicts judge only what ran.</p>{{end}}
+<p>{{range $p, $t := .Summary.Profile}}<strong>{{$p}}</strong>: {{$t.Passed}} passed, {{$t.Failed}} failed, {{$t.Skipped}} skipped{{if $t.NotRun}}, {{$t.NotRun}} not run{{end}}. {{end}}</p>
+<p class="muted">An operation is PASS only when every spec of it ran and passed, PARTIAL when one was skipped or left out (it was not judged on everything), NOT RUN when an interrupted run left some of its specs unrun, DIFFERS when it chose otherwise than the reference where the interface is silent, FAIL when one failed.</p>
 
 <h2 id="verdicts">Verdict per operation and aspect</h2>
 <table>

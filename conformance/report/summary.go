@@ -15,6 +15,9 @@ import (
 // Tally counts the specs of one row of the summary.
 type Tally struct {
 	Passed, Failed, Skipped int
+	// NotRun counts the specs an interrupted run never ran or cut off (a signal, a CI timeout):
+	// they judged nothing.
+	NotRun int
 	// Differed counts reference specs whose target made another choice than the reference's
 	// (skipped with DiffersPrefix); LeftOut the specs the readonly profile left out (D110).
 	Differed, LeftOut int
@@ -27,6 +30,8 @@ const DiffersPrefix = "differs from the reference's choice: "
 
 func (t *Tally) add(sr types.SpecReport) {
 	switch state := sr.State; {
+	case state == types.SpecStateInterrupted || state == types.SpecStateAborted && interruptedMessage(sr.Failure.Message):
+		t.NotRun++
 	case state == types.SpecStatePassed:
 		t.Passed++
 	case state.Is(types.SpecStateFailureStates):
@@ -44,7 +49,31 @@ func (t *Tally) plus(u Tally) {
 	t.Skipped += u.Skipped
 	t.Differed += u.Differed
 	t.LeftOut += u.LeftOut
+	t.NotRun += u.NotRun
 }
+
+// notRun counts the specs the interrupted run did not run.
+func (s Summary) notRun() int {
+	n := 0
+	for _, t := range s.Profile {
+		n += t.NotRun
+	}
+	return n
+}
+
+// inFilter tells whether a spec of labels is one the run's label filter takes (a spec skipped
+// with no message and no time is then one an interrupt kept from running, not one left out).
+func inFilter(report types.Report, labels []string) bool {
+	f := report.SuiteConfig.LabelFilter
+	if f == "" {
+		return true
+	}
+	match, err := types.ParseLabelFilter(f)
+	return err == nil && match(labels)
+}
+
+// interruptedMessage tells the message Ginkgo gives a spec a signal or a timeout stopped.
+func interruptedMessage(msg string) bool { return strings.Contains(msg, "nterrupted") }
 
 // Summary is the per-operation and per-aspect outcome of a run; specs the label filter left out
 // are not counted, except those the readonly profile left out (LeftOut).
@@ -63,6 +92,9 @@ type Summary struct {
 	// profile left out (D110).
 	Run     conformance.Run
 	LeftOut map[string]int
+	// Interrupted says why the run stopped before its end ("" when it ran whole): its
+	// reports judge only the specs that ran.
+	Interrupted string
 }
 
 // LeftOutByFilter reports whether the label filter or a focus left the spec out of the run.
@@ -78,6 +110,11 @@ const ReportEntryExploreOp = "explore-op"
 // readonly profile left out.
 func Summarize(report types.Report, run conformance.Run) Summary {
 	s := Summary{Profile: map[string]*Tally{}, ByOperation: map[string]map[string]*Tally{}, Run: run, LeftOut: map[string]int{}}
+	for _, why := range report.SpecialSuiteFailureReasons {
+		if interruptedMessage(why) {
+			s.Interrupted = why
+		}
+	}
 	got429 := map[string]bool{}
 	for _, sr := range report.SpecReports {
 		if sr.LeafNodeType != types.NodeTypeIt || sr.State == types.SpecStateInvalid {
@@ -85,6 +122,9 @@ func Summarize(report types.Report, run conformance.Run) Summary {
 		}
 		labels := sr.Labels()
 		op, aspect := LabelValue(labels, "op"), LabelValue(labels, "aspect")
+		if s.Interrupted != "" && LeftOutByFilter(sr) && inFilter(report, labels) {
+			sr.State = types.SpecStateInterrupted // never run: the run stopped before it
+		}
 		if LeftOutByFilter(sr) {
 			// Left out by the label filter or focus: not part of this run; the readonly
 			// profile says why it left a spec out, and the operation was not judged on it.
@@ -146,6 +186,7 @@ func (s *Summary) count(sr types.SpecReport, labels []string, op, aspect string)
 	s.tally(op, aspect).add(sr)
 	msg := sr.Failure.Message
 	switch {
+	case sr.State == types.SpecStateInterrupted || sr.State == types.SpecStateAborted && interruptedMessage(msg):
 	case sr.State.Is(types.SpecStateFailureStates):
 		s.Failures = append(s.Failures, sr.FullText())
 	case sr.State == types.SpecStateSkipped && strings.HasPrefix(msg, DiffersPrefix):
@@ -171,6 +212,10 @@ func (s *Summary) profile(sr types.SpecReport, labels []string) {
 // operation's row (""); a failure lands on the operation of the failing case's last call.
 func (s *Summary) explore(sr types.SpecReport) string {
 	switch {
+	case sr.State == types.SpecStateInterrupted || sr.State == types.SpecStateAborted && interruptedMessage(sr.Failure.Message):
+		s.Explore = "not run to its end: the run was interrupted"
+		s.profile(sr, sr.Labels())
+		return ""
 	case sr.State == types.SpecStateSkipped:
 		s.Explore = sr.Failure.Message
 		return ""
@@ -203,12 +248,15 @@ func firstLine(s string) string {
 	return line
 }
 
-// Verdict is an operation's verdict: FAIL when a spec failed; DIFFERS when, no spec failing, the
+// Verdict is an operation's verdict: NOT RUN when, no spec failing, an interrupted run left some
+// of its specs unrun; FAIL when a spec failed; DIFFERS when, no spec failing, the
 // target chose otherwise than the reference where the interface is silent; PARTIAL when a spec
 // was skipped or left out (the deployment was not judged on everything); PASS only when every
 // spec of the operation ran and passed.
 func Verdict(t Tally) string {
 	switch {
+	case t.NotRun > 0 && t.Failed == 0:
+		return "NOT RUN"
 	case t.Failed > 0:
 		return "FAIL"
 	case t.Differed > 0:
@@ -286,9 +334,15 @@ func (s Summary) Rows() []Row {
 func (s Summary) Write(w io.Writer) error {
 	var b strings.Builder
 	b.WriteString("Conformance summary (cells: passed/failed/skipped[/differs from the reference's choice])\n")
+	if s.Interrupted != "" {
+		fmt.Fprintf(&b, "  INTERRUPTED (%s): %d specs did not run or were cut off; the verdicts judge only what ran\n", s.Interrupted, s.notRun())
+	}
 	for _, p := range []string{conformance.LabelContract, conformance.LabelReference} {
 		if t := s.Profile[p]; t != nil {
 			fmt.Fprintf(&b, "  %-9s %d passed, %d failed, %d skipped", p, t.Passed, t.Failed, t.Skipped)
+			if t.NotRun > 0 {
+				fmt.Fprintf(&b, ", %d not run (the run was interrupted)", t.NotRun)
+			}
 			if t.Differed > 0 {
 				fmt.Fprintf(&b, ", %d differ from the reference's choice (not a failure: the interface leaves it open)", t.Differed)
 			}

@@ -6,6 +6,9 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
+
+	"github.com/onsi/ginkgo/v2/types"
 
 	"github.com/opsapi/mocktoolkit/conformance"
 	"github.com/opsapi/mocktoolkit/conformance/report"
@@ -75,5 +78,36 @@ func TestReportPathMustBeARegularFile(t *testing.T) {
 	}
 	if err := report.Prepare(filepath.Join(t.TempDir(), "new", "r.html")); err != nil {
 		t.Errorf("Prepare of a new file in a new folder: %v", err)
+	}
+}
+
+// An interrupted run (a signal, a CI timeout) says so: the specs it never ran or cut off are
+// counted as not run, never as the deployment's failures, and an operation they belong to is
+// NOT RUN, not PASS.
+func TestInterruptedRunIsReportedAsSuch(t *testing.T) {
+	labels := func(op string) []string { return []string{"contract", "op:" + op, "aspect:auth"} }
+	spec := func(op string, state types.SpecState, runTime time.Duration) types.SpecReport {
+		return types.SpecReport{LeafNodeType: types.NodeTypeIt, LeafNodeText: op, LeafNodeLabels: labels(op), State: state, RunTime: runTime}
+	}
+	rep := types.Report{
+		SuiteConfig:                types.SuiteConfig{LabelFilter: "contract"},
+		SpecialSuiteFailureReasons: []string{"Interrupted by User"},
+		SpecReports: []types.SpecReport{
+			spec("tagsList", types.SpecStatePassed, time.Millisecond),
+			spec("tagsList", types.SpecStateSkipped, 0),                     // never run
+			spec("cardsList", types.SpecStateInterrupted, time.Millisecond), // cut off
+		},
+	}
+	s := report.Summarize(rep, conformance.Run{})
+	var b strings.Builder
+	_ = s.Write(&b)
+	out := b.String()
+	if !strings.Contains(out, "INTERRUPTED") || !strings.Contains(out, "2 not run") || strings.Contains(out, "Failed specs") {
+		t.Errorf("summary of an interrupted run:\n%s", out)
+	}
+	for _, r := range s.Rows() {
+		if (r.Op == "tagsList" || r.Op == "cardsList") && r.Verdict != "NOT RUN" {
+			t.Errorf("%s: verdict %s, want NOT RUN", r.Op, r.Verdict)
+		}
 	}
 }
