@@ -70,7 +70,7 @@ func (s *Server) makeRoom(keep *world, need, old int64) bool {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	for r.stateTotal()-old+need > limit {
-		if !r.evictOldest(keep) {
+		if !r.evictOldest(keep, fmt.Sprintf("the records of every world passed --max-state-mb %d", s.cfg.MaxStateMB)) {
 			return false
 		}
 	}

@@ -154,3 +154,29 @@ func TestStateBudgetFullWorldLoadsBack(t *testing.T) {
 		t.Fatalf("a restart from the full world's state file, same flags: %v", err)
 	}
 }
+
+// A world dropped to make room leaves a trace: the world made afresh under its name says, in
+// its notes, that the earlier one was dropped and why.
+func TestDroppedWorldSaysSoWhenMadeAgain(t *testing.T) {
+	m := newMock(t, mockserver.Config{MaxStateMB: 1})
+	m.ctl(http.MethodGet, "/__worlds/w1/__mock/clock", nil).wantStatus(t, http.StatusOK)
+	tok := m.post("/__worlds/w2/v1/authenticate", "", map[string]any{"email": m.manifest.Users.Member.Email, "password": m.manifest.Users.Member.Password}).data()["token"].(string)
+	desc := strings.Repeat("x", 100<<10)
+	for range 12 {
+		if a := m.post("/__worlds/w2"+cardsCreate, tok, map[string]any{"title": "Big", "group_id": m.manifest.Operations.GroupID, "description": desc}); a.status != http.StatusOK {
+			break
+		}
+	}
+	if names := m.worldNames(t); strings.Contains(names, "w1") {
+		t.Fatalf("worlds %s: w1 was not dropped", names)
+	}
+	m.ctl(http.MethodGet, "/__worlds/w1/__mock/clock", nil).wantStatus(t, http.StatusOK)
+	for _, w := range m.ctl(http.MethodGet, "/__mock/worlds", nil).list(t, "worlds") {
+		if w["name"] == "w1" {
+			notes, _ := w["notes"].([]any)
+			if len(notes) == 0 || !strings.Contains(notes[len(notes)-1].(string), "--max-state-mb 1") {
+				t.Errorf("w1 made again has notes %v, want one saying the earlier w1 was dropped for --max-state-mb", notes)
+			}
+		}
+	}
+}

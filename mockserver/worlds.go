@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"net/url"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -48,7 +50,14 @@ type registry struct {
 	def      *world
 	named    map[string]*world
 	building map[string]chan struct{} // worlds being built, closed when done (world)
+	// dropped remembers why a world of each name was last dropped to make room, so the world
+	// made afresh under that name says so (its notes) instead of silently losing its records.
+	dropped map[string]string
+	logger  *slog.Logger
 }
+
+// maxDroppedNames bounds dropped.
+const maxDroppedNames = 1024
 
 // CheckWorldName reports why name cannot name a world, or nil: 1 to 64 letters, digits, '-'
 // and '_', starting with a letter or digit.
@@ -120,6 +129,12 @@ func (s *Server) world(name string, create, evict bool) (*world, error) {
 	if err := r.slot(name, evict); err != nil { // others may have taken the room meanwhile
 		return nil, err
 	}
+	if why, ok := r.dropped[name]; ok {
+		delete(r.dropped, name)
+		st := *w.state()
+		st.notes = append(slices.Clone(st.notes), why)
+		w.cur.Store(&st)
+	}
 	w.inflight.Add(1)
 	r.named[name] = w
 	return w, nil
@@ -134,7 +149,7 @@ func (r *registry) slot(name string, evict bool) error {
 		if !evict {
 			return &errNoWorld{status: http.StatusServiceUnavailable, msg: fmt.Sprintf("The mock already holds %d named worlds (--max-worlds %d), and a request from a page of another site does not push out a world to make %q: reset or delete a world, or call from the mock's own site.", len(r.named), r.max, clip(name, 80))}
 		}
-		if !r.evictOldest(nil) {
+		if !r.evictOldest(nil, fmt.Sprintf("more than --max-worlds %d named worlds", r.max)) {
 			return &errNoWorld{status: http.StatusServiceUnavailable, msg: fmt.Sprintf("The mock already holds %d named worlds (--max-worlds %d) and every one is busy with a request, so the world %q cannot be made now: try again in a moment, or start the mock with a larger --max-worlds.", len(r.named), r.max, clip(name, 80))}
 		}
 	}
@@ -162,7 +177,7 @@ func (s *Server) buildWorld(name string) (*world, error) {
 // evictOldest drops the least recently used named world that no request is using, other than
 // keep, and reports whether there was one (D141: a busy world is never dropped, so no
 // acknowledged write is lost with it).
-func (r *registry) evictOldest(keep *world) bool {
+func (r *registry) evictOldest(keep *world, why string) bool {
 	var oldest *world
 	for _, w := range r.named {
 		if w == keep || w.inflight.Load() > 0 {
@@ -176,6 +191,12 @@ func (r *registry) evictOldest(keep *world) bool {
 		return false
 	}
 	r.forget(oldest)
+	at := time.Now().UTC().Format(time.RFC3339)
+	r.logger.Warn("world dropped to make room", "world", oldest.name, "why", why)
+	if len(r.dropped) >= maxDroppedNames {
+		clear(r.dropped)
+	}
+	r.dropped[oldest.name] = fmt.Sprintf("a world of this name was dropped at %s to make room (%s), its records with it; this one was made afresh", at, why)
 	return true
 }
 
