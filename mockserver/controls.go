@@ -264,6 +264,11 @@ func lineAt(b []byte, offset int64) int {
 
 // handleStateGet answers the whole state of the request's world as JSON (reference.State).
 func (s *Server) handleStateGet(w http.ResponseWriter, r *http.Request) {
+	release, ok := s.readWhole(r, s.worldOf(r))
+	if !ok {
+		return
+	}
+	defer release()
 	if err := writeJSONEscaped(w, http.StatusOK, s.worldOf(r).state().store.State(), false); err != nil {
 		s.logger.Error("encode state", "err", err)
 	}

@@ -156,6 +156,13 @@ func (s *Server) pipeline(rt *route) http.Handler {
 			}
 			defer s.settle(wl)
 		}
+		if rt.whole {
+			release, ok := s.readWhole(r, wl)
+			if !ok {
+				return
+			}
+			defer release()
+		}
 		a, status, err := s.serveBound(rt, rq, r)
 		if status != 0 {
 			writeShapeB(w, status, rt.refusal(status))

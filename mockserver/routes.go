@@ -107,6 +107,10 @@ type operation struct {
 	// grows marks an operation that adds records or makes them larger: it is refused while the
 	// worlds' records are at --max-state-mb (D206).
 	grows bool
+	// whole marks an operation that answers a whole list (no pagination): in a large world its
+	// answer is built in memory at several times the records' size, so such answers are made
+	// one at a time (D206).
+	whole bool
 }
 
 // operations lists the whole API surface of the interface: its 24 operations, by operationId.
@@ -150,6 +154,7 @@ func (s *Server) operations() []operation {
 		{
 			id:    "widgetCardsList",
 			serve: call(ok("Widget cards retrieved successfully."), (*S).ListWidgetCards, widgetCards),
+			whole: true,
 		},
 		{
 			id:    "tourCardsUpdate",
@@ -177,18 +182,22 @@ func (s *Server) operations() []operation {
 		{
 			id:    "boardsList",
 			serve: call(ok("Boards retrieved successfully."), (*S).ListBoards, list[reference.Board]("boards")),
+			whole: true,
 		},
 		{
 			id:    "masterBoardsList",
 			serve: call(ok("Master boards retrieved successfully."), noInput((*S).ListMasterBoards), masterBoardTitles),
+			whole: true,
 		},
 		{
 			id:    "cardsList",
 			serve: call(ok("Cards retrieved successfully."), noInput((*S).ListCards), cardsData),
+			whole: true,
 		},
 		{
 			id:    "tagsList",
 			serve: call(ok("Tags retrieved successfully."), noInput((*S).ListTags), list[reference.Tag]("tags")),
+			whole: true,
 		},
 		{
 			id:    "cardsCreate",

@@ -39,6 +39,7 @@ type Server struct {
 	// buildSlots bounds the worlds being built at once: a build is CPU work that holds a
 	// second copy of a scenario's records until it is done.
 	buildSlots chan struct{}
+	bigReads   chan struct{}  // one whole read of a large world at a time (readWhole)
 	logins     *loginThrottle // failed logins per client address and e-mail, in every world (D144)
 }
 
@@ -71,6 +72,7 @@ func New(cfg Config) (*Server, error) {
 	s.flows = &flowBudget{}
 	s.loading = make(chan struct{}, 1)
 	s.buildSlots = make(chan struct{}, runtime.GOMAXPROCS(0))
+	s.bigReads = make(chan struct{}, 1)
 	s.logins = newLoginThrottle()
 	def, err := s.newWorld(DefaultWorld, Source{Seed: cfg.Seed, Scenario: cfg.Scenario}, s.base.Now())
 	if err != nil {

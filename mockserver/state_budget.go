@@ -125,5 +125,24 @@ func (s *Server) totalState() int64 {
 // mib words a size for a message: "12.3 MiB".
 func mib(n int64) string { return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20)) }
 
+// largeRead is the size of a world's records past which reading them whole (GET /__mock/state,
+// a list without pagination) takes one of bigReads: such an answer is built in memory at about
+// four times the records' size, and several at once took a mock at the default bound to GBs.
+const largeRead = 16 << 20
+
+// readWhole waits for the one slot of whole reads of a large world, and returns its release;
+// ok is false when the client went away first.
+func (s *Server) readWhole(r *http.Request, wl *world) (release func(), ok bool) {
+	if wl.state().store.Size() < largeRead {
+		return func() {}, true
+	}
+	select {
+	case s.bigReads <- struct{}{}:
+		return func() { <-s.bigReads }, true
+	case <-r.Context().Done():
+		return nil, false
+	}
+}
+
 // noRoomStatus is how a control answers errNoRoom: 503, as for --max-worlds (D206).
 const noRoomStatus = http.StatusServiceUnavailable
