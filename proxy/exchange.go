@@ -37,6 +37,7 @@ type exchange struct {
 
 	abort context.CancelCauseFunc // cancels the exchange's upstream request
 	flush func()                  // sends the client what it has been written so far
+	held  int64                   // bytes of the answer read ahead, until it is written out
 }
 
 // note adds a remark about how the exchange was (or was not) checked.

@@ -88,6 +88,11 @@ func routedPath(path string) string {
 	return "/" + strings.Join(kept, "/")
 }
 
+// maxHeldAnswers bounds the answer bytes the proxy holds for checking at once, over every
+// exchange: past it an answer streams through unjudged (counted in bodies_unjudged), so a burst
+// of large answers to slow clients cannot take the proxy to gigabytes.
+const maxHeldAnswers = 64 << 20
+
 // notRouted tells the statuses by which a server says a path is not the operation's route.
 func notRouted(status int) bool {
 	switch status {
@@ -123,6 +128,7 @@ func (p *Proxy) forward(w http.ResponseWriter, r *http.Request) {
 	ex.abort = cancel
 	ex.flush = func() { _ = http.NewResponseController(w).Flush() }
 	p.rp.ServeHTTP(ownInterim{w}, r.WithContext(ctx))
+	p.heldAnswers.Add(-ex.held) // the answer read ahead is written out: its bytes are free
 }
 
 // ownInterim keeps an upstream's X-Contract-Violations and hop-by-hop headers out of the 1xx
@@ -196,8 +202,19 @@ func (p *Proxy) inspect(resp *http.Response) error {
 		p.record(ex)
 		return nil
 	}
+	if held := p.heldAnswers.Load(); held > maxHeldAnswers {
+		ex.note(fmt.Sprintf("answer body passed through unjudged: the proxy already holds %d MiB of answers being checked (at most %d MiB at once)", held>>20, maxHeldAnswers>>20))
+		ex.violations = p.check(resp.Request.Context(), ex) // status and headers: the body is not whole
+		if ids := ruleIDs(ex.violations); len(ids) > 0 {
+			resp.Header.Set(HeaderViolations, strings.Join(ids, ","))
+		}
+		p.record(ex)
+		return nil
+	}
 	late := time.AfterFunc(p.bodyTimeout, func() { ex.abort(slowAnswer{p.bodyTimeout}) })
 	raw, body, whole, err := readAhead(resp.Body, p.maxAnswer)
+	ex.held = int64(cap(raw))
+	p.heldAnswers.Add(ex.held)
 	resp.Body = body
 	if !late.Stop() { // the answer is cut off: the client gets the 502 of upstreamFailed
 		return context.Cause(resp.Request.Context())

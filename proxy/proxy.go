@@ -11,6 +11,7 @@ import (
 	"net/url"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/opsapi/mocktoolkit/conformance/check"
@@ -67,15 +68,17 @@ type Proxy struct {
 	maxBody  int64
 	// maxAnswer is how much of an answer is read ahead for checking (answerBound × maxBody).
 	maxAnswer int64
-	logger    *slog.Logger
-	hosts     hostguard.Policy
-	via       string                    // this proxy's name in Via headers, to detect loops (D140)
-	ops       map[string]spec.Operation // by exact path
-	rp        *httputil.ReverseProxy
-	journal   *journal
-	stats     *stats
-	tracker   *check.Tracker
-	started   time.Time
+	// heldAnswers is how many bytes of answers are read ahead now, over every exchange.
+	heldAnswers atomic.Int64
+	logger      *slog.Logger
+	hosts       hostguard.Policy
+	via         string                    // this proxy's name in Via headers, to detect loops (D140)
+	ops         map[string]spec.Operation // by exact path
+	rp          *httputil.ReverseProxy
+	journal     *journal
+	stats       *stats
+	tracker     *check.Tracker
+	started     time.Time
 	// bodyTimeout bounds the read-ahead of an answer body (upstreamTimeout; tests shorten it).
 	bodyTimeout time.Duration
 	// clientRules holds the rules of client violations already logged (logViolations).

@@ -1,0 +1,43 @@
+package proxy
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strings"
+	"testing"
+)
+
+// Past the bytes the proxy may hold for checking at once, an answer streams through with its
+// status and headers judged and its body counted unjudged: a burst of large answers to slow
+// clients took the proxy to a gigabyte.
+func TestAnswersPastTheHeldBoundStreamUnjudged(t *testing.T) {
+	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("X-RateLimit-Limit", "10")
+		w.Header().Set("X-RateLimit-Remaining", "9")
+		_, _ = w.Write([]byte("not json"))
+	}))
+	t.Cleanup(up.Close)
+	u, _ := url.Parse(up.URL)
+	p, err := New(Config{Upstream: u})
+	if err != nil {
+		t.Fatal(err)
+	}
+	front := httptest.NewServer(p)
+	t.Cleanup(front.Close)
+	p.heldAnswers.Store(maxHeldAnswers + 1)
+	res, err := http.Post(front.URL+"/services/operations/v1/operations/tags/list", "application/json", strings.NewReader("{}"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if v := res.Header.Get(HeaderViolations); v != "" {
+		t.Errorf("an answer over the held bound was judged by its body: %q", v)
+	}
+	if r := p.Report(); r.BodiesUnjudged != 1 {
+		t.Errorf("bodies_unjudged %d, want 1", r.BodiesUnjudged)
+	}
+	if held := p.heldAnswers.Load(); held != maxHeldAnswers+1 {
+		t.Errorf("held bytes %d after the exchange, want them back where they were", held)
+	}
+}
