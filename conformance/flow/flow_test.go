@@ -191,15 +191,15 @@ func TestLoadReadsAFolderAndReportsEachBadFile(t *testing.T) {
 }
 
 // The flow format is shared by the mock and the suite: it imports neither, nor any test
-// framework, so the judge never imports the judged through it. Its one import of the module is
-// the shared redaction, itself standard library only.
+// framework, so the judge never imports the judged through it. Its imports of the module are the
+// shared redaction and duplicate-key finder, themselves standard library only.
 func TestImportsOnlyTheStandardLibrary(t *testing.T) {
 	out, err := exec.Command("go", "list", "-deps", "github.com/opsapi/mocktoolkit/conformance/flow").Output()
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, dep := range strings.Fields(string(out)) {
-		if strings.Contains(strings.SplitN(dep, "/", 2)[0], ".") && dep != "github.com/opsapi/mocktoolkit/conformance/flow" && dep != "github.com/opsapi/mocktoolkit/internal/redact" {
+		if strings.Contains(strings.SplitN(dep, "/", 2)[0], ".") && dep != "github.com/opsapi/mocktoolkit/conformance/flow" && dep != "github.com/opsapi/mocktoolkit/internal/redact" && dep != "github.com/opsapi/mocktoolkit/internal/jsondup" {
 			t.Errorf("conformance/flow imports %s", dep)
 		}
 	}
@@ -296,5 +296,15 @@ func TestBindKeepsCredentialsInTheirFields(t *testing.T) {
 	var be *flow.BindError
 	if err := flow.CheckManifest(doc, manifest); !errors.As(err, &be) || be.Step != 2 {
 		t.Errorf("CheckManifest: %v, want step 2's missing key named before any step is sent", err)
+	}
+}
+
+// A flow naming a key twice is refused, naming the key, as a manifest or a scenario is: a
+// reader would keep the last silently.
+func TestParseRefusesDuplicateKeys(t *testing.T) {
+	doc := `{"flow":1,"name":"f","steps":[{"step":1,"operation":"tagsList","as":"member","as":"superadmin","body":{},"answer":{"status":200}}]}`
+	_, err := flow.Parse([]byte(doc), []string{"tagsList"})
+	if err == nil || !strings.Contains(err.Error(), "/steps/0/as") {
+		t.Errorf("a flow with \"as\" twice: %v, want a refusal naming /steps/0/as", err)
 	}
 }

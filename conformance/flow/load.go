@@ -11,6 +11,8 @@ import (
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/opsapi/mocktoolkit/internal/jsondup"
 )
 
 // File is a flow read from a file, or the error that makes it no flow.
@@ -76,6 +78,9 @@ func Parse(b []byte, operations []string) (Document, error) {
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&d); err != nil {
 		return d, fmt.Errorf("not a flow document (JSON, conformance/flow/flow.schema.json): %w", err)
+	}
+	if at, err := jsondup.DuplicateKey(b); err == nil && at != "" {
+		return d, fmt.Errorf("names %s twice: a flow gives each key once (JSON readers keep the last silently)", at)
 	}
 	var problems []string
 	add := func(format string, args ...any) { problems = append(problems, fmt.Sprintf(format, args...)) }

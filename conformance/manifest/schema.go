@@ -9,6 +9,8 @@ import (
 	"sync"
 
 	"github.com/getkin/kin-openapi/openapi3"
+
+	"github.com/opsapi/mocktoolkit/internal/jsondup"
 )
 
 // schema is Schema (JSON Schema, local $refs inlined) read as a kin-openapi
@@ -77,7 +79,7 @@ func Validate(raw []byte) error {
 	if err := json.Unmarshal(raw, &v); err != nil {
 		return fmt.Errorf("not JSON: %w", err)
 	}
-	if at, err := duplicateKey(raw); err != nil {
+	if at, err := jsondup.DuplicateKey(raw); err != nil {
 		return fmt.Errorf("not JSON: %w", err)
 	} else if at != "" {
 		return fmt.Errorf("names %s twice: a manifest gives each key once", at)

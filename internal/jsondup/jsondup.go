@@ -1,4 +1,7 @@
-package manifest
+// Package jsondup finds an object key a JSON text repeats: encoding/json keeps the last of two
+// equal keys silently, so a manifest or a flow naming a key twice would run with whichever came
+// last; its author meant one of them.
+package jsondup
 
 import (
 	"bytes"
@@ -7,10 +10,10 @@ import (
 	"strings"
 )
 
-// duplicateKey returns the JSON pointer of the first object key raw repeats, or "" when
+// DuplicateKey returns the JSON pointer of the first object key raw repeats, or "" when
 // none does. encoding/json keeps the last of two equal keys silently, so a manifest naming
 // "board_id" twice would run with whichever came last; the author meant one of them.
-func duplicateKey(raw []byte) (string, error) {
+func DuplicateKey(raw []byte) (string, error) {
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber()
 	var walk func(path []string) (string, error)
