@@ -189,25 +189,24 @@ func (c *Client) Send(ctx context.Context, r Request) (*Exchange, error) {
 			return ex, fmt.Errorf("%s: POST %s: %w", r.Op.ID, ex.URL, err)
 		}
 		record.Status = resp.StatusCode
-		c.Recorder.add(record)
 		ex.Status, ex.Header = resp.StatusCode, resp.Header
 		ex.Body, err = io.ReadAll(io.LimitReader(resp.Body, 8<<20))
 		_ = resp.Body.Close()
 		ex.Latency = time.Since(started)
 		if err != nil {
+			c.Recorder.add(record)
 			return ex, fmt.Errorf("%s: read answer: %w", r.Op.ID, err)
 		}
-		if ex.Status != http.StatusTooManyRequests || r.NoRetry {
-			break
-		}
 		wait, ok := RetryAfter(ex.Header)
-		if !ok {
-			break // a 429 without Retry-After: the specs judge it
-		}
 		// Short waits are retried until they add up to the bound: a token bucket refilling a
 		// request a second, shared by four processes, may refuse a few times in a row.
-		if wait > c.retryMax || ex.Waited+wait > c.retryMax || attempt >= maxRetries {
-			ex.LongRetry = wait
+		retry := ex.Status == http.StatusTooManyRequests && !r.NoRetry && ok // a 429 without Retry-After: the specs judge it
+		if retry && (wait > c.retryMax || ex.Waited+wait > c.retryMax || attempt >= maxRetries) {
+			ex.LongRetry, retry = wait, false
+		}
+		record.WaitedOut = retry // only a 429 the client waits out slows the run (ThrottleNote)
+		c.Recorder.add(record)
+		if !retry {
 			break
 		}
 		ex.Waited += wait

@@ -28,7 +28,9 @@ type ExchangeRecord struct {
 	// NoRetry is set when the spec meant to receive a 429 itself (Request.NoRetry) instead of
 	// having it waited out.
 	NoRetry bool `json:"no_retry,omitempty"`
-	Count   int  `json:"count"`
+	// WaitedOut is set on a 429 the client waited out (Retry-After) and sent again.
+	WaitedOut bool `json:"waited_out,omitempty"`
+	Count     int  `json:"count"`
 }
 
 // ReportEntryExchanges names the report entry holding a spec's []ExchangeRecord.

@@ -20,7 +20,7 @@ func ThrottleNote(report types.Report, procs int) string {
 	waited, ops := 0, map[string]bool{}
 	for _, sr := range report.SpecReports {
 		for _, r := range conformance.Records(sr) {
-			if r.Status == 429 && !r.NoRetry {
+			if r.Status == 429 && r.WaitedOut {
 				waited += r.Count
 				ops[r.Op] = true
 			}
