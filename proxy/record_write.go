@@ -266,7 +266,7 @@ func (b *scenarioBuilder) card(id int64, rec map[string]any) string {
 	defer b.within(key)()
 	c := scenarioCard{ID: b.keep("cards", id), Ref: key, Title: b.title(rec, "title", "Card", id), Description: b.text(rec, "description", 0),
 		Status: b.text(rec, "status", 50), Priority: b.enum(rec, "priority", "low", "normal", "high", "urgent"),
-		CardType: b.enum(rec, "card_type", "widget", "widget_tour", "tour"), DueDate: date(rec, "due_date"), SnoozedUntil: date(rec, "snoozed_until")}
+		CardType: b.enum(rec, "card_type", "widget", "widget_tour", "tour"), DueDate: b.date(rec, "due_date"), SnoozedUntil: b.date(rec, "snoozed_until")}
 	if g := number(rec, "group_id"); g != nil {
 		s := b.group(*g, b.seen["groups"][*g])
 		c.Group = &s
@@ -368,18 +368,25 @@ func oneOf(rec map[string]any, key string, allowed ...string) *string {
 	return nil
 }
 
-// date reads a date-time in the forms deployments write, as RFC 3339 in UTC.
-func date(rec map[string]any, key string) *string {
-	s, ok := rec[key].(string)
-	if !ok {
+// date reads a date-time in the forms deployments write, as RFC 3339 in UTC; a value it cannot
+// read, or one whose UTC instant falls outside years 1 to 9999, is left out with a note, the
+// record kept.
+func (b *scenarioBuilder) date(rec map[string]any, key string) *string {
+	if rec[key] == nil {
 		return nil
 	}
-	for _, layout := range []string{time.RFC3339Nano, "2006-01-02 15:04:05", "2006-01-02T15:04:05", "2006-01-02"} {
-		if t, err := time.Parse(layout, s); err == nil {
-			out := t.UTC().Format(time.RFC3339)
-			return &out
+	if s, ok := rec[key].(string); ok {
+		for _, layout := range []string{time.RFC3339Nano, "2006-01-02 15:04:05", "2006-01-02T15:04:05", "2006-01-02"} {
+			if t, err := time.Parse(layout, s); err == nil {
+				if u := t.UTC(); u.Year() >= 1 && u.Year() <= 9999 {
+					out := u.Format(time.RFC3339)
+					return &out
+				}
+				break
+			}
 		}
 	}
+	b.changes[fmt.Sprintf("%s: %s %s left out: not a date-time the mock takes", b.at, key, clipValue(rec[key]))] = true
 	return nil
 }
 
