@@ -82,7 +82,7 @@ func (p ParallelRun) Run(ctx context.Context) (types.Report, bool, error) {
 		go func() { defer wg.Done(); pr.wait() }()
 	}
 	forwardSignals(procs, &wg)
-	passed := true
+	passed, lost := true, false
 	for _, pr := range procs {
 		passed = passed && pr.passed
 	}
@@ -90,7 +90,7 @@ func (p ParallelRun) Run(ctx context.Context) (types.Report, bool, error) {
 	case <-srv.done:
 	case <-time.After(2 * time.Second):
 		// A process ended without its report (a crash, a kill): its own output says why.
-		passed = false
+		passed, lost = false, true
 		for n, pr := range procs {
 			if !srv.reported(n + 1) {
 				fmt.Fprintf(stderr, "conformance: parallel process %d of %d ended (%s) before reporting; its output:\n%s\n", n+1, p.Procs, pr.state, pr.out.String())
@@ -98,12 +98,19 @@ func (p ParallelRun) Run(ctx context.Context) (types.Report, bool, error) {
 		}
 	}
 	report, _ := srv.Report()
+	if lost { // the reports say so, and count the specs never heard of (D160)
+		report.SpecialSuiteFailureReasons = append(report.SpecialSuiteFailureReasons, LostProcessReason)
+	}
 	if twice := ranTwice(report); len(twice) > 0 {
 		passed = false
 		fmt.Fprintf(stderr, "conformance: the parallel processes ran %d specs more than once (they disagreed on the specs' order), so others may not have run; the run is not a verdict. First: %s\n", len(twice), twice[0])
 	}
 	return report, passed, nil
 }
+
+// LostProcessReason is the special failure reason of a parallel run's merged report when a
+// process ended before reporting: the run reads as interrupted.
+const LostProcessReason = "Interrupted: a parallel process ended before reporting"
 
 // ranTwice names the specs the report holds more than once.
 func ranTwice(r types.Report) []string {

@@ -95,6 +95,9 @@ type Summary struct {
 	// Interrupted says why the run stopped before its end ("" when it ran whole): its
 	// reports judge only the specs that ran.
 	Interrupted string
+	// Unreported counts the specs the run meant to run of which no report came (a parallel
+	// process lost): no operation is PASS then, since their specs may be among them.
+	Unreported int
 }
 
 // LeftOutByFilter reports whether the label filter or a focus left the spec out of the run.
@@ -114,6 +117,15 @@ func Summarize(report types.Report, run conformance.Run) Summary {
 		if interruptedMessage(why) {
 			s.Interrupted = why
 		}
+	}
+	if s.Interrupted != "" {
+		ran := 0
+		for _, sr := range report.SpecReports {
+			if sr.LeafNodeType == types.NodeTypeIt && !LeftOutByFilter(sr) {
+				ran++
+			}
+		}
+		s.Unreported = max(report.PreRunStats.SpecsThatWillRun-ran, 0)
 	}
 	got429 := map[string]bool{}
 	for _, sr := range report.SpecReports {
@@ -323,6 +335,9 @@ func (s Summary) Rows() []Row {
 			continue // every spec of it left out: said under "Left out"
 		}
 		r.Verdict = Verdict(r.Total)
+		if r.Verdict == "PASS" && s.Unreported > 0 {
+			r.Verdict = "PARTIAL" // some specs of the run never reported: this operation's may be among them
+		}
 		rows = append(rows, r)
 	}
 	return rows
@@ -335,7 +350,11 @@ func (s Summary) Write(w io.Writer) error {
 	var b strings.Builder
 	b.WriteString("Conformance summary (cells: passed/failed/skipped[/differs from the reference's choice])\n")
 	if s.Interrupted != "" {
-		fmt.Fprintf(&b, "  INTERRUPTED (%s): %d specs did not run or were cut off; the verdicts judge only what ran\n", s.Interrupted, s.notRun())
+		fmt.Fprintf(&b, "  INTERRUPTED (%s): %d specs did not run or were cut off", s.Interrupted, s.notRun())
+		if s.Unreported > 0 {
+			fmt.Fprintf(&b, ", %d never reported", s.Unreported)
+		}
+		b.WriteString("; the verdicts judge only what ran\n")
 	}
 	for _, p := range []string{conformance.LabelContract, conformance.LabelReference} {
 		if t := s.Profile[p]; t != nil {

@@ -111,3 +111,24 @@ func TestInterruptedRunIsReportedAsSuch(t *testing.T) {
 		}
 	}
 }
+
+// A parallel run whose process was lost counts the specs never heard of, and no operation is
+// PASS: its specs may be among them.
+func TestLostProcessLeavesNoOperationPass(t *testing.T) {
+	rep := types.Report{
+		SpecialSuiteFailureReasons: []string{conformance.LostProcessReason},
+		PreRunStats:                types.PreRunStats{SpecsThatWillRun: 5},
+		SpecReports: []types.SpecReport{
+			{LeafNodeType: types.NodeTypeIt, LeafNodeLabels: []string{"contract", "op:tagsList", "aspect:auth"}, State: types.SpecStatePassed, RunTime: time.Millisecond},
+		},
+	}
+	s := report.Summarize(rep, conformance.Run{})
+	if s.Unreported != 4 {
+		t.Errorf("unreported %d, want 4", s.Unreported)
+	}
+	for _, r := range s.Rows() {
+		if r.Verdict == "PASS" {
+			t.Errorf("%s is PASS though a process's specs never reported", r.Op)
+		}
+	}
+}
