@@ -81,6 +81,9 @@ func login(r role) string {
 	Expect(ex).To(HaveSuccessStatus(), "logging in as %s with the manifest's credentials: %s", r, Cite(rules.AUTH4))
 	tok, ok := ex.String("data.token")
 	Expect(ok && tok != "").To(BeTrue(), "%s\n\n%s", Cite(rules.AUTH4), ex.Describe())
+	tokens.Lock()
+	tokens.owner[tok] = r // renewable on a 401 as a cached token is: another process's login may end it
+	tokens.Unlock()
 	return tok
 }
 
