@@ -1,11 +1,14 @@
 package check_test
 
 import (
+	"context"
 	"net/http"
+	"strings"
 	"testing"
 
 	"github.com/opsapi/mocktoolkit/conformance/check"
 	"github.com/opsapi/mocktoolkit/conformance/rules"
+	"github.com/opsapi/mocktoolkit/spec"
 )
 
 // The rate-limit headers and Retry-After are integers as HTTP writes them, digits only: a sign
@@ -35,6 +38,32 @@ func TestHeaderIntegersAreDigitsOnly(t *testing.T) {
 		}
 		if got != c.want {
 			t.Errorf("Limit %q, Remaining %q, Retry-After %q: %q, want %q", c.limit, c.remaining, c.retry, got, c.want)
+		}
+	}
+}
+
+// A fraction written too close to a whole number, or too small, for float64 to tell is still
+// not an integer: REQ-1 names the field of the client's request, as the mock refuses it (D8).
+func TestRequestFractionsAreNotIntegers(t *testing.T) {
+	doc, err := spec.Load(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var op spec.Operation
+	for _, o := range spec.Operations(doc) {
+		if o.ID == "tagsCreate" {
+			op = o
+		}
+	}
+	for _, v := range []string{"1.0000000000000000000001", "1e-400", "0.5"} {
+		vs, _ := check.Request(context.Background(), op, http.Header{"Content-Type": {"application/json"}}, []byte(`{"name":"n","position":`+v+`}`))
+		if len(vs) == 0 || vs[0].Rule != rules.REQ1 || !strings.Contains(vs[0].Detail, "position") {
+			t.Errorf("position %s: %v; want REQ-1 naming position", v, vs)
+		}
+	}
+	for _, v := range []string{"3", "3.0", "1e2", "-0"} {
+		if vs, _ := check.Request(context.Background(), op, http.Header{"Content-Type": {"application/json"}}, []byte(`{"name":"n","position":`+v+`}`)); len(vs) != 0 {
+			t.Errorf("position %s, a whole number: %v", v, vs)
 		}
 	}
 }
