@@ -31,7 +31,11 @@ var _ = Describe("Explore mode", func() {
 		// Progress goes straight to the terminal: GinkgoWriter shows only after the spec.
 		opts.Progress = os.Stderr
 		if opts.Diff {
-			ref, err := mockserver.New(mockserver.Config{RateLimit: 1 << 30})
+			// The reference is built from the seed the target's manifest names (a mock world reset
+			// to another seed), else the default one: its records and users are the target's only
+			// when the target is the mock; against any other deployment differences in what
+			// depends on records (logins among them) are expected.
+			ref, err := mockserver.New(mockserver.Config{RateLimit: 1 << 30, Seed: manifest.Seed})
 			must(err, "start the reference of differential mode")
 			opts.Reference = ref
 		}
