@@ -149,8 +149,8 @@ func (s *Server) pipeline(rt *route) http.Handler {
 			return
 		}
 		rq.body = body
-		if rt.grows {
-			if err := s.roomToGrow(wl, int64(len(body))); err != nil {
+		if rt.grows != nothing {
+			if err := s.roomToGrow(wl, int64(len(body)), rt.grows == aToken); err != nil {
 				s.writeError(w, rt, err)
 				return
 			}
