@@ -36,7 +36,6 @@ type exchange struct {
 	notes      []string
 
 	abort context.CancelCauseFunc // cancels the exchange's upstream request
-	flush func()                  // sends the client what it has been written so far
 	held  int64                   // bytes of the answer read ahead, until it is written out
 }
 
@@ -70,21 +69,6 @@ type readCloser struct {
 type errReader struct{ err error }
 
 func (e errReader) Read([]byte) (int, error) { return 0, e.err }
-
-// flushFirst fails every read with err once flush has sent the client the status line, the
-// headers (the verdict among them) and the bytes before the break: ReverseProxy aborts the
-// connection on a body's error, and what it had buffered would never reach the client.
-type flushFirst struct {
-	err   error
-	flush func()
-}
-
-func (f flushFirst) Read([]byte) (int, error) {
-	if f.flush != nil {
-		f.flush()
-	}
-	return 0, f.err
-}
 
 // decodeBody returns the body as the client will read it once decoded, when the answer's
 // Content-Encoding is one the checks can read (none, identity, gzip) and it decodes within

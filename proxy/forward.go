@@ -1,7 +1,6 @@
 package proxy
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -126,7 +125,6 @@ func (p *Proxy) forward(w http.ResponseWriter, r *http.Request) {
 	ctx, cancel := context.WithCancelCause(context.WithValue(r.Context(), exchangeKey{}, ex))
 	defer cancel(nil)
 	ex.abort = cancel
-	ex.flush = func() { _ = http.NewResponseController(w).Flush() }
 	p.rp.ServeHTTP(ownInterim{w}, r.WithContext(ctx))
 	p.heldAnswers.Add(-ex.held) // the answer read ahead is written out: its bytes are free
 }
@@ -221,13 +219,16 @@ func (p *Proxy) inspect(resp *http.Response) error {
 	}
 	var cutShort []Violation
 	switch {
+	case err != nil && resp.Request.Context().Err() == nil && len(raw) == 0:
+		// Not a byte of the body came: the client would get an empty reply, neither status nor
+		// verdict, so it gets the 502 of UP-1 that a missing answer gets (upstreamFailed).
+		return fmt.Errorf("the answer's body broke off before its first byte: %v", err)
 	case err != nil && resp.Request.Context().Err() == nil:
-		// The deployment's answer is not whole; the client gets the same broken transfer, after
-		// the status line and the verdict (flushFirst).
+		// The deployment's answer is not whole; the client gets the same broken transfer, its
+		// status line and verdict first (each chunk is flushed as it is written).
 		why := fmt.Sprintf("the answer body broke off after %d bytes: %v", len(raw), err)
 		ex.note(why)
 		cutShort = []Violation{violation(rules.UP1, why)}
-		resp.Body = readCloser{io.MultiReader(bytes.NewReader(raw), flushFirst{err, ex.flush}), resp.Body}
 	case err != nil: // the client went away: nobody reads this answer
 		ex.note("the answer body was not read to its end: the client went away")
 	case !whole:
