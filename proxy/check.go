@@ -1,12 +1,17 @@
 package proxy
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"mime"
+	"net/http"
+	"strings"
 	"time"
 
 	"github.com/opsapi/mocktoolkit/conformance/check"
 	"github.com/opsapi/mocktoolkit/conformance/rules"
+	"github.com/opsapi/mocktoolkit/internal/text"
 )
 
 // check judges one exchange of an operation through the one contract checker (package
@@ -34,6 +39,9 @@ func (p *Proxy) check(ctx context.Context, ex *exchange) []Violation {
 		Status: ex.status, Header: ex.respHeader, Body: ex.respBody, BodyPartial: !ex.respWhole,
 	}
 	vs := check.Judge(ctx, one)
+	if why := notJSON(ex.reqHeader, ex.reqBody); why != "" {
+		vs = append(vs, check.Violation{Rule: rules.REQ1, Detail: why})
+	}
 	// Rules that span a caller's exchanges (LIMIT-1, LIST-1, COMMENT-1), by its bearer token.
 	vs = check.Ordered(append(vs, p.tracker.Judge(check.CallerKey(ex.reqHeader), one, ex.start, time.Now())...))
 	out := make([]Violation, len(vs))
@@ -41,6 +49,25 @@ func (p *Proxy) check(ctx context.Context, ex *exchange) []Violation {
 		out[i] = violation(v.Rule, v.Detail)
 	}
 	return out
+}
+
+// notJSON says why a request with a body is not sent as JSON, or "": the interface's operations
+// take JSON bodies, and a client that sends one as text/plain (fetch with a string body and no
+// headers does) is refused by a deployment that reads the header, the mock among them (D6).
+// The fields are still judged as JSON (D91).
+func notJSON(h http.Header, body []byte) string {
+	if len(bytes.TrimSpace(body)) == 0 {
+		return ""
+	}
+	ct := h.Get("Content-Type")
+	mt, _, err := mime.ParseMediaType(ct)
+	switch {
+	case ct == "":
+		return "the request has a body but no Content-Type: send it as application/json"
+	case err != nil || (mt != "application/json" && !strings.HasSuffix(mt, "+json")):
+		return fmt.Sprintf("the request's Content-Type is %q, not application/json", text.Clip(ct, 80))
+	}
+	return ""
 }
 
 // ruleIDs lists the distinct rule ids of vs, in order: the value of X-Contract-Violations.

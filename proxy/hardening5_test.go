@@ -264,3 +264,34 @@ func TestGzipRequestBodyIsJudgedDecoded(t *testing.T) {
 		}
 	}
 }
+
+// A client sending its JSON body as text/plain, or with no Content-Type, breaks REQ-1 (a
+// deployment that reads the header refuses it, the mock among them); JSON with a charset, or no
+// body at all, does not.
+func TestRequestNotSentAsJSONIsAClientViolation(t *testing.T) {
+	s := startProxy(t, newMock(t))
+	tok := s.login(t, manifest().Users.Member)
+	for _, c := range []struct {
+		ct, body string
+		want     bool
+	}{
+		{"text/plain;charset=UTF-8", `{}`, true},
+		{"", `{}`, true},
+		{"application/json; charset=utf-8", `{}`, false},
+		{"", ``, false},
+	} {
+		req, _ := http.NewRequest(http.MethodPost, s.url+pTagsList, strings.NewReader(c.body))
+		if c.ct != "" {
+			req.Header.Set("Content-Type", c.ct)
+		}
+		req.Header.Set("Authorization", "Bearer "+tok)
+		s.do(t, req)
+		got := false
+		for _, v := range s.proxy.Exchanges(1)[0].Violations {
+			got = got || (v.Rule == "REQ-1" && v.Party == proxy.Client)
+		}
+		if got != c.want {
+			t.Errorf("Content-Type %q, body %q: client REQ-1 %v, want %v", c.ct, c.body, got, c.want)
+		}
+	}
+}
