@@ -92,7 +92,7 @@ var All = []Rule{
 	{ID: UP1, Source: "Conventions (every operation answers)", By: Proxy,
 		Statement: "The deployment answers every request of an operation with a whole HTTP answer: a status, headers and a body that does not break off (a proxy in front of it answers 502 when none comes, and flags an answer whose body breaks off)."},
 	{ID: REQ1, Source: "Endpoints (request fields); Limits", By: Proxy, Client: true,
-		Statement: "A client's request body is a JSON object that matches the operation's request schema: field types, required fields, enumerations, formats, lengths and ranges."},
+		Statement: "A client's request body is a JSON object, sent as `application/json`, that matches the operation's request schema: field types, required fields, enumerations, formats, lengths and ranges."},
 
 	// Authentication.
 	{ID: AUTH1, Source: "Authentication (1, 2)",
