@@ -69,7 +69,9 @@ func throughProxy(t *testing.T, upstream *url.URL) (int, string) {
 }
 
 func answerWith(header string, body []byte) []byte {
-	return append([]byte("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nX-RateLimit-Limit: 60\r\nX-RateLimit-Remaining: 59\r\n"+header+"\r\n"), body...)
+	// Connection: close, as the raw upstream closes after each answer: a reused connection
+	// would meet that close as the next POST's broken answer.
+	return append([]byte("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nConnection: close\r\nX-RateLimit-Limit: 60\r\nX-RateLimit-Remaining: 59\r\n"+header+"\r\n"), body...)
 }
 
 // An answer whose Content-Encoding says gzip and whose bytes are not gzip, or a gzip stream
