@@ -125,8 +125,10 @@ func (p *Proxy) forward(w http.ResponseWriter, r *http.Request) {
 	ctx, cancel := context.WithCancelCause(context.WithValue(r.Context(), exchangeKey{}, ex))
 	defer cancel(nil)
 	ex.abort = cancel
+	// Deferred: ReverseProxy panics (http.ErrAbortHandler) when the client went away mid-copy,
+	// and the bytes it held must be given back then too.
+	defer func() { p.heldAnswers.Add(-ex.held) }()
 	p.rp.ServeHTTP(ownInterim{w}, r.WithContext(ctx))
-	p.heldAnswers.Add(-ex.held) // the answer read ahead is written out: its bytes are free
 }
 
 // ownInterim keeps an upstream's X-Contract-Violations and hop-by-hop headers out of the 1xx

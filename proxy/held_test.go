@@ -6,6 +6,7 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+	"time"
 )
 
 // Past the bytes the proxy may hold for checking at once, an answer streams through with its
@@ -39,5 +40,40 @@ func TestAnswersPastTheHeldBoundStreamUnjudged(t *testing.T) {
 	}
 	if held := p.heldAnswers.Load(); held != maxHeldAnswers+1 {
 		t.Errorf("held bytes %d after the exchange, want them back where they were", held)
+	}
+}
+
+// A client that goes away while a large answer is copied to it gives the held bytes back: they
+// stayed counted, and after a few such clients every answer passed unjudged, forever.
+func TestHeldBytesComeBackWhenTheClientLeaves(t *testing.T) {
+	big := strings.Repeat("x", 4<<20)
+	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("X-RateLimit-Limit", "10")
+		w.Header().Set("X-RateLimit-Remaining", "9")
+		_, _ = w.Write([]byte(`{"error":false,"message":"ok","data":"` + big + `"}`))
+	}))
+	t.Cleanup(up.Close)
+	u, _ := url.Parse(up.URL)
+	p, err := New(Config{Upstream: u})
+	if err != nil {
+		t.Fatal(err)
+	}
+	front := httptest.NewServer(p)
+	t.Cleanup(front.Close)
+	for range 3 {
+		res, err := http.Post(front.URL+"/services/operations/v1/operations/tags/list", "application/json", strings.NewReader("{}"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		buf := make([]byte, 10)
+		_, _ = res.Body.Read(buf)
+		res.Body.Close() // gone before the answer is read
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for p.heldAnswers.Load() != 0 && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	if held := p.heldAnswers.Load(); held != 0 {
+		t.Errorf("%d bytes still held after the clients left", held)
 	}
 }
