@@ -150,7 +150,11 @@ func (s *Server) pipeline(rt *route) http.Handler {
 		}
 		rq.body = body
 		if rt.grows != nothing {
-			if err := s.roomToGrow(wl, int64(len(body)), rt.grows == aToken); err != nil {
+			need := int64(len(body))
+			if rt.grows == copies { // one request copies the record into every project
+				need *= int64(1 + rq.state.store.ProjectCount())
+			}
+			if err := s.roomToGrow(wl, need, rt.grows == aToken); err != nil {
 				s.writeError(w, rt, err)
 				return
 			}

@@ -121,6 +121,7 @@ const (
 	nothing growth = iota // reads, deletes, status changes
 	aToken                // a login: one token
 	records               // records made or enlarged
+	copies                // records made or enlarged and copied into every project (push, sync)
 )
 
 // operations lists the whole API surface of the interface: its 24 operations, by operationId.
@@ -139,12 +140,12 @@ func (s *Server) operations() []operation {
 		{
 			id:    "masterCardsCreate",
 			serve: call(created("Master card created successfully."), (*S).CreateMasterCard, masterCardCreated),
-			grows: records,
+			grows: copies,
 		},
 		{
 			id:    "masterCardsUpdate",
 			serve: call(ok("Master card updated successfully."), (*S).UpdateMasterCard, masterCardUpdated),
-			grows: records,
+			grows: copies,
 		},
 		{
 			id:    "cardsUpdate",
@@ -174,7 +175,7 @@ func (s *Server) operations() []operation {
 		{
 			id:    "masterBoardsSync",
 			serve: call(ok("Master board synced successfully."), (*S).SyncMasterBoard, asIs[reference.SyncResult]),
-			grows: records,
+			grows: copies,
 		},
 		{
 			id:    "groupsDelete",

@@ -181,3 +181,22 @@ func TestDroppedWorldSaysSoWhenMadeAgain(t *testing.T) {
 		}
 	}
 }
+
+// A push copies a master card into every project: its admission counts the copies, so one
+// superadmin request cannot carry the records far past the bound.
+func TestStateBudgetCountsPushedCopies(t *testing.T) {
+	m := newMock(t, mockserver.Config{MaxStateMB: 2})
+	tok := m.login(m.manifest.Users.Superadmin)
+	desc := strings.Repeat("x", 700<<10)
+	a := m.ctl(http.MethodPost, "/services/operations/v1/admin/master-cards/create", map[string]any{"group_id": m.manifest.Operations.MasterGroupID, "title": "Pushed", "description": desc, "push_to_projects": true}, "Authorization", "Bearer "+tok)
+	if a.status != http.StatusBadRequest {
+		t.Fatalf("a push of 700 KiB into every project under --max-state-mb 2: %d, want 400", a.status)
+	}
+	var total float64
+	for _, w := range m.ctl(http.MethodGet, "/__mock/worlds", nil).list(t, "worlds") {
+		total += w["records_bytes"].(float64)
+	}
+	if total > 2<<20 {
+		t.Errorf("records hold %.0f bytes after the refused push, past the bound", total)
+	}
+}

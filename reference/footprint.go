@@ -22,6 +22,14 @@ type footprint struct {
 // added since. It takes no lock.
 func (s *Store) Size() int64 { return s.size.measured.Load() + s.size.growth.Load() }
 
+// ProjectCount is how many projects the store holds: what a push or a sync may copy a master
+// record into.
+func (s *Store) ProjectCount() int {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return len(s.projects)
+}
+
 // Growth is what writes added since the last measure (Size less the measure).
 func (s *Store) Growth() int64 { return s.size.growth.Load() }
 
