@@ -73,7 +73,8 @@ func (p *Proxy) reverseProxy(transport http.RoundTripper) *httputil.ReverseProxy
 }
 
 // routedPath is path as many servers route it: ';' parameters of each segment dropped (Tomcat,
-// Spring), empty segments merged (nginx), one trailing slash ignored (Express): a client whose
+// Spring), empty segments merged (nginx), one trailing slash ignored and letters' case
+// (Express, ASP.NET): a client whose
 // base-URL join leaves such a path still reaches the operation, and its exchange is judged.
 func routedPath(path string) string {
 	segs := strings.Split(path, "/")
@@ -84,7 +85,7 @@ func routedPath(path string) string {
 			kept = append(kept, seg)
 		}
 	}
-	return "/" + strings.Join(kept, "/")
+	return strings.ToLower("/" + strings.Join(kept, "/")) // Express and ASP.NET route case-insensitively
 }
 
 // maxHeldAnswers bounds the answer bytes the proxy holds for checking at once, over every

@@ -191,7 +191,7 @@ func TestOperationReachedByARoutedPathIsChecked(t *testing.T) {
 	}
 	front := httptest.NewServer(p)
 	t.Cleanup(front.Close)
-	for _, path := range []string{pTagsList + "/", pTagsList + ";x=1", "/" + pTagsList} {
+	for _, path := range []string{pTagsList + "/", pTagsList + ";x=1", "/" + pTagsList, strings.ToUpper(pTagsList)} {
 		req, _ := http.NewRequest(http.MethodPost, front.URL+path, strings.NewReader("{}"))
 		req.Header.Set("Content-Type", "application/json")
 		res, err := http.DefaultClient.Do(req)
