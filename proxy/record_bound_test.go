@@ -27,3 +27,26 @@ func TestRecordingKeepsABoundedNumberOfRecords(t *testing.T) {
 		t.Errorf("notes %q do not count the records left out", notes)
 	}
 }
+
+// A recording never passes the size the mock loads as a scenario: records are left out, the
+// last first, and the log says how many.
+func TestRecordingFitsTheScenarioFileBound(t *testing.T) {
+	r, err := NewScenarioRecorder(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var tags []any
+	for i := 1; i <= 200; i++ {
+		tags = append(tags, map[string]any{"id": float64(i), "name": strings.Repeat("t", 100)})
+	}
+	r.observe(map[string]any{"tags": tags})
+	var out bytes.Buffer
+	var notes []string
+	counts, err := r.WriteScenario(&out, ScenarioOptions{Name: "x", MaxBytes: 8 << 10, Note: func(s string) { notes = append(notes, s) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.Len() > 8<<10 || counts["tags"] >= 200 || !strings.Contains(strings.Join(notes, "\n"), "records left out of the recording, the last seen first") {
+		t.Errorf("file of %d bytes holding %d tags, notes %q: want it within 8 KiB and the cut said", out.Len(), counts["tags"], notes)
+	}
+}

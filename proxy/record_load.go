@@ -23,6 +23,12 @@ func (b *scenarioBuilder) loadable(opts ScenarioOptions, note func(string)) ([]b
 			problems = opts.Check(out)
 		}
 		if len(problems) == 0 {
+			if opts.MaxBytes > 0 && len(out)+len(opts.Comment)+64 > opts.MaxBytes {
+				if n := b.trim(); n > 0 {
+					note(fmt.Sprintf("%d records left out of the recording, the last seen first: the file would pass the %d MiB a scenario file may hold", n, opts.MaxBytes>>20))
+					continue
+				}
+			}
 			return out, nil
 		}
 		var root yaml.Node
@@ -49,6 +55,35 @@ func (b *scenarioBuilder) loadable(opts ScenarioOptions, note func(string)) ([]b
 		}
 		b.drop(drop)
 	}
+}
+
+// trim leaves out an eighth of the records of the longest list, the last first, and returns
+// how many (0 when there is nothing left to take).
+func (b *scenarioBuilder) trim() int {
+	d := &b.doc
+	lens := []int{len(d.Cards), len(d.Comments), len(d.Tags), len(d.Groups), len(d.Boards), len(d.Carts)}
+	longest := 0
+	for i, n := range lens {
+		if n > lens[longest] {
+			longest = i
+		}
+	}
+	n := (lens[longest] + 7) / 8
+	switch longest {
+	case 0:
+		d.Cards = d.Cards[:len(d.Cards)-n]
+	case 1:
+		d.Comments = d.Comments[:len(d.Comments)-n]
+	case 2:
+		d.Tags = d.Tags[:len(d.Tags)-n]
+	case 3:
+		d.Groups = d.Groups[:len(d.Groups)-n]
+	case 4:
+		d.Boards = d.Boards[:len(d.Boards)-n]
+	case 5:
+		d.Carts = d.Carts[:len(d.Carts)-n]
+	}
+	return n
 }
 
 // recordPlace is a record of the file: its list, its place, and for a cart item its place

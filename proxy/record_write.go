@@ -89,6 +89,9 @@ type ScenarioOptions struct {
 	Comment string
 	// Seed pins the base world the scenario is built on (0: the mock's --seed).
 	Seed int64
+	// MaxBytes, when set, is the largest file the mock loads as a scenario: records are left
+	// out, last first, until the file fits.
+	MaxBytes int
 	// Taken tells the ids the base world of Seed already holds, by kind ("boards", "groups",
 	// "tags", "cards", "comments", "cart_items"): a record keeps the upstream's id unless Taken says it is
 	// taken (D176). Nil: no record keeps its id.

@@ -117,8 +117,8 @@ func writeRecording(rec *proxy.ScenarioRecorder, opts proxyOptions, out io.Write
 	c, err := rec.WriteScenario(&buf, proxy.ScenarioOptions{Name: name, Comment: head, Seed: fixtures.DefaultSeed,
 		Taken:     func(kind string, id int64) bool { return taken[kind][id] },
 		Check:     func(b []byte) []string { return fixtures.ScenarioProblems(b, opts.recordScenario) },
-		BaseCarts: len(base.State.Carts),
-		Note:      func(s string) { logger.Warn("record scenario: " + s) }})
+		BaseCarts: len(base.State.Carts), MaxBytes: fixtures.MaxScenarioFile,
+		Note: func(s string) { logger.Warn("record scenario: " + s) }})
 	if err != nil {
 		return err
 	}
