@@ -5,6 +5,8 @@ import (
 	"encoding/hex"
 	"fmt"
 	"io"
+	"reflect"
+	"slices"
 )
 
 // tokenBytes is the number of random bytes in a bearer token (D10).
@@ -55,6 +57,7 @@ func (s *Store) Authenticate(in AuthenticateInput) (LoginResult, error) {
 	t := Token{Token: token, UserID: id, IssuedAt: s.now()}
 	s.tokenLog = append(s.tokenLog, t)
 	s.grew(recordSize(t))
+	s.revokeOldest(id)
 	u := s.users[id]
 	return LoginResult{
 		NeedsCodeRegeneration: false,
@@ -91,4 +94,28 @@ func (s *Store) UserByToken(token string) (User, error) {
 		return User{}, Errorf(EUNAUTHENTICATED, "Unauthenticated.")
 	}
 	return cloneUser(s.users[id]), nil
+}
+
+// MaxTokensPerUser is how many live tokens a user keeps (D10): the next login revokes the
+// oldest, so a test suite logging in for every test does not grow a world without end.
+const MaxTokensPerUser = 1000
+
+// revokeOldest revokes user's oldest token once the user holds more than MaxTokensPerUser.
+func (s *Store) revokeOldest(user int64) {
+	n, oldest := 0, -1
+	for i, t := range s.tokenLog {
+		if t.UserID == user {
+			if oldest < 0 {
+				oldest = i
+			}
+			n++
+		}
+	}
+	if n <= MaxTokensPerUser || oldest < 0 {
+		return
+	}
+	t := s.tokenLog[oldest]
+	delete(s.tokens, t.Token)
+	s.tokenLog = slices.Delete(s.tokenLog, oldest, oldest+1)
+	s.grew(-recordSize(t) - int64(len(t.Token)) - entrySize(reflect.TypeFor[string](), reflect.TypeFor[int64]()))
 }

@@ -80,3 +80,40 @@ func TestCreateAtTheIDCeilingIsRefused(t *testing.T) {
 		t.Fatalf("the world's snapshot no longer loads: %v", err)
 	}
 }
+
+// A user keeps at most MaxTokensPerUser live tokens: the next login revokes the oldest, so a
+// suite logging in for every test cannot grow a world without end (D10).
+func TestLoginsKeepABoundedNumberOfTokens(t *testing.T) {
+	w := fixtures.Build(fixtures.DefaultSeed, time.Date(2026, 6, 1, 9, 0, 0, 0, time.UTC))
+	s, err := reference.New(w.State)
+	if err != nil {
+		t.Fatal(err)
+	}
+	creds := w.Manifest.Users.Member
+	login := func() string {
+		r, err := s.Authenticate(reference.AuthenticateInput{Email: creds.Email, Password: creds.Password})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r.Token
+	}
+	first := login()
+	size := s.Size()
+	var last string
+	for range reference.MaxTokensPerUser {
+		last = login()
+	}
+	if _, err := s.UserByToken(first); err == nil {
+		t.Error("the oldest token still works after MaxTokensPerUser more logins")
+	}
+	if _, err := s.UserByToken(last); err != nil {
+		t.Errorf("the newest token: %v", err)
+	}
+	before := s.Size()
+	for range 100 {
+		login()
+	}
+	if grown := s.Size() - before; grown > 1024 {
+		t.Errorf("100 logins past the cap grew the store by %d bytes (from %d), want about none", grown, size)
+	}
+}
