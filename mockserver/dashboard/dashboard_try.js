@@ -87,7 +87,8 @@
     res.worlds.forEach(function (w) {
       var o = document.createElement("option");
       o.value = w.name;
-      o.textContent = w.name + " (" + w.scenario + ", " + w.requests + " requests)";
+      var mib = (w.records_bytes / 1048576).toFixed(1) + " MiB of " + (res.max_state_bytes / 1048576).toFixed(0);
+      o.textContent = w.name + " (" + w.scenario + ", " + w.requests + " requests, " + mib + ")";
       o.selected = w.name === world;
       sel.appendChild(o);
     });
