@@ -118,6 +118,11 @@ func Summarize(report types.Report, run conformance.Run) Summary {
 			s.Interrupted = why
 		}
 	}
+	for _, sr := range report.SpecReports { // a spec that ended the run (AbortSuite): the rest never ran
+		if sr.State == types.SpecStateAborted && s.Interrupted == "" {
+			s.Interrupted = "aborted: " + firstLine(sr.Failure.Message)
+		}
+	}
 	if s.Interrupted != "" {
 		ran := 0
 		for _, sr := range report.SpecReports {

@@ -132,3 +132,32 @@ func TestLostProcessLeavesNoOperationPass(t *testing.T) {
 		}
 	}
 }
+
+// A run a spec aborted (the deployment stopped answering) says so, and the specs it never ran
+// leave their operations NOT RUN, not PASS.
+func TestAbortedRunIsReportedAsSuch(t *testing.T) {
+	spec := func(op string, state types.SpecState, msg string, runTime time.Duration) types.SpecReport {
+		sr := types.SpecReport{LeafNodeType: types.NodeTypeIt, LeafNodeLabels: []string{"contract", "op:" + op, "aspect:auth"}, State: state, RunTime: runTime}
+		sr.Failure.Message = msg
+		return sr
+	}
+	rep := types.Report{
+		SuiteConfig: types.SuiteConfig{LabelFilter: "contract"},
+		SpecReports: []types.SpecReport{
+			spec("cardsList", types.SpecStateAborted, "the deployment stopped answering: …", time.Second),
+			spec("tagsList", types.SpecStatePassed, "", time.Millisecond),
+			spec("tagsList", types.SpecStateSkipped, "", 0),
+		},
+	}
+	s := report.Summarize(rep, conformance.Run{})
+	var b strings.Builder
+	_ = s.Write(&b)
+	if !strings.Contains(b.String(), "INTERRUPTED (aborted: the deployment stopped answering") {
+		t.Errorf("summary of an aborted run:\n%s", b.String())
+	}
+	for _, r := range s.Rows() {
+		if r.Op == "tagsList" && r.Verdict != "NOT RUN" {
+			t.Errorf("tagsList: %s, want NOT RUN", r.Verdict)
+		}
+	}
+}
