@@ -3,6 +3,7 @@ package mockserver
 import (
 	"fmt"
 	"net/http"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -89,16 +90,20 @@ func (s *Server) roomToGrow(wl *world, body int64, login bool) error {
 	if login && s.totalState() <= s.stateLimit()+s.stateLimit()/64 {
 		return nil // a token is a few hundred bytes: users are not locked out of a full mock
 	}
-	return reference.Errorf(reference.EINVALID, "The mock's worlds hold %s of records together, their limit (--max-state-mb %d), so this change is refused and nothing was changed (%s): reset or delete a world (DELETE /__mock/worlds?name=; GET /__mock/worlds lists each world's size), or start the mock with a higher --max-state-mb.", mib(s.totalState()), s.cfg.MaxStateMB, s.largestWorlds())
+	return reference.Errorf(reference.EINVALID, "The mock's worlds hold %s of records together, their limit (--max-state-mb %d), so this change is refused and nothing was changed (%s): reset or delete a world (DELETE /__mock/worlds?name=; GET /__mock/worlds lists each world's size), or start the mock with a higher --max-state-mb.", mib(s.totalState()), s.cfg.MaxStateMB, s.largestWorlds(nil))
 }
 
-// largestWorlds names the worlds holding the most, for a refusal: which to reset or delete.
-func (s *Server) largestWorlds() string {
-	all := s.worlds.all()
+// largestWorlds names the worlds holding the most, but except, for a refusal: which to reset
+// or delete.
+func (s *Server) largestWorlds(except *world) string {
+	all := slices.DeleteFunc(s.worlds.all(), func(w *world) bool { return w == except })
 	sort.Slice(all, func(i, j int) bool { return all[i].state().store.Size() > all[j].state().store.Size() })
 	var names []string
 	for _, w := range all[:min(3, len(all))] {
 		names = append(names, fmt.Sprintf("%s %s", strconv.Quote(w.name), mib(w.state().store.Size())))
+	}
+	if len(names) == 0 {
+		return "there is no other world"
 	}
 	return "the largest: " + strings.Join(names, ", ")
 }
@@ -117,7 +122,7 @@ func (s *Server) roomFor(keep *world, size, old int64, what string) error {
 	if s.makeRoom(keep, size, old) {
 		return nil
 	}
-	return &errNoRoom{msg: fmt.Sprintf("%s needs about %s of records; with what the other worlds hold (%s, none of them idle to drop; %s) that passes the mock's limit (--max-state-mb %d): delete or reset a world, or start the mock with a higher --max-state-mb", what, mib(size), mib(s.totalState()-old), s.largestWorlds(), s.cfg.MaxStateMB)}
+	return &errNoRoom{msg: fmt.Sprintf("%s needs about %s of records; with what the other worlds hold (%s, none of them idle to drop; %s) that passes the mock's limit (--max-state-mb %d): delete or reset another world, or start the mock with a higher --max-state-mb", what, mib(size), mib(s.totalState()-old), s.largestWorlds(keep), s.cfg.MaxStateMB)}
 }
 
 func (s *Server) totalState() int64 {
