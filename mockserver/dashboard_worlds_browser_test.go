@@ -31,7 +31,9 @@ func TestDashboardForFrontendDevelopers(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitText(ctx, t, "#world-name", func(s string) bool { return s == "ui-dev" }, "world")
-	waitText(ctx, t, "#world-select", func(s string) bool { return strings.Contains(s, "ui-dev") && strings.Contains(s, "default") && strings.Contains(s, " MiB of 256") }, "world list")
+	waitText(ctx, t, "#world-select", func(s string) bool {
+		return strings.Contains(s, "ui-dev") && strings.Contains(s, "default") && strings.Contains(s, " MiB of 256")
+	}, "world list")
 
 	t.Run("log in as member copies a token", func(t *testing.T) {
 		if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS("#login-member"))); err != nil {
