@@ -70,6 +70,18 @@ type errReader struct{ err error }
 
 func (e errReader) Read([]byte) (int, error) { return 0, e.err }
 
+// codings is a Content-Encoding as one lower-case coding, identity left out ("identity, gzip" is
+// gzip, RFC 9110 8.4): "" for none, the list as written for several real ones.
+func codings(enc string) string {
+	var real []string
+	for c := range strings.SplitSeq(strings.ToLower(enc), ",") {
+		if c = strings.TrimSpace(c); c != "" && c != "identity" {
+			real = append(real, c)
+		}
+	}
+	return strings.Join(real, ", ")
+}
+
 // decodeBody returns the body as the client will read it once decoded, when the answer's
 // Content-Encoding is one the checks can read (none, identity, gzip) and it decodes within
 // limit bytes; otherwise why the body stays unchecked, for the journal's note. broken tells
@@ -77,8 +89,8 @@ func (e errReader) Read([]byte) (int, error) { return 0, e.err }
 // no client can read it, which is the deployment's violation (UP-1), not a limit of the proxy.
 func decodeBody(h http.Header, body []byte, limit int64) (decoded []byte, why string, broken bool) {
 	enc := h.Get("Content-Encoding")
-	switch strings.ToLower(strings.TrimSpace(enc)) {
-	case "", "identity":
+	switch codings(enc) {
+	case "":
 		return body, "", false
 	case "gzip", "x-gzip":
 		zr, err := gzip.NewReader(bytes.NewReader(body))

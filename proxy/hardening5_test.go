@@ -246,22 +246,22 @@ func TestGzipRequestBodyIsJudgedDecoded(t *testing.T) {
 	}
 	front := httptest.NewServer(p)
 	t.Cleanup(front.Close)
-	var gz bytes.Buffer
-	zw := gzip.NewWriter(&gz)
-	_, _ = zw.Write([]byte(`{"name":"gz"}`))
-	_ = zw.Close()
-	req, _ := http.NewRequest(http.MethodPost, front.URL+"/services/operations/v1/operations/tags/create", &gz)
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Content-Encoding", "gzip")
-	res, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res.Body.Close()
-	for _, e := range p.Exchanges(1) {
-		for _, v := range e.Violations {
+	for _, enc := range []string{"gzip", "identity, gzip"} {
+		var gz bytes.Buffer
+		zw := gzip.NewWriter(&gz)
+		_, _ = zw.Write([]byte(`{"name":"gz"}`))
+		_ = zw.Close()
+		req, _ := http.NewRequest(http.MethodPost, front.URL+"/services/operations/v1/operations/tags/create", &gz)
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Content-Encoding", enc)
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		for _, v := range p.Exchanges(1)[0].Violations {
 			if v.Rule == "REQ-1" {
-				t.Errorf("a gzip request body of valid JSON is REQ-1: %s", v.Detail)
+				t.Errorf("a request body of valid JSON in Content-Encoding %q is REQ-1: %s", enc, v.Detail)
 			}
 		}
 	}
