@@ -186,7 +186,7 @@ func unreplayable(body []byte) (leftOut, bool) {
 	if (!utf8.Valid(body) || bytes.Contains(body, []byte(`\u`))) && len(spec.InvalidText(body)) > 0 {
 		return garbledRequest, true
 	}
-	if nesting(body) > maxFlowDepth {
+	if len(body) > 2*maxFlowDepth && nesting(body) > maxFlowDepth { // shorter bodies cannot nest that deep: no scan on the hot path
 		return deepRequest, true
 	}
 	return 0, false

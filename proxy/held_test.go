@@ -13,19 +13,7 @@ import (
 // status and headers judged and its body counted unjudged: a burst of large answers to slow
 // clients took the proxy to a gigabyte.
 func TestAnswersPastTheHeldBoundStreamUnjudged(t *testing.T) {
-	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("X-RateLimit-Limit", "10")
-		w.Header().Set("X-RateLimit-Remaining", "9")
-		_, _ = w.Write([]byte("not json"))
-	}))
-	t.Cleanup(up.Close)
-	u, _ := url.Parse(up.URL)
-	p, err := New(Config{Upstream: u})
-	if err != nil {
-		t.Fatal(err)
-	}
-	front := httptest.NewServer(p)
-	t.Cleanup(front.Close)
+	p, front := proxyAnswering(t, "not json")
 	p.heldAnswers.Store(maxHeldAnswers + 1)
 	res, err := http.Post(front.URL+"/services/operations/v1/operations/tags/list", "application/json", strings.NewReader("{}"))
 	if err != nil {
@@ -47,19 +35,7 @@ func TestAnswersPastTheHeldBoundStreamUnjudged(t *testing.T) {
 // stayed counted, and after a few such clients every answer passed unjudged, forever.
 func TestHeldBytesComeBackWhenTheClientLeaves(t *testing.T) {
 	big := strings.Repeat("x", 4<<20)
-	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("X-RateLimit-Limit", "10")
-		w.Header().Set("X-RateLimit-Remaining", "9")
-		_, _ = w.Write([]byte(`{"error":false,"message":"ok","data":"` + big + `"}`))
-	}))
-	t.Cleanup(up.Close)
-	u, _ := url.Parse(up.URL)
-	p, err := New(Config{Upstream: u})
-	if err != nil {
-		t.Fatal(err)
-	}
-	front := httptest.NewServer(p)
-	t.Cleanup(front.Close)
+	p, front := proxyAnswering(t, `{"error":false,"message":"ok","data":"`+big+`"}`)
 	for range 3 {
 		res, err := http.Post(front.URL+"/services/operations/v1/operations/tags/list", "application/json", strings.NewReader("{}"))
 		if err != nil {
@@ -76,4 +52,24 @@ func TestHeldBytesComeBackWhenTheClientLeaves(t *testing.T) {
 	if held := p.heldAnswers.Load(); held != 0 {
 		t.Errorf("%d bytes still held after the clients left", held)
 	}
+}
+
+// proxyAnswering is a proxy in front of an upstream answering every request with body and the
+// rate-limit headers.
+func proxyAnswering(t *testing.T, body string) (*Proxy, *httptest.Server) {
+	t.Helper()
+	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("X-RateLimit-Limit", "10")
+		w.Header().Set("X-RateLimit-Remaining", "9")
+		_, _ = w.Write([]byte(body))
+	}))
+	t.Cleanup(up.Close)
+	u, _ := url.Parse(up.URL)
+	p, err := New(Config{Upstream: u})
+	if err != nil {
+		t.Fatal(err)
+	}
+	front := httptest.NewServer(p)
+	t.Cleanup(front.Close)
+	return p, front
 }

@@ -3,6 +3,7 @@ package proxy
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -61,29 +62,18 @@ func (b *scenarioBuilder) loadable(opts ScenarioOptions, note func(string)) ([]b
 // how many (0 when there is nothing left to take).
 func (b *scenarioBuilder) trim() int {
 	d := &b.doc
+	cuts := []func() int{cutLast(&d.Cards), cutLast(&d.Comments), cutLast(&d.Tags), cutLast(&d.Groups), cutLast(&d.Boards), cutLast(&d.Carts)}
 	lens := []int{len(d.Cards), len(d.Comments), len(d.Tags), len(d.Groups), len(d.Boards), len(d.Carts)}
-	longest := 0
-	for i, n := range lens {
-		if n > lens[longest] {
-			longest = i
-		}
+	return cuts[slices.Index(lens, slices.Max(lens))]()
+}
+
+// cutLast returns what drops the last eighth of *list and says how many it dropped.
+func cutLast[T any](list *[]T) func() int {
+	return func() int {
+		n := (len(*list) + 7) / 8
+		*list = (*list)[:len(*list)-n]
+		return n
 	}
-	n := (lens[longest] + 7) / 8
-	switch longest {
-	case 0:
-		d.Cards = d.Cards[:len(d.Cards)-n]
-	case 1:
-		d.Comments = d.Comments[:len(d.Comments)-n]
-	case 2:
-		d.Tags = d.Tags[:len(d.Tags)-n]
-	case 3:
-		d.Groups = d.Groups[:len(d.Groups)-n]
-	case 4:
-		d.Boards = d.Boards[:len(d.Boards)-n]
-	case 5:
-		d.Carts = d.Carts[:len(d.Carts)-n]
-	}
-	return n
 }
 
 // recordPlace is a record of the file: its list, its place, and for a cart item its place

@@ -133,7 +133,7 @@ func BuildHTML(report types.Report, run conformance.Run, target string, now time
 			return hs
 		}
 		switch {
-		case sr.State == types.SpecStateInterrupted || sr.State == types.SpecStateAborted && interruptedMessage(sr.Failure.Message):
+		case cutOff(sr):
 			// cut off by an interrupt: not the deployment's failure (the summary counts it not run)
 		case sr.State.Is(types.SpecStateFailureStates):
 			h.Failures = append(h.Failures, spec())

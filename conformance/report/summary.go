@@ -30,7 +30,7 @@ const DiffersPrefix = "differs from the reference's choice: "
 
 func (t *Tally) add(sr types.SpecReport) {
 	switch state := sr.State; {
-	case state == types.SpecStateInterrupted || state == types.SpecStateAborted && interruptedMessage(sr.Failure.Message):
+	case cutOff(sr):
 		t.NotRun++
 	case state == types.SpecStatePassed:
 		t.Passed++
@@ -70,6 +70,11 @@ func inFilter(report types.Report, labels []string) bool {
 	}
 	match, err := types.ParseLabelFilter(f)
 	return err == nil && match(labels)
+}
+
+// cutOff tells a spec an interrupt stopped or kept from running: not run, never a failure.
+func cutOff(sr types.SpecReport) bool {
+	return sr.State == types.SpecStateInterrupted || sr.State == types.SpecStateAborted && interruptedMessage(sr.Failure.Message)
 }
 
 // interruptedMessage tells the message Ginkgo gives a spec a signal or a timeout stopped.
@@ -203,7 +208,7 @@ func (s *Summary) count(sr types.SpecReport, labels []string, op, aspect string)
 	s.tally(op, aspect).add(sr)
 	msg := sr.Failure.Message
 	switch {
-	case sr.State == types.SpecStateInterrupted || sr.State == types.SpecStateAborted && interruptedMessage(msg):
+	case cutOff(sr):
 	case sr.State.Is(types.SpecStateFailureStates):
 		s.Failures = append(s.Failures, sr.FullText())
 	case sr.State == types.SpecStateSkipped && strings.HasPrefix(msg, DiffersPrefix):
@@ -229,7 +234,7 @@ func (s *Summary) profile(sr types.SpecReport, labels []string) {
 // operation's row (""); a failure lands on the operation of the failing case's last call.
 func (s *Summary) explore(sr types.SpecReport) string {
 	switch {
-	case sr.State == types.SpecStateInterrupted || sr.State == types.SpecStateAborted && interruptedMessage(sr.Failure.Message):
+	case cutOff(sr):
 		s.Explore = "not run to its end: the run was interrupted"
 		s.profile(sr, sr.Labels())
 		return ""
