@@ -90,7 +90,7 @@ func TestConformance(t *testing.T) {
 			fmt.Fprintf(os.Stderr, "conformance: %v\n", err)
 		}
 		if !ok && len(merged.SpecReports) > 0 {
-			writeLostReports(merged) // a lost process 1 never wrote them: they would stay empty
+			writeLostReports(merged) // a lost process 1 never wrote them; a lost other one left them unmarked
 		}
 		if len(merged.SpecReports) > 0 {
 			_ = report.Summarize(merged, run).Write(os.Stdout) // process 1 writes only the file
@@ -267,11 +267,14 @@ func must(err error, what string) {
 
 // writeLostReports writes, from what the processes that reported sent, every report file of a
 // parallel run that a lost process left empty: a CI system reading a 0-byte JUnit file, or an
-// archived blank page, would know nothing of the run.
+// archived blank page, would know nothing of the run. When a process was lost, every file is
+// written again from the merged report, so each says the run was interrupted.
 func writeLostReports(merged Report) {
+	merged = report.Plain(merged)
+	lost := slices.Contains(merged.SpecialSuiteFailureReasons, LostProcessReason)
 	empty := func(path string) bool {
 		fi, err := os.Stat(path)
-		return path != "" && (err != nil || fi.Size() == 0)
+		return path != "" && (lost || err != nil || fi.Size() == 0)
 	}
 	warn := func(what, path string, err error) {
 		if err != nil {
