@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/opsapi/mocktoolkit/reference"
+	"github.com/opsapi/mocktoolkit/spec"
 )
 
 // decode reads a body that passed validation into the operation's input (a struct), from its
@@ -33,7 +34,7 @@ func decode(body []byte, in any) error {
 		msg := reference.MsgInvalid(field)
 		if num, ok := strings.CutPrefix(te.Value, "number "); ok {
 			msg = reference.MsgType(field, "an integer between -2^63 and 2^63-1")
-			if isFraction(num) { // 1.0000000000000000001 passed validation as 1
+			if !spec.WholeNumber(num) { // 1.0000000000000000001 passed validation as 1
 				msg = reference.MsgType(field, "an integer")
 			}
 		}
@@ -117,38 +118,6 @@ func integerText(num string) (string, bool) {
 		return "0", true
 	}
 	return sign + digits, true
-}
-
-// isFraction tells whether a JSON number is not a whole number (D8), however close to one:
-// "1.0000000000000000001" and "1e-400" are, "5.0" and "1e500" are not.
-func isFraction(num string) bool {
-	if _, whole := integerText(num); whole {
-		return false
-	}
-	i := strings.IndexAny(num, "eE")
-	if i < 0 {
-		return true
-	}
-	e, err := strconv.Atoi(num[i+1:])
-	return err == nil && e < 400 // past it integerText gave up: a huge exponent is a whole number
-}
-
-// fractionFields lists the top-level members of a JSON object body that are numbers but not
-// whole ones, as written: float64 reads 1e-400 as 0, which a schema then judges by its minimum.
-func fractionFields(body []byte) map[string]bool {
-	dec := json.NewDecoder(bytes.NewReader(body))
-	dec.UseNumber()
-	var obj map[string]any
-	if dec.Decode(&obj) != nil {
-		return nil
-	}
-	out := map[string]bool{}
-	for k, v := range obj {
-		if n, ok := v.(json.Number); ok && isFraction(n.String()) {
-			out[k] = true
-		}
-	}
-	return out
 }
 
 // jsonNames are the names encoding/json reads into struct type t (or *t): its fields' JSON

@@ -260,14 +260,14 @@ func validate(schema *openapi3.Schema, bad []string, value map[string]any, body 
 	if fields == nil {
 		fields = map[string][]string{}
 	}
-	fractions := fractionFields(body) // read only on failure: the hot path never decodes twice
+	fractions := spec.NotIntegers(schema, body) // read only on failure: the hot path never decodes twice
 	for _, e := range spec.SchemaErrors(err) {
 		field := spec.Field(e)
 		if field == "" {
 			field = "body"
 		}
 		msg := sentence(field, e)
-		if p := schema.Properties[field]; fractions[field] && p != nil && p.Value != nil && p.Value.Type.Is("integer") {
+		if slices.Contains(fractions, field) {
 			msg = reference.MsgType(field, "an integer") // not its minimum: 1e-400 is no 0 (D8)
 		}
 		if slices.Contains(schema.Required, field) && missing(e.Value) {

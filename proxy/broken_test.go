@@ -84,6 +84,12 @@ func TestBrokenVariantsAreCaught(t *testing.T) {
 		{"a field of the wrong type in an answer", func(_ *int, _ http.Header, body map[string]any) {
 			body["data"].(map[string]any)["pagination"].(map[string]any)["total"] = "12"
 		}, pCommentsList, false, fmt.Sprintf(`{"card_id": %d}`, cardID), []rules.ID{rules.DOC1}},
+		{"an integer in an answer a hair off whole (float64 reads it as 12)", func(_ *int, _ http.Header, body map[string]any) {
+			body["data"].(map[string]any)["pagination"].(map[string]any)["total"] = json.Number("12.0000000000000000001")
+		}, pCommentsList, false, fmt.Sprintf(`{"card_id": %d}`, cardID), []rules.ID{rules.DOC1}},
+		{"an integer in an answer below the smallest float64 (read as 0)", func(_ *int, _ http.Header, body map[string]any) {
+			body["data"].(map[string]any)["pagination"].(map[string]any)["total"] = json.Number("1e-400")
+		}, pCommentsList, false, fmt.Sprintf(`{"card_id": %d}`, cardID), []rules.ID{rules.DOC1}},
 		{"a 429 without Retry-After", func(s *int, h http.Header, body map[string]any) {
 			*s = http.StatusTooManyRequests
 			h.Del("Retry-After")

@@ -3,14 +3,10 @@ package check
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"maps"
-	"math/big"
 	"net/http"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 
@@ -54,42 +50,6 @@ func validationRequest(ctx context.Context, route *routers.Route, h http.Header,
 	return req, nil
 }
 
-// fractionFields lists the top-level fields of body that op's schema types integer and that hold
-// a number, as written, that is not whole: a fraction too close to a whole number or too small
-// for float64 to tell (D205's near misses, as the mock reads them, D8).
-func fractionFields(op spec.Operation, body []byte) []string {
-	if op.Request == nil {
-		return nil
-	}
-	dec := json.NewDecoder(bytes.NewReader(body))
-	dec.UseNumber()
-	var obj map[string]any
-	if dec.Decode(&obj) != nil {
-		return nil
-	}
-	var out []string
-	for _, k := range slices.Sorted(maps.Keys(obj)) {
-		n, ok := obj[k].(json.Number)
-		p := op.Request.Properties[k]
-		if ok && p != nil && p.Value != nil && p.Value.Type.Is("integer") && !wholeNumber(n.String()) {
-			out = append(out, k)
-		}
-	}
-	return out
-}
-
-// wholeNumber tells whether a JSON number's value is a whole number, read exactly; an exponent
-// past 400 either way is left to the schema (it is past any integer the interface takes).
-func wholeNumber(num string) bool {
-	if i := strings.IndexAny(num, "eE"); i >= 0 {
-		if e, err := strconv.Atoi(num[i+1:]); err != nil || e > 400 || e < -400 {
-			return true
-		}
-	}
-	r, ok := new(big.Rat).SetString(num)
-	return !ok || r.IsInt()
-}
-
 // Request is REQ-1: the request body against the operation's request schema. broken lists the
 // top-level fields whose rules the request breaks (for ERR-5 and ERR-6).
 func Request(ctx context.Context, op spec.Operation, h http.Header, body []byte) (vs []Violation, broken []string) {
@@ -98,7 +58,7 @@ func Request(ctx context.Context, op spec.Operation, h http.Header, body []byte)
 		return nil, nil
 	}
 	verr := openapi3filter.ValidateRequest(ctx, &openapi3filter.RequestValidationInput{Request: req, Route: op.Route, Options: options()})
-	fractions := fractionFields(op, body) // float64 reads 1e-400 as 0 and 1.0000000000000000001 as 1
+	fractions := spec.NotIntegers(op.Request, body) // float64 reads 1e-400 as 0 and 1.0000000000000000001 as 1
 	if verr == nil && len(fractions) == 0 {
 		return nil, nil
 	}
@@ -166,11 +126,16 @@ func Answer(ctx context.Context, ex Exchange) []Violation {
 	}
 	in.SetBodyBytes(ex.Body)
 	verr := openapi3filter.ValidateResponse(ctx, in)
-	if verr == nil {
+	var whys []string
+	// float64, the validator's reading, takes 1.0000000000000000001 for 1 and 1e-400 for 0.
+	for _, at := range spec.NotIntegers(answerSchema(route, ex.Status), ex.Body) {
+		whys = append(whys, "/"+strings.NewReplacer(".", "/", "[", "/", "]", "").Replace(at)+": value must be an integer")
+	}
+	if verr == nil && len(whys) == 0 {
 		return nil
 	}
 	fields := spec.SchemaErrors(verr)
-	if len(fields) == 0 {
+	if verr != nil && len(fields) == 0 {
 		var re *openapi3filter.ResponseError
 		why := firstLine(verr.Error())
 		if errors.As(verr, &re) && re.Reason != "" {
@@ -178,11 +143,27 @@ func Answer(ctx context.Context, ex Exchange) []Violation {
 		}
 		return []Violation{{rules.DOC1, why}}
 	}
-	whys := make([]string, 0, len(fields))
 	for _, e := range fields {
 		whys = append(whys, "/"+strings.Join(e.JSONPointer(), "/")+": "+e.Reason)
 	}
 	return []Violation{{rules.DOC1, summarise(whys)}}
+}
+
+// answerSchema is the document's JSON body schema for status on route (its default answer's
+// when the status is not listed), or nil.
+func answerSchema(route *routers.Route, status int) *openapi3.Schema {
+	ref := route.Operation.Responses.Status(status)
+	if ref == nil {
+		ref = route.Operation.Responses.Default()
+	}
+	if ref == nil || ref.Value == nil {
+		return nil
+	}
+	mt := ref.Value.Content.Get("application/json")
+	if mt == nil || mt.Schema == nil {
+		return nil
+	}
+	return mt.Schema.Value
 }
 
 // bodyRoutes caches, per route of the document, a copy whose responses declare no headers.

@@ -1,0 +1,36 @@
+package spec_test
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/getkin/kin-openapi/openapi3"
+
+	"github.com/opsapi/mocktoolkit/spec"
+)
+
+func TestWholeNumber(t *testing.T) {
+	for num, want := range map[string]bool{
+		"0": true, "-0": true, "5": true, "5.0": true, "5.000": true, "-12.50e1": true, "1e1": true,
+		"1.5e1": true, "1E+2": true, "1e500": true, "1.5e400": true, "0e-500": true, "0.000e-99999999999999999999": true,
+		"1e99999999999999999999": true, "9007199254740993": true,
+		"1.5": false, "-0.5": false, "5e-1": false, "1.0000000000000000001": false, "1e-400": false,
+		"5e-500": false, "1e-99999999999999999999": false, "1.25e1": false, "0.1e1": true, "0.01e1": false,
+	} {
+		if got := spec.WholeNumber(num); got != want {
+			t.Errorf("WholeNumber(%s) = %v, want %v", num, got, want)
+		}
+	}
+}
+
+func ExampleNotIntegers() {
+	schema := &openapi3.Schema{Type: &openapi3.Types{"object"}, Properties: openapi3.Schemas{
+		"position": openapi3.NewIntegerSchema().NewRef(),
+		"score":    openapi3.NewFloat64Schema().NewRef(),
+		"cards": openapi3.NewArraySchema().WithItems(openapi3.NewObjectSchema().
+			WithProperty("id", openapi3.NewIntegerSchema())).NewRef(),
+	}}
+	doc := `{"position": 1.0000000000000000001, "score": 1e-400, "cards": [{"id": 5.0}, {"id": 1e-400}], "title": 2.5}`
+	fmt.Println(spec.NotIntegers(schema, []byte(doc)))
+	// Output: [cards[1].id position]
+}
