@@ -99,7 +99,7 @@ func (p ParallelRun) Run(ctx context.Context) (types.Report, bool, error) {
 	}
 	report, _ := srv.Report()
 	if lost { // the reports say so, and count the specs never heard of (D160)
-		report.SpecialSuiteFailureReasons = append(report.SpecialSuiteFailureReasons, LostProcessReason)
+		report.SpecialSuiteFailureReasons = append(report.SpecialSuiteFailureReasons, lostProcessReason)
 	}
 	if twice := ranTwice(report); len(twice) > 0 {
 		passed = false
@@ -108,9 +108,9 @@ func (p ParallelRun) Run(ctx context.Context) (types.Report, bool, error) {
 	return report, passed, nil
 }
 
-// LostProcessReason is the special failure reason of a parallel run's merged report when a
+// lostProcessReason is the special failure reason of a parallel run's merged report when a
 // process ended before reporting: the run reads as interrupted.
-const LostProcessReason = "Interrupted: a parallel process ended before reporting"
+const lostProcessReason = "Interrupted: a parallel process ended before reporting"
 
 // ranTwice names the specs the report holds more than once.
 func ranTwice(r types.Report) []string {

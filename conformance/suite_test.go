@@ -267,11 +267,11 @@ func must(err error, what string) {
 
 // writeLostReports writes, from what the processes that reported sent, every report file of a
 // parallel run that a lost process left empty: a CI system reading a 0-byte JUnit file, or an
-// archived blank page, would know nothing of the run. When a process was lost, every file is
-// written again from the merged report, so each says the run was interrupted.
+// archived blank page, would know nothing of the run. When a process was lost (or the run was
+// interrupted), every file is written again from the merged report, so each says why.
 func writeLostReports(merged Report) {
 	merged = report.Plain(merged)
-	lost := slices.Contains(merged.SpecialSuiteFailureReasons, LostProcessReason)
+	lost := len(merged.SpecialSuiteFailureReasons) > 0 // a lost process, or an interrupt
 	empty := func(path string) bool {
 		fi, err := os.Stat(path)
 		return path != "" && (lost || err != nil || fi.Size() == 0)
