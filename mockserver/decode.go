@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"reflect"
-	"strconv"
 	"strings"
 	"sync"
 
@@ -63,7 +62,7 @@ func canonicalBody(body []byte, names map[string]bool) ([]byte, error) {
 	return json.Marshal(integral(obj))
 }
 
-// integral writes every whole number of a decoded JSON value as an integer (integerText).
+// integral writes every whole number of a decoded JSON value as an integer (spec.IntegerText).
 func integral(v any) any {
 	switch t := v.(type) {
 	case map[string]any:
@@ -75,49 +74,11 @@ func integral(v any) any {
 			t[i] = integral(x)
 		}
 	case json.Number:
-		if i, ok := integerText(t.String()); ok {
+		if i, ok := spec.IntegerText(t.String()); ok {
 			return json.Number(i)
 		}
 	}
 	return v
-}
-
-// integerText writes a JSON number whose value is a whole number as an integer ("5.0" → "5",
-// "1e1" → "10", "-12.50e1" → "-125"), from its digits, so no value is rounded on the way
-// ("1.0000000000000000001" and "1e-400" are fractions; float64 would call them 1 and 0). A
-// number that is not whole, or whose exponent passes 400 (far past 64 bits), stays as written.
-func integerText(num string) (string, bool) {
-	mant, exp := num, 0
-	if i := strings.IndexAny(num, "eE"); i >= 0 {
-		e, err := strconv.Atoi(num[i+1:])
-		if err != nil || e > 400 || e < -400 {
-			return num, false
-		}
-		mant, exp = num[:i], e
-	}
-	sign := ""
-	if strings.HasPrefix(mant, "-") {
-		sign, mant = "-", mant[1:]
-	}
-	whole, frac, _ := strings.Cut(mant, ".")
-	digits := whole + frac
-	point := len(whole) + exp // digits[:point] is the whole part
-	if point < 0 {
-		point = 0
-	}
-	if point < len(digits) {
-		if strings.Trim(digits[point:], "0") != "" {
-			return num, false
-		}
-		digits = digits[:point]
-	} else {
-		digits += strings.Repeat("0", point-len(digits))
-	}
-	digits = strings.TrimLeft(digits, "0")
-	if digits == "" {
-		return "0", true
-	}
-	return sign + digits, true
 }
 
 // jsonNames are the names encoding/json reads into struct type t (or *t): its fields' JSON

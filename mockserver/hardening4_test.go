@@ -55,26 +55,6 @@ func TestFieldNamesMatchExactly(t *testing.T) {
 	}
 }
 
-// Integral numbers are integers whatever their form (D8), read from their digits: 5.0 and
-// 1e1 are, while 1.0000000000000000001 and 1e-400 are fractions that float64 rounds to whole
-// numbers.
-func TestIntegerText(t *testing.T) {
-	for _, tt := range []struct {
-		in, want string
-		ok       bool
-	}{
-		{"5", "5", true}, {"5.0", "5", true}, {"1e1", "10", true}, {"-12.50e1", "-125", true},
-		{"0.0", "0", true}, {"-0", "0", true}, {"120e-1", "12", true}, {"9007199254740993.0", "9007199254740993", true},
-		{"1.5", "1.5", false}, {"1.0000000000000000001", "1.0000000000000000001", false},
-		{"1e-400", "1e-400", false}, {"1e401", "1e401", false}, {"2147483647.0000000001", "2147483647.0000000001", false},
-	} {
-		got, ok := integerText(tt.in)
-		if got != tt.want || ok != tt.ok {
-			t.Errorf("integerText(%q) = %q, %v; want %q, %v", tt.in, got, ok, tt.want, tt.ok)
-		}
-	}
-}
-
 // A careless ?world= on a control that changes a world is refused, and nothing changes: it was
 // ignored, so DELETE /__mock/requests?world=a cleared the default world's journal and POST
 // /__mock/reset?world=a reset the default world (every token of it revoked). Reading a

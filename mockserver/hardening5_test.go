@@ -60,6 +60,7 @@ func TestFractionsAreWordedAsNotIntegers(t *testing.T) {
 		{"/services/operations/v1/operations/comments/list", "page", "1.5"},
 		{"/services/operations/v1/operations/tags/create", "position", "1e-400"},
 		{"/services/operations/v1/operations/tags/create", "position", "2.0000000000000000001"},
+		{"/services/operations/v1/operations/tags/create", "position", "1e-99999999999999999999"},
 	} {
 		body := `{"card_id":` + strconv.FormatInt(m.manifest.Operations.CardID, 10) + `,"name":"p","` + c.field + `":` + c.value + `}`
 		a := m.post(c.path, tok, body).wantStatus(t, http.StatusUnprocessableEntity)
@@ -67,6 +68,23 @@ func TestFractionsAreWordedAsNotIntegers(t *testing.T) {
 		got, _ := errs[c.field].([]any)
 		if len(got) != 1 || got[0] != fmt.Sprintf(want, c.field) {
 			t.Errorf("%s %s=%s: %v, want [%q]", c.path, c.field, c.value, got, fmt.Sprintf(want, c.field))
+		}
+	}
+}
+
+// A whole number is an integer however it is written (D8): zero with an exponent past int64,
+// one written with a thousand zeros before its digit.
+func TestWholeNumbersInAnyFormAreIntegers(t *testing.T) {
+	m := newMock(t, mockserver.Config{})
+	tok := m.login(m.manifest.Users.Member)
+	for value, want := range map[string]float64{
+		"0e99999999999999999999":                   0,
+		"0." + strings.Repeat("0", 999) + "3e1000": 3,
+	} {
+		a := m.post("/services/operations/v1/operations/tags/create", tok, `{"name":"w","position":`+value+`}`).wantStatus(t, http.StatusOK)
+		tag, _ := a.data()["tag"].(map[string]any)
+		if tag["position"] != want {
+			t.Errorf("position %.30s… stored as %v, want %v", value, tag["position"], want)
 		}
 	}
 }

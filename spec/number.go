@@ -18,23 +18,55 @@ import (
 // toolkit (the mock's decoder, the checker) asks this one question the same way. num is a
 // number in JSON's grammar.
 func WholeNumber(num string) bool {
+	_, digits, point := splitNumber(num)
+	return strings.Trim(digits[min(max(point, 0), int64(len(digits))):], "0") == ""
+}
+
+// maxIntegerDigits bounds the integers IntegerText writes out: far past 64 bits.
+const maxIntegerDigits = 400
+
+// IntegerText writes a whole JSON number as an integer ("5.0" → "5", "1e1" → "10",
+// "-12.50e1" → "-125", "0e99999999999999999999" → "0"), from its digits, so no value is rounded
+// on the way. A number that is not whole (WholeNumber), or whose integer would pass 400
+// digits, stays as written and ok is false.
+func IntegerText(num string) (text string, ok bool) {
+	if !WholeNumber(num) {
+		return num, false
+	}
+	sign, digits, point := splitNumber(num)
+	whole := strings.TrimLeft(digits[:min(max(point, 0), int64(len(digits)))], "0")
+	if whole == "" {
+		return "0", true
+	}
+	zeros := max(point-int64(len(digits)), 0)
+	if int64(len(whole))+zeros > maxIntegerDigits {
+		return num, false
+	}
+	return sign + whole + strings.Repeat("0", int(zeros)), true
+}
+
+// splitNumber reads a JSON number as its sign ("" or "-"), its digits without the point, and
+// where the point falls among them once the exponent is applied (digits[:point] is the whole
+// part; it may fall before the first digit or past the last). An exponent past int64 is taken
+// as 2^40 either way: already far past any digits a document can hold.
+func splitNumber(num string) (sign, digits string, point int64) {
 	mant, exp := num, int64(0)
 	if i := strings.IndexAny(num, "eE"); i >= 0 {
 		mant = num[:i]
 		e, err := strconv.ParseInt(strings.TrimPrefix(num[i+1:], "+"), 10, 64)
-		if err != nil { // past int64: as far out as anything can be
-			e = 1 << 62
+		if err != nil {
+			e = 1 << 40
 			if strings.HasPrefix(num[i+1:], "-") {
 				e = -e
 			}
 		}
-		exp = e
+		exp = min(max(e, -1<<40), 1<<40)
 	}
-	whole, frac, _ := strings.Cut(strings.TrimPrefix(mant, "-"), ".")
-	digits := whole + frac
-	// digits[:point] is the whole part; the rest must be zeros.
-	point := min(max(int64(len(whole))+min(max(exp, -1<<40), 1<<40), 0), int64(len(digits)))
-	return strings.Trim(digits[point:], "0") == ""
+	if m, ok := strings.CutPrefix(mant, "-"); ok {
+		sign, mant = "-", m
+	}
+	whole, frac, _ := strings.Cut(mant, ".")
+	return sign, whole + frac, int64(len(whole)) + exp
 }
 
 // NotIntegers lists the places of a JSON document where schema types a value integer and the
