@@ -59,7 +59,8 @@ type Request struct {
 	// Constraint names the field constraint the request breaks (Intent Invalid) or probes at its
 	// bound (e.g. "title maxLength"), for the report's coverage; "" for none.
 	Constraint string
-	// Header replaces the default Content-Type and Accept when set (a replayed flow's, D171).
+	// Header replaces the default Content-Type and Accept when set (a replayed flow's, D171);
+	// one set to "" is not sent.
 	Header http.Header
 }
 
@@ -170,6 +171,10 @@ func (c *Client) Send(ctx context.Context, r Request) (*Exchange, error) {
 			req.Header.Set("Authorization", "Bearer "+r.Token)
 		}
 		for k, v := range r.Header {
+			if len(v) == 1 && v[0] == "" { // a flow's step sent without it
+				req.Header.Del(k)
+				continue
+			}
 			req.Header[http.CanonicalHeaderKey(k)] = v
 		}
 		ex.ReqHeader = req.Header.Clone()

@@ -127,8 +127,11 @@ func (f *flowLog) snapshot(memberProject int64) ([]flow.Call, int, [leftOutReaso
 			}
 		}
 		h := http.Header{}
-		if c.contentType != "" {
+		switch {
+		case c.contentType != "":
 			h.Set("Content-Type", c.contentType)
+		case len(c.req) > 0: // a body sent without one: the replay must not add one
+			h["Content-Type"] = []string{""}
 		}
 		if c.accept != "" {
 			h.Set("Accept", c.accept)

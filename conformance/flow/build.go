@@ -71,12 +71,13 @@ func Build(name string, calls []Call, manifest any, secrets ...string) Document 
 // and a world or an admin token belongs to where the flow is replayed, not to the flow.
 var StepHeaders = []string{"Content-Type", "Accept"}
 
-// keptHeaders keeps Content-Type and Accept when they are not application/json.
+// keptHeaders keeps Content-Type and Accept when they are not application/json; one that
+// h holds empty was not sent, and is kept as "" (a replay sends none).
 func keptHeaders(h http.Header) map[string]string {
 	var out map[string]string
 	for _, name := range StepHeaders {
 		v := h.Get(name)
-		if v == "" || strings.EqualFold(strings.TrimSpace(strings.SplitN(v, ";", 2)[0]), "application/json") {
+		if _, sent := h[name]; v == "" && !sent || strings.EqualFold(strings.TrimSpace(strings.SplitN(v, ";", 2)[0]), "application/json") {
 			continue
 		}
 		if out == nil {

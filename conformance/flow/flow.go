@@ -57,7 +57,8 @@ type Step struct {
 	// As is who calls (AsMember …); never a credential.
 	As string `json:"as"`
 	// Headers are the request headers that change the answer besides the bearer token:
-	// Content-Type and Accept when they are not application/json.
+	// Content-Type and Accept when they are not application/json; an empty value means the
+	// request was sent without that header.
 	Headers map[string]string `json:"headers,omitempty"`
 	// Body is the request's JSON object; a value that is an object is a reference (Ref), or a
 	// literal (Literal).

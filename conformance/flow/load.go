@@ -76,6 +76,7 @@ func Parse(b []byte, operations []string) (Document, error) {
 	var d Document
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.DisallowUnknownFields()
+	dec.UseNumber() // a body's 1.0000000000000000001 is replayed as written, not as 1
 	if err := dec.Decode(&d); err != nil {
 		return d, fmt.Errorf("not a flow document (JSON, conformance/flow/flow.schema.json): %w", err)
 	}

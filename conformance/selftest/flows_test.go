@@ -40,7 +40,7 @@ func post(t *testing.T, base, path, token string, body any) (int, map[string]any
 // recordFrontendFlow makes a frontend's end-to-end run in a world of a fresh mock (log in,
 // create a card, comment on it, list its comments, rename it, deprecate the unapproved theme
 // version, remove the locked cart's item, list the cards, list tags with the wrong content
-// type) and returns
+// type, create tags with a fraction for an integer and without a content type) and returns
 // the world's flow, written to a file.
 func recordFrontendFlow(t *testing.T) string {
 	t.Helper()
@@ -69,6 +69,19 @@ func recordFrontendFlow(t *testing.T) string {
 	req.Header.Set("Authorization", "Bearer "+tok)
 	if res, err := http.DefaultClient.Do(req); err != nil || res.StatusCode < 400 {
 		t.Fatalf("tags/list with text/plain: %v %v", res, err)
+	} else {
+		res.Body.Close()
+	}
+	// A position a hair off whole, refused as no integer: replayed as written, not as 1.
+	if status, _ := post(t, base, conformance.OpTagsCreate.Path, tok, json.RawMessage(`{"name":"Hair","position":1.0000000000000000001}`)); status != 422 {
+		t.Fatalf("tags/create with a fraction for position: %d", status)
+	}
+	// A body sent without a Content-Type: the replay sends none either.
+	req, _ = http.NewRequest(http.MethodPost, base+conformance.OpTagsCreate.Path, strings.NewReader(`{"name":"Bare"}`))
+	req.Header.Set("Authorization", "Bearer "+tok)
+	req.Header.Del("Content-Type")
+	if res, err := http.DefaultClient.Do(req); err != nil || res.StatusCode != 400 {
+		t.Fatalf("tags/create without a Content-Type: %v %v", res, err)
 	} else {
 		res.Body.Close()
 	}
