@@ -8,8 +8,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/opsapi/mocktoolkit/internal/jsonnum"
 	"github.com/opsapi/mocktoolkit/reference"
-	"github.com/opsapi/mocktoolkit/spec"
 )
 
 // decode reads a body that passed validation into the operation's input (a struct), from its
@@ -33,7 +33,7 @@ func decode(body []byte, in any) error {
 		msg := reference.MsgInvalid(field)
 		if num, ok := strings.CutPrefix(te.Value, "number "); ok {
 			msg = reference.MsgType(field, "an integer between -2^63 and 2^63-1")
-			if !spec.WholeNumber(num) { // 1.0000000000000000001 passed validation as 1
+			if !jsonnum.WholeNumber(num) { // 1.0000000000000000001 passed validation as 1
 				msg = reference.MsgType(field, "an integer")
 			}
 		}
@@ -62,7 +62,7 @@ func canonicalBody(body []byte, names map[string]bool) ([]byte, error) {
 	return json.Marshal(integral(obj))
 }
 
-// integral writes every whole number of a decoded JSON value as an integer (spec.IntegerText).
+// integral writes every whole number of a decoded JSON value as an integer (jsonnum.IntegerText).
 func integral(v any) any {
 	switch t := v.(type) {
 	case map[string]any:
@@ -74,7 +74,7 @@ func integral(v any) any {
 			t[i] = integral(x)
 		}
 	case json.Number:
-		if i, ok := spec.IntegerText(t.String()); ok {
+		if i, ok := jsonnum.IntegerText(t.String()); ok {
 			return json.Number(i)
 		}
 	}

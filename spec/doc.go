@@ -32,5 +32,6 @@
 // The request field an error is about is the first element of the SchemaError's JSON pointer;
 // SchemaErrors collects the SchemaErrors of a validation error and Field extracts the field.
 //
-// This package imports no other package of this module; every other package may import it.
+// This package imports no other package of this module but internal/jsonnum (the exact reader
+// of JSON numbers, standard library only); every other package may import it.
 package spec

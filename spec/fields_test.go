@@ -157,7 +157,7 @@ func describeFields(s *openapi3.Schema) string {
 	return strings.Join(out, " ")
 }
 
-// Package doc: spec imports no other package of this module.
+// Package doc: spec imports no other package of this module but the number reader.
 func TestImportsNoOtherPackageOfTheModule(t *testing.T) {
 	files, err := filepath.Glob("*.go")
 	if err != nil {
@@ -173,7 +173,7 @@ func TestImportsNoOtherPackageOfTheModule(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, imp := range f.Imports {
-			if path := strings.Trim(imp.Path.Value, `"`); strings.HasPrefix(path, "github.com/opsapi/mocktoolkit") {
+			if path := strings.Trim(imp.Path.Value, `"`); strings.HasPrefix(path, "github.com/opsapi/mocktoolkit") && path != "github.com/opsapi/mocktoolkit/internal/jsonnum" {
 				t.Errorf("%s imports %s", name, path)
 			}
 		}

@@ -192,14 +192,14 @@ func TestLoadReadsAFolderAndReportsEachBadFile(t *testing.T) {
 
 // The flow format is shared by the mock and the suite: it imports neither, nor any test
 // framework, so the judge never imports the judged through it. Its imports of the module are the
-// shared redaction and duplicate-key finder, themselves standard library only.
+// shared redaction, duplicate-key finder and number reader, themselves standard library only.
 func TestImportsOnlyTheStandardLibrary(t *testing.T) {
 	out, err := exec.Command("go", "list", "-deps", "github.com/opsapi/mocktoolkit/conformance/flow").Output()
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, dep := range strings.Fields(string(out)) {
-		if strings.Contains(strings.SplitN(dep, "/", 2)[0], ".") && dep != "github.com/opsapi/mocktoolkit/conformance/flow" && dep != "github.com/opsapi/mocktoolkit/internal/redact" && dep != "github.com/opsapi/mocktoolkit/internal/jsondup" {
+		if strings.Contains(strings.SplitN(dep, "/", 2)[0], ".") && dep != "github.com/opsapi/mocktoolkit/conformance/flow" && dep != "github.com/opsapi/mocktoolkit/internal/redact" && dep != "github.com/opsapi/mocktoolkit/internal/jsondup" && dep != "github.com/opsapi/mocktoolkit/internal/jsonnum" {
 			t.Errorf("conformance/flow imports %s", dep)
 		}
 	}
@@ -306,5 +306,21 @@ func TestParseRefusesDuplicateKeys(t *testing.T) {
 	_, err := flow.Parse([]byte(doc), []string{"tagsList"})
 	if err == nil || !strings.Contains(err.Error(), "/steps/0/as") {
 		t.Errorf("a flow with \"as\" twice: %v, want a refusal naming /steps/0/as", err)
+	}
+}
+
+// An id is a reference only to an equal id, compared exactly: 9007199254740993 is not the
+// manifest's 9007199254740992, though float64 reads both alike.
+func TestReferencesCompareNumbersExactly(t *testing.T) {
+	manifest := map[string]any{"operations": map[string]any{"card_id": json.Number("9007199254740992")}}
+	for body, want := range map[string]string{
+		`{"id":9007199254740993}`:   `9007199254740993`,
+		`{"id":9007199254740992.0}`: `{"manifest":"operations.card_id"}`,
+	} {
+		doc := flow.Build("run", []flow.Call{{Operation: "cardsUpdate", As: flow.AsMember, Request: []byte(body), Status: 404}}, manifest)
+		got, _ := json.Marshal(doc.Steps[0].Body["id"])
+		if string(got) != want {
+			t.Errorf("%s: id written as %s, want %s", body, got, want)
+		}
 	}
 }

@@ -7,6 +7,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/opsapi/mocktoolkit/internal/jsonnum"
 )
 
 // Lookup returns the value at a key path of a decoded JSON value: keys joined by dots, array
@@ -97,16 +99,35 @@ func decode(b []byte) any {
 	return v
 }
 
-// same compares two scalars of decoded JSON (numbers by value).
+// same compares two scalars of decoded JSON (numbers by value, exactly: 9007199254740993 is not
+// 9007199254740992, which float64 takes it for).
 func same(a, b any) bool {
-	fa, aNum := number(a)
-	fb, bNum := number(b)
+	ta, aNum := numberText(a)
+	tb, bNum := numberText(b)
 	if aNum || bNum {
-		return aNum && bNum && fa == fb
+		return aNum && bNum && ta == tb
 	}
 	sa, aStr := a.(string)
 	sb, bStr := b.(string)
 	return aStr && bStr && sa == sb
+}
+
+// numberText writes a number of decoded JSON so that equal values read alike: whole ones as
+// integers (jsonnum.IntegerText), others as written.
+func numberText(v any) (string, bool) {
+	var text string
+	switch n := v.(type) {
+	case float64:
+		text = strconv.FormatFloat(n, 'g', -1, 64)
+	case json.Number:
+		text = n.String()
+	default:
+		return "", false
+	}
+	if whole, ok := jsonnum.IntegerText(text); ok {
+		return whole, true
+	}
+	return text, true
 }
 
 func number(v any) (float64, bool) {
