@@ -154,7 +154,7 @@ func (s *Server) pipeline(rt *route) http.Handler {
 			if rt.grows == copies { // one request copies the record into every project
 				need *= int64(1 + rq.state.store.ProjectCount())
 			}
-			if err := s.roomToGrow(wl, need, rt.grows == aToken); err != nil {
+			if err := s.roomToGrow(wl, need, rt.grows == aToken, s.mayEvict(r)); err != nil {
 				s.writeError(w, rt, err)
 				return
 			}

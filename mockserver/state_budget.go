@@ -47,9 +47,11 @@ func (r *registry) stateTotal() int64 {
 }
 
 // makeRoom tells whether need more bytes fit under the bound, once stores that grew are
-// measured again and the least recently used idle named worlds other than keep have gone.
-// old is what the change gives back (the store a reset or a snapshot replaces).
-func (s *Server) makeRoom(keep *world, need, old int64) bool {
+// measured again and the least recently used idle named worlds other than keep have gone
+// (none when evict is false: a page of another site never pushes a world out, D141). old is
+// what the change gives back (the store a reset or a snapshot replaces). No world is dropped
+// for a change that would not fit even with every idle one gone.
+func (s *Server) makeRoom(keep *world, need, old int64, evict bool) bool {
 	if old > 0 && need <= old { // a reset or a snapshot no larger than what it replaces
 		return true
 	}
@@ -70,6 +72,9 @@ func (s *Server) makeRoom(keep *world, need, old int64) bool {
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	if !evict || r.stateTotal()-r.idleState(keep)-old+need > limit {
+		return r.stateTotal()-old+need <= limit
+	}
 	for r.stateTotal()-old+need > limit {
 		if !r.evictOldest(keep, fmt.Sprintf("the records of every world passed --max-state-mb %d", s.cfg.MaxStateMB)) {
 			return false
@@ -78,13 +83,25 @@ func (s *Server) makeRoom(keep *world, need, old int64) bool {
 	return true
 }
 
+// idleState is what the named worlds evictOldest may drop (idle, other than keep) hold; r.mu
+// is held.
+func (r *registry) idleState(keep *world) int64 {
+	var n int64
+	for _, w := range r.named {
+		if w != keep && w.inflight.Load() == 0 {
+			n += w.state().store.Size()
+		}
+	}
+	return n
+}
+
 // roomToGrow refuses an operation that adds to the records of wl when every world's records
 // together, with what its body may add (about its length), would pass the bound (D206); a login
 // (login) may pass it by 1/64, as
 // --max-records refuses a create (D70): 400 shape (a). Counting the body keeps what the writes
 // build within what a snapshot of it, or the state file saved at stop, may load back.
-func (s *Server) roomToGrow(wl *world, body int64, login bool) error {
-	if s.makeRoom(wl, body, 0) {
+func (s *Server) roomToGrow(wl *world, body int64, login, evict bool) error {
+	if s.makeRoom(wl, body, 0, evict) {
 		return nil
 	}
 	if login && s.totalState() <= s.stateLimit()+s.stateLimit()/64 {
@@ -117,12 +134,17 @@ func (s *Server) settle(wl *world) {
 }
 
 // roomFor refuses a store of size bytes in place of old ones (a new world, a reset, a
-// snapshot) that would pass the bound with no idle world left to drop. what names the change.
-func (s *Server) roomFor(keep *world, size, old int64, what string) error {
-	if s.makeRoom(keep, size, old) {
+// snapshot) that would pass the bound even with every idle world dropped (none when evict is
+// false). what names the change.
+func (s *Server) roomFor(keep *world, size, old int64, what string, evict bool) error {
+	if s.makeRoom(keep, size, old, evict) {
 		return nil
 	}
-	return &errNoRoom{msg: fmt.Sprintf("%s needs about %s of records; with what the other worlds hold (%s, none of them idle to drop; %s) that passes the mock's limit (--max-state-mb %d): delete or reset another world, or start the mock with a higher --max-state-mb", what, mib(size), mib(s.totalState()-old), s.largestWorlds(keep), s.cfg.MaxStateMB)}
+	why := "more than dropping every idle world would free"
+	if !evict {
+		why = "and a request from a page of another site does not push out a world"
+	}
+	return &errNoRoom{msg: fmt.Sprintf("%s needs about %s of records; with what the other worlds hold (%s; %s) that passes the mock's limit (--max-state-mb %d), %s: delete or reset another world, or start the mock with a higher --max-state-mb", what, mib(size), mib(s.totalState()-old), s.largestWorlds(keep), s.cfg.MaxStateMB, why)}
 }
 
 func (s *Server) totalState() int64 {

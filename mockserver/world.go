@@ -110,7 +110,7 @@ func (s *Server) rebuild(w *world, src Source) error {
 		return fmt.Errorf("load world %q (scenario %s, seed %d): %w", w.name, src.Scenario, src.Seed, err)
 	}
 	if old := w.state(); old != nil { // a reset: a new world makes its room in buildWorld
-		if err := s.roomFor(w, st.Size(), old.store.Measure(), "The scenario "+strconv.Quote(src.Scenario)); err != nil {
+		if err := s.roomFor(w, st.Size(), old.store.Measure(), "The scenario "+strconv.Quote(src.Scenario), true); err != nil {
 			return err
 		}
 	}
@@ -147,7 +147,7 @@ func (s *Server) loadState(w *world, st reference.State) error {
 	if err != nil {
 		return err
 	}
-	if err := s.roomFor(w, store.Size(), w.state().store.Measure(), "The snapshot"); err != nil { // what it gives back, measured: an estimate may fall short of a store built anew
+	if err := s.roomFor(w, store.Size(), w.state().store.Measure(), "The snapshot", true); err != nil { // what it gives back, measured: an estimate may fall short of a store built anew
 		return err
 	}
 	s.noteCredentials(w, st)

@@ -118,7 +118,7 @@ func (s *Server) world(name string, create, evict bool) (*world, error) {
 	done := make(chan struct{})
 	r.building[name] = done
 	r.mu.Unlock()
-	w, err := s.buildWorld(name)
+	w, err := s.buildWorld(name, evict)
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	delete(r.building, name)
@@ -158,7 +158,7 @@ func (r *registry) slot(name string, evict bool) error {
 
 // buildWorld builds the named world from the configured seed and scenario, a few builds at a
 // time, and makes room for its records under --max-state-mb (D206).
-func (s *Server) buildWorld(name string) (*world, error) {
+func (s *Server) buildWorld(name string, evict bool) (*world, error) {
 	s.buildSlots <- struct{}{}
 	w, err := s.newWorld(name, Source{Seed: s.cfg.Seed, Scenario: s.cfg.Scenario}, s.base.Now())
 	<-s.buildSlots
@@ -166,7 +166,7 @@ func (s *Server) buildWorld(name string) (*world, error) {
 		s.logger.Error("create world", "world", name, "err", err)
 		return nil, &errNoWorld{msg: fmt.Sprintf("The world %q could not be created: %s.", name, err)}
 	}
-	if err := s.roomFor(nil, w.state().store.Size(), 0, fmt.Sprintf("The world %q", clip(name, 80))); err != nil {
+	if err := s.roomFor(nil, w.state().store.Size(), 0, fmt.Sprintf("The world %q", clip(name, 80)), evict); err != nil {
 		w.journal.detach()
 		w.flow.detach()
 		return nil, &errNoWorld{status: noRoomStatus, msg: err.Error() + "."}
@@ -324,8 +324,14 @@ func (s *Server) bindNamed(w http.ResponseWriter, r *http.Request, name string) 
 	// A page of another site may make a world while there is room, never by pushing out
 	// another, unless --cors-origins names its origin: a few dozen fetches from any site would
 	// otherwise wipe every worker's world.
-	b.w, b.err = s.world(name, true, !crossSite(r) || s.corsListed(r.Header.Get("Origin")))
+	b.w, b.err = s.world(name, true, s.mayEvict(r))
 	return b, false
+}
+
+// mayEvict tells whether r may push out an idle world to make room: any request but one from
+// a page of another site whose origin --cors-origins does not name (D141, D206).
+func (s *Server) mayEvict(r *http.Request) bool {
+	return !crossSite(r) || s.corsListed(r.Header.Get("Origin"))
 }
 
 // reaches tells whether r, its world prefix taken off, would be served by an operation (a POST,
