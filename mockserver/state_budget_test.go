@@ -40,8 +40,10 @@ func TestStateBudgetBoundsWritesAcrossWorlds(t *testing.T) {
 	if created < 5 || created > 10 {
 		t.Fatalf("%d cards of 200 KiB fit under 2 MiB, want 5 to 10 (the seeded worlds hold about 64 KiB each)", created)
 	}
-	if names := m.worldNames(t); names != "default,writer" {
-		t.Fatalf("worlds %s, want the idle ones dropped before a write is refused", names)
+	// The least recently used idle world went for a write that then fitted; one too small to
+	// make room for the refused write stays (nothing is dropped for a change bound to fail).
+	if names := m.worldNames(t); strings.Contains(names, "idle1") || !strings.Contains(names, "writer") {
+		t.Fatalf("worlds %s, want idle1 dropped before a write is refused", names)
 	}
 	m.post(p+"/services/operations/v1/operations/cards/list", wtok, map[string]any{}).wantStatus(t, http.StatusOK)
 	m.login(m.manifest.Users.Member) // a login (a token) is let through a full mock: nobody is locked out
@@ -162,8 +164,8 @@ func TestDroppedWorldSaysSoWhenMadeAgain(t *testing.T) {
 	m := newMock(t, mockserver.Config{MaxStateMB: 1})
 	m.ctl(http.MethodGet, "/__worlds/w1/__mock/clock", nil).wantStatus(t, http.StatusOK)
 	tok := m.post("/__worlds/w2/v1/authenticate", "", map[string]any{"email": m.manifest.Users.Member.Email, "password": m.manifest.Users.Member.Password}).data()["token"].(string)
-	desc := strings.Repeat("x", 100<<10)
-	for range 12 {
+	desc := strings.Repeat("x", 20<<10) // small enough that dropping w1 makes room for one
+	for range 80 {
 		if a := m.post("/__worlds/w2"+cardsCreate, tok, map[string]any{"title": "Big", "group_id": m.manifest.Operations.GroupID, "description": desc}); a.status != http.StatusOK {
 			break
 		}
