@@ -189,33 +189,10 @@ func unreplayable(body []byte) (leftOut, bool) {
 	if (!utf8.Valid(body) || bytes.Contains(body, []byte(`\u`))) && len(spec.InvalidText(body)) > 0 {
 		return garbledRequest, true
 	}
-	if len(body) > 2*maxFlowDepth && nesting(body) > maxFlowDepth { // shorter bodies cannot nest that deep: no scan on the hot path
+	if len(body) > 2*maxFlowDepth && spec.Nesting(body) > maxFlowDepth { // shorter bodies cannot nest that deep: no scan on the hot path
 		return deepRequest, true
 	}
 	return 0, false
-}
-
-// nesting is how deep the arrays and objects of a JSON text nest (brackets inside strings do
-// not count).
-func nesting(body []byte) int {
-	depth, deepest, inString, escaped := 0, 0, false, false
-	for _, c := range body {
-		switch {
-		case escaped:
-			escaped = false
-		case inString:
-			escaped = c == '\\'
-			inString = c != '"'
-		case c == '"':
-			inString = true
-		case c == '{' || c == '[':
-			depth++
-			deepest = max(deepest, depth)
-		case c == '}' || c == ']':
-			depth--
-		}
-	}
-	return deepest
 }
 
 // recordFlow adds one call of operation op to the world's flow: who called (from the bearer

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/opsapi/mocktoolkit/conformance/rules"
+	"github.com/opsapi/mocktoolkit/spec"
 )
 
 // upstreamTimeout bounds each wait on the upstream before the client has a status: for the
@@ -248,6 +249,11 @@ func (p *Proxy) inspect(resp *http.Response) error {
 		case why != "":
 			ex.respBody = raw
 			ex.note(why)
+		case len(decoded) > 2*spec.MaxDepth && spec.Nesting(decoded) > spec.MaxDepth:
+			// Valid JSON, perhaps, but past what any JSON reader of the toolkit reads: not judged
+			// rather than called "not JSON".
+			ex.respWhole = false
+			ex.note(fmt.Sprintf("answer body nests deeper than %d levels: passed through, its fields unchecked", spec.MaxDepth))
 		}
 	}
 	switch {

@@ -16,7 +16,7 @@ import (
 // is not a JSON document yields what was found before the point where it stops parsing.
 //
 // The path is one buffer that grows and shrinks as the scan goes down and up, so a deeply
-// nested document costs time in proportion to its length, and the scan stops below maxDepth
+// nested document costs time in proportion to its length, and the scan stops below MaxDepth
 // levels (where every JSON decoder of the toolkit refuses the document anyway).
 func InvalidText(doc []byte) []string {
 	sc := textScanner{doc: doc}
@@ -24,9 +24,33 @@ func InvalidText(doc []byte) []string {
 	return sc.bad
 }
 
-// maxDepth is the deepest nesting scanned: encoding/json refuses a document nested deeper
-// than 10000, so nothing deeper is ever decoded.
-const maxDepth = 10000
+// MaxDepth is the deepest nesting of arrays and objects a JSON document of the toolkit may have:
+// encoding/json refuses a document nested deeper than 10000, so nothing deeper is ever decoded
+// (or judged).
+const MaxDepth = 10000
+
+// Nesting is how deep the arrays and objects of a JSON text nest (brackets inside strings do
+// not count). A text shorter than 2×n cannot nest deeper than n: callers skip the scan then.
+func Nesting(doc []byte) int {
+	depth, deepest, inString, escaped := 0, 0, false, false
+	for _, c := range doc {
+		switch {
+		case escaped:
+			escaped = false
+		case inString:
+			escaped = c == '\\'
+			inString = c != '"'
+		case c == '"':
+			inString = true
+		case c == '{' || c == '[':
+			depth++
+			deepest = max(deepest, depth)
+		case c == '}' || c == ']':
+			depth--
+		}
+	}
+	return deepest
+}
 
 type textScanner struct {
 	doc   []byte
@@ -64,7 +88,7 @@ func (sc *textScanner) space() {
 }
 
 // value scans one JSON value at the current path; it reports false when the document ends or
-// breaks, or nests deeper than maxDepth.
+// breaks, or nests deeper than MaxDepth.
 func (sc *textScanner) value() bool {
 	sc.space()
 	if sc.i >= len(sc.doc) {
@@ -72,7 +96,7 @@ func (sc *textScanner) value() bool {
 	}
 	switch sc.doc[sc.i] {
 	case '{', '[':
-		if sc.depth >= maxDepth {
+		if sc.depth >= MaxDepth {
 			return false
 		}
 		sc.depth++
