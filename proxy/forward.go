@@ -160,8 +160,8 @@ var hopByHop = []string{"Connection", "Proxy-Connection", "Keep-Alive", "Proxy-A
 // Unwrap lets http.ResponseController reach the connection (flushes, protocol switches).
 func (w ownInterim) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
-// ownTrailers drops an upstream's X-Contract-Violations trailer once the body is read: the
-// transport fills resp.Trailer at the body's end, and ReverseProxy copies it after that.
+// ownTrailers drops trailers (dropTrailers) once the body is read: the transport fills
+// resp.Trailer at the body's end, and ReverseProxy copies it after that.
 type ownTrailers struct {
 	io.ReadCloser
 	resp *http.Response
@@ -170,9 +170,22 @@ type ownTrailers struct {
 func (b ownTrailers) Read(p []byte) (int, error) {
 	n, err := b.ReadCloser.Read(p)
 	if err != nil {
-		delete(b.resp.Trailer, HeaderViolations)
+		dropTrailers(b.resp)
 	}
 	return n, err
+}
+
+// dropTrailers drops an upstream's X-Contract-Violations trailer (the proxy's own verdict only,
+// D140) and a trailer that repeats a header the upstream sent: announced on, the header's value
+// would leave the header section for the trailers, beside the trailer's own unjudged one (a
+// rate-limit header in particular is judged where the interface puts it, in the header).
+func dropTrailers(resp *http.Response) {
+	delete(resp.Trailer, HeaderViolations)
+	for name := range resp.Trailer {
+		if _, inHeader := resp.Header[name]; inHeader {
+			delete(resp.Trailer, name)
+		}
+	}
 }
 
 // inspect is ModifyResponse: it reads ahead up to maxAnswer bytes of the answer, checks the
@@ -187,7 +200,7 @@ func (p *Proxy) inspect(resp *http.Response) error {
 	}
 	resp.Header.Del(HeaderViolations) // the proxy's own verdict only (D140), in trailers too
 	if resp.Trailer != nil {
-		delete(resp.Trailer, HeaderViolations) // not announced
+		dropTrailers(resp) // not announced
 		resp.Body = ownTrailers{resp.Body, resp}
 	}
 	ex.status, ex.respHeader = resp.StatusCode, resp.Header.Clone()

@@ -1,9 +1,14 @@
 package proxy_test
 
 import (
+	"io"
 	"net/http"
+	"net/http/httptest"
+	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/opsapi/mocktoolkit/proxy"
 )
 
 // An answer that is valid JSON nested deeper than any JSON reader of the toolkit reads (10000
@@ -17,3 +22,36 @@ func TestDeeplyNestedAnswerIsNotJudgedNotJSON(t *testing.T) {
 		t.Errorf("a 20000-deep valid answer: %d with verdict %q, want the 200 passed on without one", status, verdict)
 	}
 }
+
+// A header the upstream sends in its header section and also announces as a trailer stays in
+// the header section, with the upstream's value, and the repeating trailer is dropped: the
+// client got the header's value moved into the trailers beside the trailer's own (5000,
+// above the limit, unjudged).
+func TestHeaderAnnouncedAsTrailerStaysAHeader(t *testing.T) {
+	body := `{"error":false,"message":"ok","data":{"tags":[]}}`
+	chunked := itoa16(len(body)) + "\r\n" + body + "\r\n0\r\nX-RateLimit-Remaining: 5000\r\n\r\n"
+	upstream := rawUpstream(t, answerWith("Transfer-Encoding: chunked\r\nTrailer: X-RateLimit-Remaining\r\n", []byte(chunked)))
+	p, err := proxy.New(proxy.Config{Upstream: upstream})
+	if err != nil {
+		t.Fatal(err)
+	}
+	front := httptest.NewServer(p)
+	t.Cleanup(front.Close)
+	req, _ := http.NewRequest(http.MethodPost, front.URL+pTagsList, strings.NewReader("{}"))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Authorization", "Bearer x")
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	_, _ = io.Copy(io.Discard, res.Body)
+	if got := res.Header.Values("X-RateLimit-Remaining"); len(got) != 1 || got[0] != "59" {
+		t.Errorf("X-RateLimit-Remaining in the header section: %v, want [59] as the upstream sent it", got)
+	}
+	if got := res.Trailer.Values("X-RateLimit-Remaining"); len(got) > 0 {
+		t.Errorf("trailers %v repeat a header", got)
+	}
+}
+
+func itoa16(n int) string { return strconv.FormatInt(int64(n), 16) }
