@@ -55,3 +55,18 @@ func TestHeaderAnnouncedAsTrailerStaysAHeader(t *testing.T) {
 }
 
 func itoa16(n int) string { return strconv.FormatInt(int64(n), 16) }
+
+// ?limit= given twice on the proxy's journal is refused, as the mock's journal refuses it:
+// which one was meant is a guess.
+func TestExchangesLimitGivenTwiceIsRefused(t *testing.T) {
+	s := startProxy(t, newMock(t))
+	res, err := http.Get(s.url + "/__proxy/exchanges?limit=1&limit=5")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	raw, _ := io.ReadAll(res.Body)
+	if res.StatusCode != http.StatusUnprocessableEntity || !strings.Contains(string(raw), "more than once") {
+		t.Errorf("limit given twice: %d %s, want 422 saying it is given more than once", res.StatusCode, raw)
+	}
+}

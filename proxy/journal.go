@@ -178,6 +178,13 @@ func cut(b []byte) []byte { return b[:min(len(b), maxJournalBody)] }
 // handleExchanges answers the journal as JSON, newest first; ?limit=N keeps the newest N.
 func (p *Proxy) handleExchanges(w http.ResponseWriter, r *http.Request) {
 	limit := 0
+	if len(r.URL.Query()["limit"]) > 1 { // which one was meant is a guess, as the mock's journal says
+		writeJSON(w, http.StatusUnprocessableEntity, map[string]any{
+			"message": "The limit parameter is given more than once: give it once.",
+			"errors":  map[string][]string{"limit": {"The limit parameter is given more than once: give it once."}},
+		})
+		return
+	}
 	if v := r.URL.Query().Get("limit"); v != "" {
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 1 {

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/http/httputil"
 	"net/url"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -16,6 +17,7 @@ import (
 
 	"github.com/opsapi/mocktoolkit/conformance/check"
 	"github.com/opsapi/mocktoolkit/internal/hostguard"
+	"github.com/opsapi/mocktoolkit/internal/text"
 	"github.com/opsapi/mocktoolkit/internal/wireerr"
 	"github.com/opsapi/mocktoolkit/spec"
 )
@@ -126,8 +128,12 @@ func New(cfg Config) (*Proxy, error) {
 // ParseUpstream.
 func redactedURL(raw string) string {
 	u, err := url.Parse(strings.TrimSpace(raw))
-	if err != nil {
-		return "the URL given"
+	if err != nil { // as given, but what may be a user and password before an @, and the query
+		raw, _, _ = strings.Cut(raw, "?")
+		if at := strings.LastIndex(raw, "@"); at >= 0 {
+			raw = "xxxxx" + raw[at:]
+		}
+		return text.Clip(strings.TrimSpace(raw), 200)
 	}
 	q := u.Query()
 	for k := range q {
@@ -149,6 +155,11 @@ func ParseUpstream(raw string) (*url.URL, error) {
 	// A user name, password, query or fragment would be shown on the dashboard and in every 502,
 	// and credentials in a URL are not sent as Authorization: clients send their own headers,
 	// which the proxy forwards as they came (D94).
+	if port := u.Port(); port != "" {
+		if n, err := strconv.Atoi(port); err != nil || n < 1 || n > 65535 {
+			return nil, fmt.Errorf("%q: the port %s is not one TCP has (1 to 65535)", redactedURL(raw), port)
+		}
+	}
 	switch {
 	case u.User != nil:
 		return nil, fmt.Errorf("%q holds a user name or password: give the upstream's scheme, host and base path only; clients send their own Authorization header, which the proxy forwards", redactedURL(raw))

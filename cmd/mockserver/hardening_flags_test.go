@@ -2,9 +2,11 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -157,5 +159,50 @@ func TestStateFileFolderCheckedAtStart(t *testing.T) {
 	fresh := steerOptions{stateFile: filepath.Join(t.TempDir(), "s.json")}
 	if err := fresh.apply(&cfg); err != nil {
 		t.Errorf("--state-file that does not exist yet, in a folder that does: %v", err)
+	}
+}
+
+// Flags a careless user gives get a clear refusal at start, in the flag's terms: a wildcard host
+// name (matched as written, it allowed nothing), an upstream port TCP does not have, an upstream
+// without a scheme (named as given); another loopback address on the proxy's port is not the
+// proxy; `proxy --version` prints the version as `mockserver --version` does.
+func TestProxyFlagsACarelessUserGives(t *testing.T) {
+	none := func(string) string { return "" }
+	quiet := stdio{out: io.Discard, err: io.Discard}
+	for args, want := range map[string]string{
+		"--upstream http://127.0.0.1:1 --allowed-hosts *.example.com": "wildcard",
+		"--upstream http://127.0.0.1:99999":                           "65535",
+		"--upstream 127.0.0.1:5100":                                   `"127.0.0.1:5100"`,
+	} {
+		_, err := parseProxyFlags(strings.Fields(args), none, quiet)
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("proxy %s: %v, want an error saying %s", args, err, want)
+		}
+	}
+	if _, err := parseFlags([]string{"--allowed-hosts", "*.example.com"}, none, io.Discard); err == nil || !strings.Contains(err.Error(), "wildcard") {
+		t.Errorf("mockserver --allowed-hosts *.example.com: %v, want an error saying wildcard", err)
+	}
+	for _, now := range []string{"0001-01-01T00:00:00Z", "9999-12-31T00:00:00Z"} {
+		if _, err := parseFlags([]string{"--now", now}, none, io.Discard); err == nil || !strings.Contains(err.Error(), "from 0001-01-01T00:00:01Z") {
+			t.Errorf("--now %s: %v, want the range it takes, from an instant it takes", now, err)
+		}
+	}
+	var out strings.Builder
+	if _, err := parseProxyFlags([]string{"--version"}, none, stdio{out: &out, err: io.Discard}); !errors.Is(err, errHelp) || !strings.Contains(out.String(), "mockserver") {
+		t.Errorf("proxy --version: %v, printed %q; want the version printed", err, out.String())
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	port := ln.Addr().(*net.TCPAddr).Port
+	other, _ := url.Parse(fmt.Sprintf("http://127.0.0.2:%d", port))
+	if err := notItself(context.Background(), other, ln.Addr()); err != nil {
+		t.Errorf("127.0.0.2 on the port of a proxy listening on 127.0.0.1: %v; it does not reach the proxy", err)
+	}
+	self, _ := url.Parse(fmt.Sprintf("http://localhost:%d", port))
+	if err := notItself(context.Background(), self, ln.Addr()); err == nil {
+		t.Error("localhost on the proxy's own port was not refused")
 	}
 }

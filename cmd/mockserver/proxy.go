@@ -54,6 +54,7 @@ func parseProxyFlags(args []string, getenv func(string) string, std stdio) (prox
 	}
 	record := fs.String("record-scenario", envOr(getenv, "MOCK_PROXY_RECORD_SCENARIO", ""), "write at stop a scenario (mockserver --scenario) of the records the upstream's answers showed (MOCK_PROXY_RECORD_SCENARIO)")
 	fail := fs.Bool("fail-on-violation", failDefault, "exit non-zero at stop when the deployment broke a rule (MOCK_PROXY_FAIL_ON_VIOLATION)")
+	ver := fs.Bool("version", false, "print the version and exit")
 	err = fs.Parse(args)
 	if err == nil && fs.NArg() > 0 {
 		err = fmt.Errorf("mockserver proxy: unexpected argument %q", fs.Arg(0))
@@ -69,6 +70,10 @@ func parseProxyFlags(args []string, getenv func(string) string, std stdio) (prox
 		fs.SetOutput(out)
 		fs.PrintDefaults()
 		return proxyOptions{}, ret
+	}
+	if *ver {
+		fmt.Fprintln(std.out, version())
+		return proxyOptions{}, errHelp
 	}
 	opts := proxyOptions{addr: *addr, reportJSON: *reportJSON, reportJUnit: *reportJUnit, failOnViolation: *fail, recordScenario: *record, allowedHosts: splitList(*hosts)}
 	if *upstream == "" {
@@ -177,8 +182,10 @@ func notItself(ctx context.Context, upstream *url.URL, listen net.Addr) error {
 		}
 	}
 	for _, ip := range ips {
+		// A listener on one loopback address (127.0.0.1) is not reached through another
+		// (127.0.0.2), so only its own address, or any when it takes every one, is itself.
 		self := ip.IP.Equal(ln.IP) || ip.IP.IsUnspecified() || // 0.0.0.0 reaches this host
-			(ln.IP.IsUnspecified() && (ip.IP.IsLoopback() || local[ip.IP.String()])) || (ln.IP.IsLoopback() && ip.IP.IsLoopback())
+			(ln.IP.IsUnspecified() && (ip.IP.IsLoopback() || local[ip.IP.String()]))
 		if self {
 			return fmt.Errorf("--upstream %s is this proxy's own address (%s): it would forward every request to itself; point it at the deployment", upstream.Redacted(), listen)
 		}

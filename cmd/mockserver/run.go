@@ -148,11 +148,9 @@ func flagSet(getenv func(string) string) (*flag.FlagSet, func() (options, error)
 			if opts.now, err = time.Parse(time.RFC3339, *now); err != nil || spec.ValidateDateTime(*now) != nil {
 				return options{}, fmt.Errorf("--now: want an RFC 3339 time such as 2026-06-01T09:00:00Z, got %q", *now)
 			}
-			if err := mockserver.CheckClockStart(opts.now); err != nil {
-				return options{}, fmt.Errorf("--now %s: %w", *now, err)
-			}
-			if opts.now.IsZero() { // Config.Now's zero value means the system time
-				return options{}, fmt.Errorf("--now %s: that instant is Go's zero time, which the mock reads as no --now at all (the system time); give %s or later", *now, mockserver.EarliestClock.Add(time.Second).Format(time.RFC3339))
+			earliest := mockserver.EarliestClock.Add(time.Second) // Config.Now's zero value means the system time
+			if err := mockserver.CheckClockStart(opts.now); err != nil || opts.now.Before(earliest) {
+				return options{}, fmt.Errorf("--now %s: want an instant from %s to %s", *now, earliest.Format(time.RFC3339), mockserver.LatestClock.Format(time.RFC3339))
 			}
 		}
 		return opts, nil

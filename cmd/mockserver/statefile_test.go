@@ -75,11 +75,11 @@ func TestOutputInAnUnwritableFolderIsRefused(t *testing.T) {
 	}
 }
 
-// --now at the earliest instant the clock takes, which is Go's zero time, is refused with a
-// message: the mock read it as no --now at all and silently started at the system time.
+// --now at Go's zero time (0001-01-01T00:00:00Z) is refused with the range --now takes: the
+// mock read it as no --now at all and silently started at the system time.
 func TestNowAtTheZeroTimeIsRefused(t *testing.T) {
 	err := run(t.Context(), []string{"--addr", "127.0.0.1:0", "--now", "0001-01-01T00:00:00Z"}, func(string) string { return "" }, io.Discard, io.Discard)
-	if err == nil || !strings.Contains(err.Error(), "zero time") {
-		t.Errorf("--now 0001-01-01T00:00:00Z: %v, want a refusal naming the zero time", err)
+	if err == nil || !strings.Contains(err.Error(), "from 0001-01-01T00:00:01Z") {
+		t.Errorf("--now 0001-01-01T00:00:00Z: %v, want a refusal naming the range --now takes", err)
 	}
 }

@@ -49,6 +49,9 @@ func CheckNames(names []string) error {
 		if strings.ContainsAny(n, " \t/:@?#[]") {
 			return fmt.Errorf("%q is not a host name: give names such as staging.example.com, without a scheme, port or path", n)
 		}
+		if strings.Contains(n, "*") { // matched as written, it would allow no host its user meant
+			return fmt.Errorf("%q: a name holds no wildcard (only * alone, for any host); list each host name, such as a.example.com,b.example.com", n)
+		}
 	}
 	return nil
 }
