@@ -50,6 +50,13 @@ func rawUpstream(t *testing.T, answer []byte) *url.URL {
 // status and verdict header (the body read as far as it goes).
 func throughProxy(t *testing.T, upstream *url.URL) (int, string) {
 	t.Helper()
+	res := answerThroughProxy(t, upstream)
+	return res.StatusCode, res.Header.Get(proxy.HeaderViolations)
+}
+
+// answerThroughProxy is throughProxy's answer, its body read (so its trailers are in).
+func answerThroughProxy(t *testing.T, upstream *url.URL) *http.Response {
+	t.Helper()
 	p, err := proxy.New(proxy.Config{Upstream: upstream})
 	if err != nil {
 		t.Fatal(err)
@@ -65,7 +72,7 @@ func throughProxy(t *testing.T, upstream *url.URL) (int, string) {
 	}
 	defer res.Body.Close()
 	_, _ = io.Copy(io.Discard, res.Body)
-	return res.StatusCode, res.Header.Get(proxy.HeaderViolations)
+	return res
 }
 
 func answerWith(header string, body []byte) []byte {

@@ -3,12 +3,9 @@ package proxy_test
 import (
 	"io"
 	"net/http"
-	"net/http/httptest"
 	"strconv"
 	"strings"
 	"testing"
-
-	"github.com/opsapi/mocktoolkit/proxy"
 )
 
 // An answer that is valid JSON nested deeper than any JSON reader of the toolkit reads (10000
@@ -30,22 +27,7 @@ func TestDeeplyNestedAnswerIsNotJudgedNotJSON(t *testing.T) {
 func TestHeaderAnnouncedAsTrailerStaysAHeader(t *testing.T) {
 	body := `{"error":false,"message":"ok","data":{"tags":[]}}`
 	chunked := itoa16(len(body)) + "\r\n" + body + "\r\n0\r\nX-RateLimit-Remaining: 5000\r\n\r\n"
-	upstream := rawUpstream(t, answerWith("Transfer-Encoding: chunked\r\nTrailer: X-RateLimit-Remaining\r\n", []byte(chunked)))
-	p, err := proxy.New(proxy.Config{Upstream: upstream})
-	if err != nil {
-		t.Fatal(err)
-	}
-	front := httptest.NewServer(p)
-	t.Cleanup(front.Close)
-	req, _ := http.NewRequest(http.MethodPost, front.URL+pTagsList, strings.NewReader("{}"))
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Authorization", "Bearer x")
-	res, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer res.Body.Close()
-	_, _ = io.Copy(io.Discard, res.Body)
+	res := answerThroughProxy(t, rawUpstream(t, answerWith("Transfer-Encoding: chunked\r\nTrailer: X-RateLimit-Remaining\r\n", []byte(chunked))))
 	if got := res.Header.Values("X-RateLimit-Remaining"); len(got) != 1 || got[0] != "59" {
 		t.Errorf("X-RateLimit-Remaining in the header section: %v, want [59] as the upstream sent it", got)
 	}
