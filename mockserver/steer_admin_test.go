@@ -58,7 +58,8 @@ func TestAdminTokenGuardsEveryControl(t *testing.T) {
 	m.post(pAuthenticate, "", map[string]any{"email": "a@b.co", "password": "x"}).wantStatus(t, 401)
 }
 
-// The dashboard takes the admin token as ?token=; without it, it answers a prompt for it.
+// The dashboard takes the admin token as ?token= (HEAD as GET); without it, it answers a
+// prompt for it.
 func TestAdminTokenOnTheDashboard(t *testing.T) {
 	m := newMockWithAdmin(t, "s3cret")
 	a := m.ctl(http.MethodGet, "/__mock/", nil).wantStatus(t, http.StatusUnauthorized)
@@ -66,6 +67,8 @@ func TestAdminTokenOnTheDashboard(t *testing.T) {
 		t.Errorf("no token prompt: %s", a.raw)
 	}
 	m.ctl(http.MethodGet, "/__mock/?token=s3cret", nil).wantStatus(t, 200)
+	m.ctl(http.MethodHead, "/__mock/?token=s3cret", nil).wantStatus(t, 200)
+	m.ctl(http.MethodHead, "/__mock/", nil).wantStatus(t, http.StatusUnauthorized)
 	m.ctl(http.MethodGet, "/__mock/clock?token=s3cret", nil).wantStatus(t, http.StatusUnauthorized)
 }
 
