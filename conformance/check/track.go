@@ -50,7 +50,8 @@ type listMark struct {
 type rateMark struct {
 	limit, remaining int64
 	answered         time.Time
-	run              int // answers in a row that left Remaining where it was
+	run              int       // answers in a row that left Remaining where it was
+	started          time.Time // when the first request of the run was sent
 }
 
 // NewTracker returns an empty tracker.
@@ -88,8 +89,10 @@ func (t *Tracker) Judge(caller string, ex Exchange, sent, answered time.Time) []
 }
 
 // countDown is LIMIT-1: three 2xx answers of one operation in a row, each asked for within
-// quickGap of the previous answer and none overlapping, cannot all leave X-RateLimit-Remaining
-// at the same non-zero value; no window resets twice in a few seconds (D123).
+// quickGap of the previous answer and none overlapping, all asked for within one request's
+// share of the minute (60/Limit seconds), cannot all leave X-RateLimit-Remaining at the same
+// non-zero value (D123). A slower run can: a token bucket refills a request's share in that
+// time, and a sliding window in its steady state lets one old request go for each new one.
 func (tr *trail) countDown(ex Exchange, sent, answered time.Time) []Violation {
 	limit, limitWhy := HeaderInt(ex.Header, "X-RateLimit-Limit")
 	rem, remWhy := HeaderInt(ex.Header, "X-RateLimit-Remaining")
@@ -98,13 +101,17 @@ func (tr *trail) countDown(ex Exchange, sent, answered time.Time) []Violation {
 		return nil
 	}
 	prev, ok := tr.rate[ex.Op.ID]
-	mark := rateMark{limit: limit, remaining: rem, answered: answered, run: 1}
+	mark := rateMark{limit: limit, remaining: rem, answered: answered, run: 1, started: sent}
 	if ok && !sent.Before(prev.answered) && sent.Sub(prev.answered) < quickGap && limit == prev.limit && rem == prev.remaining && rem > 0 {
-		mark.run = prev.run + 1
+		mark.run, mark.started = prev.run+1, prev.started
+	}
+	share := time.Minute / time.Duration(max(limit, 1))
+	for mark.run > 1 && sent.Sub(mark.started) >= share { // too slow to judge: start the run later
+		mark.run, mark.started = 1, sent
 	}
 	tr.rate[ex.Op.ID] = mark
 	if mark.run == 3 {
-		return []Violation{{rules.LIMIT1, fmt.Sprintf("three answers of %s in a row, each asked for within %s of the last, left X-RateLimit-Remaining at %d of %d", ex.Op.ID, quickGap, rem, limit)}}
+		return []Violation{{rules.LIMIT1, fmt.Sprintf("three answers of %s in a row, asked for within %s (less than one request's share of the minute at %d a minute), left X-RateLimit-Remaining at %d", ex.Op.ID, sent.Sub(mark.started).Round(time.Millisecond), limit, rem)}}
 	}
 	return nil
 }

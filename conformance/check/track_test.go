@@ -64,6 +64,12 @@ func TestTrackerJudgesRemainingAcrossAnswers(t *testing.T) {
 		{"answers counting down keep the rule", []step{same(0), {answer(tags, "41", "{}", `{"data":{"tags":[]}}`), 20}, {answer(tags, "40", "{}", `{"data":{"tags":[]}}`), 40}}, nil},
 		{"answers seconds apart are not in a row", []step{same(0), same(3000), same(6000)}, nil},
 		{"overlapping requests are not in a row", []step{same(0), same(5), same(10)}, nil},
+		// At 60 a minute a token bucket refills one request a second, and a sliding window in
+		// its steady state lets one old request go for each new one: polled once a second (or
+		// every 600 ms), both rightly answer the same Remaining every time.
+		{"a poll once a second is a token bucket's steady state", []step{same(0), same(1000), same(2000), same(3000)}, nil},
+		{"a poll every 600 ms spans more than one request's share", []step{same(0), same(600), same(1200)}, nil},
+		{"within one request's share of the minute, after a slow start", []step{same(0), same(1500), same(1800), same(2100)}, []rules.ID{rules.LIMIT1}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			if got := run(check.NewTracker(), c.steps...); !slices.Equal(got, c.want) {
