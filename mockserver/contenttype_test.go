@@ -38,6 +38,12 @@ func TestContentTypeMustBeJSON(t *testing.T) {
 			}
 		})
 	}
+	t.Run("names the charset of JSON declared in another", func(t *testing.T) {
+		status, answer := sendAs(t, m.url+pCardsCreate, member, "application/json; charset=latin1", body)
+		if status != http.StatusBadRequest || !strings.Contains(answer, `charset \"latin1\"`) || !strings.Contains(answer, "UTF-8") {
+			t.Errorf("%d %s, want 400 naming the charset and UTF-8", status, answer)
+		}
+	})
 	t.Run("names the header for a real form body, not its bytes", func(t *testing.T) {
 		status, answer := sendAs(t, m.url+pCardsCreate, member, "application/x-www-form-urlencoded", "title=x")
 		if status != http.StatusBadRequest || !strings.Contains(answer, `"message":"The Content-Type header`) {

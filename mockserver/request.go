@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"maps"
-	"mime"
 	"net/http"
 	"reflect"
 	"slices"
@@ -15,6 +14,8 @@ import (
 	"strings"
 
 	"github.com/getkin/kin-openapi/openapi3"
+
+	"github.com/opsapi/mocktoolkit/internal/text"
 	"github.com/opsapi/mocktoolkit/reference"
 	"github.com/opsapi/mocktoolkit/spec"
 )
@@ -39,14 +40,16 @@ func contentTypeProblem(r *http.Request) *bodyProblem {
 	if r.ContentLength == 0 || ct == "application/json" {
 		return nil
 	}
-	if mt, params, err := mime.ParseMediaType(ct); err == nil && (mt == "application/json" || strings.HasSuffix(mt, "+json")) {
-		if cs, ok := params["charset"]; !ok || strings.EqualFold(cs, "utf-8") || strings.EqualFold(cs, "utf8") {
-			return nil // JSON is UTF-8 (RFC 8259)
-		}
-	}
-	msg := "The Content-Type header must be application/json, not " + strconv.Quote(ct) + "."
-	if ct == "" {
+	var msg string
+	switch t, charset := spec.RequestBodyType(ct); t {
+	case spec.BodyJSON:
+		return nil
+	case spec.BodyUntyped:
 		msg = "The Content-Type header is missing: a request body must be sent as application/json."
+	case spec.BodyOtherCharset:
+		msg = "The Content-Type header names the charset " + strconv.Quote(text.Clip(charset, 40)) + ": a JSON body is sent in UTF-8."
+	default:
+		msg = "The Content-Type header must be application/json, not " + strconv.Quote(ct) + "."
 	}
 	return &bodyProblem{status: http.StatusBadRequest, message: msg, field: "Content-Type"}
 }

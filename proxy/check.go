@@ -4,14 +4,13 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"mime"
 	"net/http"
-	"strings"
 	"time"
 
 	"github.com/opsapi/mocktoolkit/conformance/check"
 	"github.com/opsapi/mocktoolkit/conformance/rules"
 	"github.com/opsapi/mocktoolkit/internal/text"
+	"github.com/opsapi/mocktoolkit/spec"
 )
 
 // check judges one exchange of an operation through the one contract checker (package
@@ -60,12 +59,13 @@ func notJSON(h http.Header, body []byte) string {
 		return ""
 	}
 	ct := h.Get("Content-Type")
-	mt, _, err := mime.ParseMediaType(ct)
-	switch {
-	case ct == "":
+	switch t, charset := spec.RequestBodyType(ct); t {
+	case spec.BodyUntyped:
 		return "the request has a body but no Content-Type: send it as application/json"
-	case err != nil || (mt != "application/json" && !strings.HasSuffix(mt, "+json")):
+	case spec.BodyNotJSON:
 		return fmt.Sprintf("the request's Content-Type is %q, not application/json", text.Clip(ct, 80))
+	case spec.BodyOtherCharset:
+		return fmt.Sprintf("the request's Content-Type names the charset %q: a JSON body is sent in UTF-8", text.Clip(charset, 40))
 	}
 	return ""
 }

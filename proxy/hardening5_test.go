@@ -275,7 +275,8 @@ func TestGzipRequestBodyIsJudgedDecoded(t *testing.T) {
 }
 
 // A client sending its JSON body as text/plain, or with no Content-Type, breaks REQ-1 (a
-// deployment that reads the header refuses it, the mock among them); JSON with a charset, or no
+// deployment that reads the header refuses it, the mock among them), and so does JSON declared
+// in a charset other than UTF-8, which the mock refuses too; JSON with a UTF-8 charset, or no
 // body at all, does not.
 func TestRequestNotSentAsJSONIsAClientViolation(t *testing.T) {
 	s := startProxy(t, newMock(t))
@@ -287,6 +288,7 @@ func TestRequestNotSentAsJSONIsAClientViolation(t *testing.T) {
 		{"text/plain;charset=UTF-8", `{}`, true},
 		{"", `{}`, true},
 		{"application/json; charset=utf-8", `{}`, false},
+		{"application/json; charset=latin1", `{}`, true},
 		{"", ``, false},
 	} {
 		req, _ := http.NewRequest(http.MethodPost, s.url+pTagsList, strings.NewReader(c.body))

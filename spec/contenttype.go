@@ -1,0 +1,38 @@
+package spec
+
+import (
+	"mime"
+	"strings"
+)
+
+// BodyType is what a request's Content-Type says of the JSON body it comes with.
+type BodyType int
+
+const (
+	// BodyJSON: application/json or a +json type, with no charset or UTF-8 (JSON is UTF-8,
+	// RFC 8259).
+	BodyJSON BodyType = iota
+	// BodyUntyped: no Content-Type at all.
+	BodyUntyped
+	// BodyNotJSON: a media type other than JSON, or one that does not parse.
+	BodyNotJSON
+	// BodyOtherCharset: JSON declared in another charset (latin1, utf-16).
+	BodyOtherCharset
+)
+
+// RequestBodyType judges the Content-Type of a request that has a body, for the mock's refusal
+// (D6) and the proxy's client verdict (D91) alike; charset is the one it names when it is not
+// UTF-8.
+func RequestBodyType(contentType string) (t BodyType, charset string) {
+	if contentType == "" {
+		return BodyUntyped, ""
+	}
+	mt, params, err := mime.ParseMediaType(contentType)
+	if err != nil || (mt != "application/json" && !strings.HasSuffix(mt, "+json")) {
+		return BodyNotJSON, ""
+	}
+	if cs, ok := params["charset"]; ok && !strings.EqualFold(cs, "utf-8") && !strings.EqualFold(cs, "utf8") {
+		return BodyOtherCharset, cs
+	}
+	return BodyJSON, ""
+}
