@@ -249,7 +249,7 @@ func (s *Server) handleFlow(w http.ResponseWriter, r *http.Request) {
 	doc.Source = fmt.Sprintf("mock world %s, scenario %s, seed %d", wl.name, st.source.Scenario, st.source.Seed)
 	var notes []string
 	if st.source.Snapshot {
-		notes = append(notes, "recorded since a snapshot was loaded with PUT /__mock/state: a deployment replaying it needs the records the steps name")
+		notes = append(notes, "recorded since a snapshot was loaded (PUT /__mock/state, or the state file the mock started from): a deployment replaying it needs the records the steps name")
 	}
 	for why, n := range left {
 		if n > 0 {
