@@ -118,6 +118,10 @@ type Client struct {
 	Recorder Recorder
 	// unanswered counts the requests in a row that got no answer within the timeout.
 	unanswered atomic.Int64
+	// logins are the login leases of a one-process run; loginHost, when set, is the parallel
+	// run's coordinator that holds them instead (logins.go).
+	logins    loginTable
+	loginHost string
 }
 
 // Unanswered is how many requests in a row got no answer within the client's timeout (any

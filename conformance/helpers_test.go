@@ -69,8 +69,26 @@ var tokens = struct {
 }{m: map[string]string{}, owner: map[string]role{}}
 
 // login authenticates r and returns the token of the answer. That it is the bearer token of the
-// other operations is D10 (the interface does not show it; it is the only way to get one).
+// other operations is D10 (the interface does not show it; it is the only way to get one). It
+// holds r's login lease meanwhile, across the run's processes (D212).
 func login(r role) string {
+	GinkgoHelper()
+	return leased(r, func(string) string { return loginNow(r) })
+}
+
+// leased runs f holding r's login lease, with the token the run's latest login of r gave; the
+// token f returns becomes the latest.
+func leased(r role, f func(latest string) string) string {
+	GinkgoHelper()
+	latest, release := client.LoginLease(bg, r.String())
+	fresh := ""
+	defer func() { release(fresh) }() // a failed login (its spec fails) ends the lease too
+	fresh = f(latest)
+	return fresh
+}
+
+// loginNow is login without the lease.
+func loginNow(r role) string {
 	GinkgoHelper()
 	c := r.credentials()
 	if c.Email == "" || c.Password == "" {
@@ -117,10 +135,11 @@ const maxUnanswered = 3
 // maxRenewals bounds the logins one request may take to get past a 401 of a cached token.
 const maxRenewals = 6
 
-// renewed replaces the cached token tok, which a deployment refused with 401, by a new login of
-// its role, and returns it ("" when tok is not a cached token). The interface does not show the
-// lifetime of tokens, so a deployment may end a token early (say, when its user logs in again);
-// only D10 keeps every token valid.
+// renewed replaces the cached token tok, which a deployment refused with 401, by the token of
+// the run's latest login of its role when that is another (a login since ended tok), else by a
+// new login, and returns it ("" when tok is not a cached token). The interface does not show
+// the lifetime of tokens, so a deployment may end a token early (say, when its user logs in
+// again); only D10 keeps every token valid (D212).
 func renewed(tok string) string {
 	GinkgoHelper()
 	tokens.Lock()
@@ -129,7 +148,12 @@ func renewed(tok string) string {
 	if !ok {
 		return ""
 	}
-	fresh := login(r)
+	fresh := leased(r, func(latest string) string {
+		if latest != "" && latest != tok {
+			return latest
+		}
+		return loginNow(r)
+	})
 	tokens.Lock()
 	tokens.owner[fresh] = r // tok stays known: a spec holding it is renewed again on its next 401
 	for k, v := range tokens.m {

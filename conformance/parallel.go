@@ -42,6 +42,7 @@ type parallelServer struct {
 	counter           int
 	abort             bool
 	done              chan struct{}
+	logins            loginTable // the processes' login leases (logins.go)
 }
 
 func newParallelServer(total int, reporter reporters.Reporter, out io.Writer, alive func(int) bool) *parallelServer {
@@ -103,6 +104,8 @@ func (s *parallelServer) handler() http.Handler {
 		s.mu.Unlock()
 		_ = json.NewEncoder(w).Encode(struct{ Index int }{n})
 	})
+	mux.HandleFunc("/conformance/login-lease", s.logins.serveLease)
+	mux.HandleFunc("/conformance/login-release", s.logins.serveRelease)
 	mux.HandleFunc("/abort", func(w http.ResponseWriter, r *http.Request) {
 		s.mu.Lock()
 		defer s.mu.Unlock()

@@ -178,6 +178,9 @@ var _ = SynchronizedBeforeSuite(func(ctx SpecContext) []byte {
 	must(err, "read the environment")
 	client, err = NewClient(ctx, string(base), cfg)
 	must(err, "make the client")
+	if sc, _ := GinkgoConfiguration(); sc.ParallelTotal > 1 {
+		client.ShareLogins(sc.ParallelHost) // one login of a role at a time across the processes (D212)
+	}
 	client.Retrying = func(op string, wait time.Duration) {
 		line := fmt.Sprintf("%s: 429, waiting Retry-After %s before trying again", op, wait)
 		fmt.Fprintln(GinkgoWriter, line)
