@@ -79,7 +79,9 @@ var _ = Describe("Probes: rate-limit arithmetic", func() {
 
 // expectThumbRetryAfter checks rule LIMIT-5 on a thumbnail 429: Retry-After at most 600
 // seconds; when it is a minute or less (a window about to end, or a count in minutes), the
-// suite waits it out and the project may regenerate again.
+// suite waits it out and the project may regenerate again, in a window that has just begun:
+// once 5 regenerations succeed in it, the next 429 asks to wait more than a minute (a window of
+// one minute answered the first 429 in under a minute, and its end was all the suite checked).
 func expectThumbRetryAfter(ctx context.Context, ex *Exchange, retry Request) {
 	GinkgoHelper()
 	wait, ok := RetryAfter(ex.Header)
@@ -94,6 +96,23 @@ func expectThumbRetryAfter(ctx context.Context, ex *Exchange, retry Request) {
 		Fail("interrupted while waiting out Retry-After")
 	case <-time.After(wait + 2*time.Second):
 	}
+	began := time.Now()
 	again := sendCtx(ctx, retry)
 	Expect(again).NotTo(HaveStatus(429), "%s: Retry-After said %s, and once it passed the regeneration is still refused\n\n%s\n%s", ruleThumbWindow, wait, ex.Describe(), again.Describe())
+	if again.Status != 200 {
+		return
+	}
+	By("spending the window that has just begun: its refusal must ask to wait most of its 10 minutes")
+	for successes := 1; successes < 5; successes++ {
+		next := sendCtx(ctx, retry)
+		if next.Status == 429 {
+			return // refused before 5 succeeded: LIMIT-3 bounds successes from above only
+		}
+		Expect(next).To(HaveStatus(200), Cite(rules.DATA1))
+	}
+	sixth := sendCtx(ctx, retry)
+	Expect(sixth).To(HaveStatus(429), "%s: 5 regenerations succeeded in the window that began %s ago", Cite(rules.LIMIT3), time.Since(began).Round(time.Second))
+	Expect(sixth).To(HaveRetryAfter())
+	left, _ := RetryAfter(sixth.Header)
+	Expect(left).To(BeNumerically(">", time.Minute), "%s: the window began %s ago (the earlier refusal ended when its Retry-After said), 5 regenerations succeeded in it, and its refusal asks to wait only %s: a 10-minute window has most of its length left\n\n%s", ruleThumbWindow, time.Since(began).Round(time.Second), left, sixth.Describe())
 }

@@ -140,7 +140,7 @@ var All = []Rule{
 	{ID: LIMIT4, By: Suite | Explore, Source: "Limits (rate-limit headers)",
 		Statement: "Each answer in a window spends one request: an answer leaves at most `X-RateLimit-Limit` − 1 in `X-RateLimit-Remaining`, between two answers in a row in one window Remaining goes down by exactly one, `X-RateLimit-Limit` stays the same, and the last request a window allows says 0 are left (some success before the first 429 says Remaining 0), after which only a reset or a refill of the window lets more through."},
 	{ID: LIMIT5, Source: "Limits (thumbnail regeneration; rate-limit headers)",
-		Statement: "The `Retry-After` of a thumbnail 429 counts seconds to the end of a 10-minute window: at most 600, and once that many seconds have passed the project may regenerate again."},
+		Statement: "The `Retry-After` of a thumbnail 429 counts seconds to the end of a 10-minute window: at most 600, and once that many seconds have passed the project may regenerate again; the window then beginning lasts 10 minutes, so once 5 regenerations succeed in it the next 429 asks to wait more than a minute."},
 
 	// Domain cart.
 	{ID: CART1, By: Suite | Explore, Source: "Endpoints (22); Resources (cart)",

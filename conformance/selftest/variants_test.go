@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -493,6 +494,40 @@ var variants = []variant{
 					a.header.Del("Retry-After")
 				}
 			})(h)
+		}},
+	{"counts thumbnail regenerations in a one-minute window", "LIMIT-5",
+		func(h httpHandler) httpHandler {
+			var (
+				mu    sync.Mutex
+				began time.Time
+				count int
+			)
+			return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				if r.URL.Path != conformance.OpThumbnailsRegenerate.Path {
+					h.ServeHTTP(w, r)
+					return
+				}
+				mu.Lock()
+				if time.Since(began) >= time.Minute { // a new window; the mock's own 10 minutes end with it
+					began, count = time.Now(), 0
+					direct(h, "/__mock/clock", "", map[string]any{"advance_seconds": 600})
+				}
+				if count >= 5 {
+					left := int(math.Ceil((time.Minute - time.Since(began)).Seconds()))
+					mu.Unlock()
+					b, _ := json.Marshal(map[string]any{"error": true, "message": "Too many regenerations."})
+					copyAnswer(w, 429, http.Header{"Content-Type": {"application/json"}, "Retry-After": {strconv.Itoa(max(left, 1))},
+						"X-Ratelimit-Limit": {"1000"}, "X-Ratelimit-Remaining": {"990"}}, b)
+					return
+				}
+				rec := httptest.NewRecorder()
+				h.ServeHTTP(rec, r)
+				if rec.Code == 200 {
+					count++
+				}
+				mu.Unlock()
+				copyAnswer(w, rec.Code, rec.Header(), rec.Body.Bytes())
+			})
 		}},
 	{"ignores push_to_projects on master card create", "PUSH-1",
 		mutate(conformance.OpMasterCardsCreate, func(req map[string]any) { delete(req, "push_to_projects") })},
