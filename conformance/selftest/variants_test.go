@@ -495,7 +495,7 @@ var variants = []variant{
 				}
 			})(h)
 		}},
-	{"counts thumbnail regenerations in a one-minute window", "LIMIT-5",
+	{"counts thumbnail regenerations in a 20-second window", "LIMIT-5",
 		func(h httpHandler) httpHandler {
 			var (
 				mu    sync.Mutex
@@ -508,12 +508,12 @@ var variants = []variant{
 					return
 				}
 				mu.Lock()
-				if time.Since(began) >= time.Minute { // a new window; the mock's own 10 minutes end with it
+				if time.Since(began) >= 20*time.Second { // a new window; the mock's own 10 minutes end with it
 					began, count = time.Now(), 0
 					direct(h, "/__mock/clock", "", map[string]any{"advance_seconds": 600})
 				}
 				if count >= 5 {
-					left := int(math.Ceil((time.Minute - time.Since(began)).Seconds()))
+					left := int(math.Ceil((20*time.Second - time.Since(began)).Seconds()))
 					mu.Unlock()
 					b, _ := json.Marshal(map[string]any{"error": true, "message": "Too many regenerations."})
 					copyAnswer(w, 429, http.Header{"Content-Type": {"application/json"}, "Retry-After": {strconv.Itoa(max(left, 1))},
