@@ -106,7 +106,7 @@ func (tr *trail) countDown(ex Exchange, sent, answered time.Time) []Violation {
 		mark.run, mark.started = prev.run+1, prev.started
 	}
 	share := time.Minute / time.Duration(max(limit, 1))
-	for mark.run > 1 && sent.Sub(mark.started) >= share { // too slow to judge: start the run later
+	if mark.run > 1 && sent.Sub(mark.started) >= share { // too slow to judge: start the run here
 		mark.run, mark.started = 1, sent
 	}
 	tr.rate[ex.Op.ID] = mark
