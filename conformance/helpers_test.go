@@ -29,10 +29,16 @@ const (
 	member
 	superadmin
 	outsider
+	teammate // optional: another user of the member's project
 )
 
 func (r role) String() string {
-	return [...]string{"nobody", "the member", "the superadmin", "the outsider"}[r]
+	return [...]string{"nobody", "the member", "the superadmin", "the outsider", "the member's teammate"}[r]
+}
+
+// hasTeammate tells whether the manifest names the optional teammate.
+func hasTeammate() bool {
+	return manifest.Users.Teammate.Email != "" || manifest.Tokens.Teammate != ""
 }
 
 func (r role) credentials() fixtures.Credentials {
@@ -43,6 +49,8 @@ func (r role) credentials() fixtures.Credentials {
 		return manifest.Users.Superadmin
 	case outsider:
 		return manifest.Users.Outsider
+	case teammate:
+		return manifest.Users.Teammate
 	}
 	return fixtures.Credentials{}
 }
@@ -56,6 +64,8 @@ func (r role) manifestToken() string {
 		return manifest.Tokens.Superadmin
 	case outsider:
 		return manifest.Tokens.Outsider
+	case teammate:
+		return manifest.Tokens.Teammate
 	}
 	return ""
 }
@@ -342,9 +352,10 @@ func expectNotFound(ex *Exchange, rule string) {
 	Expect(ex).To(HaveEnvelopeA())
 }
 
-// thumbs remembers when each regeneration the suite itself got accepted was sent, per role
-// (a role's project), for rule LIMIT-3: only the suite's own successes can be counted, since an
-// earlier run or another process may have spent part of a window.
+// thumbs remembers when each regeneration the suite itself got accepted was sent, per project
+// (kept under the role of a project: the teammate's under the member), for rule LIMIT-3: only
+// the suite's own successes can be counted, since an earlier run or another process may have
+// spent part of a window.
 var thumbs = &thumbLedger{sent: map[role][]time.Time{}}
 
 type thumbLedger struct {
@@ -356,13 +367,16 @@ func (l *thumbLedger) record(tok string, at time.Time) {
 	tokens.Lock()
 	r, ok := tokens.owner[tok]
 	tokens.Unlock()
-	for _, m := range []role{member, superadmin, outsider} {
+	for _, m := range []role{member, superadmin, outsider, teammate} {
 		if tok != "" && m.manifestToken() == tok {
 			r, ok = m, true
 		}
 	}
 	if !ok {
 		return
+	}
+	if r == teammate {
+		r = member // one project, one window (Limits: per project)
 	}
 	l.Lock()
 	l.sent[r] = append(l.sent[r], at)

@@ -233,15 +233,16 @@ func (c *Client) Login(ctx context.Context, email, password string) (string, err
 	return out.Data.Token, err
 }
 
-// LoginAs logs in as a role of the world's manifest: "member", "superadmin" or "outsider".
+// LoginAs logs in as a role of the world's manifest: "member", "teammate" (another user of the
+// member's project), "superadmin" or "outsider".
 func (c *Client) LoginAs(ctx context.Context, role string) (string, error) {
 	m, err := c.Manifest(ctx)
 	if err != nil {
 		return "", err
 	}
-	creds := map[string]fixtures.Credentials{"member": m.Users.Member, "superadmin": m.Users.Superadmin, "outsider": m.Users.Outsider}[role]
+	creds := map[string]fixtures.Credentials{"member": m.Users.Member, "teammate": m.Users.Teammate, "superadmin": m.Users.Superadmin, "outsider": m.Users.Outsider}[role]
 	if creds.Email == "" { // no request was made: not an answer of the mock
-		return "", fmt.Errorf("mockclient: LoginAs(%q): the manifest names no login for that role; want member, superadmin or outsider", role)
+		return "", fmt.Errorf("mockclient: LoginAs(%q): the manifest names no login for that role; want member, teammate, superadmin or outsider", role)
 	}
 	return c.Login(ctx, creds.Email, creds.Password)
 }

@@ -22,7 +22,17 @@ func deriveManifest(m fixtures.Manifest, st reference.State) (fixtures.Manifest,
 		users[u.Email] = u
 	}
 	stand := standIns(m, st)
-	for role, c := range map[string]*fixtures.Credentials{"member": &m.Users.Member, "superadmin": &m.Users.Superadmin, "outsider": &m.Users.Outsider} {
+	for _, r := range []struct {
+		role string
+		c    *fixtures.Credentials
+	}{{"member", &m.Users.Member}, {"teammate", &m.Users.Teammate}, {"superadmin", &m.Users.Superadmin}, {"outsider", &m.Users.Outsider}} {
+		role, c := r.role, r.c
+		if role == "teammate" {
+			if c.Email == "" { // optional: a manifest without one stays without
+				continue
+			}
+			stand["teammate"] = teammateStandIn(st, m.Users.Member.Email) // the member is settled by now
+		}
 		u, ok := users[c.Email]
 		switch {
 		case !ok && stand[role] != nil:
@@ -65,6 +75,24 @@ func standIns(m fixtures.Manifest, st reference.State) map[string]*reference.Use
 			pick("member", u)
 		case project != 0:
 			pick("outsider", u)
+		}
+	}
+	return out
+}
+
+// teammateStandIn is the user of lowest id, other than the member, of the member's project.
+func teammateStandIn(st reference.State, member string) *reference.User {
+	var project int64
+	for _, u := range st.Users {
+		if u.Email == member {
+			project = u.ProjectID
+		}
+	}
+	var out *reference.User
+	for i := range st.Users {
+		u := &st.Users[i]
+		if project != 0 && u.ProjectID == project && u.Email != member && !u.IsSuperadmin && (out == nil || u.ID < out.ID) {
+			out = u
 		}
 	}
 	return out

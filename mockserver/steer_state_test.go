@@ -227,12 +227,29 @@ func TestSnapshotOfAnotherSeedKeepsLogins(t *testing.T) {
 	if err := json.Unmarshal(raw, &mf); err != nil {
 		t.Fatal(err)
 	}
-	for _, role := range []string{"member", "superadmin", "outsider"} {
+	for _, role := range []string{"member", "teammate", "superadmin", "outsider"} {
 		c := mf.Users[role]
 		if c.Email == "" {
 			t.Errorf("users.%s is blank after loading another seed's snapshot:\n%s", role, raw)
 			continue
 		}
 		m.post("/__worlds/other/v1/authenticate", "", map[string]any{"email": c.Email, "password": c.Password}).wantStatus(t, 200)
+	}
+	// The teammate stands in as another user of the member's project.
+	var st struct {
+		Users []struct {
+			Email     string `json:"email"`
+			ProjectID int64  `json:"project_id"`
+		} `json:"users"`
+	}
+	if err := json.Unmarshal([]byte(snap), &st); err != nil {
+		t.Fatal(err)
+	}
+	project := map[string]int64{}
+	for _, u := range st.Users {
+		project[u.Email] = u.ProjectID
+	}
+	if mate, mem := mf.Users["teammate"].Email, mf.Users["member"].Email; mate == mem || project[mate] != project[mem] {
+		t.Errorf("teammate %s (project %d) is not another user of the member %s's project %d", mate, project[mate], mem, project[mem])
 	}
 }

@@ -32,6 +32,7 @@ type Manifest struct {
 // Tokens are bearer tokens of the manifest's users.
 type Tokens struct {
 	Member     string `json:"member,omitempty"`
+	Teammate   string `json:"teammate,omitempty"`
 	Superadmin string `json:"superadmin,omitempty"`
 	Outsider   string `json:"outsider,omitempty"`
 }
@@ -54,6 +55,10 @@ func Check(m Manifest) []string {
 		}
 		need(u.c.Email != "", "users."+u.name+".email")
 		need(u.c.Password != "", "users."+u.name+".password")
+	}
+	if t := m.Users.Teammate; m.Tokens.Teammate == "" && (t.Email != "") != (t.Password != "") { // optional, but whole
+		need(t.Email != "", "users.teammate.email")
+		need(t.Password != "", "users.teammate.password")
 	}
 	o := m.Operations
 	need(o.ToolKey != "", "operations.tool_key")
@@ -112,7 +117,7 @@ var Needs = map[string][]string{
 	"commentsCreate":         {"users.member", "users.outsider", "operations.card_id"},
 	"tagsCreate":             {"users.member"},
 	"domainCartRemove":       {"domains."},
-	"thumbnailsRegenerate":   {"users.member", "users.outsider", "websites.page_id", "websites.template_id", "websites.layout_id"},
+	"thumbnailsRegenerate":   {"users.member", "users.teammate", "users.outsider", "websites.page_id", "websites.template_id", "websites.layout_id"},
 	"themeVersionsDeprecate": {"users.member", "users.outsider", "websites.approved_version_ids", "websites.unapproved_version_id"},
 }
 

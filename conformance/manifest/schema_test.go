@@ -12,6 +12,7 @@ import (
 
 	"github.com/opsapi/mocktoolkit/conformance"
 	"github.com/opsapi/mocktoolkit/conformance/manifest"
+	"github.com/opsapi/mocktoolkit/fixtures"
 	"github.com/opsapi/mocktoolkit/mockserver"
 )
 
@@ -72,6 +73,31 @@ func TestCheckManifestAcceptsTokensForCredentials(t *testing.T) {
 	}
 	if need := manifest.MissingFor("tagsList", manifest.Check(m)); len(need) != 1 {
 		t.Errorf("tags/list needs the member, but MissingFor names %v", need)
+	}
+}
+
+// The teammate is optional, but one given must be whole: its e-mail without a password would
+// make the thumbnail specs fail at the login instead of saying so.
+func TestCheckManifestTeammateIsOptionalButWhole(t *testing.T) {
+	var m manifest.Manifest
+	if err := json.Unmarshal(manifest.Example, &m); err != nil {
+		t.Fatal(err)
+	}
+	m.Users.Teammate = fixtures.Credentials{}
+	if got := manifest.Check(m); len(got) != 0 {
+		t.Fatalf("Check(example without the teammate) = %v; want nothing missing", got)
+	}
+	m.Users.Teammate.Email = "qa.second@vendor.example.com"
+	got := manifest.Check(m)
+	if fmt.Sprint(got) != "[users.teammate.password]" {
+		t.Errorf("Check = %v; want [users.teammate.password]", got)
+	}
+	if need := manifest.MissingFor("thumbnailsRegenerate", got); len(need) != 1 {
+		t.Errorf("the thumbnail specs use the teammate, but MissingFor names %v", need)
+	}
+	m.Tokens.Teammate = "a-token"
+	if got := manifest.Check(m); len(got) != 0 {
+		t.Errorf("with the teammate's token, Check = %v; want nothing missing", got)
 	}
 }
 

@@ -22,6 +22,18 @@ func TestReadmesCountTheVariants(t *testing.T) {
 		{"../README.md", `against (\d+) \*\*broken\*\* variants`, len(variants)},
 		{"../README.md", `against (\d+) \*\*correct\*\* variants`, len(corrects)},
 	}
+	golden, err := os.ReadFile("../testdata/explore.golden")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m := regexp.MustCompile(`explore mode catches (\d+) of`).FindSubmatch(golden); m != nil {
+		n, _ := strconv.Atoi(string(m[1]))
+		checks = append(checks, struct {
+			file    string
+			pattern string
+			want    int
+		}{"../README.md", `it catches (\d+) of them`, n})
+	}
 	for _, c := range checks {
 		text, err := os.ReadFile(c.file)
 		if err != nil {

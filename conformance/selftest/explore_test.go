@@ -179,19 +179,31 @@ func allCommentsOnPage() func(httpHandler) httpHandler {
 // thumbLimitPerEntity lets a regeneration through while its entity has had fewer than five
 // accepted, whatever the project's count.
 func thumbLimitPerEntity() func(httpHandler) httpHandler {
+	return thumbLimitPer(func(_ *http.Request, req map[string]any) string { return fmt.Sprint(req["type"], req["entity_id"]) })
+}
+
+// thumbLimitPerUser lets a regeneration through while its caller (by bearer token) has had
+// fewer than five accepted, whatever the project's count.
+func thumbLimitPerUser() func(httpHandler) httpHandler {
+	return thumbLimitPer(func(r *http.Request, _ map[string]any) string { return r.Header.Get("Authorization") })
+}
+
+// thumbLimitPer counts the thumbnail limit per key instead of per project: a 429 of the mock
+// becomes a success while the request's key has had fewer than five accepted.
+func thumbLimitPer(key func(r *http.Request, req map[string]any) string) func(httpHandler) httpHandler {
 	var (
 		mu       sync.Mutex
 		accepted = map[string]int{}
 	)
-	return rewrite(op(conformance.OpThumbnailsRegenerate), func(_ *http.Request, req map[string]any, a *answer) {
-		key := fmt.Sprint(req["type"], req["entity_id"])
+	return rewrite(op(conformance.OpThumbnailsRegenerate), func(r *http.Request, req map[string]any, a *answer) {
+		k := key(r, req)
 		mu.Lock()
 		defer mu.Unlock()
 		switch {
 		case a.status == 200:
-			accepted[key]++
-		case a.status == 429 && accepted[key] < 5:
-			accepted[key]++
+			accepted[k]++
+		case a.status == 429 && accepted[k] < 5:
+			accepted[k]++
 			a.status = 200
 			a.body = success(map[string]any{"preview_image": "https://thumbnails.example.invalid/p.png"})
 			a.header.Del("Retry-After")

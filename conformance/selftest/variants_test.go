@@ -495,6 +495,7 @@ var variants = []variant{
 				}
 			})(h)
 		}},
+	{"counts the thumbnail limit per user, not per project", "LIMIT-3", thumbLimitPerUser()},
 	{"counts thumbnail regenerations in a 20-second window", "LIMIT-5",
 		func(h httpHandler) httpHandler {
 			var (
