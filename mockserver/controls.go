@@ -215,6 +215,33 @@ func (s *Server) writeResetError(w http.ResponseWriter, wl *world, src Source, e
 // --max-records keeps a world from growing that far.
 const maxSnapshot = 256 << 20
 
+// smallSnapshot is the size of snapshot body that loads without waiting for another's load:
+// the seeded world's is under 1 MiB.
+const smallSnapshot = 2 << 20
+
+// readSmall reads up to limit bytes of r's body and tells whether that was all of it; either
+// way r.Body still yields the whole body (what was read, then the rest, or the read's error).
+func readSmall(r *http.Request, limit int64) bool {
+	head, err := io.ReadAll(io.LimitReader(r.Body, limit+1))
+	rest := io.Reader(r.Body)
+	switch {
+	case err != nil:
+		rest = errReader{err}
+	case int64(len(head)) <= limit:
+		rest = http.NoBody
+	}
+	r.Body = struct {
+		io.Reader
+		io.Closer
+	}{io.MultiReader(bytes.NewReader(head), rest), r.Body}
+	return err == nil && int64(len(head)) <= limit
+}
+
+// errReader fails every read with err.
+type errReader struct{ err error }
+
+func (e errReader) Read([]byte) (int, error) { return 0, e.err }
+
 // DecodeState reads a snapshot as GET /__mock/state writes it, for --state-file: JSON of
 // reference.State with no unknown fields, whose text is valid UTF-8 (D74: the bytes are
 // checked as written, since decoding would turn bad text into U+FFFD). reference.New then
@@ -280,13 +307,17 @@ func (s *Server) handleStateGet(w http.ResponseWriter, r *http.Request) {
 // field rules or references: D65, D74, D76) 422; the old world stays in both cases. The
 // fixture manifest is checked against the new records (D102).
 func (s *Server) handleStatePut(w http.ResponseWriter, r *http.Request) {
-	// One snapshot loads at a time, server-wide (D65): a load of a large one holds several
-	// times its size for seconds, and several at once would add up.
-	select {
-	case s.loading <- struct{}{}:
-		defer func() { <-s.loading }()
-	case <-r.Context().Done():
-		return
+	// One large snapshot loads at a time, server-wide (D65): a load of one holds several times
+	// its size for seconds, and several at once would add up. A small one is read whole first
+	// and loads without waiting, so a client trickling a body in holds nobody's turn until
+	// it has sent more than a small one.
+	if !readSmall(r, smallSnapshot) {
+		select {
+		case s.loading <- struct{}{}:
+			defer func() { <-s.loading }()
+		case <-r.Context().Done():
+			return
+		}
 	}
 	var sent *reference.State
 	if !decodeControlChecked(w, r, &sent, maxSnapshot, stateTimeFields) {

@@ -1,7 +1,10 @@
 package mockserver
 
 import (
+	"errors"
+	"net"
 	"net/http"
+	"net/url"
 	"sort"
 	"strconv"
 	"strings"
@@ -92,10 +95,16 @@ func (s *Server) cors(next http.Handler) http.Handler {
 				h.Set("Access-Control-Allow-Private-Network", "true")
 			}
 		}
-		if rt, ok := s.ops[r.URL.Path]; ok && worldError(r) == nil {
+		if rt, ok := s.ops[r.URL.Path]; ok {
 			// Rate-limit headers on every answer of an operation (D14), read without spending:
-			// a preflight is the browser's, not the client's call (D103).
-			setRateHeaders(h, s.worldOf(r).limiter.peek(rt.id+" addr:"+clientAddr(r)))
+			// a preflight is the browser's, not the client's call (D103). A world a preflight
+			// names and nothing made yet has every window whole (D141).
+			switch err := worldError(r); {
+			case err == nil:
+				setRateHeaders(h, s.worldOf(r).limiter.peek(rt.id+" addr:"+clientAddr(r)))
+			case errors.Is(err, errAbsent):
+				setRateHeaders(h, verdict{limit: s.cfg.RateLimit, remaining: s.cfg.RateLimit})
+			}
 		}
 		if worldError(r) == nil {
 			s.worldOf(r).clock.stampDate(h) // the world's time, as on every other answer (D80)
@@ -198,11 +207,83 @@ func (s *Server) originRefusal(r *http.Request) string {
 	switch {
 	case origin == "" && crossSite(r):
 		return "this one was sent by a page of another site."
-	case origin == "", origin == "http://"+r.Host, origin == "https://"+r.Host, s.steering.cors.origins[strings.TrimRight(origin, "/")]:
+	case origin == "", s.ownOrListed(r, origin):
 		return ""
 	}
 	return "the origin " + strconv.Quote(clip(origin, 100)) + " is not one of them."
 }
 
+// ownOrListed tells whether origin is the mock's own (its pages) or named by --cors-origins.
+func (s *Server) ownOrListed(r *http.Request, origin string) bool {
+	return origin == "http://"+r.Host || origin == "https://"+r.Host || s.steering.cors.origins[strings.TrimRight(origin, "/")]
+}
+
+// apiOriginRefusal says why a call of an operation is refused, or "" (D214): with
+// --cors-origins a list (no "*"), one from a page of an origin the list does not name, since
+// a form post or a no-cors fetch needs no preflight: CORS would hide the answer from the page,
+// not stop the change. Calls without an Origin (curl, test clients, server-side code) pass.
+func (s *Server) apiOriginRefusal(r *http.Request) string {
+	origin := r.Header.Get("Origin")
+	if s.steering.cors.any || origin == "" || s.ownOrListed(r, origin) {
+		return ""
+	}
+	return "The mock serves the API to pages of the origins --cors-origins names; the origin " + strconv.Quote(clip(origin, 100)) + " is not one of them."
+}
+
 // crossSite tells whether the browser marks r as sent by a page of another site (D141, D182).
 func crossSite(r *http.Request) bool { return r.Header.Get("Sec-Fetch-Site") == "cross-site" }
+
+// fromAnotherSite tells whether r comes from a page of another site (D141, D213): the browser
+// says so, or, where it sends no Sec-Fetch-Site (a mock at an address that is not potentially
+// trustworthy, such as a LAN address or a compose service name, or an older browser), the
+// Origin is opaque ("null") or names another site than the Host: neither the same host, nor
+// both loopback, nor hosts that share their last two labels (app.example.com and
+// mock.example.com).
+func fromAnotherSite(r *http.Request) bool {
+	switch r.Header.Get("Sec-Fetch-Site") {
+	case "cross-site":
+		return true
+	case "":
+	default: // same-origin, same-site, none
+		return false
+	}
+	origin := r.Header.Get("Origin")
+	if origin == "" {
+		return false
+	}
+	u, err := url.Parse(origin)
+	if err != nil || u.Hostname() == "" {
+		return true // "null" and what no browser sends
+	}
+	return !sameSite(u.Hostname(), hostOnly(r.Host))
+}
+
+// sameSite compares two host names as fromAnotherSite does.
+func sameSite(a, b string) bool {
+	a, b = strings.ToLower(strings.TrimSuffix(a, ".")), strings.ToLower(strings.TrimSuffix(b, "."))
+	if a == b || (loopback(a) && loopback(b)) {
+		return true
+	}
+	if net.ParseIP(a) != nil || net.ParseIP(b) != nil {
+		return false
+	}
+	la, lb := strings.Split(a, "."), strings.Split(b, ".")
+	return len(la) >= 2 && len(lb) >= 2 && strings.Join(la[len(la)-2:], ".") == strings.Join(lb[len(lb)-2:], ".")
+}
+
+// loopback tells whether host names this machine (localhost, *.localhost, 127.0.0.0/8, ::1).
+func loopback(host string) bool {
+	if host == "localhost" || strings.HasSuffix(host, ".localhost") {
+		return true
+	}
+	ip := net.ParseIP(strings.Trim(host, "[]"))
+	return ip != nil && ip.IsLoopback()
+}
+
+// hostOnly is the host name of a Host header value, without its port or brackets.
+func hostOnly(hostport string) string {
+	if h, _, err := net.SplitHostPort(hostport); err == nil {
+		return h
+	}
+	return strings.Trim(hostport, "[]")
+}

@@ -117,6 +117,10 @@ func (s *Server) pipeline(rt *route) http.Handler {
 		if !s.rateLimit(w, wl, rt, rq.addr, user, authed) {
 			return
 		}
+		if why := s.apiOriginRefusal(r); why != "" {
+			s.writeOriginRefused(w, rt, why)
+			return
+		}
 		if !s.steer(w, r, wl, rt) {
 			return
 		}
@@ -306,6 +310,16 @@ func (s *Server) writeUnreadable(w http.ResponseWriter, rt *route, p *bodyProble
 		fields = map[string][]string{"body": {p.message}}
 	}
 	writeValidation(w, fields)
+}
+
+// writeOriginRefused answers a call from an origin --cors-origins does not name (D214): 403
+// shape (b) where the operation lists it, else as a body it cannot take, keyed "origin".
+func (s *Server) writeOriginRefused(w http.ResponseWriter, rt *route, why string) {
+	if rt.lists[http.StatusForbidden] {
+		writeShapeB(w, http.StatusForbidden, why)
+		return
+	}
+	s.writeUnreadable(w, rt, &bodyProblem{status: http.StatusBadRequest, message: why, field: "origin"})
 }
 
 // writeInvalid answers fields that fail validation: 422 shape (c), or, on an operation whose

@@ -15,6 +15,7 @@ import (
 
 	"github.com/getkin/kin-openapi/openapi3"
 
+	"github.com/opsapi/mocktoolkit/internal/jsonnum"
 	"github.com/opsapi/mocktoolkit/internal/text"
 	"github.com/opsapi/mocktoolkit/reference"
 	"github.com/opsapi/mocktoolkit/spec"
@@ -215,8 +216,8 @@ func controlFieldError(err error) (string, string) {
 	var te *json.UnmarshalTypeError
 	if errors.As(err, &te) && te.Field != "" {
 		kind := kindPhrase(te.Type.Kind().String())
-		if kind == "an integer" && strings.HasPrefix(te.Value, "number") { // a whole number past 64 bits
-			kind = "an integer between -2^63 and 2^63-1"
+		if num, ok := strings.CutPrefix(te.Value, "number "); ok && kind == "an integer" && jsonnum.WholeNumber(num) {
+			kind = "an integer between " + intRange(te.Type) // a whole number past the field's bits
 		}
 		return te.Field, reference.MsgType(te.Field, kind)
 	}
@@ -225,6 +226,15 @@ func controlFieldError(err error) (string, string) {
 		return name, reference.MsgUnknown(name)
 	}
 	return "body", "The request body is invalid: " + err.Error() + "."
+}
+
+// intRange words the range of an integer type ("-2^63 and 2^63-1").
+func intRange(t reflect.Type) string {
+	bits := t.Bits()
+	if strings.HasPrefix(t.Kind().String(), "uint") {
+		return fmt.Sprintf("0 and 2^%d-1", bits)
+	}
+	return fmt.Sprintf("-2^%d and 2^%d-1", bits-1, bits-1)
 }
 
 func kindPhrase(kind string) string {

@@ -318,6 +318,11 @@ func (s *Server) bindNamed(w http.ResponseWriter, r *http.Request, name string) 
 	if !s.reaches(r) {
 		return bound{err: &errNoWorld{status: http.StatusNotFound, msg: fmt.Sprintf("The world %q does not exist, and only a request to one of the API's operations or the mock's endpoints makes one; %s %s is neither.", clip(name, 80), r.Method, clip(r.URL.Path, 100))}}, false
 	}
+	if isPreflight(r) {
+		// The browser's question before a page's call, not the call: it makes no world, and
+		// the answer to the call decides (D141).
+		return bound{err: errAbsent}, false
+	}
 	if !s.mayCreateWorld(w, r, name) {
 		return b, true
 	}
@@ -331,7 +336,12 @@ func (s *Server) bindNamed(w http.ResponseWriter, r *http.Request, name string) 
 // mayEvict tells whether r may push out an idle world to make room: any request but one from
 // a page of another site whose origin --cors-origins does not name (D141, D206).
 func (s *Server) mayEvict(r *http.Request) bool {
-	return !crossSite(r) || s.corsListed(r.Header.Get("Origin"))
+	return !fromAnotherSite(r) || s.corsListed(r.Header.Get("Origin"))
+}
+
+// isPreflight tells whether r is a CORS preflight.
+func isPreflight(r *http.Request) bool {
+	return r.Method == http.MethodOptions && r.Header.Get("Access-Control-Request-Method") != ""
 }
 
 // reaches tells whether r, its world prefix taken off, would be served by an operation (a POST,

@@ -210,9 +210,9 @@ func (p *Proxy) inspect(resp *http.Response) error {
 			why = "a protocol switch"
 		}
 		ex.note(why + ": forwarded unchecked, bodies not kept")
-		if replacesRecords(ex.method, ex.path, resp.StatusCode) {
+		if resetsCounts(ex.method, ex.path, resp.StatusCode) {
 			p.tracker.Forget()
-			ex.note("a mock's control that replaces its records: what the proxy counted of each caller's lists is forgotten")
+			ex.note("a mock's control that replaces its records or moves its clock: what the proxy counted of each caller's lists and rate windows is forgotten")
 		}
 		p.record(ex)
 		return nil
@@ -283,17 +283,19 @@ func (p *Proxy) inspect(resp *http.Response) error {
 	return nil
 }
 
-// replacesRecords tells whether a forwarded request is a mock's control that replaced its
-// records (a reset, a loaded snapshot, a deleted world), answered with success: the counts the
-// tracker keeps for LIST-1 and COMMENT-1 no longer hold (D123).
-func replacesRecords(method, path string, status int) bool {
+// resetsCounts tells whether a forwarded request is a mock's control, answered with success,
+// that replaced its records (a reset, a loaded snapshot, a deleted world) or moved its clock
+// (and with it the rate windows): the counts the tracker keeps for LIST-1, COMMENT-1 and
+// LIMIT-1 no longer hold (D123).
+func resetsCounts(method, path string, status int) bool {
 	if status < 200 || status > 299 || !strings.Contains(path, "/__mock/") {
 		return false
 	}
 	switch {
 	case method == http.MethodPost && strings.HasSuffix(path, "/__mock/reset"),
 		method == http.MethodPut && strings.HasSuffix(path, "/__mock/state"),
-		method == http.MethodDelete && strings.HasSuffix(path, "/__mock/worlds"):
+		method == http.MethodDelete && strings.HasSuffix(path, "/__mock/worlds"),
+		method == http.MethodPost && strings.HasSuffix(path, "/__mock/clock"):
 		return true
 	}
 	return false

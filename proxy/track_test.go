@@ -1,8 +1,10 @@
 package proxy_test
 
 import (
+	"fmt"
 	"net/http"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/opsapi/mocktoolkit/conformance/rules"
@@ -47,5 +49,26 @@ func TestProxyJudgesAcrossOneCallersExchanges(t *testing.T) {
 				t.Errorf("violations %v, want %v", got, c.want)
 			}
 		})
+	}
+}
+
+// Moving a mock's clock through the proxy moves its rate windows (the mock's own rule): answers
+// that then start a fresh window each are not a Remaining stuck in place, for the clock as for
+// a reset (D123).
+func TestProxyForgetsRateRunsWhenTheMockClockMoves(t *testing.T) {
+	s := startProxy(t, newMock(t))
+	token := s.login(t, manifest().Users.Member)
+	for _, move := range []string{`{"advance_seconds": 61}`, `{"set": "2031-01-01T00:00:00Z"}`} {
+		var got []string
+		for i := 0; i < 3; i++ {
+			got = append(got, violations(s.post(t, pTagsList, token, `{}`))...)
+			if a := s.post(t, "/__mock/clock", "", move); a.status != http.StatusOK {
+				t.Fatalf("move the clock %s: %d %s", move, a.status, a.body)
+			}
+			move = strings.Replace(move, "2031", fmt.Sprint(2032+i), 1)
+		}
+		if len(got) > 0 {
+			t.Errorf("clock moved by %s between calls: violations %v, want none", move, got)
+		}
 	}
 }

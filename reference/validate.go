@@ -94,6 +94,15 @@ func (f *fieldErrors) optPosition(field string, o Optional[int64]) {
 
 func validPosition(p int64) bool { return p >= minPosition && p <= maxPosition }
 
+// MsgPastRange words a whole number too large for any field to hold (past 64 bits): a
+// position by its own range (D75), any other field by the 64 bits it is read into.
+func MsgPastRange(field string) string {
+	if field == "position" {
+		return MsgBetween(field, strconv.Itoa(minPosition), strconv.Itoa(maxPosition))
+	}
+	return MsgType(field, "an integer between -2^63 and 2^63-1")
+}
+
 // nextPosition is the position after top (and after 0 when top is negative): new records go
 // last (D45), and at maxPosition they share the last place (D75).
 func nextPosition(top int64) int64 {

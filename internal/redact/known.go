@@ -5,6 +5,7 @@ import (
 	"container/list"
 	"encoding/json"
 	"net/http"
+	"net/url"
 	"slices"
 	"strings"
 	"sync"
@@ -154,6 +155,21 @@ func (k *Known) replacer() *strings.Replacer {
 	for _, v := range vals {
 		pairs = append(pairs, v, Placeholder)
 	}
+	// The same values as a form, a URL or a JSON string write them (a password with a space
+	// or a '<' quoted in a form body or a query), each after every plain value, so that a
+	// plain value is still found first where both start.
+	seen := map[string]bool{}
+	for _, v := range vals {
+		seen[v] = true
+	}
+	for _, v := range vals {
+		for _, enc := range encodings(v) {
+			if !seen[enc] {
+				seen[enc] = true
+				pairs = append(pairs, enc, Placeholder)
+			}
+		}
+	}
 	k.rep = strings.NewReplacer(pairs...)
 	return k.rep
 }
@@ -200,4 +216,15 @@ func (k *Known) ScrubHeaders(h map[string]string) map[string]string {
 		out[rep.Replace(name)] = rep.Replace(v)
 	}
 	return out
+}
+
+// encodings are the forms v takes inside a form body, a URL and a JSON string.
+func encodings(v string) []string {
+	j, _ := json.Marshal(v) // Go's encoder also writes <, > and & as \u003c…
+	out := []string{url.QueryEscape(v), url.PathEscape(v), string(j[1 : len(j)-1])}
+	plain := new(bytes.Buffer)
+	enc := json.NewEncoder(plain)
+	enc.SetEscapeHTML(false) // as most other encoders write it
+	_ = enc.Encode(v)
+	return append(out, strings.TrimSuffix(strings.TrimSuffix(plain.String(), "\n"), "\"")[1:])
 }

@@ -27,6 +27,9 @@ func TestKnownReplace(t *testing.T) {
 		{"bounded: oldest forgotten", 2, []string{"first-secret", "second-secret", "third-secret"}, "first-secret second-secret third-secret", "first-secret [redacted] [redacted]"},
 		{"bounded: noting again makes recent", 2, []string{"first-secret", "second-secret", "first-secret", "third-secret"}, "first-secret second-secret third-secret", "[redacted] second-secret [redacted]"},
 		{"empty text", 0, []string{"hunter22"}, "", ""},
+		{"form-encoded", 0, []string{"Sup3r Secret<&>pw"}, "name=Sup3r+Secret%3C%26%3Epw&x=1", "name=[redacted]&x=1"},
+		{"percent-encoded in a path or query", 0, []string{"MyPlain Pass#42"}, "/p/MyPlain%20Pass%2342?h=MyPlain%20Pass%2342", "/p/[redacted]?h=[redacted]"},
+		{"JSON-escaped", 0, []string{`pw"with\quote<`}, `{"hint":"pw\"with\\quote\u003c"}`, `{"hint":"[redacted]"}`},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -1,6 +1,10 @@
 package redact
 
-import "testing"
+import (
+	"net/http"
+	"strings"
+	"testing"
+)
 
 // Names a reviewer calls credentials, in every case style, and names that are not (D142).
 func TestIsSecretName(t *testing.T) {
@@ -18,6 +22,10 @@ func TestIsSecretName(t *testing.T) {
 		"sessionId", "session_id", "SESSION-ID", "SESSIONID", "jwt", "idJwt", "user[password]", "data.accessToken",
 		"auth", "AUTH", "session", "pin", "PIN", "pin_code", "creditCard", "credit_card", "cardNumber", "card_number", "account_number", "cvv", "CVC", "DPoP",
 		"pass", "PASS", "sig", "token[0]", "password[1]", "api_key_2", "jsessionid", "JSESSIONID", "phpsessid_sessionid",
+		// keys of API gateways and SaaS clients, as net/http canonicalizes them too
+		"Ocp-Apim-Subscription-Key", "X-Subscription-Key", "subscription_key", "subscription-key", "X-RapidAPI-Key", "X-Rapidapi-Key",
+		"DD-Application-Key", "Dd-Application-Key", "X-App-Key", "appKey", "X-Consumer-Key", "consumer_key",
+		"X-Sentry-Auth", "X-Auth", "basic_auth", "X-Session", "user_session",
 	}
 	plain := []string{
 		"token_count", "tokenCount", "TOKEN_TYPE", "token_type", "tokens_used", "tour_key", "tool_key", "toolKey",
@@ -25,6 +33,7 @@ func TestIsSecretName(t *testing.T) {
 		"email", "title", "name", "position", "description", "session_count", "auth_method", "pinned", "card", "card_type", "id", "user_id", "card_id", "tokenizer",
 		"secretary_name", "passport", "passes", "word", "pass_count", "keyboard", "author", "cookieless", "is_recovery", "Accept", "Content-Type",
 		"X-Request-Id", "X-RateLimit-Remaining", "X-Mock-World", "", "items[0]", "tags_2", "signal", "sig_count",
+		"sort_key", "cache_key", "idempotency_key", "foreign_key", "session_started", "auth_type", "authors",
 	}
 	for _, n := range secrets {
 		if !IsSecretName(n) {
@@ -68,5 +77,23 @@ func TestTargetRedactsQueryAndPathParameters(t *testing.T) {
 		if got := Target(in); got != want {
 			t.Errorf("Target(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// A password written into a URL (a DSN, a proxy address) is redacted wherever the URL stands:
+// a field's value, text, a header, a query parameter.
+func TestRedactURLUserinfo(t *testing.T) {
+	got := Body([]byte(`{"dsn":"postgres://app:Pg-S3cret@db:5432/x","note":"see https://u:Other-S3cret@h.example/p","plain":"https://h.example/p?q=1"}`)).(map[string]any)
+	if got["dsn"] != "postgres://app:[redacted]@db:5432/x" || got["note"] != "see https://u:[redacted]@h.example/p" || got["plain"] != "https://h.example/p?q=1" {
+		t.Errorf("Body: %v", got)
+	}
+	if text := Text("db=postgres://u:Pw-1234@h&x=1"); text != "db=postgres://u:[redacted]@h&x=1" {
+		t.Errorf("Text: %q", text)
+	}
+	if h := Headers(http.Header{"X-Upstream": {"http://proxy:Pr0xy-pw@10.0.0.1:3128"}}); h["X-Upstream"] != "http://proxy:[redacted]@10.0.0.1:3128" {
+		t.Errorf("Headers: %v", h)
+	}
+	if target := Target("/x?db=postgres%3A%2F%2Fu%3APw-1234%40h"); strings.Contains(target, "Pw-1234") {
+		t.Errorf("Target: %q", target)
 	}
 }

@@ -35,6 +35,7 @@ var (
 	keyOwners = map[string]bool{
 		"api": true, "private": true, "secret": true, "access": true, "signing": true,
 		"encryption": true, "client": true, "session": true, "auth": true, "master": true, "license": true,
+		"subscription": true, "app": true, "application": true, "consumer": true,
 	}
 	// codeOwners make a final "code" a credential (a status_code or country_code is not);
 	// "code" alone is one (an OAuth or login code).
@@ -49,8 +50,8 @@ var (
 // session_token: the cart's session token is a capability, X-Mock-Admin-Token), a word of
 // secretWords anywhere, "key" after a word of keyOwners, "code" alone or after a word of
 // codeOwners, "session" followed by "id", "pass" followed by "word", "phrase" or "code", "credit
-// card", a card or account "number", and "auth", "session", "pass" or "sig" alone (a Basic
-// credential, a session value, a password, a signed URL's signature); a last word of digits is
+// card", a card or account "number", "auth" or "session" as the last word (X-Sentry-Auth,
+// X-Session), and "pass" or "sig" alone (a password, a signed URL's signature); a last word of digits is
 // an index and does not count (token[0]). Words run together in one case ("ACCESSTOKEN",
 // "clientsecret") are caught by their endings. token_count, tour_key and evaluation_check are
 // not credentials.
@@ -78,14 +79,18 @@ func IsSecretName(name string) bool {
 		}
 		prev := ws[i-1]
 		switch {
-		case w == "key" && keyOwners[prev], w == "code" && codeOwners[prev], w == "id" && prev == "session",
+		case w == "key" && keyOwner(prev), w == "code" && codeOwners[prev], w == "id" && prev == "session",
 			prev == "pass" && (w == "word" || w == "phrase" || w == "code"),                         // passWord, pass_phrase
 			w == "card" && prev == "credit", w == "number" && (prev == "card" || prev == "account"): // creditCard, card_number
 			return true
 		}
 	}
-	return len(ws) == 1 && (last == "code" || last == "auth" || last == "session" || last == "pass" || last == "sig")
+	return last == "auth" || last == "session" || (len(ws) == 1 && (last == "code" || last == "pass" || last == "sig"))
 }
+
+// keyOwner tells whether a word before "key" makes it a credential: a word of keyOwners, or one
+// that ends in "api" (X-RapidAPI-Key, canonicalized by net/http as X-Rapidapi-Key).
+func keyOwner(w string) bool { return keyOwners[w] || strings.HasSuffix(w, "api") }
 
 // words splits a name into lower-case words: at every character that is not a letter or a
 // digit, before an upper-case letter that follows a lower-case one or a digit ("accessToken"),
@@ -118,6 +123,17 @@ func words(name string) []string {
 	return out
 }
 
+// urlPassword is the password of a URL's userinfo (postgres://app:pw@db, http://u:pw@proxy).
+var urlPassword = regexp.MustCompile(`([A-Za-z][A-Za-z0-9+.\-]*://[^\s/?#@:"']*:)([^\s/?#@"']+)@`)
+
+// userinfo replaces the password of every URL in s.
+func userinfo(s string) string {
+	if !strings.Contains(s, "://") {
+		return s
+	}
+	return urlPassword.ReplaceAllString(s, "${1}"+redacted+"@")
+}
+
 // schemeHeaders keep their scheme when redacted ("Bearer [redacted]").
 var schemeHeaders = map[string]bool{"Authorization": true, "Proxy-Authorization": true}
 
@@ -133,7 +149,7 @@ func Headers(h http.Header) map[string]string {
 				val = scheme + " " + redacted
 			}
 		}
-		out[k] = val
+		out[k] = userinfo(val)
 	}
 	return out
 }
@@ -174,7 +190,7 @@ func redactValue(v any, secret bool) any {
 		if secret {
 			return redacted
 		}
-		return redactPairs(t)
+		return userinfo(redactPairs(t))
 	case json.Number:
 		if secret {
 			return redacted
@@ -197,7 +213,7 @@ func Text(s string) string {
 		}
 		return match
 	})
-	return redactPairs(s)
+	return userinfo(redactPairs(s))
 }
 
 // redactPairs replaces the value after every credential name in text followed by ':' or '='
@@ -352,11 +368,13 @@ func Target(target string) string {
 	}
 	changed := false
 	for k, vs := range values {
-		if IsSecretName(k) {
-			for i := range vs {
+		for i, v := range vs {
+			if IsSecretName(k) {
 				vs[i] = redacted
+			} else {
+				vs[i] = userinfo(v)
 			}
-			changed = true
+			changed = changed || vs[i] != v
 		}
 	}
 	if !changed {

@@ -1,0 +1,61 @@
+package mockserver_test
+
+import (
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/opsapi/mocktoolkit/mockserver"
+)
+
+// A browser marks a request with Sec-Fetch-Site only when the mock's address is potentially
+// trustworthy (https, localhost); a mock reached at a LAN address, host.docker.internal or a
+// compose service name gets a page's fetch with its Origin alone. Such a page is still a page
+// of another site: it never pushes out a test worker's world, and a preflight makes no world at
+// all (the browser sends it, not the page's code).
+func TestPageOfAnotherSiteWithoutFetchMetadataNeverEvicts(t *testing.T) {
+	for _, c := range []struct {
+		name    string
+		headers []string
+	}{
+		{"an Origin of another site, no Sec-Fetch-Site", []string{"Origin", "https://evil.example"}},
+		{"an opaque Origin (null)", []string{"Origin", "null"}},
+		{"marked cross-site by the browser", crossSite},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			m := newMock(t, mockserver.Config{MaxWorlds: 3})
+			before := fillWorlds(t, m, 3)
+			for _, w := range []string{"evil1", "evil2", "evil3"} {
+				pre := append([]string{"Access-Control-Request-Method", "POST"}, c.headers...)
+				a := m.ctl(http.MethodOptions, "/__worlds/"+w+"/services/operations/v1/operations/tags/list", nil, pre...)
+				if a.status != http.StatusNoContent || a.header.Get("X-RateLimit-Remaining") == "" {
+					t.Errorf("preflight for a new world: %d %v %s, want 204 with the rate-limit headers", a.status, a.header, a.raw)
+				}
+				post := append([]string{"Content-Type", "application/json"}, c.headers...)
+				if a := m.ctl(http.MethodPost, "/__worlds/"+w+pAuthenticate, "{}", post...); a.status != http.StatusServiceUnavailable && a.status != http.StatusForbidden {
+					t.Errorf("a call for a new world with the registry full: %d %s, want 503 (or 403 where the origin is refused)", a.status, a.raw)
+				}
+			}
+			wantWorlds(t, m, before, "after a page of another site named new worlds")
+			if names := m.worldNames(t); strings.Contains(names, "evil") {
+				t.Errorf("worlds %s: a preflight or a refused call made a world", names)
+			}
+		})
+	}
+}
+
+// The same page, at an address of the mock's own site, is the app under test: its preflight
+// answers and its call makes the world, pushing out the idle one it needs room from.
+func TestPageOfTheSameSiteMakesWorlds(t *testing.T) {
+	m := newMock(t, mockserver.Config{MaxWorlds: 3})
+	fillWorlds(t, m, 3)
+	host := strings.TrimPrefix(m.url, "http://")
+	hostname := host[:strings.LastIndex(host, ":")]
+	a := m.ctl(http.MethodPost, "/__worlds/app"+pAuthenticate, "{}", "Content-Type", "application/json", "Origin", "http://"+hostname+":5173")
+	if a.status == http.StatusServiceUnavailable || a.status == http.StatusForbidden {
+		t.Fatalf("a page of the mock's own host on another port: %d %s, want the operation's answer", a.status, a.raw)
+	}
+	if names := m.worldNames(t); !strings.Contains(names, "app") {
+		t.Errorf("worlds %s: the app's call made no world", names)
+	}
+}
