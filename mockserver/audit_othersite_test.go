@@ -59,3 +59,22 @@ func TestPageOfTheSameSiteMakesWorlds(t *testing.T) {
 		t.Errorf("worlds %s: the app's call made no world", names)
 	}
 }
+
+// Worlds a page of another site made while there was room are the first to go when a test
+// worker needs room, however recently the page used them: the page cannot keep its worlds and
+// push the workers' out.
+func TestWorldsAPageMadeGoFirst(t *testing.T) {
+	m := newMock(t, mockserver.Config{MaxWorlds: 4})
+	before := fillWorlds(t, m, 2)
+	for _, w := range []string{"e1", "e2"} {
+		m.ctl(http.MethodPost, "/__worlds/"+w+pAuthenticate, "{}", append([]string{"Content-Type", "application/json"}, crossSite...)...)
+	}
+	m.ctl(http.MethodPost, "/__worlds/e1"+pAuthenticate, "{}", append([]string{"Content-Type", "application/json"}, crossSite...)...) // the page keeps e1 recent
+	for _, w := range []string{"w3", "w4"} {
+		m.ctl(http.MethodGet, "/__worlds/"+w+"/__mock/clock", nil).wantStatus(t, http.StatusOK)
+	}
+	wantWorlds(t, m, append(before, "w3", "w4"), "after two workers arrived with the page's two worlds held")
+	if names := m.worldNames(t); strings.Contains(names, "e1") || strings.Contains(names, "e2") {
+		t.Errorf("worlds %s: the page's worlds stayed while the workers needed room", names)
+	}
+}

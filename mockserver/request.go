@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/getkin/kin-openapi/openapi3"
 
@@ -114,15 +115,15 @@ func readBody(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, map[
 	if err := json.Unmarshal(raw, &value); err != nil {
 		var typeErr *json.UnmarshalTypeError
 		if !errors.As(err, &typeErr) {
-			return nil, nil, &bodyProblem{status: http.StatusBadRequest, message: "The request body is not valid JSON."}
+			return nil, nil, notJSON(raw, err)
 		}
 		// Valid JSON with a number past float64 (1e400): decode it as written; the field is then
 		// refused like any integer past 64 bits (D8).
 		dec := json.NewDecoder(bytes.NewReader(raw))
 		dec.UseNumber()
 		value = nil
-		if dec.Decode(&value) != nil {
-			return nil, nil, &bodyProblem{status: http.StatusBadRequest, message: "The request body is not valid JSON."}
+		if err := dec.Decode(&value); err != nil {
+			return nil, nil, notJSON(raw, err)
 		}
 	}
 	obj, ok := value.(map[string]any)
@@ -130,6 +131,30 @@ func readBody(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, map[
 		return nil, nil, &bodyProblem{status: http.StatusBadRequest, message: "The request body must be a JSON object."}
 	}
 	return raw, obj, nil
+}
+
+// notJSON words why raw, trimmed, is not JSON text: the byte order mark it starts with, or the
+// line and column where the decoder stopped and why ("line 2, column 11: invalid character
+// '\'' looking for beginning of value"), so a hand-edited body can be mended.
+func notJSON(raw []byte, err error) *bodyProblem {
+	msg := "The request body is not valid JSON"
+	var syntax *json.SyntaxError
+	switch {
+	case bytes.HasPrefix(raw, []byte("\xef\xbb\xbf")):
+		msg += ": it starts with a byte order mark (U+FEFF); send the UTF-8 text without one"
+	case errors.As(err, &syntax):
+		line, col := lineColumn(raw, syntax.Offset)
+		msg += fmt.Sprintf(": line %d, column %d: %s", line, col, clip(strings.TrimPrefix(err.Error(), "json: "), 200))
+	}
+	return &bodyProblem{status: http.StatusBadRequest, message: msg + "."}
+}
+
+// lineColumn is the line and column (both from 1, the column in characters) of the byte
+// before offset in b: where a decoder that stopped at offset found the fault.
+func lineColumn(b []byte, offset int64) (line, col int) {
+	at := b[:min(max(offset-1, 0), int64(len(b)))]
+	start := bytes.LastIndexByte(at, '\n') + 1
+	return bytes.Count(at, []byte("\n")) + 1, utf8.RuneCount(at[start:]) + 1
 }
 
 // byteSize words a size limit: "1 MiB".

@@ -32,6 +32,9 @@ type world struct {
 	lastUsed atomic.Int64 // unix nanoseconds of the last request
 	requests atomic.Int64 // requests served in this world
 	inflight atomic.Int64 // requests being served: a busy world is never evicted (D141)
+	// byPage is set on a world a page of another site made (one that may not evict): such
+	// worlds are the first to go when room is needed (D213).
+	byPage bool
 }
 
 // swap puts st in place of w's state once no operation is acting on the old one.

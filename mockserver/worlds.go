@@ -119,6 +119,9 @@ func (s *Server) world(name string, create, evict bool) (*world, error) {
 	r.building[name] = done
 	r.mu.Unlock()
 	w, err := s.buildWorld(name, evict)
+	if w != nil {
+		w.byPage = !evict
+	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	delete(r.building, name)
@@ -176,14 +179,15 @@ func (s *Server) buildWorld(name string, evict bool) (*world, error) {
 
 // evictOldest drops the least recently used named world that no request is using, other than
 // keep, and reports whether there was one (D141: a busy world is never dropped, so no
-// acknowledged write is lost with it).
+// acknowledged write is lost with it). Worlds a page of another site made go before any other
+// (D213): a page that keeps its own worlds in use does not push out the test workers'.
 func (r *registry) evictOldest(keep *world, why string) bool {
 	var oldest *world
 	for _, w := range r.named {
 		if w == keep || w.inflight.Load() > 0 {
 			continue
 		}
-		if oldest == nil || w.lastUsed.Load() < oldest.lastUsed.Load() {
+		if oldest == nil || (w.byPage && !oldest.byPage) || (w.byPage == oldest.byPage && w.lastUsed.Load() < oldest.lastUsed.Load()) {
 			oldest = w
 		}
 	}
