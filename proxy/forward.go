@@ -108,6 +108,10 @@ func notRouted(status int) bool {
 // recorded by inspect or upstreamFailed, before the answer's header is written, so the journal
 // holds an exchange by the time its client reads the answer.
 func (p *Proxy) forward(w http.ResponseWriter, r *http.Request) {
+	// The answer's header may go to the client while the transport still reads the request
+	// body: without full duplex net/http would then drain and close that body under the
+	// transport, which closes the upstream connection mid-answer.
+	_ = http.NewResponseController(w).EnableFullDuplex()
 	ex := &exchange{start: time.Now(), method: r.Method, target: r.URL.RequestURI(), path: r.URL.Path, reqHeader: r.Header.Clone()}
 	if r.Method == http.MethodPost {
 		if op, ok := p.ops[r.URL.Path]; ok {
