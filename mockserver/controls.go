@@ -292,7 +292,7 @@ func lineAt(b []byte, offset int64) int {
 
 // handleStateGet answers the whole state of the request's world as JSON (reference.State).
 func (s *Server) handleStateGet(w http.ResponseWriter, r *http.Request) {
-	release, ok := s.readWhole(r, s.worldOf(r))
+	w, release, ok := s.readWhole(w, r, s.worldOf(r))
 	if !ok {
 		return
 	}

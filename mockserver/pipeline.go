@@ -165,11 +165,12 @@ func (s *Server) pipeline(rt *route) http.Handler {
 			defer s.settle(wl)
 		}
 		if rt.whole {
-			release, ok := s.readWhole(r, wl)
+			bw, release, ok := s.readWhole(w, r, wl)
 			if !ok {
 				return
 			}
 			defer release()
+			w = bw
 		}
 		a, status, err := s.serveBound(rt, rq, r)
 		if status != 0 {

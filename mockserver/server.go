@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/getkin/kin-openapi/openapi3"
@@ -40,6 +41,8 @@ type Server struct {
 	// second copy of a scenario's records until it is done.
 	buildSlots chan struct{}
 	bigReads   chan struct{}  // one whole read of a large world at a time (readWhole)
+	// answersInFlight are the bytes of large answers built and still being written (readWhole).
+	answersInFlight atomic.Int64
 	logins     *loginThrottle // failed logins per client address and e-mail, in every world (D144)
 }
 

@@ -7,6 +7,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/opsapi/mocktoolkit/reference"
 )
@@ -161,19 +163,51 @@ func mib(n int64) string { return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20)) }
 // four times the records' size, and several at once took a mock at the default bound to GBs.
 const largeRead = 16 << 20
 
-// readWhole waits for the one slot of whole reads of a large world, and returns its release;
-// ok is false when the client went away first.
-func (s *Server) readWhole(r *http.Request, wl *world) (release func(), ok bool) {
+// maxAnswersInFlight bounds the bytes of large answers already built and still being written
+// to their clients. While under it, a large read gives up its turn once its answer is built,
+// so a client that does not read holds its answer's bytes, not every other reader's turn;
+// past it, the turn is kept until the answer is written, as the memory bound needs.
+const maxAnswersInFlight = 256 << 20
+
+// readWhole waits for the one slot of whole reads of a large world; it returns the writer to
+// answer through, which gives the slot up once the answer is built (maxAnswersInFlight), and
+// the release to defer. ok is false when the client went away first.
+func (s *Server) readWhole(w http.ResponseWriter, r *http.Request, wl *world) (http.ResponseWriter, func(), bool) {
 	if wl.state().store.Size() < largeRead {
-		return func() {}, true
+		return w, func() {}, true
 	}
 	select {
 	case s.bigReads <- struct{}{}:
-		return func() { <-s.bigReads }, true
+		bw := &builtAnswer{ResponseWriter: w, inFlight: &s.answersInFlight}
+		bw.release = sync.OnceFunc(func() { <-s.bigReads })
+		return bw, bw.release, true
 	case <-r.Context().Done():
-		return nil, false
+		return nil, nil, false
 	}
 }
+
+// builtAnswer is the writer of a large read: an answer is written whole (writeBody), so its
+// first Write holds the built answer, and the slot can go to the next reader while it is
+// written, unless the answers already being written hold maxAnswersInFlight.
+type builtAnswer struct {
+	http.ResponseWriter
+	inFlight *atomic.Int64
+	release  func()
+}
+
+func (b *builtAnswer) Write(p []byte) (int, error) {
+	n := int64(len(p))
+	if b.inFlight.Add(n) <= maxAnswersInFlight {
+		b.release()
+		defer b.inFlight.Add(-n)
+	} else {
+		b.inFlight.Add(-n)
+	}
+	return b.ResponseWriter.Write(p)
+}
+
+// Unwrap lets http.ResponseController reach the connection.
+func (b *builtAnswer) Unwrap() http.ResponseWriter { return b.ResponseWriter }
 
 // noRoomStatus is how a control answers errNoRoom: 503, as for --max-worlds (D206).
 const noRoomStatus = http.StatusServiceUnavailable
