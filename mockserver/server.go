@@ -40,10 +40,10 @@ type Server struct {
 	// buildSlots bounds the worlds being built at once: a build is CPU work that holds a
 	// second copy of a scenario's records until it is done.
 	buildSlots chan struct{}
-	bigReads   chan struct{}  // one whole read of a large world at a time (readWhole)
+	bigReads   chan struct{} // one whole read of a large world at a time (readWhole)
 	// answersInFlight are the bytes of large answers built and still being written (readWhole).
 	answersInFlight atomic.Int64
-	logins     *loginThrottle // failed logins per client address and e-mail, in every world (D144)
+	logins          *loginThrottle // failed logins per client address and e-mail, in every world (D144)
 }
 
 // New returns the mock for cfg: the default world of cfg.Seed and cfg.Scenario (or cfg.State)
