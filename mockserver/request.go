@@ -134,8 +134,8 @@ func readBody(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, map[
 }
 
 // notJSON words why raw, trimmed, is not JSON text: the byte order mark it starts with, or the
-// line and column where the decoder stopped and why ("line 2, column 11: invalid character
-// '\” looking for beginning of value"), so a hand-edited body can be mended.
+// line and column where the decoder stopped and why ("line 1, column 14: invalid character
+// '}' looking for beginning of object key string"), so a hand-edited body can be mended.
 func notJSON(raw []byte, err error) *bodyProblem {
 	msg := "The request body is not valid JSON"
 	var syntax *json.SyntaxError
