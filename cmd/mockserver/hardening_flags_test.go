@@ -206,3 +206,27 @@ func TestProxyFlagsACarelessUserGives(t *testing.T) {
 		t.Error("localhost on the proxy's own port was not refused")
 	}
 }
+
+// A boolean environment variable is read as the word it holds: MOCK_LENIENT_CONTENT_TYPE=false
+// (or 0) keeps the Content-Type check on, true or 1 turns it off, and a word that is neither is
+// refused naming the variable, for the mock and the proxy alike.
+func TestBooleanEnvironmentVariablesReadTheirWord(t *testing.T) {
+	for v, want := range map[string]bool{"": false, "false": false, "0": false, "FALSE": false, "true": true, "1": true} {
+		env := func(k string) string { return map[string]string{"MOCK_LENIENT_CONTENT_TYPE": v}[k] }
+		opts, err := parseFlags(nil, env, io.Discard)
+		if err != nil || opts.lenient != want {
+			t.Errorf("MOCK_LENIENT_CONTENT_TYPE=%q: lenient %v, %v; want %v", v, opts.lenient, err, want)
+		}
+	}
+	for _, v := range []string{"no", "maybe", "yes"} {
+		env := func(k string) string {
+			return map[string]string{"MOCK_LENIENT_CONTENT_TYPE": v, "MOCK_PROXY_FAIL_ON_VIOLATION": v}[k]
+		}
+		if _, err := parseFlags(nil, env, io.Discard); err == nil || !strings.Contains(err.Error(), "MOCK_LENIENT_CONTENT_TYPE") {
+			t.Errorf("MOCK_LENIENT_CONTENT_TYPE=%q: %v, want a refusal naming it", v, err)
+		}
+		if _, err := parseProxyFlags([]string{"--upstream", "http://127.0.0.1:1"}, env, stdio{out: io.Discard, err: io.Discard}); err == nil || !strings.Contains(err.Error(), "MOCK_PROXY_FAIL_ON_VIOLATION") {
+			t.Errorf("MOCK_PROXY_FAIL_ON_VIOLATION=%q: %v, want a refusal naming it", v, err)
+		}
+	}
+}

@@ -47,10 +47,9 @@ func parseProxyFlags(args []string, getenv func(string) string, std stdio) (prox
 	reportJSON := fs.String("report-json", envOr(getenv, "MOCK_PROXY_REPORT_JSON", ""), "write the JSON report to this file at stop (MOCK_PROXY_REPORT_JSON)")
 	reportJUnit := fs.String("report-junit", envOr(getenv, "MOCK_PROXY_REPORT_JUNIT", ""), "write the JUnit XML report to this file at stop (MOCK_PROXY_REPORT_JUNIT)")
 	hosts := fs.String("allowed-hosts", envOr(getenv, "MOCK_ALLOWED_HOSTS", ""), "comma-separated host names the proxy answers besides localhost and IP addresses, * for any (MOCK_ALLOWED_HOSTS)")
-	failEnv := envOr(getenv, "MOCK_PROXY_FAIL_ON_VIOLATION", "false")
-	failDefault, err := strconv.ParseBool(failEnv)
+	failDefault, err := envBool(getenv, "MOCK_PROXY_FAIL_ON_VIOLATION")
 	if err != nil {
-		return proxyOptions{}, fmt.Errorf("MOCK_PROXY_FAIL_ON_VIOLATION: want true or false, got %q", failEnv)
+		return proxyOptions{}, err
 	}
 	record := fs.String("record-scenario", envOr(getenv, "MOCK_PROXY_RECORD_SCENARIO", ""), "write at stop a scenario (mockserver --scenario) of the records the upstream's answers showed (MOCK_PROXY_RECORD_SCENARIO)")
 	fail := fs.Bool("fail-on-violation", failDefault, "exit non-zero at stop when the deployment broke a rule (MOCK_PROXY_FAIL_ON_VIOLATION)")

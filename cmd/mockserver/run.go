@@ -114,7 +114,8 @@ func flagSet(getenv func(string) string) (*flag.FlagSet, func() (options, error)
 	seed := fs.String("seed", envOr(getenv, "MOCK_SEED", strconv.FormatInt(fixtures.DefaultSeed, 10)), "seed of the fixture world (MOCK_SEED)")
 	limit := fs.String("rate-limit", envOr(getenv, "MOCK_RATE_LIMIT", strconv.Itoa(mockserver.DefaultRateLimit)), "requests per minute per caller and operation (MOCK_RATE_LIMIT)")
 	maxRecs := fs.String("max-records", envOr(getenv, "MOCK_MAX_RECORDS", "0"), "most cards, comments and tags per project, and master boards, groups and cards, 0 for no cap (MOCK_MAX_RECORDS)")
-	lenient := fs.Bool("lenient-content-type", envOr(getenv, "MOCK_LENIENT_CONTENT_TYPE", "") != "", "read every request body as JSON whatever its Content-Type (MOCK_LENIENT_CONTENT_TYPE)")
+	lenientEnv, lenientErr := envBool(getenv, "MOCK_LENIENT_CONTENT_TYPE")
+	lenient := fs.Bool("lenient-content-type", lenientEnv, "read every request body as JSON whatever its Content-Type (MOCK_LENIENT_CONTENT_TYPE)")
 	now := fs.String("now", envOr(getenv, "MOCK_NOW", ""), "start the mock's clock at this RFC 3339 time (MOCK_NOW); default: the system time")
 	ver := fs.Bool("version", false, "print the version and exit")
 	steer := steerFlags(fs, getenv)
@@ -126,6 +127,9 @@ func flagSet(getenv func(string) string) (*flag.FlagSet, func() (options, error)
 		opts := options{addr: *addr}
 		if err := checkAddr(*addr); err != nil {
 			return options{}, err
+		}
+		if lenientErr != nil {
+			return options{}, lenientErr
 		}
 		var err error
 		if opts.steer, err = steer(); err != nil {
@@ -210,6 +214,21 @@ func parseFlagsTo(args []string, getenv func(string) string, stdout, stderr io.W
 		return options{}, errHelp
 	}
 	return opts, err
+}
+
+// envBool reads a boolean environment variable: unset or empty is false, else one of the
+// words strconv.ParseBool takes (true, false, 1, 0, …); any other is an error naming it, so
+// MOCK_LENIENT_CONTENT_TYPE=false is never read as "set".
+func envBool(getenv func(string) string, key string) (bool, error) {
+	v := getenv(key)
+	if v == "" {
+		return false, nil
+	}
+	b, err := strconv.ParseBool(v)
+	if err != nil {
+		return false, fmt.Errorf("%s: want true or false (or 1 or 0), got %q", key, v)
+	}
+	return b, nil
 }
 
 func envOr(getenv func(string) string, key, def string) string {
