@@ -230,3 +230,20 @@ func TestBooleanEnvironmentVariablesReadTheirWord(t *testing.T) {
 		}
 	}
 }
+
+// A bad value read from the environment is named by its variable (the flag was never typed),
+// one given on the command line by its flag.
+func TestBadEnvironmentValuesNameTheirVariable(t *testing.T) {
+	env := func(k string) string {
+		return map[string]string{"MOCK_RATE_LIMIT": "abc", "MOCK_PROXY_UPSTREAM": "http://127.0.0.1:99999"}[k]
+	}
+	if _, err := parseFlags(nil, env, io.Discard); err == nil || !strings.HasPrefix(err.Error(), "MOCK_RATE_LIMIT (--rate-limit): ") {
+		t.Errorf("MOCK_RATE_LIMIT=abc: %v, want it named", err)
+	}
+	if _, err := parseFlags([]string{"--rate-limit", "x"}, env, io.Discard); err == nil || !strings.HasPrefix(err.Error(), "--rate-limit: ") {
+		t.Errorf("--rate-limit x: %v, want the flag named", err)
+	}
+	if _, err := parseProxyFlags(nil, env, stdio{out: io.Discard, err: io.Discard}); err == nil || !strings.HasPrefix(err.Error(), "MOCK_PROXY_UPSTREAM (--upstream): ") {
+		t.Errorf("MOCK_PROXY_UPSTREAM with port 99999: %v, want it named", err)
+	}
+}

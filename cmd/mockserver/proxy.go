@@ -37,8 +37,9 @@ type proxyOptions struct {
 // parseProxyFlags reads the flags of `mockserver proxy` as parseFlagsTo reads the mock's:
 // --help prints the flags to stdout and returns errHelp; an unknown flag or a stray word prints
 // what is wrong and the flags to stderr and returns an exitError of code 2 (D106).
-func parseProxyFlags(args []string, getenv func(string) string, std stdio) (proxyOptions, error) {
+func parseProxyFlags(args []string, getenv func(string) string, std stdio) (_ proxyOptions, err error) {
 	fs := flag.NewFlagSet("mockserver proxy", flag.ContinueOnError)
+	defer func() { err = blameEnv(fs, getenv, err) }()
 	var errs strings.Builder
 	fs.SetOutput(&errs)
 	fs.Usage = func() {}

@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -213,7 +214,30 @@ func parseFlagsTo(args []string, getenv func(string) string, stdout, stderr io.W
 		fmt.Fprintln(stdout, version())
 		return options{}, errHelp
 	}
-	return opts, err
+	return opts, blameEnv(fs, getenv, err)
+}
+
+// envOfFlag reads the environment variable a flag's usage names: "… (MOCK_RATE_LIMIT)" or "(MOCK_PROXY_UPSTREAM; required)".
+var envOfFlag = regexp.MustCompile(`\((MOCK_[A-Z_]+)[;)]`)
+
+// blameEnv words err, a value error of "--flag: …", under the environment variable the value
+// came from when the flag was not on the command line: "MOCK_RATE_LIMIT (--rate-limit): …".
+func blameEnv(fs *flag.FlagSet, getenv func(string) string, err error) error {
+	if err == nil || !strings.HasPrefix(err.Error(), "--") {
+		return err
+	}
+	name, rest, ok := strings.Cut(strings.TrimPrefix(err.Error(), "--"), ": ")
+	f := fs.Lookup(name)
+	if !ok || f == nil {
+		return err
+	}
+	given := false
+	fs.Visit(func(v *flag.Flag) { given = given || v.Name == name })
+	m := envOfFlag.FindStringSubmatch(f.Usage)
+	if given || m == nil || getenv(m[1]) == "" {
+		return err
+	}
+	return fmt.Errorf("%s (--%s): %s", m[1], name, rest)
 }
 
 // envBool reads a boolean environment variable: unset or empty is false, else one of the

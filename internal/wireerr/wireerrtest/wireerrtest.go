@@ -19,21 +19,24 @@ import (
 // (http.Server.MaxHeaderBytes) for the "headers past the limit" case to be refused.
 const MaxHeaderBytes = 4 << 10
 
-// Case is one request written as raw bytes and the status net/http refuses it with.
+// Case is one request written as raw bytes, the status net/http refuses it with, and words
+// the answer's message must hold (what is wrong, where net/http says it or the cause is known).
 type Case struct {
 	Name, Request string
 	Status        int
+	Says          string
 }
 
 // Cases are the requests net/http refuses before any handler runs.
 var Cases = []Case{
-	{"a request line that is not HTTP", "NOT HTTP AT ALL\r\n\r\n", http.StatusBadRequest},
-	{"no Host header", "POST / HTTP/1.1\r\nContent-Length: 0\r\n\r\n", http.StatusBadRequest},
-	{"headers past the limit", "GET / HTTP/1.1\r\nHost: x\r\nX-Big: " + strings.Repeat("a", 2*MaxHeaderBytes) + "\r\n\r\n", http.StatusRequestHeaderFieldsTooLarge},
-	{"an unknown transfer coding", "POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip\r\n\r\n", http.StatusNotImplemented},
-	{"HTTP/9.9", "GET / HTTP/9.9\r\nHost: x\r\n\r\n", http.StatusHTTPVersionNotSupported},
-	{"two Content-Lengths", "POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\nab", http.StatusBadRequest},
-	{"an unknown expectation", "POST / HTTP/1.1\r\nHost: x\r\nExpect: 42-fish\r\nContent-Length: 0\r\n\r\n", http.StatusExpectationFailed},
+	{"a request line that is not HTTP", "NOT HTTP AT ALL\r\n\r\n", http.StatusBadRequest, "request line"},
+	{"no Host header", "POST / HTTP/1.1\r\nContent-Length: 0\r\n\r\n", http.StatusBadRequest, "missing required Host header"},
+	{"two Host headers", "GET / HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n", http.StatusBadRequest, "Host or Content-Length given twice"},
+	{"headers past the limit", "GET / HTTP/1.1\r\nHost: x\r\nX-Big: " + strings.Repeat("a", 2*MaxHeaderBytes) + "\r\n\r\n", http.StatusRequestHeaderFieldsTooLarge, "headers are larger"},
+	{"an unknown transfer coding", "POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip\r\n\r\n", http.StatusNotImplemented, "Transfer-Encoding"},
+	{"HTTP/9.9", "GET / HTTP/9.9\r\nHost: x\r\n\r\n", http.StatusHTTPVersionNotSupported, "HTTP version"},
+	{"two Content-Lengths", "POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\nab", http.StatusBadRequest, "Host or Content-Length given twice"},
+	{"an unknown expectation", "POST / HTTP/1.1\r\nHost: x\r\nExpect: 42-fish\r\nContent-Length: 0\r\n\r\n", http.StatusExpectationFailed, "Expect"},
 }
 
 // Check sends every case to addr (host:port), each on its own connection, and checks the
@@ -55,6 +58,9 @@ func Check(t *testing.T, addr string, headers ...string) {
 			var env map[string]any
 			if err := json.Unmarshal(body, &env); err != nil || env["error"] != true || env["message"] == "" {
 				t.Fatalf("body %s is not shape (a)", body)
+			}
+			if msg, _ := env["message"].(string); !strings.Contains(msg, tc.Says) {
+				t.Errorf("message %q does not say %q", msg, tc.Says)
 			}
 			if data, ok := env["data"].([]any); !ok || len(data) != 0 {
 				t.Errorf("data of %s is not an empty array", body)
