@@ -30,7 +30,7 @@ func newCORSPolicy(origins []string) corsPolicy {
 	p := corsPolicy{origins: map[string]bool{}}
 	listed := false
 	for _, o := range origins {
-		o = strings.TrimRight(strings.TrimSpace(o), "/")
+		o = strings.ToLower(strings.TrimRight(strings.TrimSpace(o), "/")) // browsers send scheme and host in lower case
 		switch {
 		case o == "":
 		case o == "*":
@@ -53,7 +53,7 @@ func (p corsPolicy) allowOrigin(origin string, control bool) (allow string, cred
 	switch {
 	case origin == "":
 		return "", false
-	case p.origins[origin]:
+	case p.origins[strings.ToLower(origin)]:
 		return origin, true
 	case p.any && !control:
 		return "*", false
@@ -215,7 +215,7 @@ func (s *Server) originRefusal(r *http.Request) string {
 
 // ownOrListed tells whether origin is the mock's own (its pages) or named by --cors-origins.
 func (s *Server) ownOrListed(r *http.Request, origin string) bool {
-	return origin == "http://"+r.Host || origin == "https://"+r.Host || s.steering.cors.origins[strings.TrimRight(origin, "/")]
+	return origin == "http://"+r.Host || origin == "https://"+r.Host || s.steering.cors.origins[strings.ToLower(strings.TrimRight(origin, "/"))]
 }
 
 // apiOriginRefusal says why a call of an operation is refused, or "" (D214): with

@@ -28,8 +28,12 @@ func (p *Proxy) admit(w http.ResponseWriter, r *http.Request) bool {
 		// CONNECT's authority form, OPTIONS * and the like name no path to forward: the proxy is a
 		// reverse proxy in front of one upstream, not a tunnel.
 		writeJSON(w, http.StatusMethodNotAllowed, map[string]any{"error": true, "message": "The proxy forwards requests for paths of its upstream; " + clipText(r.Method+" "+r.RequestURI, 200) + " names none (it is not a tunnel or a forward proxy).", "data": []any{}})
-	case dotSegments(r.URL.Path) || dotSegments(strings.ToLower(r.URL.EscapedPath())):
-		writeJSON(w, http.StatusBadRequest, map[string]any{"error": true, "message": "The path " + clipText(r.URL.EscapedPath(), 200) + " has '.' or '..' segments; the proxy forwards only paths without them.", "data": []any{}})
+	case pathProblem(r.URL.Path) != "" || pathProblem(strings.ToLower(r.URL.EscapedPath())) != "":
+		why := pathProblem(strings.ToLower(r.URL.EscapedPath()))
+		if why == "" {
+			why = pathProblem(r.URL.Path)
+		}
+		writeJSON(w, http.StatusBadRequest, map[string]any{"error": true, "message": "The path " + clipText(r.URL.EscapedPath(), 200) + " has " + why + "; the proxy forwards only paths without them, which every server reads alike.", "data": []any{}})
 	default:
 		return true
 	}
@@ -46,9 +50,11 @@ func (p *Proxy) looped(r *http.Request) bool {
 	return false
 }
 
-// dotSegments tells a path with a "." or ".." segment, also percent-encoded ("%2e%2e") or
-// between backslashes, which some servers read as slashes.
-func dotSegments(path string) bool {
+// pathProblem says what a path has that servers read differently, or "": a "." or ".."
+// segment, also percent-encoded ("%2e%2e") or between backslashes, which some servers read as
+// slashes; an escape that does not decode, or decodes to a NUL or to bytes that are not UTF-8
+// ("..%c0%af").
+func pathProblem(path string) string {
 	path = strings.NewReplacer(`\`, "/", "%5c", "/", "%5C", "/").Replace(path)
 	for _, seg := range strings.Split(path, "/") {
 		if i := strings.IndexByte(seg, ';'); i >= 0 {
@@ -56,13 +62,17 @@ func dotSegments(path string) bool {
 		}
 		decoded, err := url.PathUnescape(seg)
 		switch {
-		case err != nil, !utf8.ValidString(decoded), strings.ContainsRune(decoded, 0):
-			return true // an overlong or broken escape ("..%c0%af"), or a NUL, is read differently by each server
+		case err != nil:
+			return "a percent escape that does not decode"
+		case strings.ContainsRune(decoded, 0):
+			return "an escaped NUL (%00)"
+		case !utf8.ValidString(decoded):
+			return "an escape that decodes to bytes that are not UTF-8 text"
 		case strings.Trim(decoded, ".") == "" && decoded != "":
-			return true // ".", "..", and their escaped forms
+			return "'.' or '..' segments" // and their escaped forms
 		}
 	}
-	return false
+	return ""
 }
 
 // newVia names this proxy in Via headers: "mockserver-proxy-" and 8 random hex digits, so two

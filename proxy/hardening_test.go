@@ -127,4 +127,14 @@ func TestDotSegmentsNotForwarded(t *testing.T) {
 	if len(hits) != 0 {
 		t.Errorf("forwarded to the upstream: %v", hits)
 	}
+	// Each refusal names what the path has.
+	for target, says := range map[string]string{"/__worlds/%00/x": "NUL", "/a/..%c0%af/b": "not UTF-8", "/a/%2e%2e/b": "'.' or '..'"} {
+		req := httptest.NewRequest(http.MethodGet, target, nil)
+		req.Host = "127.0.0.1"
+		rec := httptest.NewRecorder()
+		p.ServeHTTP(rec, req)
+		if !strings.Contains(rec.Body.String(), says) {
+			t.Errorf("%s: %s, want it to name %q", target, rec.Body, says)
+		}
+	}
 }

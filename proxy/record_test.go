@@ -19,8 +19,9 @@ func upstreamAnswering(body string) http.Handler {
 }
 
 func TestScenarioRecorderScrubsPersonalDataAndKeepsFreeIDs(t *testing.T) {
-	rec, err := proxy.NewScenarioRecorder(upstreamAnswering(`{"error":false,"message":"ok","data":{"token":"tok-5f2a9c","name":"Ann Lee","email":"ann@corp.example",` +
-		`"cards":[{"id":7,"title":"Call Ann Lee at ann@corp.example","priority":"extreme","group_id":3,"owner_id":12,"due_date":"2026-05-01 10:00:00"},{"id":9,"title":"Master","is_master":true}],` +
+	rec, err := proxy.NewScenarioRecorder(upstreamAnswering(`{"error":false,"message":"ok","data":{"token":"tok-5f2a9c","name":"Annabel Lee","email":"ann@corp.example",` +
+		`"cards":[{"id":7,"title":"Call Annabel Lee at ann@corp.example","priority":"extreme","group_id":3,"owner_id":12,"due_date":"2026-05-01 10:00:00"},{"id":9,"title":"Master","is_master":true},` +
+		`{"id":10,"title":"Ask Annabel: mailto:jane.doe%40acme.com or josé@bücher.de","group_id":3}],` +
 		`"comments":[{"id":4,"card_id":7,"comment":"ok"},{"id":5,"card_id":7,"comment":"re","parent_comment_id":4}],` +
 		`"cart":{"session_token":"secret-cart-token","status":"locked","currency":"EUR","items":[{"id":31,"domain_name":"annlee.shop","tld":"shop","action":"renew","years":2,"price":20.5}]}}}`))
 	if err != nil {
@@ -46,7 +47,7 @@ func TestScenarioRecorderScrubsPersonalDataAndKeepsFreeIDs(t *testing.T) {
 			t.Errorf("the scenario lacks %q:\n%s", want, got)
 		}
 	}
-	for _, leak := range []string{"Ann Lee", "ann@corp.example", "extreme", "Master", "id: 7\n", "token", "annlee"} {
+	for _, leak := range []string{"Annabel", "ann@corp.example", "extreme", "Master", "id: 7\n", "token", "annlee", "jane.doe", "josé", "bücher"} {
 		if strings.Contains(got, leak) {
 			t.Errorf("the scenario holds %q:\n%s", leak, got)
 		}

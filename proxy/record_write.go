@@ -408,10 +408,24 @@ type scrubber struct {
 	secrets *redact.Known
 	emails  map[string]string
 	names   []string
+	parts   []namePartStandIn // words of the names, replaced on their own as whole words
 	byName  map[string]string
 }
 
-var emailPattern = regexp.MustCompile(`[A-Za-z0-9._%+\-]+@[A-Za-z0-9.\-]+\.[A-Za-z]{2,}`)
+// emailPattern finds an e-mail address in text: letters of any script (josé@bücher.de), and
+// its "@" also percent-encoded, as it stands in a URL or a mailto link (jane.doe%40acme.com).
+// namePartStandIn is a word of a logged-in user's name and the stand-in that replaces it.
+type namePartStandIn struct {
+	word    *regexp.Regexp
+	standIn string
+}
+
+var emailPattern = regexp.MustCompile(`[\p{L}\p{N}._%+\-]+(?:@|%40)[\p{L}\p{N}.\-]+\.\p{L}{2,}`)
+
+// namePart is one word of a logged-in user's name; parts of four letters or more are replaced
+// on their own too ("Call Ann" with "Ann Lee" logged in keeps "Ann": too short to tell from
+// a word; "Adelbert" goes).
+var namePart = regexp.MustCompile(`\p{L}{4,}`)
 
 func newScrubber(names map[string]bool, secrets *redact.Known) *scrubber {
 	s := &scrubber{secrets: secrets, emails: map[string]string{}, byName: map[string]string{}}
@@ -427,13 +441,21 @@ func newScrubber(names map[string]bool, secrets *redact.Known) *scrubber {
 	for i, n := range s.names {
 		s.byName[n] = fmt.Sprintf("Person %d", i+1)
 	}
+	for i, n := range s.names {
+		for _, part := range namePart.FindAllString(n, -1) {
+			if _, taken := s.byName[part]; !taken {
+				s.byName[part] = fmt.Sprintf("Person %d", i+1)
+				s.parts = append(s.parts, namePartStandIn{regexp.MustCompile(`\b` + regexp.QuoteMeta(part) + `\b`), s.byName[part]})
+			}
+		}
+	}
 	return s
 }
 
 func (s *scrubber) text(t string) string {
 	t = s.secrets.Replace(t)
 	t = emailPattern.ReplaceAllStringFunc(t, func(e string) string {
-		key := strings.ToLower(e)
+		key := strings.ToLower(strings.ReplaceAll(e, "%40", "@"))
 		if s.emails[key] == "" {
 			s.emails[key] = fmt.Sprintf("person-%d@example.com", len(s.emails)+1)
 		}
@@ -441,6 +463,9 @@ func (s *scrubber) text(t string) string {
 	})
 	for _, n := range s.names {
 		t = strings.ReplaceAll(t, n, s.byName[n])
+	}
+	for _, p := range s.parts { // whole words only: "Anna" is not "Annabel"
+		t = p.word.ReplaceAllLiteralString(t, p.standIn)
 	}
 	return t
 }

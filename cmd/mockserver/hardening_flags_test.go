@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -245,5 +247,25 @@ func TestBadEnvironmentValuesNameTheirVariable(t *testing.T) {
 	}
 	if _, err := parseProxyFlags(nil, env, stdio{out: io.Discard, err: io.Discard}); err == nil || !strings.HasPrefix(err.Error(), "MOCK_PROXY_UPSTREAM (--upstream): ") {
 		t.Errorf("MOCK_PROXY_UPSTREAM with port 99999: %v, want it named", err)
+	}
+}
+
+// An origin given in capitals is the origin a browser sends in lower case; a pattern
+// (http://*.example.com) is refused at start rather than taken and never matched.
+func TestCORSOriginsAsBrowsersSendThem(t *testing.T) {
+	none := func(string) string { return "" }
+	if _, err := parseFlags([]string{"--cors-origins", "http://*.example.com"}, none, io.Discard); err == nil || !strings.Contains(err.Error(), "patterns are not read") {
+		t.Errorf("--cors-origins http://*.example.com: %v, want a refusal saying patterns are not read", err)
+	}
+	m, err := mockserver.New(mockserver.Config{CORSOrigins: []string{"HTTP://LOCALHOST:3000"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	req := httptest.NewRequest(http.MethodPost, "/__mock/reset", nil)
+	req.Header.Set("Origin", "http://localhost:3000")
+	rec := httptest.NewRecorder()
+	m.ServeHTTP(rec, req)
+	if rec.Code != http.StatusOK || rec.Header().Get("Access-Control-Allow-Origin") != "http://localhost:3000" {
+		t.Errorf("a reset from http://localhost:3000 with HTTP://LOCALHOST:3000 listed: %d %q %s", rec.Code, rec.Header().Get("Access-Control-Allow-Origin"), rec.Body)
 	}
 }

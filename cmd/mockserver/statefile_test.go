@@ -83,3 +83,34 @@ func TestNowAtTheZeroTimeIsRefused(t *testing.T) {
 		t.Errorf("--now 0001-01-01T00:00:00Z: %v, want a refusal naming the range --now takes", err)
 	}
 }
+
+// A --state-file that is a symbolic link is loaded and saved through it: the save replaces the
+// file the link names, and the link stays a link (the save renamed a new file over the link,
+// which left the session in a plain file beside the one the user keeps).
+func TestStateFileThroughASymlink(t *testing.T) {
+	dir := t.TempDir()
+	real := filepath.Join(dir, "real", "state.json")
+	if err := os.MkdirAll(filepath.Dir(real), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(dir, "link.json")
+	if err := os.Symlink(real, link); err != nil {
+		t.Skipf("symlink: %v", err)
+	}
+	url, stop := startMock(t, "--state-file", link)
+	token := loginMember(t, url)
+	postJSON(t, url+"/services/operations/v1/operations/tags/create", token, map[string]any{"name": "kept through the link"})
+	if err := stop(); err != nil {
+		t.Fatal(err)
+	}
+	if fi, err := os.Lstat(link); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Fatalf("the link is no longer a link after the save: %v %v", fi, err)
+	}
+	b, err := os.ReadFile(real)
+	if err != nil || !strings.Contains(string(b), "kept through the link") {
+		t.Errorf("the file the link names does not hold the session (%v)", err)
+	}
+	if left, _ := filepath.Glob(filepath.Join(dir, "*", ".mockserver-state-*")); len(left) > 0 {
+		t.Errorf("temporary files left: %v", left)
+	}
+}

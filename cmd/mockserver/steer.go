@@ -62,7 +62,7 @@ func (o steerOptions) apply(cfg *mockserver.Config) error {
 	if o.stateFile == "" {
 		return nil
 	}
-	removeLeftovers(o.stateFile)
+	removeLeftovers(linkTarget(o.stateFile))
 	// The save at stop writes a file beside it and renames it: a folder that is missing or may
 	// not be written would lose the session then.
 	if dir := filepath.Dir(linkTarget(o.stateFile)); !isDir(dir) {
@@ -130,8 +130,10 @@ func globEscape(s string) string {
 	return b.String()
 }
 
-// writeFileAtomic replaces path with b through a synced temporary file and a rename.
+// writeFileAtomic replaces path with b through a synced temporary file and a rename; a path
+// that is a symbolic link has the file it names replaced, and stays a link.
 func writeFileAtomic(path string, b []byte) error {
+	path = linkTarget(path)
 	tmp, err := os.CreateTemp(filepath.Dir(path), tempPrefix(path)+"*")
 	if err != nil {
 		return fmt.Errorf("save state: %w", err)
@@ -168,6 +170,9 @@ func checkOrigin(origin string) error {
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.User != nil ||
 		(u.Path != "" && u.Path != "/") || u.RawQuery != "" || u.Fragment != "" || strings.HasSuffix(origin, "/") {
 		return fmt.Errorf("%q is not an origin: want a scheme and a host, as a browser sends them, such as http://localhost:5173 (no path, no trailing slash), or *", clipFlag(origin))
+	}
+	if strings.Contains(u.Host, "*") {
+		return fmt.Errorf("%q: an origin names one site; patterns are not read (list each origin, or give * for any)", clipFlag(origin))
 	}
 	return nil
 }

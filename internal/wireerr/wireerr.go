@@ -107,7 +107,7 @@ func Message(status int, detail, who string) string {
 		return "The request could not be read as HTTP: " + detail + "."
 	}
 	// net/http words no reason for these: name the usual ones.
-	return "The request could not be read as HTTP: its request line, or a header line, is malformed (a space in the path, a line that is not \"Name: value\", or Host or Content-Length given twice)."
+	return "The request could not be read as HTTP: its request line, or a header line, is malformed (a space or a bad %-escape such as %zz in the path, a line that is not \"Name: value\", or Host or Content-Length given twice)."
 }
 
 // Answer is the whole HTTP answer of status with msg in shape (a), with the extra headers

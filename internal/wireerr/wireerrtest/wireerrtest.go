@@ -31,6 +31,7 @@ type Case struct {
 var Cases = []Case{
 	{"a request line that is not HTTP", "NOT HTTP AT ALL\r\n\r\n", http.StatusBadRequest, "request line"},
 	{"no Host header", "POST / HTTP/1.1\r\nContent-Length: 0\r\n\r\n", http.StatusBadRequest, "missing required Host header"},
+	{"a bad percent escape in the path", "GET /%zz HTTP/1.1\r\nHost: x\r\n\r\n", http.StatusBadRequest, "bad %-escape"},
 	{"two Host headers", "GET / HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n", http.StatusBadRequest, "Host or Content-Length given twice"},
 	{"headers past the limit", "GET / HTTP/1.1\r\nHost: x\r\nX-Big: " + strings.Repeat("a", 2*MaxHeaderBytes) + "\r\n\r\n", http.StatusRequestHeaderFieldsTooLarge, "headers are larger"},
 	{"an unknown transfer coding", "POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip\r\n\r\n", http.StatusNotImplemented, "Transfer-Encoding"},
