@@ -40,17 +40,49 @@ type flowLog struct {
 	dropped int
 	left    [leftOutReasons]int // calls left out, by why
 	gone    bool                // its world was evicted: nothing more is kept
+	// givenUp counts the calls it recorded and gave up for a world in use (flowBudget.take);
+	// from then on it keeps nothing until the next reset.
+	givenUp int
 }
 
-// flowBudget is what every world's flow holds together (flowBytesAll).
-type flowBudget struct{ used atomic.Int64 }
+// flowBudget is what every world's flow holds together (flowBytesAll). When it is full, the
+// flow of the least recently used idle world gives its calls up for a world in use (D173), as
+// worlds themselves give way: idle worlds otherwise held the budget and a busy world's flow
+// kept only its first calls.
+type flowBudget struct {
+	used atomic.Int64
+	// reclaim frees the flow of the least recently used idle world other than the one of
+	// asking, and reports whether there was one; nil frees nothing.
+	reclaim func(asking *flowLog) bool
+}
 
-// take reserves n bytes, or reports that the budget has no room for them.
-func (b *flowBudget) take(n int) bool {
-	if b.used.Add(int64(n)) > flowBytesAll {
+// take reserves n bytes for asking, reclaiming idle worlds' flows as needed, or reports that
+// the budget has no room for them.
+func (b *flowBudget) take(n int, asking *flowLog) bool {
+	for {
+		if b.used.Add(int64(n)) <= flowBytesAll {
+			return true
+		}
 		b.used.Add(-int64(n))
+		if b.reclaim == nil || !b.reclaim(asking) {
+			return false
+		}
+	}
+}
+
+// giveUp drops the calls of f for another world's flow, and keeps nothing more until the next
+// reset (a flow with its start missing would break the references of the steps kept); it
+// reports whether it held anything.
+func (f *flowLog) giveUp() bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.bytes == 0 {
 		return false
 	}
+	f.budget.used.Add(-int64(f.bytes))
+	f.givenUp += len(f.calls)
+	f.calls, f.bytes = nil, 0
+	f.dropped++
 	return true
 }
 
@@ -64,11 +96,22 @@ type flowCall struct {
 }
 
 func (f *flowLog) add(c flowCall) {
+	cost := cap(c.req) + cap(c.answer)
+	f.mu.Lock()
+	full := f.gone || len(f.calls) >= maxFlowSteps || f.bytes+cost > flowBytes || f.dropped > 0
+	f.mu.Unlock()
+	// The budget is taken without f.mu: reclaiming locks the registry, then other flows.
+	if full || !f.budget.take(cost, f) {
+		f.mu.Lock()
+		f.dropped++ // once one call is left out, every later one is: a flow has no gaps
+		f.mu.Unlock()
+		return
+	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	cost := cap(c.req) + cap(c.answer)
-	if f.gone || len(f.calls) >= maxFlowSteps || f.bytes+cost > flowBytes || f.dropped > 0 || !f.budget.take(cost) {
-		f.dropped++ // once one call is left out, every later one is: a flow has no gaps
+	if f.gone || f.dropped > 0 || len(f.calls) >= maxFlowSteps { // changed meanwhile
+		f.budget.used.Add(-int64(cost))
+		f.dropped++
 		return
 	}
 	f.calls = append(f.calls, c)
@@ -100,7 +143,7 @@ func (f *flowLog) clear() {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.budget.used.Add(-int64(f.bytes))
-	f.calls, f.bytes, f.dropped, f.left = nil, 0, 0, [leftOutReasons]int{}
+	f.calls, f.bytes, f.dropped, f.left, f.givenUp = nil, 0, 0, [leftOutReasons]int{}, 0
 }
 
 // detach clears the flow of an evicted world for good: a request still under way in it keeps
@@ -115,7 +158,7 @@ func (f *flowLog) detach() {
 // snapshot returns the calls as the flow package takes them, how many were left out past the
 // bounds and how many for each reason of leftOut;
 // a caller outside the manifest is the member when it works in memberProject (D171).
-func (f *flowLog) snapshot(memberProject int64) ([]flow.Call, int, [leftOutReasons]int) {
+func (f *flowLog) snapshot(memberProject int64) ([]flow.Call, int, int, [leftOutReasons]int) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	out := make([]flow.Call, len(f.calls))
@@ -138,7 +181,7 @@ func (f *flowLog) snapshot(memberProject int64) ([]flow.Call, int, [leftOutReaso
 		}
 		out[i] = flow.Call{Operation: c.op, As: c.as, Header: h, Request: c.req, Status: c.status, Answer: c.answer}
 	}
-	return out, f.dropped, f.left
+	return out, f.dropped, f.givenUp, f.left
 }
 
 // leftOut is why a call is left out of the flow.
@@ -240,7 +283,7 @@ func projectOf(st reference.State, email string) int64 {
 func (s *Server) handleFlow(w http.ResponseWriter, r *http.Request) {
 	wl := s.worldOf(r)
 	st := wl.state()
-	calls, dropped, left := wl.flow.snapshot(projectOf(st.store.State(), st.manifest.Users.Member.Email))
+	calls, dropped, givenUp, left := wl.flow.snapshot(projectOf(st.store.State(), st.manifest.Users.Member.Email))
 	var secrets []string
 	if s.cfg.AdminToken != "" {
 		secrets = append(secrets, s.cfg.AdminToken)
@@ -256,7 +299,9 @@ func (s *Server) handleFlow(w http.ResponseWriter, r *http.Request) {
 			notes = append(notes, fmt.Sprintf("%d calls %s", n, leftOutNotes[why]))
 		}
 	}
-	if dropped > 0 {
+	if givenUp > 0 {
+		notes = append(notes, fmt.Sprintf("the %d calls recorded since the last reset were given up while this world was idle, to make room for the flows of worlds in use (%d MiB across all worlds); reset this world to record afresh", givenUp, flowBytesAll>>20))
+	} else if dropped > 0 {
 		notes = append(notes, fmt.Sprintf("the recording holds the first %d calls since the last reset; %d later calls are left out (at most %d calls and %d MiB of bodies a world, %d MiB across all worlds)", len(calls), dropped, maxFlowSteps, flowBytes>>20, flowBytesAll>>20))
 	}
 	doc.Note = strings.Join(notes, "; ")

@@ -82,6 +82,7 @@ func New(cfg Config) (*Server, error) {
 		return nil, fmt.Errorf("new mock server: %w", err)
 	}
 	s.worlds = &registry{max: cfg.MaxWorlds, def: def, named: map[string]*world{}, building: map[string]chan struct{}{}, dropped: map[string]string{}, logger: logger}
+	s.flows.reclaim = s.worlds.reclaimFlow
 	if size := def.state().store.Size(); cfg.State == nil && size > s.stateLimit() {
 		return nil, fmt.Errorf("new mock server: the scenario %q needs about %s of records, more than the mock's limit (--max-state-mb %d): start it with a higher --max-state-mb", def.state().source.Scenario, mib(size), cfg.MaxStateMB)
 	}

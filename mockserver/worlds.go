@@ -1,6 +1,7 @@
 package mockserver
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -202,6 +203,24 @@ func (r *registry) evictOldest(keep *world, why string) bool {
 	}
 	r.dropped[oldest.name] = fmt.Sprintf("a world of this name was dropped at %s to make room (%s), its records with it; this one was made afresh", at, why)
 	return true
+}
+
+// reclaimFlow has the flow of the least recently used idle world, other than asking's, give its
+// calls up to the flow budget (flowBudget.take, D173), and reports whether one did.
+func (r *registry) reclaimFlow(asking *flowLog) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	worlds := append(make([]*world, 0, len(r.named)+1), r.def)
+	for _, w := range r.named {
+		worlds = append(worlds, w)
+	}
+	slices.SortFunc(worlds, func(a, b *world) int { return cmp.Compare(a.lastUsed.Load(), b.lastUsed.Load()) })
+	for _, w := range worlds {
+		if w.flow != asking && w.inflight.Load() == 0 && w.flow.giveUp() {
+			return true
+		}
+	}
+	return false
 }
 
 // forget drops w from the named worlds (eviction, DELETE /__mock/worlds); r.mu is held.
