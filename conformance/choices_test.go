@@ -16,6 +16,8 @@ const (
 	choiceOtherProject = "the reference answers 404 to a record of another project, never its data"
 	// D13
 	choiceSubscription = "the reference answers 403 shape (a) to a widget list for a tool the project does not subscribe to"
+	// D215
+	choiceStrayAuth = "the reference ignores an Authorization header sent to authenticate, whatever it holds"
 	// D14
 	choiceRateWindow = "the reference keeps one one-minute window per user and operation, shared by every token of the user"
 	// D15

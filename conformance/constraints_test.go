@@ -219,7 +219,7 @@ func validationSpecs(op Operation, fr fieldRules) {
 		case "maxLength":
 			reject(fmt.Sprintf("%q of %d characters (max %d)", c.field, c.n+1, c.n), strings.Repeat("x", c.n+1))
 			if c.chars {
-				accept(fmt.Sprintf("%q of %d characters (max %d), each two bytes in UTF-8", c.field, c.n, c.n), strings.Repeat(twoByteChar, c.n))
+				accept(fmt.Sprintf("%q of %d characters (max %d), of two and four bytes in UTF-8", c.field, c.n, c.n), wideChars(c.n))
 			} else {
 				accept(fmt.Sprintf("%q of %d characters (max %d)", c.field, c.n, c.n), strings.Repeat("x", c.n))
 			}
@@ -251,9 +251,18 @@ func validationSpecs(op Operation, fr fieldRules) {
 	}
 }
 
-// twoByteChar is a letter of two bytes in UTF-8 that no Unicode normalization splits or joins
-// (Cyrillic zhe), so it is one character however a deployment stores text.
-const twoByteChar = "ж"
+// wideChars is n characters that are each more than one byte in UTF-8, and every other one two
+// UTF-16 code units: a letter of two bytes (Cyrillic zhe) and one outside the Basic Multilingual
+// Plane (an emoji, four bytes, a surrogate pair in UTF-16). Neither is split or joined by any
+// Unicode normalization, so the string is n characters however a deployment stores it; one
+// counting bytes or UTF-16 units against the maximum finds more.
+func wideChars(n int) string {
+	var b strings.Builder
+	for i := range n {
+		b.WriteString([]string{"ж", "😀"}[i%2])
+	}
+	return b.String()
+}
 
 // tag names the constraint in the report's coverage: the field and the kind ("title maxLength").
 func (c constraint) tag() string { return c.field + " " + c.kind }

@@ -409,9 +409,13 @@ func pushedGroup() int64 {
 	c := call(superadmin, OpMasterCardsCreate, map[string]any{"group_id": masterGroup, "title": unique("Card in group to delete"), "card_type": "widget", "push_to_projects": true})
 	Expect(c).To(HaveStatus(201), Cite(rules.STATUS2))
 	masterCard, _ := c.Int("data.card.id")
+	// The copy may come a moment after the answer (D210), as PUSH-1 waits for it.
 	copies := copiesOf(memberCards(member), masterCard)
+	for deadline := time.Now().Add(pushWait); len(copies) == 0 && time.Now().Before(deadline); copies = copiesOf(memberCards(member), masterCard) {
+		time.Sleep(250 * time.Millisecond)
+	}
 	if len(copies) == 0 {
-		Skip(fmt.Sprintf("the member's card list shows no card with master_card_id %d (list records' fields are not shown), so the suite has no group of the member's project to delete", masterCard))
+		Skip(fmt.Sprintf("within %s of the push, the member's card list shows no card with master_card_id %d (list records' fields are not shown), so the suite has no group of the member's project to delete", pushWait, masterCard))
 	}
 	group, ok := num(copies[0], "group_id")
 	if !ok || group <= 0 {

@@ -367,10 +367,27 @@ func describeGroupsDelete() {
 
 		// Rule GROUP-1. The manifest names no group to spend, so the group comes from a master
 		// card pushed into a new master group; the spec skips when the member's card list does
-		// not show the copy's group (list records' fields are not shown).
+		// not show the copy's group (list records' fields are not shown). What becomes of a
+		// group's cards is not shown, and a deployment may refuse to delete a group that holds
+		// some: the spec moves the copy out first (cards/update takes group_id), and skips if
+		// the deployment then still shows cards in it and refuses.
 		It("deletes a group, and a second delete of the same id is 404", Serial, Contract(op, AspectTransition, "GROUP-1"), func() {
 			group := pushedGroup()
+			By("moving the group's cards to the manifest's group")
+			for _, c := range memberCards(member) {
+				if g, _ := num(c, "group_id"); g == group {
+					id, _ := num(c, "id")
+					call(member, OpCardsUpdate, map[string]any{"id": id, "group_id": manifest.Operations.GroupID})
+				}
+			}
 			ex := call(member, op, map[string]any{"id": group})
+			if ex.Status == 400 || ex.Status == 422 {
+				for _, c := range memberCards(member) {
+					if g, _ := num(c, "group_id"); g == group {
+						Skip(fmt.Sprintf("groups/delete answered %d, and the group still holds cards the member could not move out (cards/update of group_id was refused): a deployment may refuse to delete a group with cards, since what becomes of them is not shown", ex.Status))
+					}
+				}
+			}
 			Expect(ex).To(HaveStatus(200), Cite(rules.GROUP1))
 			Expect(ex).To(HaveJSON("data", "an empty array", func(v any, _ bool) bool { a, ok := v.([]any); return ok && len(a) == 0 }), Cite(rules.GROUP1))
 			again := call(member, op, map[string]any{"id": group})

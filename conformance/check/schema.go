@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"mime"
 	"net/http"
 	"slices"
 	"strings"
@@ -121,7 +122,7 @@ func Answer(ctx context.Context, ex Exchange) []Violation {
 	in := &openapi3filter.ResponseValidationInput{
 		RequestValidationInput: &openapi3filter.RequestValidationInput{Request: req, Route: route, Options: options()},
 		Status:                 ex.Status,
-		Header:                 ex.Header,
+		Header:                 jsonLabelled(ex.Header),
 		Options:                options(),
 	}
 	in.SetBodyBytes(ex.Body)
@@ -147,6 +148,19 @@ func Answer(ctx context.Context, ex Exchange) []Violation {
 		whys = append(whys, "/"+strings.Join(e.JSONPointer(), "/")+": "+e.Reason)
 	}
 	return []Violation{{rules.DOC1, summarise(whys)}}
+}
+
+// jsonLabelled is h with a +json media type (application/problem+json, application/hal+json)
+// read as application/json, the document's: the interface is JSON over HTTP and names no
+// answer media type, so any JSON one is the contract's; what is not JSON stays as it came.
+func jsonLabelled(h http.Header) http.Header {
+	mt, params, err := mime.ParseMediaType(h.Get("Content-Type"))
+	if err != nil || !strings.HasPrefix(mt, "application/") || !strings.HasSuffix(mt, "+json") {
+		return h
+	}
+	h = h.Clone()
+	h.Set("Content-Type", mime.FormatMediaType("application/json", params))
+	return h
 }
 
 // answerSchema is the document's JSON body schema for status on route (its default answer's

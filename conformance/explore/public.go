@@ -21,12 +21,9 @@ var strayForms = []authForm{
 	{"a malformed Authorization header", func(string) string { return "Basic x" }, `func() string { _ = tok; return "Basic x" }()`},
 }
 
-// publicBody is a body of the public operation op that changes nothing: a login with no
-// password, or the removal of an item no cart holds.
+// publicBody is a body of the public operation op that changes nothing: the removal of an item
+// no cart holds.
 func (r *runner) publicBody(t *rapid.T, op conformance.Operation) map[string]any {
-	if op.ID == conformance.OpAuthenticate.ID {
-		return map[string]any{"email": "not an address"}
-	}
 	body, _ := validBody(t, op, r.schemas[op.ID], manifestView{r.target})
 	if id := primaryID[op.ID]; id != "" {
 		body[id] = ref{pool: "missing"}
@@ -39,16 +36,17 @@ func (r *runner) publicBody(t *rapid.T, op conformance.Operation) map[string]any
 func (r *runner) actPublicStray(t *rapid.T) {
 	var ops []conformance.Operation
 	for _, op := range conformance.Operations {
-		if op.Access == conformance.Public {
+		// Not authenticate: its codes are not shown, and an invalid token's 401 may reach it
+		// (AUTH-7 judges the cart removal only).
+		if op.Access == conformance.Public && op.ID != conformance.OpAuthenticate.ID {
 			ops = append(ops, op)
 		}
 	}
 	op := rapid.SampledFrom(ops).Draw(t, "public.op")
 	form := rapid.SampledFrom(strayForms).Draw(t, "public.form")
 	body := r.publicBody(t, op)
-	broken := op.ID == conformance.OpAuthenticate.ID
-	plain := request{op: op, as: callerOf(op), body: body, broken: broken}
-	with := request{op: op, as: member, body: body, intent: strayAuth, auth: &form, broken: broken}
+	plain := request{op: op, as: callerOf(op), body: body}
+	with := request{op: op, as: member, body: body, intent: strayAuth, auth: &form}
 	r.both(t, op.ID+" with "+form.What, func(e *env) string {
 		a, _, ok := r.send(t, e, plain)
 		if !ok {

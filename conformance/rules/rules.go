@@ -107,8 +107,8 @@ var All = []Rule{
 		Statement: "Authenticate with a wrong password is refused (an error status, or `error: true` in a 2xx, since its codes are not shown) and hands out no token."},
 	{ID: AUTH6, By: Suite | Explore, Source: "Authentication (1, 2)",
 		Statement: "The bearer token counts only in the form `Authorization: Bearer <token>`: a valid token without the `Bearer` scheme, under another scheme (`Basic`), or the scheme with no token is answered with 401 in shape (b)."},
-	{ID: AUTH7, By: Suite | Explore, Source: "Authentication (1); Endpoints (1, 22)",
-		Statement: "The public operations (authenticate, domain cart removal) take no token: an Authorization header, valid, unknown or malformed, does not change their answer, which is never 401."},
+	{ID: AUTH7, By: Suite | Explore, Source: "Authentication (1, 2); Endpoints (1, 22)",
+		Statement: "The public domain cart removal takes no token: an Authorization header, valid, unknown or malformed, does not change its answer, which is never 401 (its listed codes have none). Authenticate is public too, but its codes are not shown and an invalid token's 401 is stated without naming operations, so what it answers to such a header is not judged."},
 
 	// Validation.
 	{ID: ERR1, By: Suite | Explore, Source: "Errors (rule 1)",
@@ -148,7 +148,7 @@ var All = []Rule{
 	{ID: CART2, By: Suite | Explore, Source: "Resources (cart); Endpoints (22)",
 		Statement: "`item_count` follows the cart: it is the number of entries of `items`, and each removal lowers it by one without raising `total_price`."},
 	{ID: CART3, By: Suite | Explore, Source: "Endpoints (22)",
-		Statement: "The session token proves the item is in the cart being changed: a removal with another cart's token is refused and leaves the item in its cart (its own token still removes it)."},
+		Statement: "The session token proves the item is in the cart being changed: a removal with another cart's token, or with one that only resembles the cart's own (a part of it, a character changed), is refused and leaves the item in its cart (its own token still removes it)."},
 	{ID: CART4, By: Suite | Explore, Source: "Errors (rule 3); States and transitions",
 		Statement: "A cart locked for checkout refuses every removal with 409 in shape (a), and keeps its items."},
 
@@ -172,7 +172,7 @@ var All = []Rule{
 	{ID: SNOOZE1, Source: "Endpoints (5, 8)",
 		Statement: "A widget card snoozed into the future counts in `snoozed_count` and leaves the widget list when `include_snoozed` is false; with `include_snoozed` true it stays listed."},
 	{ID: GROUP1, Source: "Endpoints (11); Errors (rule 2)",
-		Statement: "Deleting a group answers 200 with `data` an empty array; the group is gone, so deleting the same id again is 404."},
+		Statement: "Deleting a group answers 200 with `data` an empty array; the group is gone, so deleting the same id again is 404. What becomes of a group's cards is not stated, so a group is emptied before it is deleted, and a refusal to delete a group that still holds cards is not judged."},
 	{ID: COMMENT1, By: Suite | Proxy, Source: "Endpoints (20); Resources (comment)",
 		Statement: "A comment created on a card is counted by that card's comment list: its `total` grows; a reply carries its parent's id in `parent_comment_id`."},
 	{ID: PAGE1, By: Suite | Explore, Source: "Resources (pagination object); Endpoints (2)",

@@ -231,6 +231,7 @@ func TestExploreQuick(t *testing.T) {
 // explore must catch every explore-only variant, which the contract profile passes. Which
 // variant explore catches, by which rule, is kept in ../testdata/explore.golden (-update).
 func TestExploreCatchesBreaks(t *testing.T) {
+	t.Parallel() // the sweeps wait on answers and windows more than they compute: they overlap
 	fulltest.Require(t, "explore mode against every broken variant")
 	all := append(append(append([]variant{}, variants...), exploreFound...), exploreOnly...)
 	var (
@@ -361,6 +362,7 @@ const (
 // TestExplorePassesCorrectVariants runs explore mode against every correct variant (other
 // choices the interface permits): none may fail it.
 func TestExplorePassesCorrectVariants(t *testing.T) {
+	t.Parallel() // the sweeps wait on answers and windows more than they compute: they overlap
 	fulltest.Require(t, "explore mode against every correct variant")
 	for _, v := range corrects {
 		t.Run(v.name, func(t *testing.T) {

@@ -19,6 +19,7 @@ var singleAnswerRules = []string{"HDR-1", "HDR-2", "ENV-1", "ENV-3", "ENV-4", "E
 // the reference mock both are green; in front of each broken variant whose fault shows in
 // single answers, the suite's failures and the proxy's report name the variant's rule.
 func TestSuiteThroughTheProxy(t *testing.T) {
+	t.Parallel() // the sweeps wait on answers and windows more than they compute: they overlap
 	needFull(t)
 	run := []variant{{name: "the reference mock"}}
 	for _, v := range variants {

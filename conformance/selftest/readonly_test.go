@@ -42,6 +42,7 @@ func mockState(t *testing.T, base string) []byte {
 // specs that spend no rate window, send nothing that may change the target, and say in its
 // summary and HTML report what it left out and why (D110).
 func TestReadOnlyProfileChangesNothing(t *testing.T) {
+	t.Parallel() // the sweeps wait on answers and windows more than they compute: they overlap
 	base := startMock(t, nil)
 	before := mockState(t, base)
 	dir := filepath.Join(t.TempDir(), "build", "reports-ro") // a folder the run must make

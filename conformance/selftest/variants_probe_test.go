@@ -41,8 +41,8 @@ var probeVariants = []variant{
 				h.ServeHTTP(w, r)
 			})
 		}},
-	{"answers authenticate with 401 when an Authorization header is sent", "AUTH-7",
-		fake(conformance.OpAuthenticate, func(r *http.Request, _ map[string]any) bool {
+	{"answers domain cart removal with 401 when an Authorization header is sent", "AUTH-7",
+		fake(conformance.OpDomainCartRemove, func(r *http.Request, _ map[string]any) bool {
 			return r.Header.Get("Authorization") != ""
 		}, 401, map[string]any{"error": true, "message": "Unauthenticated."})},
 	{"lets tour/cards/update change a card of a project", "SCOPE-1",

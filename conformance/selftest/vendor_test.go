@@ -19,6 +19,7 @@ import (
 // deployment differs from the reference's choice and state the choice in words; the folder is
 // made.
 func TestReferenceProfileAgainstAnotherChoice(t *testing.T) {
+	t.Parallel() // the sweeps wait on answers and windows more than they compute: they overlap
 	v := corrects[0]
 	if !strings.HasPrefix(v.name, "answers 201 to the creates") {
 		t.Fatalf("corrects[0] is %q, want the variant answering 201 to creates", v.name)
