@@ -78,3 +78,25 @@ func TestWorldsAPageMadeGoFirst(t *testing.T) {
 		t.Errorf("worlds %s: the page's worlds stayed while the workers needed room", names)
 	}
 }
+
+// Only a POST to an operation or a request to the mock's own endpoints makes a world: a health
+// probe, the document, the icon (the same in every world) are answered without making one, and
+// a bare OPTIONS makes none either, so none of them pushes out a test worker's world.
+func TestServerWideAnswersMakeNoWorld(t *testing.T) {
+	m := newMock(t, mockserver.Config{MaxWorlds: 2})
+	before := fillWorlds(t, m, 2)
+	for _, c := range []struct{ method, path string }{
+		{http.MethodGet, "/__worlds/probe1/healthz"}, {http.MethodHead, "/__worlds/probe2/healthz"},
+		{http.MethodGet, "/__worlds/probe3/openapi.json"}, {http.MethodGet, "/__worlds/probe4/openapi.yaml"},
+		{http.MethodGet, "/__worlds/probe5/favicon.ico"}, {http.MethodOptions, "/__worlds/probe6/services/operations/v1/operations/tags/list"},
+	} {
+		status, body := send(t, c.method, m.url+c.path, "", "")
+		if c.method != http.MethodOptions && (status < 200 || status > 299) {
+			t.Errorf("%s %s: %d %s, want its answer", c.method, c.path, status, body)
+		}
+	}
+	wantWorlds(t, m, before, "after health probes and document fetches under new world names")
+	if names := m.worldNames(t); strings.Contains(names, "probe") {
+		t.Errorf("worlds %s: a server-wide answer or a bare OPTIONS made a world", names)
+	}
+}

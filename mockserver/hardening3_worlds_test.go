@@ -60,7 +60,7 @@ func TestRefusedRequestsMakeNoWorld(t *testing.T) {
 		headers                  []string
 		want                     int
 	}{
-		{"cross-site image", "GET", "/healthz", "", []string{"Sec-Fetch-Site", "cross-site", "Sec-Fetch-Mode", "no-cors", "Sec-Fetch-Dest", "image"}, 403},
+		{"cross-site image", "GET", "/", "", []string{"Sec-Fetch-Site", "cross-site", "Sec-Fetch-Mode", "no-cors", "Sec-Fetch-Dest", "image"}, 403},
 		{"cross-site form post", "POST", "/services/operations/v1/operations/tags/list", "", []string{"Origin", "https://app.example.com", "Sec-Fetch-Site", "cross-site", "Sec-Fetch-Mode", "navigate"}, 403},
 		{"rebinding Host on the API", "POST", "/services/operations/v1/operations/tags/list", "rebind.attacker.net:4010", nil, 403},
 		{"rebinding Host on a control", "GET", "/__mock/clock", "rebind.attacker.net", admin, 403},

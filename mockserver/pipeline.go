@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"crypto/rand"
 	"encoding/hex"
+	"errors"
 	"log/slog"
 	"net"
 	"net/http"
@@ -36,6 +37,10 @@ func (s *Server) chain() http.Handler {
 
 // dispatch matches the route: an operation, a control, or 404/405 in the envelope (D3).
 func (s *Server) dispatch(w http.ResponseWriter, r *http.Request) {
+	if h, ok := s.ctrl[getOrHead(r)+" "+r.URL.Path]; ok && serverWide[getOrHead(r)+" "+r.URL.Path] && errors.Is(worldError(r), errAbsent) {
+		h(w, r) // the same in every world: no world is needed, or made (D213)
+		return
+	}
 	if err := worldError(r); err != nil {
 		if !s.spendUnbound(w, r) {
 			return
@@ -63,10 +68,7 @@ func (s *Server) dispatch(w http.ResponseWriter, r *http.Request) {
 		rt.handler.ServeHTTP(w, r)
 		return
 	}
-	method := r.Method
-	if method == http.MethodHead {
-		method = http.MethodGet // HEAD is GET without the body, which net/http leaves out
-	}
+	method := getOrHead(r)
 	if h, ok := s.ctrl[method+" "+r.URL.Path]; ok {
 		if !s.hostAllowed(w, r) || !s.admitted(w, r) {
 			return

@@ -338,13 +338,13 @@ func (s *Server) bindNamed(w http.ResponseWriter, r *http.Request, name string) 
 	if b.err != errAbsent { // admission is decided before any world is made (D141)
 		return b, false
 	}
-	if !s.reaches(r) {
-		return bound{err: &errNoWorld{status: http.StatusNotFound, msg: fmt.Sprintf("The world %q does not exist, and only a request to one of the API's operations or the mock's endpoints makes one; %s %s is neither.", clip(name, 80), r.Method, clip(r.URL.Path, 100))}}, false
-	}
-	if isPreflight(r) {
-		// The browser's question before a page's call, not the call: it makes no world, and
-		// the answer to the call decides (D141).
+	if isPreflight(r) || serverWide[getOrHead(r)+" "+r.URL.Path] {
+		// The browser's question before a page's call, not the call, and the answers that are
+		// the same in every world: they make no world (D141, D213).
 		return bound{err: errAbsent}, false
+	}
+	if !s.reaches(r) {
+		return bound{err: &errNoWorld{status: http.StatusNotFound, msg: fmt.Sprintf("The world %q does not exist, and only a POST to one of the API's operations or a request to the mock's own endpoints makes one; %s %s is neither.", clip(name, 80), r.Method, clip(r.URL.Path, 100))}}, false
 	}
 	if !s.mayCreateWorld(w, r, name) {
 		return b, true
@@ -367,16 +367,27 @@ func isPreflight(r *http.Request) bool {
 	return r.Method == http.MethodOptions && r.Header.Get("Access-Control-Request-Method") != ""
 }
 
-// reaches tells whether r, its world prefix taken off, would be served by an operation (a POST,
-// or its preflight) or a control of the mock.
+// reaches tells whether r, its world prefix taken off, would be served by an operation (a POST)
+// or a control of the mock: only such a request makes a world.
 func (s *Server) reaches(r *http.Request) bool {
 	if _, ok := s.ops[r.URL.Path]; ok {
-		return r.Method == http.MethodPost || r.Method == http.MethodOptions
+		return r.Method == http.MethodPost
 	}
-	if _, ok := s.ctrl[r.Method+" "+r.URL.Path]; ok {
-		return true
+	_, ok := s.ctrl[r.Method+" "+r.URL.Path]
+	return ok
+}
+
+// serverWide are the mock's answers that are the same in every world: asked under a world that
+// does not exist, they are answered without making it (D213), so a health probe or a fetch of
+// the document never pushes out a test worker's world.
+var serverWide = map[string]bool{"GET /healthz": true, "GET /favicon.ico": true, "GET /openapi.json": true, "GET /openapi.yaml": true}
+
+// getOrHead is r's method, HEAD read as GET (HEAD is GET without the body).
+func getOrHead(r *http.Request) string {
+	if r.Method == http.MethodHead {
+		return http.MethodGet
 	}
-	return r.Method == http.MethodOptions && s.controlMethods(r.URL.Path) != ""
+	return r.Method
 }
 
 // worldOf is the world bound to r (the default world when none was bound, as in handlers
