@@ -37,6 +37,9 @@ type exchange struct {
 
 	abort context.CancelCauseFunc // cancels the exchange's upstream request
 	held  int64                   // bytes of the answer read ahead, until it is written out
+
+	body         *requestBody // the request body as forwarded
+	answerHeader http.Header  // the header of the client's answer, before it is written
 }
 
 // note adds a remark about how the exchange was (or was not) checked.

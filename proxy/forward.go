@@ -112,7 +112,11 @@ func (p *Proxy) forward(w http.ResponseWriter, r *http.Request) {
 	// body: without full duplex net/http would then drain and close that body under the
 	// transport, which closes the upstream connection mid-answer.
 	_ = http.NewResponseController(w).EnableFullDuplex()
-	ex := &exchange{start: time.Now(), method: r.Method, target: r.URL.RequestURI(), path: r.URL.Path, reqHeader: r.Header.Clone()}
+	body := newRequestBody(r)
+	r.Body = body
+	defer body.over() // runs once the answer is written: no read of the body outlives the exchange
+	ex := &exchange{start: time.Now(), method: r.Method, target: r.URL.RequestURI(), path: r.URL.Path, reqHeader: r.Header.Clone(),
+		body: body, answerHeader: w.Header()}
 	if r.Method == http.MethodPost {
 		if op, ok := p.ops[r.URL.Path]; ok {
 			ex.op = &op
@@ -199,6 +203,7 @@ func (p *Proxy) inspect(resp *http.Response) error {
 	if ex == nil {
 		return nil
 	}
+	ex.body.closeUnlessWhole(ex.answerHeader)
 	if resp.StatusCode < 100 { // Go's transport reads "099"; net/http cannot write it (it panics)
 		return fmt.Errorf("it answered status %03d, which HTTP does not have", resp.StatusCode)
 	}
@@ -340,6 +345,7 @@ func (p *Proxy) upstreamFailed(w http.ResponseWriter, r *http.Request, err error
 		h.Set(HeaderViolations, string(rules.UP1))
 	}
 	if ex != nil {
+		ex.body.closeUnlessWhole(h)
 		ex.respHeader = h.Clone()
 		p.record(ex)
 	}
