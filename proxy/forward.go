@@ -49,6 +49,14 @@ func (p *Proxy) reverseProxy(transport http.RoundTripper) *httputil.ReverseProxy
 	return &httputil.ReverseProxy{
 		Rewrite: func(pr *httputil.ProxyRequest) {
 			pr.SetURL(p.upstream) // also sets Host to the upstream's
+			// The query as the client sent it (D94): ReverseProxy drops the parameters it cannot
+			// parse (a ';', a bad escape), and the proxy reads no parameter to route by.
+			pr.Out.URL.RawQuery = pr.In.URL.RawQuery
+			if q := p.upstream.RawQuery; q != "" && pr.In.URL.RawQuery != "" {
+				pr.Out.URL.RawQuery = q + "&" + pr.In.URL.RawQuery
+			} else if q != "" {
+				pr.Out.URL.RawQuery = q
+			}
 			for _, name := range forwardedHeaders {
 				if v, ok := pr.In.Header[name]; ok {
 					pr.Out.Header[name] = v

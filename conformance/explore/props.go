@@ -2,6 +2,7 @@ package explore
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/opsapi/mocktoolkit/conformance"
@@ -66,6 +67,12 @@ func checkAnswer(req request, ex *conformance.Exchange) *violation {
 				Detail: "errors: " + strings.Join(check.ErrorKeys(ex.Body), ", "), Go: "Expect(ex.Status).NotTo(Equal(422))"}
 		}
 	case notFound:
+		// A 422 whose errors name only other fields refused their valid values, not the
+		// missing record: that is ERR-7, whatever the record (a length counted in bytes, say).
+		if keys := check.ErrorKeys(ex.Body); ex.Status == 422 && len(keys) > 0 && !slices.Contains(keys, primaryID[op.ID]) {
+			return &violation{Rule: rules.ERR7, Reason: fmt.Sprintf("%s refused a valid body with 422", op.ID),
+				Detail: "errors: " + strings.Join(keys, ", "), Go: "Expect(ex.Status).NotTo(Equal(422))"}
+		}
 		if op.Listed(404) && ex.Status != 404 && ex.Status != 401 {
 			return &violation{Rule: rules.ERR4, Reason: fmt.Sprintf("%s answered %d for a record that does not exist", op.ID, ex.Status),
 				Go: "Expect(ex).To(HaveStatus(404))"}
