@@ -145,10 +145,13 @@ func runProxy(ctx context.Context, args []string, getenv func(string) string, st
 	if err := <-errc; err != nil && !errors.Is(err, http.ErrServerClosed) {
 		return fmt.Errorf("serve: %w", err)
 	}
-	if err := writeRecording(rec, opts, std.out, logger); err != nil {
-		return err
+	// Every output is attempted even when one cannot be written (its folder removed while the
+	// proxy ran): the verdict in the reports is not lost for the recording's sake (D195).
+	recErr := writeRecording(rec, opts, std.out, logger)
+	if err := finishProxy(p, opts, std.out); err != nil || recErr != nil {
+		return errors.Join(recErr, err)
 	}
-	return finishProxy(p, opts, std.out)
+	return nil
 }
 
 // notItself refuses an upstream that is the proxy's own address (D140): every request would
@@ -193,14 +196,10 @@ func notItself(ctx context.Context, upstream *url.URL, listen net.Addr) error {
 	return nil
 }
 
-// finishProxy writes the reports and says how the run went.
+// finishProxy writes the reports and says how the run went; a report that cannot be written
+// does not keep the other one or the summary from being written.
 func finishProxy(p *proxy.Proxy, opts proxyOptions, out io.Writer) error {
-	if err := writeReport(opts.reportJSON, p.WriteJSONReport); err != nil {
-		return err
-	}
-	if err := writeReport(opts.reportJUnit, p.WriteJUnitReport); err != nil {
-		return err
-	}
+	written := errors.Join(writeReport(opts.reportJSON, p.WriteJSONReport), writeReport(opts.reportJUnit, p.WriteJUnitReport))
 	r := p.Report()
 	checked := fmt.Sprintf("%d checked", r.Checked)
 	if r.BodiesUnjudged > 0 {
@@ -217,9 +216,9 @@ func finishProxy(p *proxy.Proxy, opts proxyOptions, out io.Writer) error {
 				}
 			}
 		}
-		return fmt.Errorf("proxy: the deployment broke the contract %d times (%s); --fail-on-violation", r.DeploymentViolations, strings.Join(broken, ", "))
+		return errors.Join(written, fmt.Errorf("proxy: the deployment broke the contract %d times (%s); --fail-on-violation", r.DeploymentViolations, strings.Join(broken, ", ")))
 	}
-	return nil
+	return written
 }
 
 // writeReport writes one report to file, when a file is named.

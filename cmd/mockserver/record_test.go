@@ -132,3 +132,30 @@ func checkRecordedCart(t *testing.T, upstream, replay string, items int) {
 		t.Errorf("the mock from the recording has %d carts (upstream %d), want the recorded cart with %d items added", len(after.Carts), len(before.Carts), items)
 	}
 }
+
+// A recording that cannot be written at stop (its folder removed while the proxy ran) does not
+// cost the run its reports: both are written, and the error names the recording and why.
+func TestProxyWritesItsReportsWhenTheRecordingFails(t *testing.T) {
+	upstream, stopUpstream := startMock(t)
+	defer func() { _ = stopUpstream() }()
+	dir := t.TempDir()
+	recDir := filepath.Join(dir, "rec")
+	if err := os.Mkdir(recDir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	jsonReport, junit := filepath.Join(dir, "report.json"), filepath.Join(dir, "junit.xml")
+	base, stop := startProxyCmd(t, nil, "--upstream", upstream, "--record-scenario", filepath.Join(recDir, "s.yaml"), "--report-json", jsonReport, "--report-junit", junit)
+	loginMember(t, base)
+	if err := os.RemoveAll(recDir); err != nil {
+		t.Fatal(err)
+	}
+	err := stop()
+	if err == nil || !strings.Contains(err.Error(), "record scenario") || !strings.Contains(err.Error(), "removed") {
+		t.Errorf("stop: %v, want an error naming the recording and why", err)
+	}
+	for _, f := range []string{jsonReport, junit} {
+		if fi, err := os.Stat(f); err != nil || fi.Size() == 0 {
+			t.Errorf("report %s not written: %v", f, err)
+		}
+	}
+}
