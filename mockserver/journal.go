@@ -281,6 +281,12 @@ func (s *Server) recordRequests(next http.Handler) http.Handler {
 		var reqBody []byte
 		var readErr error
 		if !unread {
+			held, err := s.bodies.Hold(r, maxBody) // every body held at once stays under maxBodiesHeld (D216)
+			if err != nil {
+				writeBodiesFull(w, s.bodies.Max())
+				return
+			}
+			defer held.Release()
 			reqBody, readErr = readUpTo(r.Body, r.ContentLength, limit+1) // one more: was it cut?
 		}
 		reqSize := len(reqBody)

@@ -300,7 +300,10 @@ func clientAddr(r *http.Request) string {
 // shape (c) keyed by the field at fault (a header, D6) or by the fields the operation
 // requires, as if the body were empty (D2).
 func (s *Server) writeUnreadable(w http.ResponseWriter, rt *route, p *bodyProblem) {
-	if p.status == http.StatusRequestEntityTooLarge || rt.lists[http.StatusBadRequest] {
+	if p.status == http.StatusServiceUnavailable { // the mock's own bound, not the body's fault (D216)
+		w.Header().Set("Retry-After", "1")
+	}
+	if p.status == http.StatusRequestEntityTooLarge || p.status == http.StatusServiceUnavailable || rt.lists[http.StatusBadRequest] {
 		writeShapeA(w, p.status, p.message)
 		return
 	}

@@ -16,6 +16,7 @@ import (
 
 	"github.com/getkin/kin-openapi/openapi3"
 
+	"github.com/opsapi/mocktoolkit/internal/inflight"
 	"github.com/opsapi/mocktoolkit/internal/jsonnum"
 	"github.com/opsapi/mocktoolkit/internal/text"
 	"github.com/opsapi/mocktoolkit/reference"
@@ -102,6 +103,8 @@ func readBody(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, map[
 	switch {
 	case errors.As(err, &tooLarge):
 		return nil, nil, &bodyProblem{status: http.StatusRequestEntityTooLarge, message: "The request body must not be larger than " + byteSize(limit) + "."}
+	case errors.Is(err, inflight.ErrFull):
+		return nil, nil, &bodyProblem{status: http.StatusServiceUnavailable, message: bodiesFullMessage(maxBodiesHeld)}
 	case err != nil:
 		return nil, nil, &bodyProblem{status: http.StatusBadRequest, message: "The request body could not be read."}
 	}
@@ -155,6 +158,23 @@ func lineColumn(b []byte, offset int64) (line, col int) {
 	at := b[:min(max(offset-1, 0), int64(len(b)))]
 	start := bytes.LastIndexByte(at, '\n') + 1
 	return bytes.Count(at, []byte("\n")) + 1, utf8.RuneCount(at[start:]) + 1
+}
+
+// maxBodiesHeld bounds the request bodies of the API's operations held at once, over every
+// connection and world (D216).
+const maxBodiesHeld = 64 << 20
+
+// bodiesFullMessage says why a body was refused unread for maxBodiesHeld.
+func bodiesFullMessage(max int64) string {
+	return "The mock is receiving more request bodies at once than it holds (" + byteSize(max) + " in all); try again in a moment."
+}
+
+// writeBodiesFull answers a request whose body the budget of bodies held at once has no room
+// for: 503 shape (a) with Retry-After, the body unread.
+func writeBodiesFull(w http.ResponseWriter, max int64) {
+	w.Header().Set("Retry-After", "1")
+	w.Header().Set("Connection", "close") // the body is still on the connection
+	writeShapeA(w, http.StatusServiceUnavailable, bodiesFullMessage(max))
 }
 
 // byteSize words a size limit: "1 MiB".

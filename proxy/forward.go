@@ -97,6 +97,10 @@ func routedPath(path string) string {
 	return strings.ToLower("/" + strings.Join(kept, "/")) // Express and ASP.NET route case-insensitively
 }
 
+// maxBodiesHeld bounds the request bytes the proxy reads ahead for checking at once, over every
+// exchange (D216), as maxHeldAnswers bounds the answers'.
+const maxBodiesHeld = 64 << 20
+
 // maxHeldAnswers bounds the answer bytes the proxy holds for checking at once, over every
 // exchange: past it an answer streams through unjudged (counted in bodies_unjudged), so a burst
 // of large answers to slow clients cannot take the proxy to gigabytes.
@@ -134,7 +138,14 @@ func (p *Proxy) forward(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	if ex.op != nil { // anything else passes through untouched, however it streams
-		var err error
+		held, err := p.bodies.Hold(r, p.maxBody+1) // the bodies read ahead at once stay under maxBodiesHeld (D216)
+		if err != nil {
+			w.Header().Set("Retry-After", "1")
+			w.Header().Set("Connection", "close") // the body is still on the connection
+			writeJSON(w, http.StatusServiceUnavailable, map[string]any{"error": true, "message": fmt.Sprintf("The proxy is receiving more request bodies at once than it holds (%d MiB in all); try again in a moment. The request was not forwarded.", maxBodiesHeld>>20), "data": []any{}})
+			return
+		}
+		defer held.Release()
 		ex.reqBody, r.Body, ex.reqWhole, err = readAhead(r.Body, p.maxBody)
 		if err != nil {
 			ex.note("the request body could not be read: " + err.Error())

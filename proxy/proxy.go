@@ -17,6 +17,7 @@ import (
 
 	"github.com/opsapi/mocktoolkit/conformance/check"
 	"github.com/opsapi/mocktoolkit/internal/hostguard"
+	"github.com/opsapi/mocktoolkit/internal/inflight"
 	"github.com/opsapi/mocktoolkit/internal/text"
 	"github.com/opsapi/mocktoolkit/internal/wireerr"
 	"github.com/opsapi/mocktoolkit/spec"
@@ -72,15 +73,17 @@ type Proxy struct {
 	maxAnswer int64
 	// heldAnswers is how many bytes of answers are read ahead now, over every exchange.
 	heldAnswers atomic.Int64
-	logger      *slog.Logger
-	hosts       hostguard.Policy
-	via         string                    // this proxy's name in Via headers, to detect loops (D140)
-	ops         map[string]spec.Operation // by exact path
-	rp          *httputil.ReverseProxy
-	journal     *journal
-	stats       *stats
-	tracker     *check.Tracker
-	started     time.Time
+	// bodies are the request bytes read ahead now, over every exchange (D216).
+	bodies  *inflight.Budget
+	logger  *slog.Logger
+	hosts   hostguard.Policy
+	via     string                    // this proxy's name in Via headers, to detect loops (D140)
+	ops     map[string]spec.Operation // by exact path
+	rp      *httputil.ReverseProxy
+	journal *journal
+	stats   *stats
+	tracker *check.Tracker
+	started time.Time
 	// bodyTimeout bounds the read-ahead of an answer body (upstreamTimeout; tests shorten it).
 	bodyTimeout time.Duration
 	// clientRules holds the rules of client violations already logged (logViolations).
@@ -108,6 +111,7 @@ func New(cfg Config) (*Proxy, error) {
 		journal:  newJournal(cfg.JournalSize),
 		stats:    newStats(),
 		tracker:  check.NewTracker(),
+		bodies:   inflight.New(maxBodiesHeld),
 		started:  time.Now(),
 
 		bodyTimeout: upstreamTimeout,

@@ -1,0 +1,48 @@
+package mockserver_test
+
+import (
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/opsapi/mocktoolkit/mockserver"
+)
+
+// The request bodies held at once are bounded over every connection (D216): clients that each
+// announce a body just under the per-request limit and hold its last bytes fill the budget,
+// and the next such body is refused at once with 503 shape (a) and Retry-After, unread, instead
+// of the mock taking another MiB for it; once they are gone, bodies are taken again.
+func TestRequestBodiesHeldAtOnceAreBounded(t *testing.T) {
+	m := newMock(t, mockserver.Config{})
+	host := strings.TrimPrefix(m.url, "http://")
+	const size = 1<<20 - 1024
+	var conns []net.Conn
+	for range 64 { // 64 × ~1 MiB: the whole budget
+		c, err := net.Dial("tcp", host)
+		if err != nil {
+			t.Fatal(err)
+		}
+		conns = append(conns, c)
+		fmt.Fprintf(c, "POST /v1/authenticate HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n{\"email\":\"", host, size)
+	}
+	time.Sleep(300 * time.Millisecond) // each is being read
+	res, err := http.Post(m.url+"/v1/authenticate", "application/json", strings.NewReader(`{"email":"`+strings.Repeat("a", 512<<10)+`"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	if res.StatusCode != http.StatusServiceUnavailable || res.Header.Get("Retry-After") == "" || !strings.Contains(string(body), `"error":true`) {
+		t.Errorf("a body while the budget is held: %d %s, want 503 shape (a) with Retry-After", res.StatusCode, body)
+	}
+	for _, c := range conns {
+		c.Close()
+	}
+	time.Sleep(300 * time.Millisecond)
+	creds := m.manifest.Users.Member
+	m.ctl(http.MethodPost, "/v1/authenticate", map[string]any{"email": creds.Email, "password": creds.Password}).wantStatus(t, http.StatusOK)
+}
