@@ -149,6 +149,10 @@ func (s *Server) roomFor(keep *world, size, old int64, what string, evict bool) 
 	return &errNoRoom{msg: fmt.Sprintf("%s needs about %s of records; with what the other worlds hold (%s; %s) that passes the mock's limit (--max-state-mb %d), %s: delete or reset another world, or start the mock with a higher --max-state-mb", what, mib(size), mib(s.totalState()-old), s.largestWorlds(keep), s.cfg.MaxStateMB, why)}
 }
 
+// RecordsBytes is what every world's records take in memory together, as --max-state-mb counts
+// it (D206): the binary sets its soft memory limit above it.
+func (s *Server) RecordsBytes() int64 { return s.totalState() }
+
 func (s *Server) totalState() int64 {
 	s.worlds.mu.Lock()
 	defer s.worlds.mu.Unlock()

@@ -19,3 +19,17 @@ func TestTuneGCKeepsTheEnvironmentsChoice(t *testing.T) {
 		t.Errorf("GOGC and GOMEMLIMIT set: tuneGC changed them to %d, %d", gc, limit)
 	}
 }
+
+// The soft memory limit stays the binary's default while the records are small, and rises above
+// twice the records once they need it: a limit under the live heap made the collector run
+// without end near the default --max-state-mb.
+func TestMemoryLimitFollowsRecords(t *testing.T) {
+	if got := memoryLimitFor(0); got != memoryLimit {
+		t.Errorf("no records: %d, want the default %d", got, memoryLimit)
+	}
+	for _, records := range []int64{100 << 20, 256 << 20, 1 << 30} {
+		if got := memoryLimitFor(records); got < 2*records {
+			t.Errorf("%d MiB of records: a limit of %d MiB, under twice the records", records>>20, got>>20)
+		}
+	}
+}

@@ -296,6 +296,9 @@ func serve(ctx context.Context, opts options, std stdio) error {
 	if err != nil {
 		return err
 	}
+	if limitFollowsRecords {
+		go followRecords(ctx, mock)
+	}
 	ln, err := net.Listen("tcp", opts.addr)
 	if err != nil {
 		return fmt.Errorf("listen: %w", err)
