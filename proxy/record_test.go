@@ -21,7 +21,7 @@ func upstreamAnswering(body string) http.Handler {
 func TestScenarioRecorderScrubsPersonalDataAndKeepsFreeIDs(t *testing.T) {
 	rec, err := proxy.NewScenarioRecorder(upstreamAnswering(`{"error":false,"message":"ok","data":{"token":"tok-5f2a9c","name":"Annabel Lee","email":"ann@corp.example",` +
 		`"cards":[{"id":7,"title":"Call Annabel Lee at ann@corp.example","priority":"extreme","group_id":3,"owner_id":12,"due_date":"2026-05-01 10:00:00"},{"id":9,"title":"Master","is_master":true},` +
-		`{"id":10,"title":"Ask Annabel: mailto:jane.doe%40acme.com or josé@bücher.de","group_id":3}],` +
+		`{"id":10,"title":"Ask Annabel: mailto:jane.doe%40acme.com or josé@bücher.de","group_id":3},{"id":11,"title":"ANNABEL LEE, or lee, annabel","group_id":3,"unique_identifier":"seo-1"}],` +
 		`"comments":[{"id":4,"card_id":7,"comment":"ok"},{"id":5,"card_id":7,"comment":"re","parent_comment_id":4}],` +
 		`"cart":{"session_token":"secret-cart-token","status":"locked","currency":"EUR","items":[{"id":31,"domain_name":"annlee.shop","tld":"shop","action":"renew","years":2,"price":20.5}]}}}`))
 	if err != nil {
@@ -36,8 +36,12 @@ func TestScenarioRecorderScrubsPersonalDataAndKeepsFreeIDs(t *testing.T) {
 	res.Body.Close()
 	var out bytes.Buffer
 	taken := func(kind string, id int64) bool { return kind == "cards" && id == 7 || kind == "groups" } // the empty world holds group 3
-	if _, err := rec.WriteScenario(&out, proxy.ScenarioOptions{Name: proxy.ScenarioName("/tmp/staging data.yaml"), Comment: "test", Seed: 5, Taken: taken, Note: func(s string) { t.Log(s) }}); err != nil {
+	var notes []string
+	if _, err := rec.WriteScenario(&out, proxy.ScenarioOptions{Name: proxy.ScenarioName("/tmp/staging data.yaml"), Comment: "test", Seed: 5, Taken: taken, Note: func(s string) { notes = append(notes, s) }}); err != nil {
 		t.Fatal(err)
+	}
+	if !strings.Contains(strings.Join(notes, "\n"), "unique_identifier is left out") {
+		t.Errorf("the log does not name the card field left out: %q", notes)
 	}
 	got := out.String()
 	for _, want := range []string{"name: staging-data", "seed: 5", "title: Call Person 1 at person-1@example.com", "owner: member",
@@ -47,7 +51,7 @@ func TestScenarioRecorderScrubsPersonalDataAndKeepsFreeIDs(t *testing.T) {
 			t.Errorf("the scenario lacks %q:\n%s", want, got)
 		}
 	}
-	for _, leak := range []string{"Annabel", "ann@corp.example", "extreme", "Master", "id: 7\n", "token", "annlee", "jane.doe", "josé", "bücher"} {
+	for _, leak := range []string{"Annabel", "ANNABEL", "annabel", "ann@corp.example", "extreme", "Master", "id: 7\n", "token", "annlee", "jane.doe", "josé", "bücher"} {
 		if strings.Contains(got, leak) {
 			t.Errorf("the scenario holds %q:\n%s", leak, got)
 		}

@@ -285,10 +285,19 @@ func (b *scenarioBuilder) card(id int64, rec map[string]any) string {
 	if v, ok := rec["is_active"].(bool); ok {
 		c.IsActive = &v
 	}
+	for _, f := range cardFieldsNotKept {
+		if v, ok := rec[f]; ok && v != nil && v != "" {
+			b.changes["cards: "+f+" is left out (a scenario card has no such field; the mock gives it its own value)"] = true
+		}
+	}
 	b.made[key] = true
 	b.doc.Cards = append(b.doc.Cards, c)
 	return key
 }
+
+// cardFieldsNotKept are the fields of a card record a scenario card cannot hold; the log says
+// when a recorded card had one set (D175).
+var cardFieldsNotKept = []string{"unique_identifier", "evaluation_check", "tour_key", "short_description", "sort_order", "position"}
 
 func (b *scenarioBuilder) comment(id int64, rec map[string]any) {
 	card := number(rec, "card_id")
@@ -445,7 +454,7 @@ func newScrubber(names map[string]bool, secrets *redact.Known) *scrubber {
 		for _, part := range namePart.FindAllString(n, -1) {
 			if _, taken := s.byName[part]; !taken {
 				s.byName[part] = fmt.Sprintf("Person %d", i+1)
-				s.parts = append(s.parts, namePartStandIn{regexp.MustCompile(`\b` + regexp.QuoteMeta(part) + `\b`), s.byName[part]})
+				s.parts = append(s.parts, namePartStandIn{regexp.MustCompile(`(?i)\b` + regexp.QuoteMeta(part) + `\b`), s.byName[part]})
 			}
 		}
 	}
