@@ -33,9 +33,15 @@ proxy: ## run the validating proxy on $(ADDR) in front of UPSTREAM (README, "Val
 # on answers and rate windows more than they compute, so six variants run at once on two cores.
 SELFTEST = ./conformance/selftest
 
+# The self-test mostly waits, the race run mostly computes: they run side by side, the
+# self-test's output kept in build/selftest.log and shown once both are done.
 test: ## the full loop: every test (race detector on, container tests, the whole self-test, the generated client), then the suite against the mock image and the README's container commands
-	OPSAPI_FULL_TESTS=1 TESTCONTAINERS_RYUK_DISABLED=true $(GO) test -race -count=1 $$($(GO) list ./... | grep -v '/conformance/selftest$$')
-	OPSAPI_FULL_TESTS=1 $(GO) test -count=1 -parallel 6 -timeout 40m $(SELFTEST)
+	@mkdir -p build
+	@OPSAPI_FULL_TESTS=1 $(GO) test -count=1 -parallel 6 -timeout 40m $(SELFTEST) > build/selftest.log 2>&1 & selftest=$$!; \
+	OPSAPI_FULL_TESTS=1 TESTCONTAINERS_RYUK_DISABLED=true $(GO) test -race -count=1 $$($(GO) list ./... | grep -v '/conformance/selftest$$'); race=$$?; \
+	wait $$selftest; self=$$?; \
+	echo "== the self-test ($(SELFTEST), run beside the race run)"; cat build/selftest.log; \
+	test $$race = 0 && test $$self = 0
 	@$(MAKE) --no-print-directory test-codegen
 	@if docker info >/dev/null 2>&1; then \
 	  $(MAKE) --no-print-directory conformance-container && \
