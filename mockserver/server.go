@@ -44,8 +44,9 @@ type Server struct {
 	bigReads   chan struct{} // one whole read of a large world at a time (readWhole)
 	// answersInFlight are the bytes of large answers built and still being written (readWhole).
 	answersInFlight atomic.Int64
-	bodies          *inflight.Budget // the operations' request bodies held at once (D216)
-	logins          *loginThrottle   // failed logins per client address and e-mail, in every world (D144)
+	bodies          *inflight.Budget                                  // the operations' request bodies held at once (D216)
+	scenarios       atomic.Pointer[map[string]*fixtures.ScenarioFile] // user-authored, by name (SetScenarios)
+	logins          *loginThrottle                                    // failed logins per client address and e-mail, in every world (D144)
 }
 
 // New returns the mock for cfg: the default world of cfg.Seed and cfg.Scenario (or cfg.State)
@@ -76,6 +77,7 @@ func New(cfg Config) (*Server, error) {
 	s.journals = newJournalBudget(journalBytes)
 	s.flows = &flowBudget{}
 	s.bodies = inflight.New(maxBodiesHeld)
+	s.SetScenarios(cfg.Scenarios)
 	s.loading = make(chan struct{}, 1)
 	s.buildSlots = make(chan struct{}, runtime.GOMAXPROCS(0))
 	s.bigReads = make(chan struct{}, 1)

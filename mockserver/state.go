@@ -213,10 +213,18 @@ func recordIDs(st reference.State) map[string]map[string]bool {
 	return ids
 }
 
-// scenario builds the world of src at now: a user-authored scenario of Config.Scenarios, or one
+// SetScenarios replaces the user-authored scenarios (Config.Scenarios) that resets and new
+// worlds may name from now on; worlds already built keep their records. The binary calls it when
+// a file of its --scenarios directory changes (D101).
+func (s *Server) SetScenarios(m map[string]*fixtures.ScenarioFile) { s.scenarios.Store(&m) }
+
+// userScenarios are the user-authored scenarios now.
+func (s *Server) userScenarios() map[string]*fixtures.ScenarioFile { return *s.scenarios.Load() }
+
+// scenario builds the world of src at now: a user-authored scenario (userScenarios), or one
 // shipped in package fixtures (D101).
 func (s *Server) scenario(src Source, now time.Time) (fixtures.World, error) {
-	if f, ok := s.cfg.Scenarios[src.Scenario]; ok {
+	if f, ok := s.userScenarios()[src.Scenario]; ok {
 		return f.Build(src.Seed, now)
 	}
 	w, err := fixtures.BuildScenario(src.Scenario, src.Seed, now)
@@ -234,7 +242,7 @@ func (s *Server) knownScenario(name string) bool {
 // scenarioNames are the shipped scenarios and the user-authored ones, sorted.
 func (s *Server) scenarioNames() []string {
 	names := slices.Clone(fixtures.Scenarios)
-	for name := range s.cfg.Scenarios {
+	for name := range s.userScenarios() {
 		if !slices.Contains(names, name) {
 			names = append(names, name)
 		}

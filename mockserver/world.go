@@ -74,7 +74,7 @@ func (s *Server) source(src Source) Source {
 	if src.Scenario == "" {
 		src.Scenario = fixtures.DefaultScenario
 	}
-	if f, ok := s.cfg.Scenarios[src.Scenario]; ok {
+	if f, ok := s.userScenarios()[src.Scenario]; ok {
 		src.Seed = f.SeedFor(src.Seed)
 	}
 	return src

@@ -299,6 +299,7 @@ func serve(ctx context.Context, opts options, std stdio) error {
 	if limitFollowsRecords {
 		go followRecords(ctx, mock)
 	}
+	go watchScenarioDir(ctx, opts.worlds, mock, logger)
 	ln, err := net.Listen("tcp", opts.addr)
 	if err != nil {
 		return fmt.Errorf("listen: %w", err)

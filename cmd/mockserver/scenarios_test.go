@@ -1,7 +1,10 @@
 package main
 
 import (
+	"encoding/json"
+	"fmt"
 	"io"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -46,5 +49,55 @@ func TestScenarioDirReportsEveryProblem(t *testing.T) {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("error %q\nwant it to hold %q", err, want)
 		}
+	}
+}
+
+// The --scenarios directory is watched while the mock runs: a file added later can be named by
+// a reset, an edited one resets to what it holds now, and a change that does not load keeps
+// the last set that did.
+func TestScenarioDirChangesAreTakenWhileRunning(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, body string) {
+		t.Helper()
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tagScenario := func(name, tag string) string {
+		return "name: " + name + "\nbase: empty\ntags:\n  - ref: t\n    name: " + tag + "\n"
+	}
+	write("first.yaml", tagScenario("first", "Before"))
+	url, stop := startMock(t, "--scenarios", dir)
+	defer func() { _ = stop() }()
+	reset := func(scenario string) (int, map[string]any) {
+		res, err := http.Post(url+"/__mock/reset", "application/json", strings.NewReader(`{"scenario":"`+scenario+`"}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		var body map[string]any
+		_ = json.NewDecoder(res.Body).Decode(&body)
+		return res.StatusCode, body
+	}
+	tags := func() string {
+		token := loginMember(t, url)
+		return fmt.Sprint(postJSON(t, url+"/services/operations/v1/operations/tags/list", token, map[string]any{})["data"])
+	}
+	write("second.yaml", tagScenario("second", "Added"))
+	write("first.yaml", tagScenario("first", "Edited"))
+	deadline := time.Now().Add(5 * time.Second)
+	for st, _ := reset("second"); st != http.StatusOK && time.Now().Before(deadline); st, _ = reset("second") {
+		time.Sleep(200 * time.Millisecond)
+	}
+	if got := tags(); !strings.Contains(got, "Added") {
+		t.Errorf("after adding second.yaml, a reset to it lists tags %s", got)
+	}
+	if st, body := reset("first"); st != http.StatusOK || !strings.Contains(tags(), "Edited") {
+		t.Errorf("after editing first.yaml, a reset to it: %d %v, tags %s", st, body, tags())
+	}
+	write("broken.yaml", "tags: [")
+	time.Sleep(1500 * time.Millisecond)
+	if st, body := reset("first"); st != http.StatusOK {
+		t.Errorf("with a broken file added, a reset to the last good scenario: %d %v", st, body)
 	}
 }

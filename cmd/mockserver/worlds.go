@@ -19,6 +19,8 @@ type worldOptions struct {
 	scenario     string                            // the name of the scenario of every new world
 	file         *fixtures.ScenarioFile            // when --scenario named a file
 	scenarios    map[string]*fixtures.ScenarioFile // user-authored scenarios by name
+	scenarioDir  string                            // --scenarios, watched while the mock runs
+	scenarioSig  string                            // dirSignature of scenarioDir before it was loaded
 	maxWorlds    int                               // mockserver.Config.MaxWorlds (-1: off)
 	maxStateMB   int                               // mockserver.Config.MaxStateMB
 	allowedHosts []string
@@ -47,6 +49,10 @@ func worldFlags(fs *flag.FlagSet, getenv func(string) string) func() (worldOptio
 		o.allowedHosts = splitList(*hosts)
 		if err := hostguard.CheckNames(o.allowedHosts); err != nil {
 			return o, fmt.Errorf("--allowed-hosts: %w", err)
+		}
+		o.scenarioDir = *dir
+		if *dir != "" {
+			o.scenarioSig = dirSignature(*dir) // before the load: a change after it is seen
 		}
 		if o.scenarios, err = loadScenarioDir(*dir); err != nil {
 			return worldOptions{}, fmt.Errorf("--scenarios: %w", err)

@@ -1,0 +1,74 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"os"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/opsapi/mocktoolkit/mockserver"
+)
+
+// watchScenarioDir reloads the --scenarios directory when one of its scenario files is added,
+// changed or removed (D101): resets name what the files hold now, without a restart. A directory
+// that no longer loads (a file with a problem, two files of one name) keeps the last set that
+// did, and the log says why. A --scenario file from outside the directory stays named.
+func watchScenarioDir(ctx context.Context, o worldOptions, m *mockserver.Server, logger *slog.Logger) {
+	if o.scenarioDir == "" {
+		return
+	}
+	last := o.scenarioSig
+	tick := time.NewTicker(time.Second)
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+		}
+		sig := dirSignature(o.scenarioDir)
+		if sig == last {
+			continue
+		}
+		last = sig
+		loaded, err := loadScenarioDir(o.scenarioDir)
+		if err != nil {
+			logger.Warn("scenarios: the directory changed and does not load; resets keep the scenarios it held before", "dir", o.scenarioDir, "problems", err.Error())
+			continue
+		}
+		if o.file != nil && isScenarioFile(o.file.Path()) {
+			if _, inDir := loaded[o.file.Name]; !inDir {
+				loaded[o.file.Name] = o.file
+			}
+		}
+		m.SetScenarios(loaded)
+		names := make([]string, 0, len(loaded))
+		for name := range loaded {
+			names = append(names, name)
+		}
+		slices.Sort(names)
+		logger.Info("scenarios: the directory changed; resets may name " + strings.Join(names, ", "))
+	}
+}
+
+// dirSignature sums up the scenario files of dir (name, size, time of change), so a change is
+// seen without reading them.
+func dirSignature(dir string) string {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return "unreadable: " + err.Error()
+	}
+	var b strings.Builder
+	for _, e := range entries {
+		if e.IsDir() || !isScenarioFile(e.Name()) {
+			continue
+		}
+		if fi, err := e.Info(); err == nil {
+			fmt.Fprintf(&b, "%s %d %d\n", e.Name(), fi.Size(), fi.ModTime().UnixNano())
+		}
+	}
+	return b.String()
+}
