@@ -5,29 +5,17 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"net/http/httptest"
-	"net/url"
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/opsapi/mocktoolkit/proxy"
 )
 
 // The request bodies the proxy reads ahead for checking are bounded over every exchange (D216):
 // clients that each announce a body just under 1 MiB to an operation and hold its last bytes
 // fill the budget, and the next such body is refused with 503 shape (a), not forwarded.
 func TestRequestBodiesReadAheadAreBounded(t *testing.T) {
-	up := httptest.NewServer(newMock(t))
-	t.Cleanup(up.Close)
-	u, _ := url.Parse(up.URL)
-	p, err := proxy.New(proxy.Config{Upstream: u})
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(p)
-	t.Cleanup(srv.Close)
-	host := strings.TrimPrefix(srv.URL, "http://")
+	_, base := serveProxy(t, newMock(t))
+	host := strings.TrimPrefix(base, "http://")
 	for range 64 {
 		c, err := net.Dial("tcp", host)
 		if err != nil {
@@ -37,7 +25,7 @@ func TestRequestBodiesReadAheadAreBounded(t *testing.T) {
 		fmt.Fprintf(c, "POST /v1/authenticate HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n{\"email\":\"", host, 1<<20-1024)
 	}
 	time.Sleep(300 * time.Millisecond)
-	res, err := http.Post(srv.URL+"/v1/authenticate", "application/json", strings.NewReader(`{"email":"`+strings.Repeat("a", 512<<10)+`"}`))
+	res, err := http.Post(base+"/v1/authenticate", "application/json", strings.NewReader(`{"email":"`+strings.Repeat("a", 512<<10)+`"}`))
 	if err != nil {
 		t.Fatal(err)
 	}
