@@ -176,7 +176,7 @@ var All = []Rule{
 	{ID: COMMENT1, By: Suite | Proxy, Source: "Endpoints (20); Resources (comment)",
 		Statement: "A comment created on a card is counted by that card's comment list: its `total` grows; a reply carries its parent's id in `parent_comment_id`."},
 	{ID: PAGE1, By: Suite | Explore, Source: "Resources (pagination object); Endpoints (2)",
-		Statement: "Pagination adds up: `per_page` and `current_page` are the values asked for, `total_pages` is `total` divided by `per_page` rounded up (0 or 1 for no comments), and a page lists `per_page` comments, or what is left on the last page; a page past the last lists none, or is refused with a status the operation lists (what it answers is not shown)."},
+		Statement: "Pagination adds up: `per_page` and `current_page` are the values asked for, `total_pages` is `total` divided by `per_page` rounded up (0 or 1 for no comments), and a page lists `per_page` comments, or what is left on the last page; a page past the last lists none, or is the last page again with `current_page` saying so, or is refused with a status the operation lists (what it answers is not shown)."},
 	{ID: ISO1, By: Suite | Explore, Source: "Authentication (3); the manifest's outsider, a user of another project",
 		Statement: "A user of another project cannot act on the member's records: the request is refused with an error status the operation lists."},
 

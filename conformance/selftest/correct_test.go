@@ -561,6 +561,28 @@ var corrects = []correct{
 		},
 	},
 	{
+		name: "answers a comments page past the last with the last page, current_page saying so",
+		// What a page past the last answers is not shown (Endpoints 2, pagination object): a
+		// deployment may clamp the page, as many list APIs do, and name the page it answers.
+		basis: "§Endpoints 2 and the pagination object: a page past the last is not shown",
+		before: func(x *xchg) bool {
+			page, ok := x.req["page"].(float64)
+			if x.op.ID != conformance.OpCommentsList.ID || !ok || page <= 1 {
+				return false
+			}
+			first := map[string]any{}
+			for k, v := range x.req {
+				first[k] = v
+			}
+			first["page"] = 1
+			p, _ := x.ask(x.op.Path, first).data()["pagination"].(map[string]any)
+			if last, ok := p["total_pages"].(float64); ok && page > max(last, 1) {
+				x.req["page"] = max(last, 1)
+			}
+			return false
+		},
+	},
+	{
 		name: "answers authenticate with 401 to an unknown or malformed Authorization header",
 		// Authentication (2) gives a missing or invalid bearer token 401 without naming the
 		// operations, and authenticate's codes are not shown: a deployment whose token check
