@@ -1,6 +1,7 @@
 package conformance
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -145,9 +146,13 @@ func truncate(s string, n int) string {
 	return s[:n] + fmt.Sprintf("… (%d bytes in all)", len(s))
 }
 
+// prettyJSON indents b for a failure message, numbers as written: an id past 2^53 is shown with
+// its own digits, not float64's.
 func prettyJSON(b []byte) string {
 	var v any
-	if json.Unmarshal(b, &v) != nil {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	if dec.Decode(&v) != nil || dec.More() {
 		return string(b)
 	}
 	out, err := json.MarshalIndent(v, "    ", "  ")

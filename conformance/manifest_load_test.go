@@ -145,3 +145,12 @@ func TestDescribeWritesControlCharactersAsEscapes(t *testing.T) {
 		t.Errorf("Describe = %q, want the escapes written out and line ends kept", got)
 	}
 }
+
+// A failure shows the numbers of an answer as the deployment wrote them: an id past 2^53 keeps
+// its digits (float64 showed 9007199254740993 as 9007199254740992, another record's id).
+func TestDescribeKeepsBigIdsAsWritten(t *testing.T) {
+	ex := &conformance.Exchange{Op: conformance.OpTagsList, Status: 200, Body: []byte(`{"error":false,"message":"ok","data":{"tags":[{"id":9007199254740993}]}}`)}
+	if got := ex.Describe(); !strings.Contains(got, "9007199254740993") {
+		t.Errorf("Describe shows the id otherwise:\n%s", got)
+	}
+}
