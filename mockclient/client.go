@@ -73,6 +73,20 @@ func New(baseURL string, opts ...Option) *Client {
 	return c
 }
 
+// checkBase refuses a base URL the client cannot join paths to: one that is not an absolute
+// http(s) URL, or has a query or a fragment (paths went after them, and a reset was sent to the
+// mock's root).
+func checkBase(base string) error {
+	u, err := url.Parse(base)
+	switch {
+	case err != nil, u.Scheme != "http" && u.Scheme != "https", u.Host == "":
+		return fmt.Errorf("mockclient: the base URL %q is not the mock's URL: want one such as http://127.0.0.1:4010", base)
+	case u.RawQuery != "" || u.Fragment != "" || strings.HasSuffix(base, "?") || strings.HasSuffix(base, "#"):
+		return fmt.Errorf("mockclient: the base URL %q has a query or a fragment; give the mock's URL alone, such as http://127.0.0.1:4010 (a world is chosen with WithWorld)", base)
+	}
+	return nil
+}
+
 // World returns a client of the same mock for the world name.
 func (c *Client) World(name string) *Client {
 	cp := *c
@@ -113,6 +127,9 @@ func (e *Error) Error() string {
 func (c *Client) do(ctx context.Context, method, path string, body, out any) error {
 	if c.unnamed {
 		return errors.New("mockclient: the world's name is empty (WithWorld(\"\") or World(\"\")): name the world, or leave WithWorld out to address the default world, which every worker shares")
+	}
+	if err := checkBase(c.base); err != nil { // no request was made: not an answer of the mock
+		return err
 	}
 	var rd io.Reader
 	if body != nil {

@@ -127,3 +127,15 @@ func TestEndlessAnswerIsRefused(t *testing.T) {
 		t.Fatalf("Reset against an endless answer: %v, want an error naming the bound", err)
 	}
 }
+
+// A base URL with a query or a fragment, or one that is no http(s) URL, is refused by every
+// call, naming the URL, before any request: paths were joined after the query and a reset went
+// to the mock's root (a 405 that named the wrong cause).
+func TestBaseURLWithAQueryIsRefused(t *testing.T) {
+	for _, base := range []string{"http://127.0.0.1:1/?x=1", "http://127.0.0.1:1/#frag", "127.0.0.1:4010", "ftp://h"} {
+		_, err := mockclient.New(base, mockclient.WithWorld("w")).Reset(context.Background(), mockclient.Reset{})
+		if err == nil || !strings.Contains(err.Error(), base) || strings.Contains(err.Error(), "mock answered") {
+			t.Errorf("New(%q).Reset: %v; want a refusal naming the base URL", base, err)
+		}
+	}
+}
