@@ -48,7 +48,28 @@ func WithAdminToken(token string) Option { return func(c *Client) { c.admin = to
 
 // WithHTTPClient sets the HTTP client (when not set, one whose calls give up after
 // DefaultTimeout).
-func WithHTTPClient(hc *http.Client) Option { return func(c *Client) { c.hc = hc } }
+func WithHTTPClient(hc *http.Client) Option { return func(c *Client) { c.hc = sameHostOnly(hc) } }
+
+// sameHostOnly is a copy of hc that follows a redirect only to the host it was sent to: the
+// admin token goes with every call, and a base URL that redirects elsewhere (a proxy, a typo)
+// would hand it to that host. A redirect elsewhere fails the call, naming where it led.
+func sameHostOnly(hc *http.Client) *http.Client {
+	cp := *hc
+	next := hc.CheckRedirect
+	cp.CheckRedirect = func(req *http.Request, via []*http.Request) error {
+		if len(via) > 0 && !strings.EqualFold(req.URL.Host, via[0].URL.Host) {
+			return fmt.Errorf("mockclient: the mock's URL redirected to another host (%s); no call, and no admin token, is sent there: give the mock's own URL", req.URL.Redacted())
+		}
+		if next != nil {
+			return next(req, via)
+		}
+		if len(via) >= 10 {
+			return errors.New("mockclient: stopped after 10 redirects")
+		}
+		return nil
+	}
+	return &cp
+}
 
 // DefaultTimeout bounds each call of a Client made without WithHTTPClient, the answer read
 // whole: a base URL that accepts the connection and never answers fails the test instead of
@@ -66,7 +87,7 @@ const (
 
 // New returns a client of the mock at baseURL, such as http://127.0.0.1:4010.
 func New(baseURL string, opts ...Option) *Client {
-	c := &Client{base: strings.TrimRight(baseURL, "/"), hc: &http.Client{Timeout: DefaultTimeout}}
+	c := &Client{base: strings.TrimRight(baseURL, "/"), hc: sameHostOnly(&http.Client{Timeout: DefaultTimeout})}
 	for _, o := range opts {
 		o(c)
 	}

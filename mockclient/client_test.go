@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -136,6 +137,31 @@ func TestBaseURLWithAQueryIsRefused(t *testing.T) {
 		_, err := mockclient.New(base, mockclient.WithWorld("w")).Reset(context.Background(), mockclient.Reset{})
 		if err == nil || !strings.Contains(err.Error(), base) || strings.Contains(err.Error(), "mock answered") {
 			t.Errorf("New(%q).Reset: %v; want a refusal naming the base URL", base, err)
+		}
+	}
+}
+
+// A base URL that redirects to another host is not followed: the admin token goes with every
+// call, and would have been handed to that host.
+func TestRedirectToAnotherHostIsNotFollowed(t *testing.T) {
+	var leaked atomic.Bool
+	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		leaked.Store(r.Header.Get("X-Mock-Admin-Token") != "")
+		_, _ = w.Write([]byte(`{}`))
+	}))
+	defer other.Close()
+	otherURL := strings.Replace(other.URL, "127.0.0.1", "localhost", 1) // another host name, the same machine
+	redirect := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, otherURL+r.URL.Path, http.StatusTemporaryRedirect)
+	}))
+	defer redirect.Close()
+	for _, c := range []*mockclient.Client{
+		mockclient.New(redirect.URL, mockclient.WithAdminToken("SECRET-ADMIN")),
+		mockclient.New(redirect.URL, mockclient.WithAdminToken("SECRET-ADMIN"), mockclient.WithHTTPClient(&http.Client{})),
+	} {
+		_, err := c.Reset(context.Background(), mockclient.Reset{})
+		if err == nil || !strings.Contains(err.Error(), "another host") || leaked.Load() {
+			t.Errorf("Reset through a redirect to another host: %v (admin token sent there: %v)", err, leaked.Load())
 		}
 	}
 }
