@@ -24,6 +24,7 @@ type authForm struct {
 var authForms = []authForm{
 	{"the member's token without the Bearer scheme", func(tok string) string { return tok }},
 	{"the member's token under the Basic scheme", func(tok string) string { return "Basic " + tok }},
+	{"the member's token under the Token scheme", func(tok string) string { return "Token " + tok }},
 	{"the Bearer scheme with no token", func(string) string { return "Bearer" }},
 	{"the member's token after the scheme twice", func(tok string) string { return "Bearer Bearer " + tok }},
 }

@@ -101,6 +101,7 @@ type authForm struct {
 var authForms = []authForm{
 	{"the token without the Bearer scheme", func(tok string) string { return tok }, "tok"},
 	{"the token under the Basic scheme", func(tok string) string { return "Basic " + tok }, `"Basic " + tok`},
+	{"the token under the Token scheme", func(tok string) string { return "Token " + tok }, `"Token " + tok`},
 	{"the Bearer scheme with no token", func(string) string { return "Bearer" }, `"Bearer"`},
 	{"the scheme twice", func(tok string) string { return "Bearer Bearer " + tok }, `"Bearer Bearer " + tok`},
 }

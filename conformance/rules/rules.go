@@ -106,7 +106,7 @@ var All = []Rule{
 	{ID: AUTH5, Source: "What the service does (account)",
 		Statement: "Authenticate with a wrong password is refused (an error status, or `error: true` in a 2xx, since its codes are not shown) and hands out no token."},
 	{ID: AUTH6, By: Suite | Explore, Source: "Authentication (1, 2)",
-		Statement: "The bearer token counts only in the form `Authorization: Bearer <token>`: a valid token without the `Bearer` scheme, under another scheme (`Basic`), or the scheme with no token is answered with 401 in shape (b)."},
+		Statement: "The bearer token counts only in the form `Authorization: Bearer <token>`: a valid token without the `Bearer` scheme, under another scheme (`Basic`, `Token`), or the scheme with no token is answered with 401 in shape (b)."},
 	{ID: AUTH7, By: Suite | Explore, Source: "Authentication (1, 2); Endpoints (1, 22)",
 		Statement: "The public domain cart removal takes no token: an Authorization header, valid, unknown or malformed, does not change its answer, which is never 401 (its listed codes have none). Authenticate is public too, but its codes are not shown and an invalid token's 401 is stated without naming operations, so what it answers to such a header is not judged."},
 

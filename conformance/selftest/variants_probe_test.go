@@ -32,6 +32,15 @@ var probeVariants = []variant{
 				}
 			})(h).ServeHTTP
 		})},
+	{"takes the token after a scheme word other than Bearer (Token, …; Basic is refused)", "AUTH-6",
+		func(h httpHandler) httpHandler {
+			return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				if scheme, tok, ok := strings.Cut(r.Header.Get("Authorization"), " "); ok && scheme != "Bearer" && scheme != "Basic" && tok != "" && !strings.Contains(tok, " ") {
+					r.Header.Set("Authorization", "Bearer "+tok)
+				}
+				h.ServeHTTP(w, r)
+			})
+		}},
 	{"accepts a token without the Bearer scheme", "AUTH-6",
 		func(h httpHandler) httpHandler {
 			return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
