@@ -168,6 +168,9 @@ func (ix *refIndex) reference(op, field string, v any) any {
 	_, isString := v.(string)
 	_, isNum := number(v)
 	secret := redact.IsSecretName(field)
+	if secret && !isString {
+		return blankLeaves(v) // a credential that is a number, an object or a list: no value leaves
+	}
 	if n, _ := number(v); !(isString || isNum && idLike(field) && n >= 1) {
 		return v // an id of 0 or less names no record: a validation probe stays as sent
 	}
@@ -198,6 +201,32 @@ func (ix *refIndex) reference(op, field string, v any) any {
 		return map[string]any{"manifest": anyKey}
 	case secret:
 		return Redacted
+	}
+	return v
+}
+
+// blankLeaves is v in the same shape with every string the placeholder and every number 0, so a
+// replay is refused for the same reason as the recording (a password that is a number is still
+// a number) while none of v's values leaves the recording. Booleans and nulls carry no secret.
+func blankLeaves(v any) any {
+	switch t := v.(type) {
+	case string:
+		return Redacted
+	case map[string]any:
+		out := make(map[string]any, len(t))
+		for k, x := range t {
+			out[k] = blankLeaves(x)
+		}
+		return out
+	case []any:
+		out := make([]any, len(t))
+		for i, x := range t {
+			out[i] = blankLeaves(x)
+		}
+		return out
+	}
+	if _, ok := number(v); ok {
+		return json.Number("0")
 	}
 	return v
 }

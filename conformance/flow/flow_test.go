@@ -324,3 +324,30 @@ func TestReferencesCompareNumbersExactly(t *testing.T) {
 		}
 	}
 }
+
+// A credential that is not a string (a number, an object, an array) is kept out of the flow
+// too, in the same shape: its strings become the placeholder and its numbers 0, so a replay
+// is refused for the same reason (a password that is a number is still one), and no value
+// leaves the recording.
+func TestNonStringCredentialsAreRedactedInShape(t *testing.T) {
+	manifest := map[string]any{"users": map[string]any{"member": map[string]any{"email": "m@example.com", "password": "Secret-1"}}}
+	calls := []flow.Call{
+		{Operation: "authenticate", As: "none", Request: []byte(`{"email":"m@example.com","password":987654321}`), Status: 422, Answer: []byte(`{"message":"m","errors":{"password":["p"]}}`)},
+		{Operation: "authenticate", As: "none", Request: []byte(`{"email":"m@example.com","password":{"value":"Obj-Secret-9"},"api_key":[{"k":"Arr-Secret-7"}],"pin":4321}`), Status: 422, Answer: []byte(`{"message":"m","errors":{"password":["p"]}}`)},
+	}
+	raw, err := json.Marshal(flow.Build("shapes", calls, manifest))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, leak := range []string{"987654321", "Obj-Secret-9", "Arr-Secret-7", "4321"} {
+		if strings.Contains(string(raw), leak) {
+			t.Errorf("the flow holds %s:\n%s", leak, raw)
+		}
+	}
+	if _, err := flow.Parse(raw, []string{"authenticate"}); err != nil {
+		t.Fatalf("the flow does not load: %v\n%s", err, raw)
+	}
+	if !strings.Contains(string(raw), `"password":0`) && !strings.Contains(string(raw), `"password": 0`) {
+		t.Errorf("the numeric password is not kept a number:\n%s", raw)
+	}
+}

@@ -26,6 +26,7 @@ func TestIsSecretName(t *testing.T) {
 		"Ocp-Apim-Subscription-Key", "X-Subscription-Key", "subscription_key", "subscription-key", "X-RapidAPI-Key", "X-Rapidapi-Key",
 		"DD-Application-Key", "Dd-Application-Key", "X-App-Key", "appKey", "X-Consumer-Key", "consumer_key",
 		"X-Sentry-Auth", "X-Auth", "basic_auth", "X-Session", "user_session",
+		"bearer", "X-Bearer", "sid", "X-Sid", "refresh", "X-Refresh", "csrf", "X-Csrf", "xsrf", "X-XSRF-TOKEN", "assertion", "samlAssertion", "hmac", "X-Hmac",
 	}
 	plain := []string{
 		"token_count", "tokenCount", "TOKEN_TYPE", "token_type", "tokens_used", "tour_key", "tool_key", "toolKey",
@@ -95,5 +96,19 @@ func TestRedactURLUserinfo(t *testing.T) {
 	}
 	if target := Target("/x?db=postgres%3A%2F%2Fu%3APw-1234%40h"); strings.Contains(target, "Pw-1234") {
 		t.Errorf("Target: %q", target)
+	}
+}
+
+// A credential in an XML element is redacted as one in an attribute or a form is.
+func TestRedactXMLElements(t *testing.T) {
+	in := `<login><password>XMLPW-A</password><api_key attr="1">K-9</api_key><title>kept</title><ns:token>T-1</ns:token></login>`
+	got := Text(in)
+	for _, leak := range []string{"XMLPW-A", "K-9", "T-1"} {
+		if strings.Contains(got, leak) {
+			t.Errorf("Text kept %s: %s", leak, got)
+		}
+	}
+	if !strings.Contains(got, "<title>kept</title>") {
+		t.Errorf("Text changed a plain element: %s", got)
 	}
 }

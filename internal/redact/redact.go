@@ -29,6 +29,7 @@ var (
 		"credential": true, "credentials": true, "otp": true, "totp": true, "apikey": true,
 		"privatekey": true, "secretkey": true, "accesskey": true, "signingkey": true, "jwt": true,
 		"sessionid": true, "authentication": true, "signature": true, "pin": true, "cvv": true, "cvc": true, "dpop": true,
+		"bearer": true, "csrf": true, "xsrf": true, "hmac": true, "assertion": true,
 	}
 	// keyOwners make a final "key" a credential: api_key, privateKey, X-Api-Key, secret-key
 	// (a tour_key or a tool_key is an identifier).
@@ -50,8 +51,8 @@ var (
 // session_token: the cart's session token is a capability, X-Mock-Admin-Token), a word of
 // secretWords anywhere, "key" after a word of keyOwners, "code" alone or after a word of
 // codeOwners, "session" followed by "id", "pass" followed by "word", "phrase" or "code", "credit
-// card", a card or account "number", "auth" or "session" as the last word (X-Sentry-Auth,
-// X-Session), and "pass" or "sig" alone (a password, a signed URL's signature); a last word of digits is
+// card", a card or account "number", "auth", "session", "sid" or "refresh" as the last word
+// (X-Sentry-Auth, X-Session), and "pass" or "sig" alone (a password, a signed URL's signature); a last word of digits is
 // an index and does not count (token[0]). Words run together in one case ("ACCESSTOKEN",
 // "clientsecret") are caught by their endings. token_count, tour_key and evaluation_check are
 // not credentials.
@@ -85,7 +86,7 @@ func IsSecretName(name string) bool {
 			return true
 		}
 	}
-	return last == "auth" || last == "session" || (len(ws) == 1 && (last == "code" || last == "pass" || last == "sig"))
+	return last == "auth" || last == "session" || last == "sid" || last == "refresh" || (len(ws) == 1 && (last == "code" || last == "pass" || last == "sig"))
 }
 
 // keyOwner tells whether a word before "key" makes it a credential: a word of keyOwners, or one
@@ -203,9 +204,23 @@ func redactValue(v any, secret bool) any {
 // boundary or the end of what was kept.
 var multipartPart = regexp.MustCompile(`(?s)(name="([^"]{1,100})"[^\r\n]*\r?\n(?:[^\r\n]+\r?\n)*\r?\n)(.*?)(\r?\n--|\z)`)
 
+// xmlElement is an element of an XML body with text content: its name, attributes and text.
+var xmlElement = regexp.MustCompile(`<([A-Za-z_][\w.:\-]*)((?:\s[^<>]*)?)>([^<]*)</([A-Za-z_][\w.:\-]*)>`)
+
 // Text replaces the values of credentials in a body that is not JSON: the parts of a
-// multipart body named after a credential, then every name/value pair redactPairs finds.
+// multipart body named after a credential, the text of XML elements named after one
+// (<password>…</password>, <ns:token>…</ns:token>), then every name/value pair redactPairs finds.
 func Text(s string) string {
+	if strings.Contains(s, "</") {
+		s = xmlElement.ReplaceAllStringFunc(s, func(match string) string {
+			m := xmlElement.FindStringSubmatch(match)
+			local := m[1][strings.LastIndexByte(m[1], ':')+1:]
+			if m[1] != m[4] || m[3] == "" || !IsSecretName(local) {
+				return match
+			}
+			return "<" + m[1] + m[2] + ">" + redacted + "</" + m[4] + ">"
+		})
+	}
 	s = multipartPart.ReplaceAllStringFunc(s, func(match string) string {
 		m := multipartPart.FindStringSubmatch(match)
 		if IsSecretName(m[2]) {
