@@ -67,3 +67,26 @@ func TestRequestFractionsAreNotIntegers(t *testing.T) {
 		}
 	}
 }
+
+// A request body that parses but is not one JSON text of valid Unicode breaks REQ-1: a value
+// with more after it, a lone surrogate escape, bytes that are not UTF-8.
+func TestRequestThatIsNotOneJSONText(t *testing.T) {
+	doc, err := spec.Load(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var op spec.Operation
+	for _, o := range spec.Operations(doc) {
+		if o.ID == "tagsCreate" {
+			op = o
+		}
+	}
+	for _, body := range []string{`{"name":"n"}x`, `{"name":"n"}{"name":"m"}`, `{"name":"\ud800"}`, "{\"name\":\"\xff\"}"} {
+		if vs, _ := check.Request(context.Background(), op, http.Header{"Content-Type": {"application/json"}}, []byte(body)); len(vs) == 0 || vs[0].Rule != rules.REQ1 {
+			t.Errorf("%q: %v; want REQ-1", body, vs)
+		}
+	}
+	if vs, _ := check.Request(context.Background(), op, http.Header{"Content-Type": {"application/json"}}, []byte(`{"name":"n"}`+"\n")); len(vs) != 0 {
+		t.Errorf("one JSON text with a line end after it: %v", vs)
+	}
+}

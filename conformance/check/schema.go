@@ -3,8 +3,10 @@ package check
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"mime"
 	"net/http"
 	"slices"
@@ -58,6 +60,11 @@ func Request(ctx context.Context, op spec.Operation, h http.Header, body []byte)
 	if err != nil {
 		return nil, nil
 	}
+	if why := notOneJSONText(body); why != "" {
+		// A client's rule only, as the fractions below: a deployment whose reader takes the
+		// first value, or reads a lone surrogate as U+FFFD, is not held to refuse it.
+		return []Violation{{rules.REQ1, why}}, nil
+	}
 	verr := openapi3filter.ValidateRequest(ctx, &openapi3filter.RequestValidationInput{Request: req, Route: op.Route, Options: options()})
 	fractions := spec.NotIntegers(op.Request, body) // float64 reads 1e-400 as 0 and 1.0000000000000000001 as 1
 	if verr == nil && len(fractions) == 0 {
@@ -93,6 +100,24 @@ func Request(ctx context.Context, op spec.Operation, h http.Header, body []byte)
 		}
 	}
 	return []Violation{{rules.REQ1, summarise(whys)}}, broken
+}
+
+// notOneJSONText says why body, which may parse, is not one JSON text of valid Unicode: a value
+// with more after it, or text with a lone surrogate escape or bytes that are not UTF-8 (RFC
+// 8259 8.1, 8.2); "" when it is one, or when it does not parse at all (the validator says so).
+func notOneJSONText(body []byte) string {
+	dec := json.NewDecoder(bytes.NewReader(body))
+	var v any
+	if len(bytes.TrimSpace(body)) == 0 || dec.Decode(&v) != nil {
+		return ""
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return "the body holds more after its JSON value"
+	}
+	if bad := spec.InvalidText(body); len(bad) > 0 {
+		return strings.Join(bad, ", ") + ": text that is not valid Unicode (a lone surrogate escape, or bytes that are not UTF-8)"
+	}
+	return ""
 }
 
 // requestProblem words a request failure that is about no field (a body that is not JSON).
