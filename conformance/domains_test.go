@@ -95,22 +95,19 @@ var _ = Describe("Domain registration area", func() {
 			expectNotFound(remove(missingToken, manifest.Domains.Carts[0].ItemIDs[0]), Cite(rules.ERR4))
 		})
 
-		// Rule CART-2: item_count is the number of entries of items; two removals in a row from
-		// one cart lower it by one each and never raise total_price.
-		It("lowers item_count by one per removal, never raising total_price", Serial, Contract(op, AspectTransition, "CART-2"), func() {
+		// Rule CART-2: two removals in a row from one cart each lower item_count and never raise
+		// total_price. What item_count counts is not shown (a cart item's shape is not either:
+		// lines or units of them), so not by how much; that it is the number of entries of
+		// items is the reference's choice (D34, REF-COUNTS).
+		It("lowers item_count with each removal, never raising total_price", Serial, Contract(op, AspectTransition, "CART-2"), func() {
 			first, cart, i := takeRun(2, true)
 			second := remove(cart.SessionToken, cart.ItemIDs[i+1])
 			Expect(second).To(HaveStatus(200), "%s: the next item of the cart (manifest order) is still there", Cite(rules.CART1))
-			for _, ex := range []*Exchange{first, second} {
-				items := int64(len(ex.Objects("data.cart.items")))
-				if arr, ok := ex.Get("data.cart.items"); ok {
-					a, _ := arr.([]any)
-					items = int64(len(a))
-				}
-				Expect(ex).To(HaveJSON("data.cart.item_count", fmt.Sprintf("the number of entries of items (%d)", items), eqNum(items)), Cite(rules.CART2))
-			}
 			n1, _ := first.Int("data.cart.item_count")
-			Expect(second).To(HaveJSON("data.cart.item_count", fmt.Sprintf("one less than after the first removal (%d)", n1-1), eqNum(n1-1)), Cite(rules.CART2))
+			Expect(second).To(HaveJSON("data.cart.item_count", fmt.Sprintf("less than after the first removal (%d)", n1), func(v any, _ bool) bool {
+				n, ok := Integer(v)
+				return ok && n < n1 && n >= 0
+			}), Cite(rules.CART2))
 			p1, _ := first.Get("data.cart.total_price")
 			Expect(second).To(HaveJSON("data.cart.total_price", fmt.Sprintf("not above %v", p1), func(v any, _ bool) bool {
 				a, okA := Number(p1)

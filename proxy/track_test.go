@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/opsapi/mocktoolkit/conformance/rules"
+	"github.com/opsapi/mocktoolkit/mockserver"
 )
 
 // The proxy judges the rules that span one caller's exchanges through the checker's tracker: a
@@ -22,14 +23,23 @@ func TestProxyJudgesAcrossOneCallersExchanges(t *testing.T) {
 	frozen := func(_ *int, _ http.Header, body map[string]any) {
 		body["data"] = map[string]any{"tags": []any{}}
 	}
+	// 30 a minute: LIMIT-1 judges runs within one request's share of the minute (D123), 2 s
+	// here, so a loaded machine (the race detector beside the self-test) stays inside it.
+	limited := func() http.Handler {
+		m, err := mockserver.New(mockserver.Config{Now: mockNow, RateLimit: 30})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return m
+	}
 	for _, c := range []struct {
 		name     string
 		upstream http.Handler
 		want     []string
 	}{
-		{"the reference mock", newMock(t), nil},
-		{"a Remaining that never counts down", breakAnswer(newMock(t), pTagsList, stuck), []string{string(rules.LIMIT1)}},
-		{"a tag list that never grows", breakAnswer(newMock(t), pTagsList, frozen), []string{string(rules.LIST1)}},
+		{"the reference mock", limited(), nil},
+		{"a Remaining that never counts down", breakAnswer(limited(), pTagsList, stuck), []string{string(rules.LIMIT1)}},
+		{"a tag list that never grows", breakAnswer(limited(), pTagsList, frozen), []string{string(rules.LIST1)}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			s := startProxy(t, c.upstream)

@@ -146,7 +146,7 @@ var All = []Rule{
 	{ID: CART1, By: Suite | Explore, Source: "Endpoints (22); Resources (cart)",
 		Statement: "Removing a cart item with its cart's session token answers 200 with `data.cart`; the item is gone, so removing it again is 404."},
 	{ID: CART2, By: Suite | Explore, Source: "Resources (cart); Endpoints (22)",
-		Statement: "`item_count` follows the cart: it is the number of entries of `items`, and each removal lowers it by one without raising `total_price`."},
+		Statement: "`item_count` follows the cart: each removal lowers it without raising `total_price` (by how much is not stated: a cart item's shape is not shown, so it may count lines or units)."},
 	{ID: CART3, By: Suite | Explore, Source: "Endpoints (22)",
 		Statement: "The session token proves the item is in the cart being changed: a removal with another cart's token, or with one that only resembles the cart's own (a part of it, a character changed), is refused and leaves the item in its cart (its own token still removes it)."},
 	{ID: CART4, By: Suite | Explore, Source: "Errors (rule 3); States and transitions",

@@ -452,12 +452,23 @@ var variants = []variant{
 				}
 			}
 		})},
-	{"leaves item_count as it was before a removal", "CART-2",
-		rewrite(op(conformance.OpDomainCartRemove), func(_ *http.Request, _ map[string]any, a *answer) {
-			if cart, ok := a.data()["cart"].(map[string]any); ok && a.status == 200 {
-				cart["item_count"] = idOf(cart["item_count"]) + 1
-			}
-		})},
+	{"keeps item_count at what the cart held before its first removal", "CART-2",
+		func(h httpHandler) httpHandler {
+			var (
+				mu    sync.Mutex
+				first = map[any]int64{} // session token -> item_count before its first removal
+			)
+			return rewrite(op(conformance.OpDomainCartRemove), func(_ *http.Request, req map[string]any, a *answer) {
+				if cart, ok := a.data()["cart"].(map[string]any); ok && a.status == 200 {
+					mu.Lock()
+					if _, seen := first[req["session_token"]]; !seen {
+						first[req["session_token"]] = idOf(cart["item_count"]) + 1
+					}
+					cart["item_count"] = first[req["session_token"]]
+					mu.Unlock()
+				}
+			})(h)
+		}},
 	{"removes the item from its real cart on a wrong session token, answering 404", "CART-3",
 		stateful(func(h httpHandler, m fixtures.Manifest) http.HandlerFunc {
 			return func(w http.ResponseWriter, r *http.Request) {
