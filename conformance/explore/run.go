@@ -225,8 +225,10 @@ func Run(ctx context.Context, c *conformance.Client, m fixtures.Manifest, opts O
 		r.failure.Seed = res.Seed
 		r.failure.Rapid = tb.out.String()
 		if res.Replays > opts.ShrinkReplays {
-			// rapid calls the last replays flaky: they failed at once, without a call.
+			// rapid calls the last replays flaky: they failed at once, without a call, so they
+			// are not counted as replays.
 			r.failure.Rapid = fmt.Sprintf("[rapid] shrinking stopped after %d replays; the case above is the shortest failing one replayed\n", opts.ShrinkReplays)
+			res.Replays = opts.ShrinkReplays
 		}
 		res.Failure = r.failure
 	}
