@@ -45,16 +45,7 @@ func TestHeaderIntegersAreDigitsOnly(t *testing.T) {
 // A fraction written too close to a whole number, or too small, for float64 to tell is still
 // not an integer: REQ-1 names the field of the client's request, as the mock refuses it (D8).
 func TestRequestFractionsAreNotIntegers(t *testing.T) {
-	doc, err := spec.Load(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	var op spec.Operation
-	for _, o := range spec.Operations(doc) {
-		if o.ID == "tagsCreate" {
-			op = o
-		}
-	}
+	op := operation(t, "tagsCreate")
 	for _, v := range []string{"1.0000000000000000000001", "1e-400", "0.5"} {
 		vs, _ := check.Request(context.Background(), op, http.Header{"Content-Type": {"application/json"}}, []byte(`{"name":"n","position":`+v+`}`))
 		if len(vs) == 0 || vs[0].Rule != rules.REQ1 || !strings.Contains(vs[0].Detail, "position") {
@@ -71,16 +62,7 @@ func TestRequestFractionsAreNotIntegers(t *testing.T) {
 // A request body that parses but is not one JSON text of valid Unicode breaks REQ-1: a value
 // with more after it, a lone surrogate escape, bytes that are not UTF-8.
 func TestRequestThatIsNotOneJSONText(t *testing.T) {
-	doc, err := spec.Load(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	var op spec.Operation
-	for _, o := range spec.Operations(doc) {
-		if o.ID == "tagsCreate" {
-			op = o
-		}
-	}
+	op := operation(t, "tagsCreate")
 	for _, body := range []string{`{"name":"n"}x`, `{"name":"n"}{"name":"m"}`, `{"name":"\ud800"}`, "{\"name\":\"\xff\"}"} {
 		if vs, _ := check.Request(context.Background(), op, http.Header{"Content-Type": {"application/json"}}, []byte(body)); len(vs) == 0 || vs[0].Rule != rules.REQ1 {
 			t.Errorf("%q: %v; want REQ-1", body, vs)
@@ -89,4 +71,20 @@ func TestRequestThatIsNotOneJSONText(t *testing.T) {
 	if vs, _ := check.Request(context.Background(), op, http.Header{"Content-Type": {"application/json"}}, []byte(`{"name":"n"}`+"\n")); len(vs) != 0 {
 		t.Errorf("one JSON text with a line end after it: %v", vs)
 	}
+}
+
+// operation is the document's operation id.
+func operation(t *testing.T, id string) spec.Operation {
+	t.Helper()
+	doc, err := spec.Load(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, o := range spec.Operations(doc) {
+		if o.ID == id {
+			return o
+		}
+	}
+	t.Fatalf("no operation %s", id)
+	return spec.Operation{}
 }

@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/opsapi/mocktoolkit/conformance/check"
-	"github.com/opsapi/mocktoolkit/spec"
 )
 
 // The interface is JSON over HTTP and does not name the answers' media type: an answer labelled
@@ -14,16 +13,7 @@ import (
 // application/problem+json, with or without parameters) is judged by its body; one labelled as
 // something that is not JSON breaks DOC-1.
 func TestAnswersInAnyJSONMediaType(t *testing.T) {
-	doc, err := spec.Load(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	var op spec.Operation
-	for _, o := range spec.Operations(doc) {
-		if o.ID == "tagsList" {
-			op = o
-		}
-	}
+	op := operation(t, "tagsList")
 	body := []byte(`{"error":true,"message":"Unauthenticated."}`)
 	for _, c := range []struct {
 		contentType string
