@@ -37,7 +37,8 @@ func (s *Server) chain() http.Handler {
 
 // dispatch matches the route: an operation, a control, or 404/405 in the envelope (D3).
 func (s *Server) dispatch(w http.ResponseWriter, r *http.Request) {
-	if h, ok := s.ctrl[getOrHead(r)+" "+r.URL.Path]; ok && serverWide[getOrHead(r)+" "+r.URL.Path] && errors.Is(worldError(r), errAbsent) {
+	if key := getOrHead(r) + " " + r.URL.Path; serverWide[key] && errors.Is(worldError(r), errAbsent) {
+		h := s.ctrl[key]
 		h(w, r) // the same in every world: no world is needed, or made (D213)
 		return
 	}

@@ -51,12 +51,7 @@ func (p *Proxy) reverseProxy(transport http.RoundTripper) *httputil.ReverseProxy
 			pr.SetURL(p.upstream) // also sets Host to the upstream's
 			// The query as the client sent it (D94): ReverseProxy drops the parameters it cannot
 			// parse (a ';', a bad escape), and the proxy reads no parameter to route by.
-			pr.Out.URL.RawQuery = pr.In.URL.RawQuery
-			if q := p.upstream.RawQuery; q != "" && pr.In.URL.RawQuery != "" {
-				pr.Out.URL.RawQuery = q + "&" + pr.In.URL.RawQuery
-			} else if q != "" {
-				pr.Out.URL.RawQuery = q
-			}
+			pr.Out.URL.RawQuery = joinQuery(p.upstream.RawQuery, pr.In.URL.RawQuery)
 			for _, name := range forwardedHeaders {
 				if v, ok := pr.In.Header[name]; ok {
 					pr.Out.Header[name] = v
@@ -79,6 +74,14 @@ func (p *Proxy) reverseProxy(transport http.RoundTripper) *httputil.ReverseProxy
 		ModifyResponse: p.inspect,
 		ErrorHandler:   p.upstreamFailed,
 	}
+}
+
+// joinQuery puts the client's query, as written, after the upstream URL's own.
+func joinQuery(upstream, client string) string {
+	if upstream == "" || client == "" {
+		return upstream + client
+	}
+	return upstream + "&" + client
 }
 
 // routedPath is path as many servers route it: ';' parameters of each segment dropped (Tomcat,

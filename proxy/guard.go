@@ -19,6 +19,10 @@ import (
 // that names no path (CONNECT, OPTIONS *: 405 shape (a)).
 func (p *Proxy) admit(w http.ResponseWriter, r *http.Request) bool {
 	hostRefusal := p.hosts.Refuses(r, "The proxy and its pages answer only")
+	badPath := pathProblem(strings.ToLower(r.URL.EscapedPath()))
+	if badPath == "" {
+		badPath = pathProblem(r.URL.Path)
+	}
 	switch {
 	case hostRefusal != "":
 		writeJSON(w, http.StatusForbidden, map[string]any{"error": true, "message": hostRefusal})
@@ -28,12 +32,8 @@ func (p *Proxy) admit(w http.ResponseWriter, r *http.Request) bool {
 		// CONNECT's authority form, OPTIONS * and the like name no path to forward: the proxy is a
 		// reverse proxy in front of one upstream, not a tunnel.
 		writeJSON(w, http.StatusMethodNotAllowed, map[string]any{"error": true, "message": "The proxy forwards requests for paths of its upstream; " + clipText(r.Method+" "+r.RequestURI, 200) + " names none (it is not a tunnel or a forward proxy).", "data": []any{}})
-	case pathProblem(r.URL.Path) != "" || pathProblem(strings.ToLower(r.URL.EscapedPath())) != "":
-		why := pathProblem(strings.ToLower(r.URL.EscapedPath()))
-		if why == "" {
-			why = pathProblem(r.URL.Path)
-		}
-		writeJSON(w, http.StatusBadRequest, map[string]any{"error": true, "message": "The path " + clipText(r.URL.EscapedPath(), 200) + " has " + why + "; the proxy forwards only paths without them, which every server reads alike.", "data": []any{}})
+	case badPath != "":
+		writeJSON(w, http.StatusBadRequest, map[string]any{"error": true, "message": "The path " + clipText(r.URL.EscapedPath(), 200) + " has " + badPath + "; the proxy forwards only paths without them, which every server reads alike.", "data": []any{}})
 	default:
 		return true
 	}
