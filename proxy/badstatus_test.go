@@ -81,3 +81,31 @@ func tagsAnswer(seen func(*http.Request)) http.Handler {
 		_, _ = w.Write([]byte(`{"error":false,"message":"ok","data":{"tags":[]}}`))
 	})
 }
+
+// An upstream that switches protocols when nobody asked is one failed exchange: the client gets
+// the 502 of UP-1 and the journal holds that exchange once, not a 101 beside it.
+func TestUnrequestedSwitchIsOneFailedExchange(t *testing.T) {
+	u := rawUpstream(t, []byte("HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n"))
+	p, err := proxy.New(proxy.Config{Upstream: u})
+	if err != nil {
+		t.Fatal(err)
+	}
+	front := httptest.NewServer(p)
+	defer front.Close()
+	for i, path := range []string{"/services/operations/v1/operations/tags/list", "/elsewhere"} {
+		res, err := http.Post(front.URL+path, "application/json", strings.NewReader("{}"))
+		if err != nil {
+			t.Fatalf("%s: the client got no answer: %v", path, err)
+		}
+		res.Body.Close()
+		if res.StatusCode != http.StatusBadGateway {
+			t.Errorf("%s: an unrequested 101 answered %d, want 502", path, res.StatusCode)
+		}
+		if got := len(p.Exchanges(0)); got != i+1 {
+			t.Errorf("%s: after %d requests the journal holds %d exchanges", path, i+1, got)
+		}
+		if ex := p.Exchanges(1); len(ex) == 1 && ex[0].Status != http.StatusBadGateway {
+			t.Errorf("%s: the exchange recorded status %d, want 502", path, ex[0].Status)
+		}
+	}
+}

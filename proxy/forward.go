@@ -234,10 +234,19 @@ func (p *Proxy) inspect(resp *http.Response) error {
 		dropTrailers(resp) // not announced
 		resp.Body = ownTrailers{resp.Body, resp}
 	}
+	if resp.StatusCode == http.StatusSwitchingProtocols {
+		// An operation's request never asks for a switch (its Upgrade is not forwarded);
+		// ReverseProxy refuses a switch nobody asked for after this hook, so it is refused here,
+		// once, as the failed exchange it is.
+		asked := resp.Request.Header.Get("Upgrade")
+		if got := resp.Header.Get("Upgrade"); asked == "" || !strings.EqualFold(asked, got) {
+			return fmt.Errorf("it switched protocols to %q, which the request did not ask for", clipText(got, 100))
+		}
+	}
 	ex.status, ex.respHeader = resp.StatusCode, resp.Header.Clone()
-	if ex.op == nil || resp.StatusCode == http.StatusSwitchingProtocols {
+	if ex.op == nil {
 		why := "not a POST of one of the 24 operations"
-		if ex.op != nil {
+		if resp.StatusCode == http.StatusSwitchingProtocols {
 			why = "a protocol switch"
 		}
 		ex.note(why + ": forwarded unchecked, bodies not kept")
