@@ -5,6 +5,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"strings"
 	"testing"
 
@@ -107,5 +108,51 @@ func TestUnrequestedSwitchIsOneFailedExchange(t *testing.T) {
 		if ex := p.Exchanges(1); len(ex) == 1 && ex[0].Status != http.StatusBadGateway {
 			t.Errorf("%s: the exchange recorded status %d, want 502", path, ex[0].Status)
 		}
+	}
+}
+
+// A switch the client asked for, off the operations, is a tunnel: the bytes go both ways.
+func TestRequestedSwitchTunnels(t *testing.T) {
+	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("Upgrade") != "echo" {
+			http.Error(w, "want Upgrade: echo", http.StatusBadRequest)
+			return
+		}
+		c, brw, err := http.NewResponseController(w).Hijack()
+		if err != nil {
+			return
+		}
+		defer c.Close()
+		_, _ = brw.WriteString("HTTP/1.1 101 Switching Protocols\r\nUpgrade: echo\r\nConnection: Upgrade\r\n\r\n")
+		_ = brw.Flush()
+		line, _ := brw.ReadString('\n')
+		_, _ = brw.WriteString("echo " + line)
+		_ = brw.Flush()
+	}))
+	defer up.Close()
+	u, _ := url.Parse(up.URL)
+	p, err := proxy.New(proxy.Config{Upstream: u})
+	if err != nil {
+		t.Fatal(err)
+	}
+	front := httptest.NewServer(p)
+	defer front.Close()
+	c, err := net.Dial("tcp", strings.TrimPrefix(front.URL, "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	_, _ = c.Write([]byte("GET /socket HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: Upgrade\r\nUpgrade: echo\r\n\r\n"))
+	br := bufio.NewReader(c)
+	res, err := http.ReadResponse(br, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.StatusCode != http.StatusSwitchingProtocols {
+		t.Fatalf("a requested switch answered %d, want 101", res.StatusCode)
+	}
+	_, _ = c.Write([]byte("hello\n"))
+	if line, _ := br.ReadString('\n'); line != "echo hello\n" {
+		t.Errorf("through the tunnel came %q, want %q", line, "echo hello\n")
 	}
 }
