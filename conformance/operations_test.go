@@ -68,15 +68,7 @@ func describeCommentsList() {
 				GinkgoHelper()
 				ex := call(member, op, map[string]any{"card_id": card, "per_page": 2, "page": page})
 				Expect(ex).To(HaveStatus(200), Cite(rules.DATA1))
-				total, _ := ex.Int("data.pagination.total")
-				Expect(ex).To(HaveJSON("data.pagination.per_page", "2, as asked", eqNum(2)), Cite(rules.PAGE1))
-				Expect(ex).To(HaveJSON("data.pagination.current_page", fmt.Sprintf("%d, as asked", page), eqNum(page)), Cite(rules.PAGE1))
-				pages := (total + 1) / 2
-				Expect(ex).To(HaveJSON("data.pagination.total_pages", fmt.Sprintf("total %d over per_page 2, rounded up: %d", total, pages), eqNum(pages)), Cite(rules.PAGE1))
-				want := min(2, max(0, total-(page-1)*2))
-				entries, _ := ex.Get("data.comments")
-				list, _ := entries.([]any)
-				Expect(int64(len(list))).To(Equal(want), "%s: page %d of %d comments, 2 a page, lists %d\n\n%s", Cite(rules.PAGE1), page, total, want, ex.Describe())
+				Expect(ex).To(KeepTheContract(), "%s: page %d, 2 a page", Cite(rules.PAGE1), page)
 				return ex
 			}
 			p1 := checkPage(1)

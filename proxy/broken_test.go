@@ -90,6 +90,9 @@ func TestBrokenVariantsAreCaught(t *testing.T) {
 		{"an integer in an answer below the smallest float64 (read as 0)", func(_ *int, _ http.Header, body map[string]any) {
 			body["data"].(map[string]any)["pagination"].(map[string]any)["total"] = json.Number("1e-400")
 		}, pCommentsList, false, fmt.Sprintf(`{"card_id": %d}`, cardID), []rules.ID{rules.DOC1}},
+		{"a page whose total_pages does not add up", func(_ *int, _ http.Header, body map[string]any) {
+			body["data"].(map[string]any)["pagination"].(map[string]any)["total_pages"] = 99
+		}, pCommentsList, false, fmt.Sprintf(`{"card_id": %d, "page": 1, "per_page": 2}`, cardID), []rules.ID{rules.PAGE1}},
 		{"a 429 without Retry-After", func(s *int, h http.Header, body map[string]any) {
 			*s = http.StatusTooManyRequests
 			h.Del("Retry-After")
@@ -195,4 +198,28 @@ func sameSet(got, want []string) bool {
 		}
 	}
 	return true
+}
+
+// Removals from one cart are judged together, by the cart's session token (the operation is
+// public): a removal that leaves item_count where the previous one left it breaks CART-2, and
+// removing an item again with 200 breaks CART-1.
+func TestCartRemovalsAreJudgedTogether(t *testing.T) {
+	const pCartRemove = "/services/domains/v1/domain-cart/remove"
+	cart := manifest().Domains.Carts[0]
+	keepCount := func(_ *int, _ http.Header, body map[string]any) {
+		if data, ok := body["data"].(map[string]any); ok {
+			data["cart"].(map[string]any)["item_count"] = 7
+		}
+	}
+	s := startProxy(t, breakAnswer(newMock(t), pCartRemove, keepCount))
+	remove := func(item int64) []string {
+		got := s.post(t, pCartRemove, "", fmt.Sprintf(`{"session_token": %q, "cart_item_id": %d}`, cart.SessionToken, item))
+		return violations(got)
+	}
+	if ids := remove(cart.ItemIDs[0]); len(ids) > 0 {
+		t.Fatalf("the first removal: %v", ids)
+	}
+	if ids := remove(cart.ItemIDs[1]); !sameSet(ids, []string{string(rules.CART2)}) {
+		t.Errorf("a second removal leaving item_count at 7: %v, want CART-2", ids)
+	}
 }

@@ -48,7 +48,8 @@ func (v Violation) String() string { return string(v.Rule) + ": " + v.Detail }
 // Judge returns every rule ex breaks, in the registry's order: the request against its schema
 // (REQ-1, a client's rule), the status (STATUS-1), the rate-limit headers (HDR-1, HDR-2), a
 // success for a broken request (ERR-6), the envelope of the status (ENV-1 to ENV-4), the keys
-// of a validation error (ERR-5) and the answer against the OpenAPI document (DOC-1).
+// of a validation error (ERR-5), the answer against the OpenAPI document (DOC-1), a page's
+// arithmetic (PAGE-1) and a removed cart item that is still in the cart (CART-1).
 func Judge(ctx context.Context, ex Exchange) []Violation {
 	var vs []Violation
 	var broken []string
@@ -72,6 +73,13 @@ func Judge(ctx context.Context, ex Exchange) []Violation {
 		vs = append(vs, shape...)
 		if len(shape) == 0 && ex.Op.Declared(ex.Status) && !refused { // the document's 2xx schema is the success's
 			vs = append(vs, Answer(ctx, ex)...)
+		}
+		if cart, ok := ReadCart(ex.Body); ok && len(shape) == 0 && ex.Op.ID == "domainCartRemove" && ex.Status == http.StatusOK && !refused && !ex.ReqPartial {
+			_, item := removedItem(ex.ReqBody)
+			vs = append(vs, ItemGone(item, cart)...)
+		}
+		if page, ok := ReadPage(ex.ReqBody, ex.Body); ok && len(shape) == 0 && len(broken) == 0 && ex.Status == http.StatusOK && !refused && !ex.ReqPartial {
+			vs = append(vs, Pagination(page)...)
 		}
 	}
 	return Ordered(vs)

@@ -22,12 +22,14 @@ const quickGap = 2 * time.Second
 
 // Tracker judges the rules that span the exchanges of one caller (D123): X-RateLimit-Remaining
 // counts down on answers in a row (LIMIT-1), and a successful create shows up in the caller's
-// next list (LIST-1 for tags and master boards, COMMENT-1 for a card's comments). It is safe
+// next list (LIST-1 for tags and master boards, COMMENT-1 for a card's comments), and a cart
+// item removed stays removed while each removal lowers item_count (CART-1, CART-2). It is safe
 // for concurrent use; the caller key is whatever identifies a caller (the proxy uses its bearer
 // token).
 type Tracker struct {
 	mu      sync.Mutex
 	callers map[string]*trail
+	carts   map[string]cartMark // by session token: cart removal is public
 }
 
 // trail is what a Tracker remembers of one caller.
@@ -55,7 +57,9 @@ type rateMark struct {
 }
 
 // NewTracker returns an empty tracker.
-func NewTracker() *Tracker { return &Tracker{callers: map[string]*trail{}} }
+func NewTracker() *Tracker {
+	return &Tracker{callers: map[string]*trail{}, carts: map[string]cartMark{}}
+}
 
 // Forget drops what the tracker remembers of every caller: the records its counts stand on were
 // replaced (a mock reset or loaded a snapshot), so a list may rightly count fewer entries.
@@ -63,17 +67,23 @@ func (t *Tracker) Forget() {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	clear(t.callers)
+	clear(t.carts)
 }
 
 // Judge records ex, an exchange of caller whose request was sent at sent and answered at
-// answered, and returns the rules it breaks together with the caller's earlier exchanges. An
-// empty caller, or zero times, are not tracked.
+// answered, and returns the rules it breaks together with the caller's earlier exchanges, and
+// a cart removal's with the earlier removals from its cart. Zero times are not tracked; an
+// empty caller (no Authorization) only in the removals from a cart.
 func (t *Tracker) Judge(caller string, ex Exchange, sent, answered time.Time) []Violation {
-	if caller == "" || sent.IsZero() || answered.IsZero() || ex.Status < 200 || ex.Status >= 300 || ex.BodyPartial {
+	if sent.IsZero() || answered.IsZero() || ex.Status < 200 || ex.Status >= 300 || ex.BodyPartial {
 		return nil
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	vs := t.removal(ex, sent, answered)
+	if caller == "" {
+		return vs
+	}
 	tr := t.callers[caller]
 	if tr == nil {
 		if len(t.callers) >= maxCallers {
@@ -82,7 +92,6 @@ func (t *Tracker) Judge(caller string, ex Exchange, sent, answered time.Time) []
 		tr = &trail{rate: map[string]rateMark{}, lists: map[string]listMark{}}
 		t.callers[caller] = tr
 	}
-	var vs []Violation
 	vs = append(vs, tr.countDown(ex, sent, answered)...)
 	vs = append(vs, tr.listed(ex, sent, answered)...)
 	return vs

@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/opsapi/mocktoolkit/conformance"
+	"github.com/opsapi/mocktoolkit/conformance/check"
 	"github.com/opsapi/mocktoolkit/fixtures"
 )
 
@@ -69,16 +70,11 @@ type env struct {
 
 	pools    map[string][]ID
 	comments map[int64][]ID // created comments by card id
-	cartSeen map[string]cartState
+	cartSeen map[string]check.Cart
 	removed  map[string]bool // "token/item" removed in this case
 	deprec   map[int64]bool
 	thumbs   int // accepted regenerations in this case
 	vars     map[string]int
-}
-
-type cartState struct {
-	count int64
-	total float64
 }
 
 func newEnv(ctx context.Context, name string, c *conformance.Client, m fixtures.Manifest) (*env, error) {
@@ -158,7 +154,7 @@ func (e *env) reset() {
 	}
 	e.pools["approved"] = approved
 	e.comments = map[int64][]ID{}
-	e.cartSeen = map[string]cartState{}
+	e.cartSeen = map[string]check.Cart{}
 	e.removed = map[string]bool{}
 	e.deprec = map[int64]bool{}
 	e.thumbs = 0

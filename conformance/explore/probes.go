@@ -7,7 +7,6 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/opsapi/mocktoolkit/conformance"
-	"github.com/opsapi/mocktoolkit/conformance/rules"
 )
 
 // The probe classes of the suite (conformance/probe.go) as explore properties: an id field
@@ -157,31 +156,4 @@ func checkProbe(req request, ex *conformance.Exchange) *violation {
 // authScript is the curl header of a call sent with an auth form, the token in shell variable v.
 func authScript(c Call, v string) string {
 	return strings.ReplaceAll(c.Auth.Header("\x00"), "\x00", "$"+v)
-}
-
-// pageArithmetic checks PAGE-1 within one answer of comments/list: total_pages is total over
-// per_page rounded up (0 or 1 for no comments), and the page holds per_page comments, what is
-// left on the last page, or none past it (or the last page again, when current_page says so).
-func pageArithmetic(ex *conformance.Exchange, perPage, page int64) *violation {
-	total, okTotal := ex.Int("data.pagination.total")
-	pages, okPages := ex.Int("data.pagination.total_pages")
-	n, okLen := listLen(ex, "data.comments")
-	if !okTotal || !okPages || !okLen {
-		return nil
-	}
-	want := (total + perPage - 1) / perPage
-	if cur, ok := ex.Int("data.pagination.current_page"); ok && page > max(want, 1) && cur == max(want, 1) {
-		page = cur // past the last page a deployment may answer the last one, saying so (not shown)
-	}
-	if pages != want && !(total == 0 && pages <= 1) {
-		return &violation{Rule: rules.PAGE1, Reason: "comments/list answered total_pages that is not total over per_page rounded up",
-			Detail: fmt.Sprintf("total %d, per_page %d, total_pages %d, want %d", total, perPage, pages, want),
-			Go:     fmt.Sprintf("Expect(ex).To(HaveJSON(\"data.pagination.total_pages\", \"%d\", eqNum(%d)))", want, want)}
-	}
-	if wantLen := min(perPage, max(0, total-(page-1)*perPage)); n != wantLen {
-		return &violation{Rule: rules.PAGE1, Reason: "comments/list answered a page whose length does not follow total and per_page",
-			Detail: fmt.Sprintf("total %d, per_page %d, page %d: %d comments, want %d", total, perPage, page, n, wantLen),
-			Go:     fmt.Sprintf("Expect(ex.Objects(\"data.comments\")).To(HaveLen(%d))", wantLen)}
-	}
-	return nil
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"math"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -23,8 +24,8 @@ import (
 )
 
 // plantBug breaks the reference only after three calls in order: a card is created, then a
-// tag, then a comment on that card; from then on comments/list under-counts that card's
-// comments by one. Each card is its own trigger, so every case starts clean on the same mock.
+// tag, then a comment on that card; from then on comments/list leaves one of that card's
+// comments out. Each card is its own trigger, so every case starts clean on the same mock.
 func plantBug(h http.Handler) http.Handler {
 	var (
 		mu    sync.Mutex
@@ -59,8 +60,14 @@ func plantBug(h http.Handler) http.Handler {
 				stage[int64(card)] = 2
 			}
 		case rec.Code == 200 && r.URL.Path == conformance.OpCommentsList.Path && stage[int64(card)] == 2:
+			// One comment goes missing, the page still adding up within itself (PAGE-1 holds):
+			// only the count across calls shows it.
 			if p, ok := data["pagination"].(map[string]any); ok {
-				p["total"] = p["total"].(float64) - 1
+				total, per := p["total"].(float64)-1, p["per_page"].(float64)
+				p["total"], p["total_pages"] = total, math.Ceil(total/per)
+				if list, _ := data["comments"].([]any); len(list) > 0 {
+					data["comments"] = list[:len(list)-1]
+				}
 			}
 		}
 		mu.Unlock()

@@ -143,9 +143,9 @@ var All = []Rule{
 		Statement: "The `Retry-After` of a thumbnail 429 counts seconds to the end of a 10-minute window: at most 600, and once that many seconds have passed the project may regenerate again; the window then beginning lasts 10 minutes, so once 5 regenerations succeed in it the next 429 asks to wait more than a minute."},
 
 	// Domain cart.
-	{ID: CART1, By: Suite | Explore, Source: "Endpoints (22); Resources (cart)",
+	{ID: CART1, By: Suite | Proxy | Explore, Source: "Endpoints (22); Resources (cart)",
 		Statement: "Removing a cart item with its cart's session token answers 200 with `data.cart`; the item is gone, so removing it again is 404."},
-	{ID: CART2, By: Suite | Explore, Source: "Resources (cart); Endpoints (22)",
+	{ID: CART2, By: Suite | Proxy | Explore, Source: "Resources (cart); Endpoints (22)",
 		Statement: "`item_count` follows the cart: each removal lowers it without raising `total_price` (by how much is not stated: a cart item's shape is not shown, so it may count lines or units)."},
 	{ID: CART3, By: Suite | Explore, Source: "Endpoints (22)",
 		Statement: "The session token proves the item is in the cart being changed: a removal with another cart's token, or with one that only resembles the cart's own (a part of it, a character changed), is refused and leaves the item in its cart (its own token still removes it)."},
@@ -175,7 +175,7 @@ var All = []Rule{
 		Statement: "Deleting a group answers 200 with `data` an empty array; the group is gone, so deleting the same id again is 404. What becomes of a group's cards is not stated, so a group is emptied before it is deleted, and a refusal to delete a group that still holds cards is not judged."},
 	{ID: COMMENT1, By: Suite | Proxy, Source: "Endpoints (20); Resources (comment)",
 		Statement: "A comment created on a card is counted by that card's comment list: its `total` grows; a reply carries its parent's id in `parent_comment_id`."},
-	{ID: PAGE1, By: Suite | Explore, Source: "Resources (pagination object); Endpoints (2)",
+	{ID: PAGE1, By: Suite | Proxy | Explore, Source: "Resources (pagination object); Endpoints (2)",
 		Statement: "Pagination adds up: `per_page` and `current_page` are the values asked for, `total_pages` is `total` divided by `per_page` rounded up (0 or 1 for no comments), and a page lists `per_page` comments, or what is left on the last page; a page past the last lists none, or is the last page again with `current_page` saying so, or is refused with a status the operation lists (what it answers is not shown)."},
 	{ID: ISO1, By: Suite | Explore, Source: "Authentication (3); the manifest's outsider, a user of another project",
 		Statement: "A user of another project cannot act on the member's records: the request is refused with an error status the operation lists."},

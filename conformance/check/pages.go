@@ -1,0 +1,83 @@
+package check
+
+import (
+	"fmt"
+
+	"github.com/opsapi/mocktoolkit/conformance/rules"
+)
+
+// Page is what one paginated answer says of itself (rule PAGE-1), read from its `pagination`
+// object and the list beside it in `data`.
+type Page struct {
+	// Asked and PerPageAsked are the request's page and per_page, 0 when it did not give them.
+	Asked, PerPageAsked int64
+	// Total, PerPage, Current and TotalPages are the answer's pagination object.
+	Total, PerPage, Current, TotalPages int64
+	// Listed is the length of the answer's list.
+	Listed int64
+	// Again says the request asked for a page past the last and the answer is the last page
+	// again, its current_page saying so: what a page past the last answers is not shown, and
+	// this is one way a deployment may answer it.
+	Again bool
+}
+
+// ReadPage reads the page an answer holds. ok is false when the answer has no pagination object
+// of four integers beside one list (another rule, DATA-1 or DOC-1, judges that).
+func ReadPage(reqBody, body []byte) (p Page, ok bool) {
+	p.Asked, _ = count(reqBody, "page")
+	p.PerPageAsked, _ = count(reqBody, "per_page")
+	for _, f := range []struct {
+		path string
+		n    *int64
+	}{{"total", &p.Total}, {"per_page", &p.PerPage}, {"current_page", &p.Current}, {"total_pages", &p.TotalPages}} {
+		if *f.n, ok = count(body, "data.pagination."+f.path); !ok {
+			return p, false
+		}
+	}
+	data, _ := jsonObject(body)
+	inner, _ := data["data"].(map[string]any)
+	lists := 0
+	for key, v := range inner {
+		if list, isList := v.([]any); isList && key != "pagination" {
+			p.Listed, lists = int64(len(list)), lists+1
+		}
+	}
+	if lists != 1 || p.PerPage < 1 {
+		return p, false
+	}
+	last := max((p.Total+p.PerPage-1)/p.PerPage, 1) // by the arithmetic, whatever total_pages says
+	p.Again = p.Asked > last && p.Current == last
+	return p, true
+}
+
+// Pagination judges rule PAGE-1 within one answer: per_page and current_page are the values
+// asked for (past the last page, the last page again with current_page saying so is allowed),
+// total_pages is total over per_page rounded up (0 or 1 for nothing), and the page lists
+// per_page entries, or what is left on the last page, or none past it.
+func Pagination(p Page) []Violation {
+	var vs []Violation
+	broken := func(format string, args ...any) {
+		vs = append(vs, Violation{rules.PAGE1, fmt.Sprintf(format, args...)})
+	}
+	if p.PerPageAsked > 0 && p.PerPage != p.PerPageAsked {
+		broken("per_page is %d, the request asked for %d", p.PerPage, p.PerPageAsked)
+	}
+	if p.Asked > 0 && p.Current != p.Asked && !p.Again {
+		broken("current_page is %d, the request asked for page %d", p.Current, p.Asked)
+	}
+	want := (p.Total + p.PerPage - 1) / p.PerPage
+	if p.TotalPages != want && !(p.Total == 0 && p.TotalPages <= 1) {
+		broken("total_pages is %d; total %d over per_page %d, rounded up, is %d", p.TotalPages, p.Total, p.PerPage, want)
+	}
+	shown := p.Current
+	if p.Asked > 0 {
+		shown = p.Asked
+		if p.Again {
+			shown = p.Current
+		}
+	}
+	if wantLen := min(p.PerPage, max(0, p.Total-(shown-1)*p.PerPage)); p.Listed != wantLen {
+		broken("page %d of %d entries at per_page %d lists %d, want %d", shown, p.Total, p.PerPage, p.Listed, wantLen)
+	}
+	return vs
+}
