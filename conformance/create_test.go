@@ -143,7 +143,7 @@ func describeCommentsCreate() {
 func describeTagsCreate() {
 	op := OpTagsCreate
 	operation(op, fieldRules{
-		base: func() map[string]any { return map[string]any{"name": "Conformance tag"} },
+		base: func() map[string]any { return map[string]any{"name": unique("Conformance tag")} }, // tag names may have to be unique (not shown)
 		constraints: []constraint{
 			required("name"), typed("name", "string"), maxChars("name", 255),
 			maxLen("color", 50), maxLen("icon", 100), typed("position", "integer"),

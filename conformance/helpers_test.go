@@ -409,7 +409,7 @@ func pushedGroup() int64 {
 	c := call(superadmin, OpMasterCardsCreate, map[string]any{"group_id": masterGroup, "title": unique("Card in group to delete"), "card_type": "widget", "push_to_projects": true})
 	Expect(c).To(HaveStatus(201), Cite(rules.STATUS2))
 	masterCard, _ := c.Int("data.card.id")
-	// The copy may come a moment after the answer (D210), as PUSH-1 waits for it.
+	// The copy may come after the answer (D210), as PUSH-1 waits for it.
 	copies := copiesOf(memberCards(member), masterCard)
 	for deadline := time.Now().Add(pushWait); len(copies) == 0 && time.Now().Before(deadline); copies = copiesOf(memberCards(member), masterCard) {
 		time.Sleep(250 * time.Millisecond)

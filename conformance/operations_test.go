@@ -362,7 +362,8 @@ func describeGroupsDelete() {
 		// not show the copy's group (list records' fields are not shown). What becomes of a
 		// group's cards is not shown, and a deployment may refuse to delete a group that holds
 		// some: the spec moves the copy out first (cards/update takes group_id), and skips if
-		// the deployment then still shows cards in it and refuses.
+		// the deployment then still shows cards in it and refuses. Which groups a member may
+		// delete is not shown either: a 403 skips too.
 		It("deletes a group, and a second delete of the same id is 404", Serial, Contract(op, AspectTransition, "GROUP-1"), func() {
 			group := pushedGroup()
 			By("moving the group's cards to the manifest's group")
@@ -373,6 +374,9 @@ func describeGroupsDelete() {
 				}
 			}
 			ex := call(member, op, map[string]any{"id": group})
+			if ex.Status == 403 {
+				Skip("groups/delete answered 403 to the member deleting the group a master card push gave its project: which groups a member may delete is not shown (one a master board manages may be the superadmin's)")
+			}
 			if ex.Status == 400 || ex.Status == 422 {
 				for _, c := range memberCards(member) {
 					if g, _ := num(c, "group_id"); g == group {

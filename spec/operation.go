@@ -216,3 +216,14 @@ func extInt(v any) int {
 	}
 	return 0
 }
+
+// ValuesNotShown reports whether the field of body takes values from a set the interface does
+// not show (`x-values-not-shown`: generic card status): any value within its bounds may be one
+// a deployment refuses.
+func ValuesNotShown(body *openapi3.Schema, field string) bool {
+	if body == nil || body.Properties[field] == nil || body.Properties[field].Value == nil {
+		return false
+	}
+	v, _ := body.Properties[field].Value.Extensions["x-values-not-shown"].(bool)
+	return v
+}

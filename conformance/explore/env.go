@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/opsapi/mocktoolkit/conformance"
 	"github.com/opsapi/mocktoolkit/conformance/check"
@@ -75,6 +76,31 @@ type env struct {
 	deprec   map[int64]bool
 	thumbs   int // accepted regenerations in this case
 	vars     map[string]int
+	// texts are the text values sent for each operation's field ("tagsCreate.name=x", lower
+	// case), so a repeated one is known (request.repeated).
+	texts map[string]bool
+}
+
+// repeats notes body's text values as sent to op and returns the fields whose value was sent
+// before, or is the manifest's tool key on a master board create (the manifest's master board
+// holds it).
+func (e *env) repeats(op string, body map[string]any) []string {
+	if e.texts == nil {
+		e.texts = map[string]bool{"masterBoardsCreate.tool_key=" + strings.ToLower(e.m.Operations.ToolKey): true}
+	}
+	var out []string
+	for field, v := range body {
+		s, ok := v.(string)
+		if !ok {
+			continue
+		}
+		key := op + "." + field + "=" + strings.ToLower(strings.TrimSpace(s))
+		if e.texts[key] {
+			out = append(out, field)
+		}
+		e.texts[key] = true
+	}
+	return out
 }
 
 func newEnv(ctx context.Context, name string, c *conformance.Client, m fixtures.Manifest) (*env, error) {

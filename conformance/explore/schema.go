@@ -6,6 +6,7 @@ import (
 	"github.com/getkin/kin-openapi/openapi3"
 
 	"github.com/opsapi/mocktoolkit/conformance"
+	"github.com/opsapi/mocktoolkit/spec"
 )
 
 // A field is one property of an operation's request body, as the OpenAPI document declares it.
@@ -21,6 +22,9 @@ type field struct {
 	// Gap is set on fields the interface does not declare (the spec adds them for a gap):
 	// explore never breaks them on purpose.
 	Gap bool
+	// OpenValues is set on fields whose allowed values are not shown (generic card status): a
+	// valid body leaves them out, as any value may be one the target refuses.
+	OpenValues bool
 }
 
 // schemaOf is the request schema of every operation, by operation id.
@@ -52,7 +56,8 @@ func fieldsOf(opID string, s *openapi3.Schema) []field {
 	fields := make([]field, 0, len(names))
 	for _, name := range names {
 		p := s.Properties[name].Value
-		f := field{Name: name, Required: req[name], Nullable: p.Nullable, Format: p.Format, Gap: gapFields[opID+"."+name]}
+		f := field{Name: name, Required: req[name], Nullable: p.Nullable, Format: p.Format, Gap: gapFields[opID+"."+name],
+			OpenValues: spec.ValuesNotShown(s, name)}
 		if p.Type != nil && len(*p.Type) > 0 {
 			f.Type = (*p.Type)[0]
 		}

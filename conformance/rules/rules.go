@@ -172,7 +172,7 @@ var All = []Rule{
 	{ID: SNOOZE1, Source: "Endpoints (5, 8)",
 		Statement: "A widget card snoozed into the future counts in `snoozed_count` and leaves the widget list when `include_snoozed` is false; with `include_snoozed` true it stays listed."},
 	{ID: GROUP1, Source: "Endpoints (11); Errors (rule 2)",
-		Statement: "Deleting a group answers 200 with `data` an empty array; the group is gone, so deleting the same id again is 404. What becomes of a group's cards is not stated, so a group is emptied before it is deleted, and a refusal to delete a group that still holds cards is not judged."},
+		Statement: "Deleting a group answers 200 with `data` an empty array; the group is gone, so deleting the same id again is 404. What becomes of a group's cards is not stated, so a group is emptied before it is deleted, and a refusal to delete a group that still holds cards is not judged, nor a 403 (which groups a member may delete is not stated)."},
 	{ID: COMMENT1, By: Suite | Proxy, Source: "Endpoints (20); Resources (comment)",
 		Statement: "A comment created on a card is counted by that card's comment list: its `total` grows; a reply carries its parent's id in `parent_comment_id`."},
 	{ID: PAGE1, By: Suite | Proxy | Explore, Source: "Resources (pagination object); Endpoints (2)",

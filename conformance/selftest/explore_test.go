@@ -73,13 +73,13 @@ var exploreOnly = []variant{
 }
 
 // exploreFound are broken variants explore mode found first; fixed contract specs written since
-// (SYNC-1, CART-2, PAGE-1, and ERR-3 on a title of two-byte characters) catch them too, and
-// explore mode must still catch each.
+// (SYNC-1, PAGE-1, and ERR-3 on a title of two-byte characters) catch them too, and explore
+// mode must still catch each. (A cart keeping item_count from its second removal on, found
+// first by explore too, is the self-test's CART-2 variant now: explore sees it only when one
+// case makes a cart's first two removals, which its draws need not do.)
 var exploreFound = []variant{
 	{"adds the master board's cards again on every repeated sync", "§Endpoints 10: a sync adds the cards a project lacks",
 		syncAddsAgain()},
-	{"keeps item_count after the second removal from a cart", "§Resources, Cart: item_count follows the items",
-		secondRemovalKeepsCount()},
 	{"answers every comment on the page whatever per_page asks", "§Endpoints 2: per_page",
 		allCommentsOnPage()},
 	titleBytes,
@@ -120,28 +120,6 @@ func syncAddsAgain() func(httpHandler) httpHandler {
 				cards = append(cards, cards[0])
 			}
 			a.data()["cards"] = cards
-		}
-	})
-}
-
-// secondRemovalKeepsCount: from the second removal from a cart on, item_count is not lowered.
-func secondRemovalKeepsCount() func(httpHandler) httpHandler {
-	var (
-		mu       sync.Mutex
-		removals = map[string]int{}
-	)
-	return rewrite(op(conformance.OpDomainCartRemove), func(_ *http.Request, req map[string]any, a *answer) {
-		if a.status != 200 {
-			return
-		}
-		tok, _ := req["session_token"].(string)
-		mu.Lock()
-		removals[tok]++
-		n := removals[tok]
-		mu.Unlock()
-		if cart, ok := a.data()["cart"].(map[string]any); ok && n > 1 {
-			c, _ := cart["item_count"].(float64)
-			cart["item_count"] = c + 1
 		}
 	})
 }
