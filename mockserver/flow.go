@@ -281,6 +281,12 @@ func projectOf(st reference.State, email string) int64 {
 
 // handleFlow answers the world's flow since its last reset or loaded snapshot (D170, D173): GET /__mock/flow.
 func (s *Server) handleFlow(w http.ResponseWriter, r *http.Request) {
+	select {
+	case s.flowBuilds <- struct{}{}:
+		defer func() { <-s.flowBuilds }()
+	case <-r.Context().Done():
+		return // the client went away while another flow was built
+	}
 	wl := s.worldOf(r)
 	st := wl.state()
 	calls, dropped, givenUp, left := wl.flow.snapshot(projectOf(st.store.State(), st.manifest.Users.Member.Email))

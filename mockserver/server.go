@@ -25,13 +25,16 @@ import (
 // world's records are swapped whole on reset, so a request sees one state from start to end.
 // It is safe for concurrent use.
 type Server struct {
-	cfg     Config
-	logger  *slog.Logger
-	base    *Clock // the configured clock (--now), where every new world's clock starts
-	doc     *openapi3.T
-	ops     map[string]*route
-	ctrl    map[string]http.HandlerFunc
-	handler http.Handler
+	// flowBuilds lets one GET /__mock/flow build its document at a time (D173): a build costs
+	// time in the flow's bytes, and parallel ones only multiplied the memory held.
+	flowBuilds chan struct{}
+	cfg        Config
+	logger     *slog.Logger
+	base       *Clock // the configured clock (--now), where every new world's clock starts
+	doc        *openapi3.T
+	ops        map[string]*route
+	ctrl       map[string]http.HandlerFunc
+	handler    http.Handler
 
 	steering *steering      // latency, admin token, CORS, allowed hosts (steering.go)
 	worlds   *registry      // the default world and the named ones (worlds.go)
@@ -76,6 +79,7 @@ func New(cfg Config) (*Server, error) {
 	s.steering = newSteering(cfg)
 	s.journals = newJournalBudget(journalBytes)
 	s.flows = &flowBudget{}
+	s.flowBuilds = make(chan struct{}, 1)
 	s.bodies = inflight.New(maxBodiesHeld)
 	s.SetScenarios(cfg.Scenarios)
 	s.loading = make(chan struct{}, 1)

@@ -23,6 +23,16 @@ const DefaultKnownLimit = 1024
 // ordinary words wherever they stand.
 const MinKnownLength = 4
 
+// MaxKnownValue is how much of a value a Known keeps, in bytes: a longer one (a header of half
+// a megabyte) is kept by its start, which still breaks any quote of it; MaxKnownBytes bounds
+// the values kept in all, the oldest going first. Building the replacer costs time in the
+// bytes it holds, once per change of the set: without these bounds a client sending large
+// distinct tokens made each exchange cost a fraction of a second.
+const (
+	MaxKnownValue = 4 << 10
+	MaxKnownBytes = 1 << 20
+)
+
 // Known is a bounded set of credential values seen — bearer tokens, and the strings under
 // credential names (IsSecretName) of JSON bodies — that replaces every occurrence of any of
 // them in a text with Placeholder, longest first so that a value inside another goes with it
@@ -34,6 +44,7 @@ type Known struct {
 	limit   int
 	order   *list.List               // most recent first; values are strings
 	at      map[string]*list.Element // value → its place in order
+	bytes   int                      // the values' lengths in all
 	version uint64                   // bumped whenever the set changes
 	rep     *strings.Replacer        // nil: rebuild before use
 }
@@ -51,6 +62,13 @@ func (k *Known) Note(v string) {
 	if utf8.RuneCountInString(v) < MinKnownLength {
 		return
 	}
+	if len(v) > MaxKnownValue {
+		cut := MaxKnownValue
+		for cut > 0 && !utf8.RuneStart(v[cut]) {
+			cut--
+		}
+		v = strings.Clone(v[:cut]) // not the whole header's string
+	}
 	k.mu.Lock()
 	defer k.mu.Unlock()
 	if e, ok := k.at[v]; ok {
@@ -58,10 +76,12 @@ func (k *Known) Note(v string) {
 		return
 	}
 	k.at[v] = k.order.PushFront(v)
-	for k.order.Len() > k.limit {
+	k.bytes += len(v)
+	for k.order.Len() > k.limit || k.bytes > MaxKnownBytes {
 		old := k.order.Back()
 		k.order.Remove(old)
 		delete(k.at, old.Value.(string))
+		k.bytes -= len(old.Value.(string))
 	}
 	k.version++
 	k.rep = nil

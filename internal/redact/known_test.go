@@ -137,3 +137,30 @@ func TestKnownConcurrent(t *testing.T) {
 		t.Errorf("kept %d values, want the bound 64", k.Len())
 	}
 }
+
+// A very long value is kept by its start, and the values kept hold at most MaxKnownBytes in
+// all, the oldest going first: no client sends a set whose replacer costs the recorder seconds.
+func TestKnownBoundsItsBytes(t *testing.T) {
+	k := NewKnown(0)
+	long := strings.Repeat("q", 500_000)
+	k.Note(long)
+	out := k.Replace("token " + long)
+	if !strings.HasPrefix(out, "token "+Placeholder) || len(out) > len(long)-MaxKnownValue+len("token ")+len(Placeholder) {
+		t.Errorf("a 500 kB value quoted: %d bytes left of %d, starting %q", len(out), len(long)+6, out[:min(len(out), 40)])
+	}
+	k = NewKnown(0)
+	val := func(i int) string { return fmt.Sprintf("%04d", i) + strings.Repeat("v", MaxKnownValue-4) }
+	n := 2 * MaxKnownBytes / MaxKnownValue
+	for i := range n {
+		k.Note(val(i))
+	}
+	if got := k.Len() * MaxKnownValue; got > MaxKnownBytes {
+		t.Errorf("%d values of %d bytes kept: %d bytes, more than %d", k.Len(), MaxKnownValue, got, MaxKnownBytes)
+	}
+	if out := k.Replace(val(n - 1)); out != Placeholder {
+		t.Errorf("the newest value is not replaced: %q…", out[:20])
+	}
+	if out := k.Replace(val(0)); out == Placeholder {
+		t.Error("the oldest value is still kept past the byte bound")
+	}
+}
