@@ -34,6 +34,9 @@ const (
 	// EnvRateSenders is how many requests the rate-limit spec keeps in flight at once to spend a
 	// window (default 128, D162): raise it for a deployment with a high limit and slow answers.
 	EnvRateSenders = "CONFORMANCE_RATE_SENDERS"
+	// EnvPushWait is how long the suite waits for the cards a push or a sync adds to show up, a
+	// Go duration (default 20s): such work may be carried out after the answer (D210).
+	EnvPushWait = "CONFORMANCE_PUSH_WAIT"
 	// EnvTimeout is the timeout of one HTTP request, a Go duration (default 30s).
 	EnvTimeout = "CONFORMANCE_TIMEOUT"
 	// EnvProfile narrows the run: ProfileReadOnly, or a label filter used when no
@@ -79,6 +82,7 @@ type Config struct {
 	RateSenders    int
 	RetryMax       time.Duration
 	Timeout        time.Duration
+	PushWait       time.Duration
 	// Parallel is EnvParallel: the number of Ginkgo processes the run is split across.
 	Parallel int
 }
@@ -98,6 +102,7 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 		RateSenders:  128,
 		RetryMax:     65 * time.Second,
 		Timeout:      30 * time.Second,
+		PushWait:     20 * time.Second,
 		Parallel:     defaultParallel,
 	}
 	if v := cfg.BaseURL; v != "" {
@@ -145,6 +150,13 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 			return cfg, fmt.Errorf("load config: %s=%q is not a number of seconds", EnvRetryMax, v)
 		}
 		cfg.RetryMax = time.Duration(n) * time.Second
+	}
+	if v := getenv(EnvPushWait); v != "" {
+		d, err := time.ParseDuration(v)
+		if err != nil || d < 0 || d > time.Hour {
+			return cfg, fmt.Errorf("load config: %s=%q is not a duration from 0s to 1h, such as 20s", EnvPushWait, v)
+		}
+		cfg.PushWait = d
 	}
 	if v := getenv(EnvTimeout); v != "" {
 		d, err := time.ParseDuration(v)

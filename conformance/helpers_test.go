@@ -322,6 +322,17 @@ func memberCards(r role) []map[string]any {
 	return ex.Objects("data.cards")
 }
 
+// listedCards are the cards the member's project lists in cards/list and in the widget list of
+// the manifest's tool (which list shows the copies of master cards is not shown).
+func listedCards() []map[string]any {
+	GinkgoHelper()
+	cards := memberCards(member)
+	if w := call(member, OpWidgetCardsList, map[string]any{"tool_key": manifest.Operations.ToolKey, "include_snoozed": true}); w.Status == 200 {
+		cards = append(cards, w.Objects("data.cards")...)
+	}
+	return cards
+}
+
 // copiesOf returns the cards among cards whose master_card_id is master (D23).
 func copiesOf(cards []map[string]any, master int64) []map[string]any {
 	var out []map[string]any
@@ -410,12 +421,12 @@ func pushedGroup() int64 {
 	Expect(c).To(HaveStatus(201), Cite(rules.STATUS2))
 	masterCard, _ := c.Int("data.card.id")
 	// The copy may come after the answer (D210), as PUSH-1 waits for it.
-	copies := copiesOf(memberCards(member), masterCard)
-	for deadline := time.Now().Add(pushWait); len(copies) == 0 && time.Now().Before(deadline); copies = copiesOf(memberCards(member), masterCard) {
+	copies := copiesOf(listedCards(), masterCard)
+	for deadline := time.Now().Add(cfg.PushWait); len(copies) == 0 && time.Now().Before(deadline); copies = copiesOf(listedCards(), masterCard) {
 		time.Sleep(250 * time.Millisecond)
 	}
 	if len(copies) == 0 {
-		Skip(fmt.Sprintf("within %s of the push, the member's card list shows no card with master_card_id %d (list records' fields are not shown), so the suite has no group of the member's project to delete", pushWait, masterCard))
+		Skip(fmt.Sprintf("within %s of the push, the member's card list shows no card with master_card_id %d (list records' fields are not shown), so the suite has no group of the member's project to delete", cfg.PushWait, masterCard))
 	}
 	group, ok := num(copies[0], "group_id")
 	if !ok || group <= 0 {

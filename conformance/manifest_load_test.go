@@ -8,6 +8,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/opsapi/mocktoolkit/conformance"
 	mf "github.com/opsapi/mocktoolkit/conformance/manifest"
@@ -152,5 +153,28 @@ func TestDescribeKeepsBigIdsAsWritten(t *testing.T) {
 	ex := &conformance.Exchange{Op: conformance.OpTagsList, Status: 200, Body: []byte(`{"error":false,"message":"ok","data":{"tags":[{"id":9007199254740993}]}}`)}
 	if got := ex.Describe(); !strings.Contains(got, "9007199254740993") {
 		t.Errorf("Describe shows the id otherwise:\n%s", got)
+	}
+}
+
+// CONFORMANCE_PUSH_WAIT is a duration; anything else is refused naming the variable.
+func TestLoadConfigReadsThePushWait(t *testing.T) {
+	env := func(v string) func(string) string {
+		return func(k string) string {
+			if k == conformance.EnvPushWait {
+				return v
+			}
+			return ""
+		}
+	}
+	if cfg, err := conformance.LoadConfig(env("")); err != nil || cfg.PushWait != 20*time.Second {
+		t.Errorf("default: %v, %v; want 20s", cfg.PushWait, err)
+	}
+	if cfg, err := conformance.LoadConfig(env("90s")); err != nil || cfg.PushWait != 90*time.Second {
+		t.Errorf("90s: %v, %v", cfg.PushWait, err)
+	}
+	for _, v := range []string{"20", "-1s", "soon", "2h"} {
+		if _, err := conformance.LoadConfig(env(v)); err == nil || !strings.Contains(err.Error(), conformance.EnvPushWait) {
+			t.Errorf("%q: %v, want a refusal naming %s", v, err, conformance.EnvPushWait)
+		}
 	}
 }

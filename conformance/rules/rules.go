@@ -166,7 +166,7 @@ var All = []Rule{
 	{ID: LIST1, Source: "Endpoints (creates and lists: cards, tags, comments, master boards)", By: Suite | Proxy | Explore,
 		Statement: "A successful create adds exactly one entry to its list (cards, tags, a card's comments, master boards), and a refused create adds none."},
 	{ID: PUSH1, Source: "Endpoints (3, push_to_projects)",
-		Statement: "A master card created with `push_to_projects` reaches the projects: the member's project lists one more card."},
+		Statement: "A master card created with `push_to_projects` reaches the projects: the member's project lists one more card (in its card list or in the widget list of the master board's tool: which list shows such copies is not stated)."},
 	{ID: SYNC1, By: Suite | Explore, Source: "Endpoints (10)",
 		Statement: "A board sync re-syncs every project, adding the master board's cards they lack: a master card created without push reaches the member's project, and a second sync adds no card."},
 	{ID: SNOOZE1, Source: "Endpoints (5, 8)",

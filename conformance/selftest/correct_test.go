@@ -2,6 +2,7 @@ package selftest_test
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -57,6 +58,7 @@ type xchg struct {
 	a      *answer
 	caller string // e-mail of the bearer token's user ("" when unknown)
 	m      *fixtures.Manifest
+	queued bool // the variant's before put off part of the work (it is done after the answer)
 }
 
 // ask sends body to path as the same caller, past the variant, straight to the mock.
@@ -466,6 +468,31 @@ func revokeOnLogin() correct {
 const groupHoldingCards = 2147480999
 
 var corrects = []correct{
+	{
+		name: "carries out a master card's push 7 seconds after answering, from a queue",
+		// When the copies a push makes exist is not shown (Endpoints 3: push_to_projects, and
+		// projects_updated is a string, "queued" as well as a count).
+		basis:  "§Endpoints 3: push_to_projects; when the copies are made is not shown",
+		filter: "contract && (op:masterCardsCreate || op:groupsDelete || op:masterBoardsSync)",
+		before: func(x *xchg) bool {
+			if x.op.ID == conformance.OpMasterCardsCreate.ID && x.req["push_to_projects"] == true {
+				x.req["push_to_projects"], x.queued = false, true
+			}
+			return false
+		},
+		after: func(x *xchg) {
+			if !x.queued || x.a.status >= 300 {
+				return
+			}
+			x.a.data()["projects_updated"] = "queued"
+			later := *x
+			later.r = x.r.Clone(context.Background())
+			// The queue's worker: a sync of the master board makes the copies the push owed.
+			time.AfterFunc(7*time.Second, func() {
+				later.ask(conformance.OpMasterBoardsSync.Path, map[string]any{"board_id": x.m.Operations.MasterBoardID})
+			})
+		},
+	},
 	{
 		name: "answers 201 to the creates whose status the interface does not show (13, 18, 19, 20, 21)",
 		// The interface (Endpoints) shows the bodies of authenticate and of operations 13, 18,

@@ -494,7 +494,7 @@ type CardsCreateBody struct {
 	// Priority Priority; default normal.
 	Priority *CardsCreateBodyPriority `json:"priority,omitempty"`
 
-	// Status Status; default open.
+	// Status Status; default open; its allowed values are not shown.
 	Status *string `json:"status,omitempty"`
 
 	// TagId Tag (cards/create request).
@@ -576,7 +576,7 @@ type CardsUpdateBody struct {
 	// SnoozedUntil Snoozed until, RFC 3339.
 	SnoozedUntil *time.Time `json:"snoozed_until,omitempty"`
 
-	// Status Status; values not shown.
+	// Status Status; its allowed values are not shown.
 	Status *string `json:"status,omitempty"`
 
 	// TagId Tag (cards/update request).
