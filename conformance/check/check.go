@@ -74,11 +74,12 @@ func Judge(ctx context.Context, ex Exchange) []Violation {
 		if len(shape) == 0 && ex.Op.Declared(ex.Status) && !refused { // the document's 2xx schema is the success's
 			vs = append(vs, Answer(ctx, ex)...)
 		}
-		if cart, ok := ReadCart(ex.Body); ok && len(shape) == 0 && ex.Op.ID == "domainCartRemove" && ex.Status == http.StatusOK && !refused && !ex.ReqPartial {
-			_, item := removedItem(ex.ReqBody)
-			vs = append(vs, ItemGone(item, cart)...)
-		}
-		if page, ok := ReadPage(ex.ReqBody, ex.Body); ok && len(shape) == 0 && len(broken) == 0 && ex.Status == http.StatusOK && !refused && !ex.ReqPartial {
+		if judged := len(shape) == 0 && ex.Status == http.StatusOK && !refused && !ex.ReqPartial; judged && ex.Op.ID == "domainCartRemove" {
+			if cart, ok := ReadCart(ex.Body); ok {
+				_, item := removedItem(ex.ReqBody)
+				vs = append(vs, ItemGone(item, cart)...)
+			}
+		} else if page, ok := ReadPage(ex.ReqBody, ex.Body); judged && len(broken) == 0 && ok {
 			vs = append(vs, Pagination(page)...)
 		}
 	}

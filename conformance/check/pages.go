@@ -1,6 +1,8 @@
 package check
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 
 	"github.com/opsapi/mocktoolkit/conformance/rules"
@@ -24,21 +26,45 @@ type Page struct {
 // ReadPage reads the page an answer holds. ok is false when the answer has no pagination object
 // of four integers beside one list (another rule, DATA-1 or DOC-1, judges that).
 func ReadPage(reqBody, body []byte) (p Page, ok bool) {
-	p.Asked, _ = count(reqBody, "page")
-	p.PerPageAsked, _ = count(reqBody, "per_page")
+	if !bytes.Contains(body, []byte(`"pagination"`)) { // most answers: no decoding
+		return p, false
+	}
+	var req struct {
+		Page    json.Number `json:"page"`
+		PerPage json.Number `json:"per_page"`
+	}
+	if decodeNumbers(reqBody, &req) == nil {
+		p.Asked, _ = req.Page.Int64()
+		p.PerPageAsked, _ = req.PerPage.Int64()
+	}
+	var answer struct {
+		Data map[string]json.RawMessage `json:"data"`
+	}
+	if decodeNumbers(body, &answer) != nil || answer.Data == nil {
+		return p, false
+	}
+	var pg map[string]json.RawMessage
+	if json.Unmarshal(answer.Data["pagination"], &pg) != nil {
+		return p, false
+	}
 	for _, f := range []struct {
-		path string
-		n    *int64
+		name string
+		dst  *int64
 	}{{"total", &p.Total}, {"per_page", &p.PerPage}, {"current_page", &p.Current}, {"total_pages", &p.TotalPages}} {
-		if *f.n, ok = count(body, "data.pagination."+f.path); !ok {
+		raw := bytes.TrimSpace(pg[f.name])
+		if len(raw) == 0 || raw[0] == '"' { // a number, never a text holding one
 			return p, false
 		}
+		v, err := json.Number(raw).Int64()
+		if err != nil {
+			return p, false
+		}
+		*f.dst = v
 	}
-	data, _ := jsonObject(body)
-	inner, _ := data["data"].(map[string]any)
 	lists := 0
-	for key, v := range inner {
-		if list, isList := v.([]any); isList && key != "pagination" {
+	for key, raw := range answer.Data {
+		var list []json.RawMessage
+		if key != "pagination" && json.Unmarshal(raw, &list) == nil && list != nil {
 			p.Listed, lists = int64(len(list)), lists+1
 		}
 	}
@@ -48,6 +74,13 @@ func ReadPage(reqBody, body []byte) (p Page, ok bool) {
 	last := max((p.Total+p.PerPage-1)/p.PerPage, 1) // by the arithmetic, whatever total_pages says
 	p.Again = p.Asked > last && p.Current == last
 	return p, true
+}
+
+// decodeNumbers decodes JSON b into v, numbers as written.
+func decodeNumbers(b []byte, v any) error {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	return dec.Decode(v)
 }
 
 // Pagination judges rule PAGE-1 within one answer: per_page and current_page are the values
