@@ -44,6 +44,8 @@ type correct struct {
 	delay func() time.Duration
 	// parallel, when set, is the CONFORMANCE_PARALLEL the suite runs with against the variant.
 	parallel int
+	// env is more of the suite's environment for the variant (it wins over the defaults).
+	env []string
 	// windows runs the window of every operation (probe:window: 22 rate windows spent, seconds
 	// a run) against a variant whose choice bears on rate windows; the others leave it out.
 	windows bool
@@ -854,6 +856,7 @@ var corrects = []correct{
 		// projects_updated is a string, "queued" as well as a count).
 		basis:  "§Endpoints 3: push_to_projects; when the copies are made is not shown",
 		filter: "contract && (op:masterCardsCreate || op:groupsDelete || op:masterBoardsSync)",
+		env:    []string{"CONFORMANCE_PUSH_WAIT=10s"}, // the default is 20s; the self-test's 2s
 		before: func(x *xchg) bool {
 			if x.op.ID == conformance.OpMasterCardsCreate.ID && x.req["push_to_projects"] == true {
 				x.req["push_to_projects"], x.queued = false, true
@@ -912,6 +915,7 @@ func TestSuitePassesCorrectVariants(t *testing.T) {
 				if v.parallel > 0 {
 					env = append(env, fmt.Sprintf("CONFORMANCE_PARALLEL=%d", v.parallel))
 				}
+				env = append(env, v.env...)
 				specs, ok, out := runSuiteEnv(t, startMock(t, func(h httpHandler) httpHandler { return v.wrapCounting(h, &changed) }), env, "-ginkgo.label-filter="+filter)
 				t.Logf("%s: %s", v.name, time.Since(started).Round(time.Second))
 				t.Logf("%s: changed %d requests or answers; %d specs", v.name, changed.Load(), len(specs))

@@ -98,9 +98,9 @@ func runSuiteEnv(t *testing.T, base string, env []string, args ...string) ([]spe
 	cmd := exec.CommandContext(ctx, suiteBinary, append([]string{"-ginkgo.no-color", "-ginkgo.json-report=" + reportPath}, args...)...)
 	// One process unless env says otherwise: the variants run side by side already, and
 	// TestParallelRunKeepsVerdicts holds the parallel run to the same verdicts.
-	// The mock and its variants carry out a push before they answer, the queued one 7 seconds
-	// after: a broken variant that pushes nothing need not cost the default wait.
-	cmd.Env = append(append(os.Environ(), "CONFORMANCE_BASE_URL="+base, "CONFORMANCE_PROFILE=", "CONFORMANCE_PARALLEL=1", "CONFORMANCE_PUSH_WAIT=10s"), env...)
+	// The mock and its variants carry out a push before they answer (the queued one says how
+	// long it waits): a broken variant that pushes nothing need not cost the default wait.
+	cmd.Env = append(append(os.Environ(), "CONFORMANCE_BASE_URL="+base, "CONFORMANCE_PROFILE=", "CONFORMANCE_PARALLEL=1", "CONFORMANCE_PUSH_WAIT=2s"), env...)
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	runErr := cmd.Run()
