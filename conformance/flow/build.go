@@ -32,10 +32,7 @@ func Build(name string, calls []Call, manifest any, secrets ...string) Document 
 	raw, _ := json.Marshal(manifest)
 	doc := Document{Flow: Version, Name: name, Steps: make([]Step, 0, len(calls))}
 	ix := &refIndex{manifest: leaves(decode(raw))}
-	known := knownSecrets(raw, calls)
-	for _, s := range secrets { // the recorder's own, such as the mock's admin token
-		known.Note(s)
-	}
+	known := knownSecrets(raw, calls, secrets)
 	for i, c := range calls {
 		st := Step{Step: i + 1, Operation: c.Operation, As: c.As, Headers: keptHeaders(c.Header)}
 		if body, ok := decode(c.Request).(map[string]any); ok {
@@ -146,18 +143,25 @@ func scrub(v any, known *redact.Known) any {
 // recorded request or answer carries under a credential's name (a password sent, a token
 // issued), to be replaced by Redacted wherever it stands (D200). Values shorter than 4
 // characters are left alone: they would blank out ordinary words.
-func knownSecrets(manifest []byte, calls []Call) *redact.Known {
+func knownSecrets(manifest []byte, calls []Call, secrets []string) *redact.Known {
 	known := redact.NewKnown(flowSecrets)
-	known.NoteJSON(manifest)
 	for _, c := range calls {
 		known.NoteJSON(c.Request)
 		known.NoteJSON(c.Answer)
 	}
+	// Last, so they are the most recent: a body full of credential-named junk pushes out only
+	// values of other calls, never the manifest's or the recorder's own.
+	known.NoteJSON(manifest)
+	for _, s := range secrets { // the recorder's own, such as the mock's admin token
+		known.Note(s)
+	}
 	return known
 }
 
-// flowSecrets bounds knownSecrets: far more than a manifest and a bounded recording hold.
-const flowSecrets = 1 << 16
+// flowSecrets bounds knownSecrets: far more than a manifest and the logins of a recording
+// hold, and few enough that the replacer built from them costs milliseconds (a body of
+// 45000 junk passwords made each GET /__mock/flow cost seconds).
+const flowSecrets = 4096
 
 // reference returns what the flow writes for field = v of operation op (D170): a manifest key
 // holding v whose name fits the field, else an earlier answer's id (fromAnswers), else any

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"os"
 	"os/exec"
@@ -349,5 +350,27 @@ func TestNonStringCredentialsAreRedactedInShape(t *testing.T) {
 	}
 	if !strings.Contains(string(raw), `"password":0`) && !strings.Contains(string(raw), `"password": 0`) {
 		t.Errorf("the numeric password is not kept a number:\n%s", raw)
+	}
+}
+
+// A body full of credential-named junk does not push the manifest's credentials out of what
+// the flow scrubs: a later title quoting the member's password is still scrubbed.
+func TestJunkCredentialsDoNotCrowdOutTheManifests(t *testing.T) {
+	var junk strings.Builder
+	junk.WriteString(`{"card_id":900,"comment":"x","meta":[`)
+	for i := range 70000 {
+		if i > 0 {
+			junk.WriteByte(',')
+		}
+		fmt.Fprintf(&junk, `{"password":"junk-%06d"}`, i)
+	}
+	junk.WriteString(`]}`)
+	cs := []flow.Call{
+		{Operation: "commentsCreate", As: flow.AsMember, Request: []byte(junk.String()), Status: 401, Answer: []byte(`{"error":true,"message":"no"}`)},
+		{Operation: "cardsCreate", As: flow.AsMember, Request: []byte(`{"title":"ann's password is s3cret-pass"}`), Status: 200, Answer: []byte(`{"error":false,"message":"ok","data":{"card":{"id":901}}}`)},
+	}
+	raw, _ := json.Marshal(flow.Build("run", cs, testManifest()))
+	if strings.Contains(string(raw), "s3cret-pass") {
+		t.Error("the manifest's password is in the flow, quoted in a title after a body of 70000 junk credentials")
 	}
 }
