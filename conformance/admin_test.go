@@ -62,7 +62,7 @@ func describeMasterCardsCreate() {
 		// Rule PUSH-1, judged by the count of the member's cards (list records' fields are not
 		// shown).
 		It("pushes a new master card to the projects: the member's project lists one more card", Serial, Contract(op, AspectTransition, "PUSH-1"), func() {
-			before := projectCards()
+			before := len(listedCards())
 			ex := call(superadmin, op, map[string]any{"group_id": manifest.Operations.MasterGroupID, "title": unique("Pushed card"), "card_type": "widget", "push_to_projects": true})
 			expectSuccess(ex)
 			// The interface does not say a push is done when its answer is sent: the copy may
@@ -89,8 +89,8 @@ func describeMasterCardsCreate() {
 func cardsAfter(before int) int {
 	GinkgoHelper()
 	deadline := time.Now().Add(cfg.PushWait)
-	n := projectCards()
-	for ; n <= before && time.Now().Before(deadline); n = projectCards() {
+	n := len(listedCards())
+	for ; n <= before && time.Now().Before(deadline); n = len(listedCards()) {
 		time.Sleep(250 * time.Millisecond)
 	}
 	if n <= before {
@@ -99,24 +99,15 @@ func cardsAfter(before int) int {
 	return settledCards()
 }
 
-// projectCards counts the cards the member's project lists: cards/list, and the widget list
-// of the tool the manifest's master board is of (include_snoozed true). Which list shows the
-// copies a push or a sync makes of master cards is not shown: widget cards may be listed by the
-// widget list only. A widget list that is refused counts nothing.
-func projectCards() int {
-	GinkgoHelper()
-	return len(listedCards())
-}
-
 // settledCards reads how many cards the member's project lists until two reads a second apart
 // agree, for at most cfg.PushWait: a push or sync carried out later may add its copies one by one.
 func settledCards() int {
 	GinkgoHelper()
 	deadline := time.Now().Add(cfg.PushWait)
-	n := projectCards()
+	n := len(listedCards())
 	for time.Now().Before(deadline) {
 		time.Sleep(time.Second)
-		next := projectCards()
+		next := len(listedCards())
 		if next == n {
 			break
 		}
