@@ -114,9 +114,7 @@ func TestDashboardInABrowser(t *testing.T) {
 
 	t.Run("a seed past 2^53 typed on the page resets to that very seed", func(t *testing.T) {
 		const seed = "9007199254740993"
-		if err := chromedp.Do(ctx, chromedp.SetValue(chromedp.CSS("#reset-seed"), seed), chromedp.Click(chromedp.CSS("#reset"))); err != nil {
-			t.Fatal(err)
-		}
+		resetOnThePage(ctx, t, chromedp.SetValue(chromedp.CSS("#reset-seed"), seed))
 		for deadline := time.Now().Add(15 * time.Second); ; time.Sleep(100 * time.Millisecond) {
 			raw := string(m.ctl(http.MethodGet, "/__mock/worlds", nil, admin...).raw)
 			if strings.Contains(raw, `"seed":`+seed) {
@@ -126,20 +124,45 @@ func TestDashboardInABrowser(t *testing.T) {
 				t.Fatalf("the default world after a reset to seed %s from the page: %s", seed, raw)
 			}
 		}
-		_ = chromedp.Do(ctx, chromedp.SetValue(chromedp.CSS("#reset-seed"), ""))
+		if err := chromedp.Do(ctx, chromedp.SetValue(chromedp.CSS("#reset-seed"), "")); err != nil {
+			t.Fatal(err)
+		}
 	})
 
 	t.Run("reset clears the journal and the fault rules", func(t *testing.T) {
 		m.ctl(http.MethodPost, "/__mock/faults", map[string]any{"operation": "cardsList", "status": 500}, admin...).wantStatus(t, 201)
-		if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS("#reset"))); err != nil {
-			t.Fatal(err)
-		}
+		resetOnThePage(ctx, t)
 		waitText(ctx, t, "#journal tbody", func(s string) bool { return strings.TrimSpace(s) == "" }, "journal after reset")
 		waitText(ctx, t, "#faults tbody", func(s string) bool { return strings.TrimSpace(s) == "" }, "fault rules after reset")
 		if f := m.ctl(http.MethodGet, "/__mock/faults", nil, admin...).list(t, "faults"); len(f) != 0 {
 			t.Errorf("fault rules after reset from the page: %v", f)
 		}
 	})
+}
+
+// resetOnThePage runs before (filling the form), clicks Reset and waits until the page has
+// reloaded, as it does once the mock answers: a control used before the reload would be lost
+// with the old page.
+func resetOnThePage(ctx context.Context, t *testing.T, before ...chromedp.Action[chromedp.Void]) {
+	t.Helper()
+	if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`window.oldPage = true`)); err != nil {
+		t.Fatal(err)
+	}
+	if err := chromedp.Do(ctx, append(before, chromedp.Click(chromedp.CSS("#reset")))...); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(15 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+		reloaded, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`window.oldPage === undefined && document.readyState === "complete"`))
+		if err == nil && reloaded {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the page did not reload after Reset (last error: %v)", err)
+		}
+	}
+	if err := chromedp.Do(ctx, chromedp.WaitVisible(chromedp.CSS("#reset"))); err != nil {
+		t.Fatal(err)
+	}
 }
 
 // advanceOnThePage advances the clock two hours with the page's control and checks the page
