@@ -165,7 +165,7 @@ func mib(n int64) string { return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20)) }
 // largeRead is the size of a world's records past which reading them whole (GET /__mock/state,
 // a list without pagination) takes one of bigReads: such an answer is built in memory at about
 // four times the records' size, and several at once took a mock at the default bound to GBs.
-const largeRead = 16 << 20
+var largeRead int64 = 16 << 20 // a var only so that tests may lower it (export_test.go)
 
 // maxAnswersInFlight bounds the bytes of large answers already built and still being written
 // to their clients. While under it, a large read gives up its turn once its answer is built,

@@ -1,0 +1,9 @@
+package mockserver
+
+// LowerLargeRead sets the size past which whole reads of a world take turns, for a test that
+// must not build worlds of 16 MiB; the returned func restores it. Not for parallel tests.
+func LowerLargeRead(n int64) (restore func()) {
+	old := largeRead
+	largeRead = n
+	return func() { largeRead = old }
+}
