@@ -113,13 +113,14 @@ func TestShrinksToThePlantedCalls(t *testing.T) {
 	if !inOrder(acts, want) || len(acts) > len(want)+2 {
 		t.Fatalf("the shrunk case acts by %v, want %v in order and at most two calls more (%d cases, %s)\n%s\n%s", acts, want, res.Cases, res.Elapsed, f.Report(), f.Rapid)
 	}
-	script := f.Script() // the Go spec is built and run by TestReproductionCompilesAndFails
+	script := f.Script()
 	for _, s := range []string{conformance.OpCardsCreate.Path, conformance.OpTagsCreate.Path, conformance.OpCommentsCreate.Path, `"$card1"`, "$TOKEN", "BASE_URL"} {
 		if !strings.Contains(script, s) {
 			t.Errorf("the script lacks %q:\n%s", s, script)
 		}
 	}
 	t.Logf("found by case %d; %d shrinking replays (%d calls, %s); shrunk to %d calls:\n%s", res.FoundAt, res.Replays, res.Calls, res.Elapsed, len(f.Calls), f.Report())
+	t.Run("its Go spec compiles and fails", func(t *testing.T) { reproductionCompilesAndFails(t, f) })
 }
 
 // inOrder reports whether want is a subsequence of got.
@@ -133,18 +134,13 @@ func inOrder(got, want []string) bool {
 	return i == len(want)
 }
 
-// TestReproductionCompilesAndFails pastes the Go spec of the planted bug's shrunk case into a
+// reproductionCompilesAndFails pastes the Go spec of the planted bug's shrunk case into a
 // copy of the suite's test package, builds it, and runs it: it must fail against the mock with
 // the planted bug and pass against the mock without it. The build takes a while, so it runs in
 // the full loop.
-func TestReproductionCompilesAndFails(t *testing.T) {
+func reproductionCompilesAndFails(t *testing.T, f *explore.Failure) {
 	fulltest.Require(t, "building the suite with a pasted reproduction")
-	c, m := serve(t, plantBug)
-	res, err := explore.Run(context.Background(), c, m, explore.Options{Cases: 300, Seed: 1, ShrinkReplays: 150})
-	if err != nil || res.Failure == nil {
-		t.Fatalf("no failure to reproduce (%v)", err)
-	}
-	dir := pasteIntoSuite(t, res.Failure.GoSpec())
+	dir := pasteIntoSuite(t, f.GoSpec())
 	broken := httptest.NewServer(plantBug(newReference(t)))
 	t.Cleanup(broken.Close)
 	clean := httptest.NewServer(newReference(t))
