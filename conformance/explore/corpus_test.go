@@ -39,6 +39,7 @@ type exchange struct {
 // same rules: the suite and the proxy the same set, explore (which stops at the first) its
 // first.
 func TestOneVerdictForSuiteProxyAndExplore(t *testing.T) {
+	t.Parallel() // each serves its own mock
 	corpus := recordCorpus(t)
 	corpus = append(corpus, brokenCorpus(t, corpus)...)
 	replay := &replayer{}

@@ -17,6 +17,7 @@ import (
 
 // TestDiffAgainstItself: the reference replayed against a fresh reference differs nowhere.
 func TestDiffAgainstItself(t *testing.T) {
+	t.Parallel() // each serves its own mock
 	c, m := serve(t, nil)
 	res, err := explore.Run(context.Background(), c, m, explore.Options{Cases: 40, Seed: 11, Diff: true, Reference: reference(t)})
 	if err != nil {
@@ -34,6 +35,7 @@ func TestDiffAgainstItself(t *testing.T) {
 // (404 is an answer the interface allows a create), but differential mode reports where its
 // outcomes part from the reference's: the status class and the count the comment list follows.
 func TestDiffReportsOutcomes(t *testing.T) {
+	t.Parallel() // each serves its own mock
 	c, m := serve(t, func(h http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			if r.URL.Path != conformance.OpCommentsCreate.Path {
@@ -105,6 +107,7 @@ func reference(t *testing.T) http.Handler {
 // mode without a crash: every value drawn from the target's manifest is resolved again in the
 // reference's.
 func TestDiffTargetWithOtherFixtureCounts(t *testing.T) {
+	t.Parallel() // each serves its own mock
 	for name, carts := range map[string]func([]fixtures.ManifestCart) []fixtures.ManifestCart{
 		"six carts": func(c []fixtures.ManifestCart) []fixtures.ManifestCart { return append(c, c...) },
 		"one cart":  func(c []fixtures.ManifestCart) []fixtures.ManifestCart { return c[:1] },

@@ -47,6 +47,7 @@ func serve(t *testing.T, wrap func(http.Handler) http.Handler) (*conformance.Cli
 // TestReferencePasses runs a small fixed-seed explore run against the reference mock: every
 // property holds.
 func TestReferencePasses(t *testing.T) {
+	t.Parallel() // each serves its own mock
 	c, m := serve(t, nil)
 	res, err := explore.Run(context.Background(), c, m, explore.Options{Cases: 60, Seed: 20261122})
 	if err != nil {
@@ -62,6 +63,7 @@ func TestReferencePasses(t *testing.T) {
 // redrawn cases nor shrinking replays added), and prints progress lines while it lasts, naming
 // cases, calls, failures and waits for Retry-After.
 func TestRunCountsWhatWasAsked(t *testing.T) {
+	t.Parallel() // each serves its own mock
 	c, m := serve(t, nil)
 	var progress bytes.Buffer
 	res, err := explore.Run(context.Background(), c, m, explore.Options{Cases: 25, Seed: 7, Progress: &syncWriter{w: &progress}, ProgressEvery: 20 * time.Millisecond})

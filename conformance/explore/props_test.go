@@ -38,6 +38,7 @@ func findsPlanted(t *testing.T, wrap func(http.Handler) http.Handler, cases int,
 // TestFindsScopeBreak: a tour card update refused for a card of the project still applies
 // its status to that card (through cards/update): SCOPE-1's read-back sees the change.
 func TestFindsScopeBreak(t *testing.T) {
+	t.Parallel() // each serves its own mock
 	findsPlanted(t, func(h http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			if r.URL.Path != conformance.OpTourCardsUpdate.Path {
@@ -58,6 +59,7 @@ func TestFindsScopeBreak(t *testing.T) {
 // TestFindsScopeAccepted: a tour card update naming a card a card list showed answers the
 // last success it gave instead of its refusal: SCOPE-1 sees a success.
 func TestFindsScopeAccepted(t *testing.T) {
+	t.Parallel() // each serves its own mock
 	findsPlanted(t, func(h http.Handler) http.Handler {
 		var (
 			mu      sync.Mutex
@@ -102,6 +104,7 @@ func TestFindsScopeAccepted(t *testing.T) {
 // TestFindsRateCountBreak: every answer counts X-RateLimit-Remaining down by two (one more
 // than it spends): LIMIT-4 sees it in answers in a row.
 func TestFindsRateCountBreak(t *testing.T) {
+	t.Parallel() // each serves its own mock
 	findsPlanted(t, func(h http.Handler) http.Handler {
 		var extra atomic.Int64
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -118,6 +121,7 @@ func TestFindsRateCountBreak(t *testing.T) {
 // TestRateCountToleratesWindowEnds: a window that ends between two answers (Remaining back at
 // the top once in a while, as a fixed window of a few requests does) breaks no property.
 func TestRateCountToleratesWindowEnds(t *testing.T) {
+	t.Parallel() // each serves its own mock
 	c, m := serve(t, func(h http.Handler) http.Handler {
 		var n atomic.Int64
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -143,6 +147,7 @@ func TestRateCountToleratesWindowEnds(t *testing.T) {
 // TestFindsPublicStrayBreak: a public operation sent an Authorization header reads no body
 // (so answers a validation error where it answered 404): AUTH-7 sees the answers differ.
 func TestFindsPublicStrayBreak(t *testing.T) {
+	t.Parallel() // each serves its own mock
 	findsPlanted(t, func(h http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			if r.Header.Get("Authorization") != "" && (r.URL.Path == conformance.OpDomainCartRemove.Path || r.URL.Path == conformance.OpAuthenticate.Path) {

@@ -10,6 +10,7 @@ import (
 // own properties' — is marked as checked by explore mode, so rules.md tells a reader what a
 // failure's id means. (A rule the registry lacks does not compile: ids are constants.)
 func TestExploreCitesRegistryRules(t *testing.T) {
+	t.Parallel() // each serves its own mock
 	cited := []rules.ID{
 		// The checker's, through the client's Exchange.Violations.
 		rules.DOC1, rules.STATUS1, rules.ENV1, rules.ENV2, rules.ENV3, rules.ENV4, rules.HDR1, rules.HDR2,
