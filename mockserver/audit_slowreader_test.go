@@ -65,3 +65,46 @@ func growWorld(t *testing.T, m *mock, w string, size int) {
 	b, _ := json.Marshal(st)
 	m.ctl(http.MethodPut, "/__worlds/"+w+"/__mock/state", string(b)).wantStatus(t, http.StatusOK)
 }
+
+// Flows are built one at a time (D173), but a client that does not read a large flow holds its
+// bytes, not every other world's turn: another world's flow is answered while the first
+// client's flow waits in the network.
+func TestSlowReaderOfALargeFlowDoesNotHoldOthersTurn(t *testing.T) {
+	m := newMock(t, mockserver.Config{})
+	creds := m.manifest.Users.Member
+	tok := m.ctl(http.MethodPost, "/__worlds/bigflow/v1/authenticate", map[string]any{"email": creds.Email, "password": creds.Password}).
+		wantStatus(t, http.StatusOK).data()["token"].(string)
+	for range 7 { // request bodies are kept whole: a flow of 7 MB, more than the socket buffers hold
+		body := map[string]any{"title": "big", "unused": strings.Repeat("d", 1000<<10)} // not in the answer
+		m.ctl(http.MethodPost, "/__worlds/bigflow/services/operations/v1/operations/cards/create", body,
+			"Authorization", "Bearer "+tok).wantStatus(t, http.StatusOK)
+	}
+	host := strings.TrimPrefix(m.url, "http://")
+	conn, err := net.Dial("tcp", host)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	_ = conn.(*net.TCPConn).SetReadBuffer(4096)
+	fmt.Fprintf(conn, "GET /__worlds/bigflow/__mock/flow HTTP/1.1\r\nHost: %s\r\n\r\n", host)
+	time.Sleep(500 * time.Millisecond) // the flow is built and stuck in the network
+
+	done := make(chan int, 1)
+	go func() {
+		res, err := http.Get(m.url + "/__worlds/other/__mock/flow")
+		if err != nil {
+			done <- 0
+			return
+		}
+		res.Body.Close()
+		done <- res.StatusCode
+	}()
+	select {
+	case code := <-done:
+		if code != http.StatusOK {
+			t.Errorf("the other world's flow: %d", code)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("the other world's flow waited for a client that does not read its flow")
+	}
+}

@@ -281,12 +281,13 @@ func projectOf(st reference.State, email string) int64 {
 
 // handleFlow answers the world's flow since its last reset or loaded snapshot (D170, D173): GET /__mock/flow.
 func (s *Server) handleFlow(w http.ResponseWriter, r *http.Request) {
-	select {
-	case s.flowBuilds <- struct{}{}:
-		defer func() { <-s.flowBuilds }()
-	case <-r.Context().Done():
+	// One build at a time, the turn given up once the document is built: a client that does not
+	// read its flow holds its bytes, not every other world's turn.
+	w, release, ok := s.takeTurn(w, r, s.flowBuilds)
+	if !ok {
 		return // the client went away while another flow was built
 	}
+	defer release()
 	wl := s.worldOf(r)
 	st := wl.state()
 	calls, dropped, givenUp, left := wl.flow.snapshot(projectOf(st.store.State(), st.manifest.Users.Member.Email))

@@ -173,17 +173,22 @@ var largeRead int64 = 16 << 20 // a var only so that tests may lower it (export_
 // past it, the turn is kept until the answer is written, as the memory bound needs.
 const maxAnswersInFlight = 256 << 20
 
-// readWhole waits for the one slot of whole reads of a large world; it returns the writer to
-// answer through, which gives the slot up once the answer is built (maxAnswersInFlight), and
-// the release to defer. ok is false when the client went away first.
+// readWhole waits for the one slot of whole reads of a large world (takeTurn).
 func (s *Server) readWhole(w http.ResponseWriter, r *http.Request, wl *world) (http.ResponseWriter, func(), bool) {
 	if wl.state().store.Size() < largeRead {
 		return w, func() {}, true
 	}
+	return s.takeTurn(w, r, s.bigReads)
+}
+
+// takeTurn waits for the one slot of slots (costly answers built one at a time); it returns
+// the writer to answer through, which gives the slot up once the answer is built
+// (maxAnswersInFlight), and the release to defer. ok is false when the client went away first.
+func (s *Server) takeTurn(w http.ResponseWriter, r *http.Request, slots chan struct{}) (http.ResponseWriter, func(), bool) {
 	select {
-	case s.bigReads <- struct{}{}:
+	case slots <- struct{}{}:
 		bw := &builtAnswer{ResponseWriter: w, inFlight: &s.answersInFlight}
-		bw.release = sync.OnceFunc(func() { <-s.bigReads })
+		bw.release = sync.OnceFunc(func() { <-slots })
 		return bw, bw.release, true
 	case <-r.Context().Done():
 		return nil, nil, false
