@@ -5,11 +5,14 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"log/slog"
 	"net"
 	"net/http"
 	"slices"
+	"sort"
 	"strconv"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -74,8 +77,8 @@ func (s *Server) dispatch(w http.ResponseWriter, r *http.Request) {
 		if !s.hostAllowed(w, r) || !s.admitted(w, r) {
 			return
 		}
-		if r.URL.Query().Has("world") && !worldQueryReads[method+" "+r.URL.Path] {
-			writeShapeA(w, http.StatusBadRequest, "The world query parameter only chooses the journal GET /__mock/requests and GET /__mock/requests/count read; to act on a world, call /__worlds/<name>"+r.URL.Path+" or send the "+WorldHeader+" header. Nothing was changed.")
+		if msg := controlQueryProblem(method, r); msg != "" {
+			writeShapeA(w, http.StatusBadRequest, msg)
 			return
 		}
 		h(w, r)
@@ -101,6 +104,53 @@ func (s *Server) dispatch(w http.ResponseWriter, r *http.Request) {
 // one (a careless DELETE /__mock/requests?world=a cleared the default world's journal), so
 // there it is refused.
 var worldQueryReads = map[string]bool{"GET /__mock/requests": true, "GET /__mock/requests/count": true}
+
+// controlQueries are the query parameters each control of /__mock/ reads; any other is refused
+// (unreadQuery): a control that ignored it acted on what the client did not mean (DELETE
+// /__mock/faults?id=3 cleared every rule, POST /__mock/reset?seed=7 reset to the default seed).
+var controlQueries = map[string][]string{
+	"GET /__mock/":               {"token"},
+	"GET /__mock/requests":       {"operation", "status", "limit", "world"},
+	"GET /__mock/requests/count": {"operation", "status", "world"},
+	"DELETE /__mock/worlds":      {"name"},
+}
+
+// controlQueryProblem is why a control refuses r's query (400, and no world is made for it),
+// or "": ?world= where the control does not read it, or parameters it does not read.
+func controlQueryProblem(method string, r *http.Request) string {
+	if r.URL.Query().Has("world") && !worldQueryReads[method+" "+r.URL.Path] {
+		return "The world query parameter only chooses the journal GET /__mock/requests and GET /__mock/requests/count read; to act on a world, call /__worlds/<name>" + r.URL.Path + " or send the " + WorldHeader + " header. Nothing was changed."
+	}
+	return unreadQuery(method, r)
+}
+
+// unreadQuery says which query parameters of a request to a control of /__mock/ the control
+// does not read, and what it reads instead; "" when there are none. The mock's other pages
+// (/healthz, /openapi.json) take any query, as static pages do.
+func unreadQuery(method string, r *http.Request) string {
+	if r.URL.RawQuery == "" || !strings.HasPrefix(r.URL.Path, "/__mock/") {
+		return ""
+	}
+	reads := controlQueries[method+" "+r.URL.Path]
+	var unread []string
+	for name := range r.URL.Query() {
+		if !slices.Contains(reads, name) {
+			unread = append(unread, strconv.Quote(clip(name, 100)))
+		}
+	}
+	if len(unread) == 0 {
+		return ""
+	}
+	sort.Strings(unread)
+	takes := "takes no query parameters; its settings go in the JSON body, as the README shows"
+	if method == http.MethodGet || method == http.MethodHead || method == http.MethodDelete {
+		takes = "takes no query parameters"
+	}
+	if len(reads) > 0 {
+		takes = "reads only " + strings.Join(reads, ", ")
+	}
+	return fmt.Sprintf("%s %s %s; it does not read %s. Nothing was changed.", method, r.URL.Path, takes, strings.Join(unread, ", "))
+}
 
 func writeMethodNotAllowed(w http.ResponseWriter, method, allow string) {
 	w.Header().Set("Allow", allow)

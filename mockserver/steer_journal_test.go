@@ -45,7 +45,9 @@ func TestJournalListsRequestsNewestFirst(t *testing.T) {
 		if a := m.ctl(http.MethodGet, "/__mock/requests?"+q, nil).wantStatus(t, 422); !strings.Contains(string(a.raw), "more than once") {
 			t.Errorf("?%s: %s, want the parameter named as given more than once", q, a.raw)
 		}
-		m.ctl(http.MethodGet, "/__mock/requests/count?"+q, nil).wantStatus(t, 422)
+		if !strings.HasPrefix(q, "limit") { // count reads no limit: refused as unread (TestControlsRefuseQueriesTheyDoNotRead)
+			m.ctl(http.MethodGet, "/__mock/requests/count?"+q, nil).wantStatus(t, 422)
+		}
 	}
 	m.ctl(http.MethodDelete, "/__mock/requests", nil).wantStatus(t, 200)
 	if j := m.ctl(http.MethodGet, "/__mock/requests", nil).list(t, "requests"); len(j) != 0 {

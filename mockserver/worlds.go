@@ -346,6 +346,11 @@ func (s *Server) bindNamed(w http.ResponseWriter, r *http.Request, name string) 
 	if !s.reaches(r) {
 		return bound{err: &errNoWorld{status: http.StatusNotFound, msg: fmt.Sprintf("The world %q does not exist, and only a POST to one of the API's operations or a request to the mock's own endpoints makes one; %s %s is neither.", clip(name, 80), r.Method, clip(r.URL.Path, 100))}}, false
 	}
+	if _, control := s.ctrl[getOrHead(r)+" "+r.URL.Path]; control {
+		if msg := controlQueryProblem(getOrHead(r), r); msg != "" { // a refused control makes no world
+			return bound{err: &errNoWorld{status: http.StatusBadRequest, msg: msg}}, false
+		}
+	}
 	if !s.mayCreateWorld(w, r, name) {
 		return b, true
 	}

@@ -1,0 +1,54 @@
+package mockserver_test
+
+import (
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/opsapi/mocktoolkit/mockserver"
+)
+
+// A control of /__mock/ refuses a query parameter it does not read, with 400 shape (a) naming
+// it, and changes nothing (nor makes the world it names): a careless DELETE /__mock/faults?id=… cleared every rule, and
+// POST /__mock/reset?seed=7 reset to the default seed, both answering 200.
+func TestControlsRefuseQueriesTheyDoNotRead(t *testing.T) {
+	m := newMock(t, mockserver.Config{})
+	m.ctl(http.MethodPost, "/__mock/faults", map[string]any{"operation": "tagsList", "status": 500}).wantStatus(t, http.StatusCreated)
+	m.ctl(http.MethodPost, "/__mock/faults", map[string]any{"operation": "cardsList", "status": 500}).wantStatus(t, http.StatusCreated)
+	before := m.ctl(http.MethodGet, "/__mock/clock", nil).field("now")
+	for _, c := range []struct{ method, target, unread string }{
+		{http.MethodDelete, "/__mock/faults?id=1", `"id"`},
+		{http.MethodDelete, "/__mock/requests?operation=tagsList", `"operation"`},
+		{http.MethodPost, "/__mock/reset?seed=7", `"seed"`},
+		{http.MethodPost, "/__mock/clock?advance_seconds=5", `"advance_seconds"`},
+		{http.MethodGet, "/__mock/requests?limt=5", `"limt"`},
+		{http.MethodGet, "/__mock/requests/count?limit=5&x=1", `"limit", "x"`},
+		{http.MethodDelete, "/__mock/worlds?name=a&force=1", `"force"`},
+		{http.MethodGet, "/__mock/state?pretty", `"pretty"`},
+		{http.MethodGet, "/__worlds/q1/__mock/flow?since=3", `"since"`},
+	} {
+		var body any
+		if c.method == http.MethodPost {
+			body = map[string]any{}
+		}
+		a := m.ctl(c.method, c.target, body).wantStatus(t, http.StatusBadRequest)
+		a.wantShape(t, "a")
+		if msg, _ := a.field("message").(string); !strings.Contains(msg, "does not read "+c.unread+".") || !strings.Contains(msg, "Nothing was changed") {
+			t.Errorf("%s %s: %q, want the unread parameters %s named", c.method, c.target, msg, c.unread)
+		}
+	}
+	if worlds := string(m.ctl(http.MethodGet, "/__mock/worlds", nil).raw); strings.Contains(worlds, `"q1"`) {
+		t.Errorf("a refused control made its world: %s", worlds)
+	}
+	if f := m.ctl(http.MethodGet, "/__mock/faults", nil).list(t, "faults"); len(f) != 2 {
+		t.Errorf("fault rules after refused controls: %v", f)
+	}
+	if now := m.ctl(http.MethodGet, "/__mock/clock", nil).field("now"); now != before {
+		t.Errorf("the clock moved from %v to %v", before, now)
+	}
+	// What the controls read, and the mock's static pages, still take their queries.
+	m.ctl(http.MethodGet, "/__mock/requests?limit=1&operation=tagsList&status=2xx", nil).wantStatus(t, http.StatusOK)
+	m.ctl(http.MethodGet, "/__mock/requests/count?operation=tagsList", nil).wantStatus(t, http.StatusOK)
+	m.ctl(http.MethodGet, "/healthz?probe=1", nil).wantStatus(t, http.StatusOK)
+	m.ctl(http.MethodGet, "/openapi.json?v=2", nil).wantStatus(t, http.StatusOK)
+}
