@@ -170,6 +170,14 @@ func violationRule(_ Operation, c constraint) (string, string) {
 	return Cite(rules.ERR1), "ERR-1"
 }
 
+// answerNotShown are the id fields whose value at a bound names a record in a state for which
+// the interface shows no answer (a conversation that is not archived): a deployment may refuse
+// it with a validation error keyed by the field, so accepting the value there is the
+// reference's choice, named here.
+var answerNotShown = map[string]string{
+	OpConversationsRestore.ID + ".conversation_id": choiceConversations,
+}
+
 // validationSpecs declares, for each constraint of op, a spec that breaks it just past its bound
 // and one that sends the value at the bound.
 //
@@ -208,6 +216,9 @@ func validationSpecs(op Operation, fr fieldRules) {
 			why, open := Cite(rules.ERR3), spec.ValuesNotShown(op.Request, c.field)
 			if open {
 				why += "; " + choiceOpenValues
+			}
+			if choice, ok := answerNotShown[op.ID+"."+c.field]; ok {
+				why, open = why+"; "+choice, true
 			}
 			It(fmt.Sprintf("accepts %s", name), serial, Profile(profile && !open, op, AspectValidation, "ERR-3"), func() {
 				v := v

@@ -216,6 +216,18 @@ func describeWidgetCardsList() {
 			Expect(ex).To(HaveKind("data.snoozed_count", "an integer"), Cite(rules.DATA1))
 		})
 
+		// Rule TOOL-1: a tool key of this run, which no board holds, lists no card; a refusal
+		// (the reference's 403, D13) is the deployment's choice and passes.
+		It("lists no card for a tool key no board holds", Contract(op, AspectTransition, "TOOL-1"), func() {
+			ex := call(member, op, map[string]any{"tool_key": "no-such-tool-" + runTag()})
+			if ex.Status >= 200 && ex.Status < 300 {
+				Expect(ex).To(HaveJSON("data.cards", "an empty array", func(v any, _ bool) bool {
+					cards, ok := v.([]any)
+					return ok && len(cards) == 0
+				}), "%s\n\n%s", Cite(rules.TOOL1), ex.Describe())
+			}
+		})
+
 		// D13: a tool the caller's project does not subscribe to answers 403 shape (a).
 		It("answers 403 with body shape (a) for a tool the project does not subscribe to", Reference(op, AspectAuth), func() {
 			ex := call(member, op, map[string]any{"tool_key": "conformance-unsubscribed"})

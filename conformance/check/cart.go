@@ -12,12 +12,11 @@ import (
 )
 
 // Cart is what a domain-cart/remove answer says of its cart: the ids of its items (as written,
-// so an id past 2^53 keeps its digits), item_count and total_price.
+// so an id past 2^53 keeps its digits) and item_count.
 type Cart struct {
 	Items []string
 	Count int64
-	Total float64
-	// Counted says item_count and total_price were read (numbers); DOC-1 judges them otherwise.
+	// Counted says item_count was read (an integer); DOC-1 judges it otherwise.
 	Counted bool
 }
 
@@ -31,7 +30,6 @@ func ReadCart(body []byte) (c Cart, ok bool) {
 					ID json.Number `json:"id"`
 				} `json:"items"`
 				Count json.Number `json:"item_count"`
-				Total json.Number `json:"total_price"`
 			} `json:"cart"`
 		} `json:"data"`
 	}
@@ -45,9 +43,8 @@ func ReadCart(body []byte) (c Cart, ok bool) {
 			c.Items = append(c.Items, it.ID.String())
 		}
 	}
-	count, err1 := v.Data.Cart.Count.Int64()
-	total, err2 := v.Data.Cart.Total.Float64()
-	c.Count, c.Total, c.Counted = count, total, err1 == nil && err2 == nil
+	count, err := v.Data.Cart.Count.Int64()
+	c.Count, c.Counted = count, err == nil
 	return c, true
 }
 
@@ -74,8 +71,9 @@ func ItemGone(item string, after Cart) []Violation {
 	return []Violation{{rules.CART1, fmt.Sprintf("the removal of item %s answered a cart that still holds it (items %s)", item, strings.Join(after.Items, ", "))}}
 }
 
-// CartLowered is CART-2 between two answers of one cart: a removal lowers item_count and does
-// not raise total_price (by how much is not shown: an item may count as a line or as units).
+// CartLowered is CART-2 between two answers of one cart: a removal lowers item_count (by how
+// much is not shown: an item may count as a line or as units). total_price is not judged: how a
+// cart prices its items is not shown (a discount on many may make a removal raise it).
 // A cart holding an item it did not hold before is not judged: how items get into a cart is
 // not shown, and traffic a proxy watches may add one between two removals.
 func CartLowered(before, after Cart) []Violation {
@@ -87,9 +85,8 @@ func CartLowered(before, after Cart) []Violation {
 			return nil
 		}
 	}
-	if after.Count >= before.Count || after.Count < 0 || after.Total > before.Total+1e-9 {
-		return []Violation{{rules.CART2, fmt.Sprintf("after the cart's previous removal item_count was %d and total_price %v; after this one item_count is %d and total_price %v",
-			before.Count, before.Total, after.Count, after.Total)}}
+	if after.Count >= before.Count || after.Count < 0 {
+		return []Violation{{rules.CART2, fmt.Sprintf("after the cart's previous removal item_count was %d; after this one it is %d", before.Count, after.Count)}}
 	}
 	return nil
 }

@@ -77,9 +77,10 @@ func RefusedInSuccess(op spec.Operation, status int, body []byte) bool {
 	return why == "" && obj["error"] == true
 }
 
-// InShape judges body against shape s; a refusal of authenticate may carry `errors`, a list of
-// strings, besides `error` and `message`, whatever its status, as the interface lists it among
-// authenticate's answer fields (D120, D209).
+// InShape judges body against shape s; a refusal of authenticate but its 429 (whose body the
+// interface states apart) may carry `errors`, a list of strings, and `data`, besides `error` and
+// `message`, whatever its status, as the interface lists both among authenticate's answer
+// fields (D120, D209).
 func InShape(s Shape, op spec.Operation, status int, body []byte) []Violation {
 	if s == NoShape {
 		return nil
@@ -94,9 +95,9 @@ func InShape(s Shape, op spec.Operation, status int, body []byte) []Violation {
 		case ShapeA:
 			why = shapeA(obj)
 		case ShapeB:
-			why = shapeB(obj, op.ID == "authenticate")
+			why = shapeB(obj, authRefusal(op, status))
 		case ShapeAOrB:
-			if whyA, whyB := shapeA(obj), shapeB(obj, op.ID == "authenticate"); whyA != "" && whyB != "" {
+			if whyA, whyB := shapeA(obj), shapeB(obj, authRefusal(op, status)); whyA != "" && whyB != "" {
 				why = "not shape (a): " + whyA + "; not shape (b): " + whyB
 			}
 		case ShapeC:
@@ -213,14 +214,21 @@ func shapeA(obj map[string]any) string {
 	return firstWhy(member(obj, "error", "a boolean", isBool), member(obj, "message", "a string", isString), member(obj, "data", "an array", isArray))
 }
 
-// shapeB is shape (b); withErrors allows `errors`, a list of strings, besides (D120).
-func shapeB(obj map[string]any, withErrors bool) string {
+// authRefusal tells a refusal of authenticate other than its rate limit: its body may carry
+// authenticate's own `errors` and `data` (InShape).
+func authRefusal(op spec.Operation, status int) bool {
+	return op.ID == "authenticate" && status != http.StatusTooManyRequests
+}
+
+// shapeB is shape (b); authOwn allows authenticate's `errors`, a list of strings, and `data`
+// besides (D120, D209).
+func shapeB(obj map[string]any, authOwn bool) string {
 	if why := firstWhy(member(obj, "error", "a boolean", isBool), member(obj, "message", "a string", isString)); why != "" {
 		return why
 	}
 	var extra []string
 	for k := range obj {
-		if k != "error" && k != "message" && !(withErrors && k == "errors") {
+		if k != "error" && k != "message" && !(authOwn && (k == "errors" || k == "data")) {
 			extra = append(extra, "`"+k+"`")
 		}
 	}
@@ -228,7 +236,7 @@ func shapeB(obj map[string]any, withErrors bool) string {
 		sort.Strings(extra)
 		return "it has " + strings.Join(extra, ", ") + " besides `error` and `message`"
 	}
-	if _, sent := obj["errors"]; sent && withErrors {
+	if _, sent := obj["errors"]; sent && authOwn {
 		return member(obj, "errors", "a list of strings", isStrings)
 	}
 	return ""

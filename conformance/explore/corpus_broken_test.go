@@ -51,6 +51,18 @@ func brokenCorpus(t *testing.T, recorded []exchange) []exchange {
 			}
 			b["error"], b["message"], b["errors"] = true, "Invalid credentials.", []any{"Invalid credentials."}
 		}),
+		breaks("401 of authenticate in authenticate's own body, data null", "authenticate example", none, func(s *int, _ http.Header, b map[string]any) {
+			*s = http.StatusUnauthorized
+			b["error"], b["message"], b["data"], b["errors"] = true, "Invalid credentials.", nil, []any{"Invalid credentials."}
+		}),
+		breaks("429 of authenticate with errors", "authenticate example", []rules.ID{rules.ENV3}, func(s *int, h http.Header, b map[string]any) {
+			*s = http.StatusTooManyRequests
+			h.Set("Retry-After", "30")
+			for k := range b {
+				delete(b, k)
+			}
+			b["error"], b["message"], b["errors"] = true, "Too many attempts.", []any{"Too many attempts."}
+		}),
 		breaks("401 of authenticate with errors not a list", "authenticate example", []rules.ID{rules.ENV3}, func(s *int, _ http.Header, b map[string]any) {
 			*s = http.StatusUnauthorized
 			for k := range b {

@@ -63,6 +63,7 @@ func TestCheckManifestAcceptsTokensForCredentials(t *testing.T) {
 		t.Fatal(err)
 	}
 	m.Users.Superadmin.Email, m.Users.Superadmin.Password = "", ""
+	m.Tokens.Superadmin = "a-bearer-token-issued-by-an-identity-provider"
 	m.Users.Member.Password = ""
 	got := fmt.Sprint(manifest.Check(m))
 	if strings.Contains(got, "superadmin") || !strings.Contains(got, "users.member.password") {

@@ -47,6 +47,7 @@ const (
 	PUSH1     ID = "PUSH-1"
 	SYNC1     ID = "SYNC-1"
 	SNOOZE1   ID = "SNOOZE-1"
+	TOOL1     ID = "TOOL-1"
 	GROUP1    ID = "GROUP-1"
 	COMMENT1  ID = "COMMENT-1"
 	PAGE1     ID = "PAGE-1"

@@ -416,6 +416,36 @@ func newestFirst(x *xchg) {
 	}}
 }
 
+// conversationStatus reads the status of the caller's conversation id from the mock's own state
+// ("" when the caller holds none such).
+func conversationStatus(x *xchg, id int64) string {
+	rec := httptest.NewRecorder()
+	x.h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/__mock/state", nil))
+	var st struct {
+		Users []struct {
+			ID    int64  `json:"id"`
+			Email string `json:"email"`
+		} `json:"users"`
+		Conversations []struct {
+			ID     int64  `json:"id"`
+			UserID int64  `json:"user_id"`
+			Status string `json:"status"`
+		} `json:"conversations"`
+	}
+	_ = json.Unmarshal(rec.Body.Bytes(), &st)
+	for _, u := range st.Users {
+		if !strings.EqualFold(u.Email, x.caller) {
+			continue
+		}
+		for _, c := range st.Conversations {
+			if c.ID == id && c.UserID == u.ID {
+				return c.Status
+			}
+		}
+	}
+	return ""
+}
+
 // revokeOnLogin answers 401 to a token of a user who has logged in again since it was issued:
 // one live token per user. Run in four processes through one slow worker, it failed 71 specs
 // with 401s before the processes shared their logins (D212).
@@ -530,6 +560,53 @@ var corrects = []correct{
 				x.a.status = 403
 				x.a.body = map[string]any{"error": true, "message": "Invalid credentials.", "errors": []any{"Invalid credentials."}}
 			}
+		},
+	},
+	{
+		name: "refuses a wrong e-mail or password with 401 in authenticate's own body, `data` null and an `errors` list",
+		// The same gap; `data` and `errors` are fields the interface gives authenticate's answer
+		// (D209). An outside vendor's implementation answers so.
+		basis: "§Endpoints: status codes of the authenticate operation not shown; §Endpoints 1 lists `data` and `errors`",
+		after: func(x *xchg) {
+			if x.op.ID == conformance.OpAuthenticate.ID && x.a.status == 401 {
+				x.a.body = map[string]any{"error": true, "message": "Invalid credentials.", "data": nil, "errors": []any{"Invalid credentials."}}
+			}
+		},
+	},
+	{
+		name: "prices a cart at a flat fee less a rebate for each item, so each removal raises total_price",
+		// The interface gives a cart's total_price as a number and no more: how a cart prices
+		// its items (a discount on many, a fee on few) is not shown; the sum of the items'
+		// prices is our choice (D34, REF-COUNTS).
+		basis: "§Resources (cart): total_price a number; cart item shape not shown",
+		after: func(x *xchg) {
+			if x.op.ID != conformance.OpDomainCartRemove.ID || x.a.status != 200 {
+				return
+			}
+			if cart, _ := x.a.data()["cart"].(map[string]any); cart != nil {
+				if n, ok := intOf(cart["item_count"]); ok {
+					cart["total_price"] = float64(1000 - 10*n)
+				}
+			}
+		},
+	},
+	{
+		name: "refuses with 422 to restore a conversation that is not archived",
+		// Restore moves an archived conversation back to the active list (States and
+		// transitions); what it answers for one already active is not shown, and 422 is among
+		// its codes. That it succeeds again is our choice.
+		basis: "§States and transitions: conversation restore from archived; §Endpoints 12 lists 422",
+		before: func(x *xchg) bool {
+			if x.op.ID != conformance.OpConversationsRestore.ID || x.req == nil {
+				return false
+			}
+			id, ok := intOf(x.req["conversation_id"])
+			if !ok || x.caller == "" || conversationStatus(x, id) != "active" {
+				return false // archived, none, another's, or no valid token: the mock answers
+			}
+			x.a = &answer{status: 422, header: http.Header{"X-Ratelimit-Limit": {"1000"}, "X-Ratelimit-Remaining": {"999"}},
+				body: map[string]any{"message": "The conversation is not archived.", "errors": map[string]any{"conversation_id": []any{"not_archived"}}}}
+			return true
 		},
 	},
 	{

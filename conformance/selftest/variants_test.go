@@ -177,7 +177,7 @@ type variant struct {
 // whole.
 func brokenFilter(v variant) string {
 	filter := "contract"
-	if r, _ := rules.ByID(rules.ID(v.rule)); !r.EveryAnswer {
+	if r, known := rules.ByID(rules.ID(v.rule)); known && !r.EveryAnswer { // the reference mock breaks none
 		filter += " && " + conformance.LabelRule + v.rule
 	}
 	if strings.HasPrefix(v.rule, "LIMIT-") || v.rule == "HDR-2" {
@@ -642,6 +642,14 @@ var variants = []variant{
 			for k, v := range a.data() {
 				a.data()[k] = fmt.Sprint(v)
 			}
+		})},
+	{"ignores tool_key in the widget list, listing the cards of the manifest's tool for any", "TOOL-1",
+		stateful(func(h httpHandler, m fixtures.Manifest) http.HandlerFunc {
+			return mutate(conformance.OpWidgetCardsList, func(req map[string]any) {
+				if k, ok := req["tool_key"].(string); ok && k != "" && len(k) <= 50 {
+					req["tool_key"] = m.Operations.ToolKey
+				}
+			})(h).ServeHTTP
 		})},
 }
 
