@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"fmt"
+	"io"
 	"net/http"
 	"strings"
 	"testing"
@@ -30,6 +31,22 @@ func TestRequestContentEncodingIsRefused(t *testing.T) {
 		}
 	}
 	m.ctl(http.MethodPost, pTagsCreate, `{"name":"as-is"}`, "Authorization", "Bearer "+token, "Content-Encoding", "identity").wantStatus(t, http.StatusOK)
+
+	// Two headers, identity first: the message names what was refused, not the allowed value.
+	req, _ := http.NewRequest(http.MethodPost, m.url+pTagsCreate, strings.NewReader(`{"name":"two"}`))
+	req.Header.Set("Authorization", "Bearer "+token)
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Add("Content-Encoding", "identity")
+	req.Header.Add("Content-Encoding", "gzip")
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	if res.StatusCode != http.StatusBadRequest || !strings.Contains(string(raw), "gzip") {
+		t.Errorf("Content-Encoding identity then gzip: %d %s, want 400 naming gzip", res.StatusCode, raw)
+	}
 	for _, e := range m.ctl(http.MethodGet, "/__mock/requests", nil).wantStatus(t, 200).list(t, "requests") {
 		req := e["request"].(map[string]any)
 		if enc := fmt.Sprint(req["headers"].(map[string]any)["Content-Encoding"]); enc == "gzip" && !strings.Contains(fmt.Sprint(req["body"]), "not kept") {

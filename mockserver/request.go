@@ -61,7 +61,7 @@ func contentTypeProblem(r *http.Request) *bodyProblem {
 // a wrong Content-Type is refused (D6): the mock reads bodies as sent, so a gzip body would
 // otherwise be "not valid JSON" and a body marked br would be read as if it were plain.
 func encodingProblem(r *http.Request) *bodyProblem {
-	enc := strings.TrimSpace(r.Header.Get("Content-Encoding"))
+	enc := strings.TrimSpace(strings.Join(r.Header.Values("Content-Encoding"), ", ")) // all of them: the first may be identity
 	if r.ContentLength == 0 || !bodyEncoded(r.Header) {
 		return nil
 	}

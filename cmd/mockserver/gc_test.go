@@ -2,6 +2,7 @@ package main
 
 import (
 	"math"
+	"runtime"
 	"runtime/debug"
 	"testing"
 )
@@ -20,16 +21,24 @@ func TestTuneGCKeepsTheEnvironmentsChoice(t *testing.T) {
 	}
 }
 
-// The soft memory limit stays the binary's default while the records are small, and rises above
-// twice the records once they need it: a limit under the live heap made the collector run
-// without end near the default --max-state-mb.
-func TestMemoryLimitFollowsRecords(t *testing.T) {
-	if got := memoryLimitFor(0); got != memoryLimit {
+// The soft memory limit stays the binary's default while the records and the live heap are
+// small, and rises above twice the larger once they need it: a limit under the live heap made
+// the collector run without end near the default --max-state-mb, and with a large scenario
+// file loaded (held outside the records).
+func TestMemoryLimitFollowsRecordsAndTheLiveHeap(t *testing.T) {
+	if got := memoryLimitFor(0, 20<<20); got != memoryLimit {
 		t.Errorf("no records: %d, want the default %d", got, memoryLimit)
 	}
-	for _, records := range []int64{100 << 20, 256 << 20, 1 << 30} {
-		if got := memoryLimitFor(records); got < 2*records {
-			t.Errorf("%d MiB of records: a limit of %d MiB, under twice the records", records>>20, got>>20)
+	for _, n := range []int64{100 << 20, 256 << 20, 1 << 30} {
+		if got := memoryLimitFor(n, 20<<20); got < 2*n {
+			t.Errorf("%d MiB of records: a limit of %d MiB, under twice the records", n>>20, got>>20)
 		}
+		if got := memoryLimitFor(0, n); got < 2*n {
+			t.Errorf("a live heap of %d MiB: a limit of %d MiB, under twice the heap", n>>20, got>>20)
+		}
+	}
+	runtime.GC() // the live heap is what a collection found
+	if liveHeap() <= 0 {
+		t.Errorf("the live heap reads %d", liveHeap())
 	}
 }

@@ -127,7 +127,7 @@ func runProxy(ctx context.Context, args []string, getenv func(string) string, st
 	// ReadTimeout: a client that stalls while sending its request is let go after proxyReadTimeout
 	// (D95), so stalled clients do not pile up while the proxy runs.
 	srv := &http.Server{Handler: handler, ReadHeaderTimeout: 5 * time.Second, ReadTimeout: proxyReadTimeout, IdleTimeout: 120 * time.Second,
-		BaseContext: func(net.Listener) context.Context { return reqCtx }}
+		BaseContext: func(net.Listener) context.Context { return reqCtx }, DisableGeneralOptionsHandler: true}
 	base := baseURL(ln.Addr())
 	fmt.Fprintf(std.out, "proxy listening on %s (%s), forwarding to %s\n", base, ln.Addr(), opts.upstream.Redacted())
 	fmt.Fprintf(std.out, "dashboard at %s/__proxy/, exchanges at %s/__proxy/exchanges\n", base, base)
