@@ -21,33 +21,7 @@ func TestSlowReaderOfALargeWorldDoesNotHoldOthersTurn(t *testing.T) {
 	for _, w := range []string{"big1", "big2"} {
 		growWorld(t, m, w, 8<<20)
 	}
-	conn, err := net.Dial("tcp", strings.TrimPrefix(m.url, "http://"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
-	_ = conn.(*net.TCPConn).SetReadBuffer(4096)
-	fmt.Fprintf(conn, "GET /__worlds/big1/__mock/state HTTP/1.1\r\nHost: %s\r\n\r\n", strings.TrimPrefix(m.url, "http://"))
-	time.Sleep(500 * time.Millisecond) // its answer is built and stuck in the network
-
-	done := make(chan int, 1)
-	go func() {
-		res, err := http.Get(m.url + "/__worlds/big2/__mock/state")
-		if err != nil {
-			done <- 0
-			return
-		}
-		res.Body.Close()
-		done <- res.StatusCode
-	}()
-	select {
-	case code := <-done:
-		if code != http.StatusOK {
-			t.Errorf("the second world's snapshot: %d", code)
-		}
-	case <-time.After(20 * time.Second):
-		t.Fatal("the second world's snapshot waited for a client that does not read its answer")
-	}
+	answeredWhileOneDoesNotRead(t, m, "/__worlds/big1/__mock/state", "/__worlds/big2/__mock/state")
 }
 
 // growWorld loads a snapshot of world w with descriptions that bring its records past size.
@@ -79,6 +53,14 @@ func TestSlowReaderOfALargeFlowDoesNotHoldOthersTurn(t *testing.T) {
 		m.ctl(http.MethodPost, "/__worlds/bigflow/services/operations/v1/operations/cards/create", body,
 			"Authorization", "Bearer "+tok).wantStatus(t, http.StatusOK)
 	}
+	answeredWhileOneDoesNotRead(t, m, "/__worlds/bigflow/__mock/flow", "/__worlds/other/__mock/flow")
+}
+
+// answeredWhileOneDoesNotRead asks for stuck on a connection that reads nothing (its answer,
+// larger than the socket buffers, waits in the network), then for other, which must be
+// answered 200 within 20 seconds.
+func answeredWhileOneDoesNotRead(t *testing.T, m *mock, stuck, other string) {
+	t.Helper()
 	host := strings.TrimPrefix(m.url, "http://")
 	conn, err := net.Dial("tcp", host)
 	if err != nil {
@@ -86,12 +68,12 @@ func TestSlowReaderOfALargeFlowDoesNotHoldOthersTurn(t *testing.T) {
 	}
 	defer conn.Close()
 	_ = conn.(*net.TCPConn).SetReadBuffer(4096)
-	fmt.Fprintf(conn, "GET /__worlds/bigflow/__mock/flow HTTP/1.1\r\nHost: %s\r\n\r\n", host)
-	time.Sleep(500 * time.Millisecond) // the flow is built and stuck in the network
+	fmt.Fprintf(conn, "GET %s HTTP/1.1\r\nHost: %s\r\n\r\n", stuck, host)
+	time.Sleep(500 * time.Millisecond) // its answer is built and stuck in the network
 
 	done := make(chan int, 1)
 	go func() {
-		res, err := http.Get(m.url + "/__worlds/other/__mock/flow")
+		res, err := http.Get(m.url + other)
 		if err != nil {
 			done <- 0
 			return
@@ -102,9 +84,9 @@ func TestSlowReaderOfALargeFlowDoesNotHoldOthersTurn(t *testing.T) {
 	select {
 	case code := <-done:
 		if code != http.StatusOK {
-			t.Errorf("the other world's flow: %d", code)
+			t.Errorf("%s while %s is not read: %d", other, stuck, code)
 		}
 	case <-time.After(20 * time.Second):
-		t.Fatal("the other world's flow waited for a client that does not read its flow")
+		t.Fatalf("%s waited for a client that does not read %s", other, stuck)
 	}
 }
