@@ -1,6 +1,7 @@
 package mockserver_test
 
 import (
+	"bufio"
 	"encoding/json"
 	"fmt"
 	"net"
@@ -69,7 +70,13 @@ func answeredWhileOneDoesNotRead(t *testing.T, m *mock, stuck, other string) {
 	defer conn.Close()
 	_ = conn.(*net.TCPConn).SetReadBuffer(4096)
 	fmt.Fprintf(conn, "GET %s HTTP/1.1\r\nHost: %s\r\n\r\n", stuck, host)
-	time.Sleep(500 * time.Millisecond) // its answer is built and stuck in the network
+	// Its status line has come: the answer is built and being written, and (more than the
+	// socket buffers hold) stuck in the network. Building it may take long under the race
+	// detector; only then is the other request timed.
+	_ = conn.SetReadDeadline(time.Now().Add(2 * time.Minute))
+	if line, err := bufio.NewReaderSize(conn, 64).ReadString('\n'); err != nil || !strings.Contains(line, " 200 ") {
+		t.Fatalf("%s: %q %v", stuck, line, err)
+	}
 
 	done := make(chan int, 1)
 	go func() {
