@@ -22,23 +22,24 @@ func TestTuneGCKeepsTheEnvironmentsChoice(t *testing.T) {
 }
 
 // The soft memory limit stays the binary's default while the records and the live heap are
-// small, and rises above twice the larger once they need it: a limit under the live heap made
-// the collector run without end near the default --max-state-mb, and with a large scenario
-// file loaded (held outside the records).
-func TestMemoryLimitFollowsRecordsAndTheLiveHeap(t *testing.T) {
-	if got := memoryLimitFor(0, 20<<20); got != memoryLimit {
-		t.Errorf("no records: %d, want the default %d", got, memoryLimit)
+// small (a used heap of loose garbage does not raise it), rises above twice the records once
+// they need it, and once the live heap is large stays above twice it and above what the runtime
+// holds: a limit under that made the collector run without end near the default
+// --max-state-mb, and with a large scenario file held read.
+func TestMemoryLimitFollowsRecordsAndTheHeap(t *testing.T) {
+	if got := memoryLimitFor(0, 20<<20, 300<<20); got != memoryLimit {
+		t.Errorf("no records, a small live heap: %d, want the default %d", got, memoryLimit)
 	}
 	for _, n := range []int64{100 << 20, 256 << 20, 1 << 30} {
-		if got := memoryLimitFor(n, 20<<20); got < 2*n {
+		if got := memoryLimitFor(n, 20<<20, 0); got < 2*n {
 			t.Errorf("%d MiB of records: a limit of %d MiB, under twice the records", n>>20, got>>20)
 		}
-		if got := memoryLimitFor(0, n); got < 2*n {
-			t.Errorf("a live heap of %d MiB: a limit of %d MiB, under twice the heap", n>>20, got>>20)
+		if got := memoryLimitFor(0, n, 2*n); got < 2*n+64<<20 {
+			t.Errorf("a live heap of %d MiB in %d MiB held: a limit of %d MiB, without room above what is held", n>>20, 2*n>>20, got>>20)
 		}
 	}
 	runtime.GC() // the live heap is what a collection found
-	if liveHeap() <= 0 {
-		t.Errorf("the live heap reads %d", liveHeap())
+	if live, used := heapNow(); live <= 0 || used < live {
+		t.Errorf("the heap reads %d live in %d held", live, used)
 	}
 }
