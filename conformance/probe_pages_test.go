@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"sort"
+	"time"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -41,6 +42,7 @@ var _ = Describe("Probes: pagination as a whole", func() {
 					expectSuccess(sendCtx(ctx, Request{Op: OpCommentsCreate, As: member.String(), Token: token(member, OpCommentsCreate),
 						Body: map[string]any{"card_id": card, "comment": unique(fmt.Sprintf("Comment %d", added+1))}}))
 				}
+				commentsCounted(ctx, card, int64(n))
 				whole := commentPage(ctx, card, 1, 100, int64(n))
 				if n > 100 {
 					whole = append(whole, commentPage(ctx, card, 2, 100, int64(n))...)
@@ -53,6 +55,20 @@ var _ = Describe("Probes: pagination as a whole", func() {
 		})
 	})
 })
+
+// commentsCounted reads card's comment list until its total reaches n, for at most
+// cfg.PushWait: a list read from a replica may show new comments a little later (D210). The
+// pages are then judged against n.
+func commentsCounted(ctx context.Context, card, n int64) {
+	GinkgoHelper()
+	for deadline := time.Now().Add(cfg.PushWait); time.Now().Before(deadline); time.Sleep(250 * time.Millisecond) {
+		ex := sendCtx(ctx, Request{Op: OpCommentsList, As: member.String(), Token: token(member, OpCommentsList),
+			Body: map[string]any{"card_id": card, "page": 1, "per_page": 1}})
+		if total, ok := ex.Int("data.pagination.total"); !ok || total >= n {
+			return
+		}
+	}
+}
 
 // walkPages reads every page of card's n comments at per_page per, and one past the end.
 func walkPages(ctx context.Context, card, n, per int64, whole []string) {

@@ -610,6 +610,21 @@ var corrects = []correct{
 		},
 	},
 	{
+		name: "lets only the member regenerate thumbnails: the member's teammate is refused with 403",
+		// Which permissions a caller who is not a superadmin needs per operation is not shown;
+		// the thumbnail-limit spec has the teammate take turns with the member when the manifest
+		// names one, and must go on with the member alone.
+		basis: "§Authentication: permissions required from non-superadmin callers per operation not shown",
+		before: func(x *xchg) bool {
+			if x.op.ID != conformance.OpThumbnailsRegenerate.ID || x.m.Users.Teammate.Email == "" || x.caller != strings.ToLower(x.m.Users.Teammate.Email) {
+				return false
+			}
+			x.a = &answer{status: 403, header: http.Header{"X-Ratelimit-Limit": {"1000"}, "X-Ratelimit-Remaining": {"999"}},
+				body: map[string]any{"error": true, "message": "Only the project's owner may regenerate thumbnails.", "data": []any{}}}
+			return true
+		},
+	},
+	{
 		name: "answers 403 shape (a) for records of another project where 403 is listed",
 		// Lacking permission is answered 403 (Authentication); what a non-superadmin may do per
 		// operation is left open. The record exists, so ERR-4 (404 for what does not exist)
