@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/opsapi/mocktoolkit/fixtures"
+	"github.com/opsapi/mocktoolkit/internal/inflight"
 	"github.com/opsapi/mocktoolkit/reference"
 	"github.com/opsapi/mocktoolkit/spec"
 )
@@ -309,9 +310,27 @@ func (s *Server) handleStateGet(w http.ResponseWriter, r *http.Request) {
 func (s *Server) handleStatePut(w http.ResponseWriter, r *http.Request) {
 	// One large snapshot loads at a time, server-wide (D65): a load of one holds several times
 	// its size for seconds, and several at once would add up. A small one is read whole first
-	// and loads without waiting, so a client trickling a body in holds nobody's turn until
-	// it has sent more than a small one.
+	// and loads without waiting; a large one is read whole too, its bytes counted against the
+	// uploads' budget as they arrive, before it waits for its turn, so a client trickling a
+	// body in holds nobody's turn, only what it has sent.
 	if !readSmall(r, smallSnapshot) {
+		held := s.uploads.HoldArriving(r, maxSnapshot+1)
+		defer held.Release()
+		body, err := io.ReadAll(io.LimitReader(r.Body, maxSnapshot+1))
+		if errors.Is(err, inflight.ErrFull) {
+			w.Header().Set("Retry-After", "1")
+			w.Header().Set("Connection", "close") // the rest of the body is still on the connection
+			writeShapeA(w, http.StatusServiceUnavailable, fmt.Sprintf("The mock is receiving more snapshot bytes at once than it holds (%d MiB in all); try again in a moment. The world is unchanged.", maxSnapshot>>20))
+			return
+		}
+		rest := io.Reader(http.NoBody)
+		if err != nil {
+			rest = errReader{err}
+		}
+		r.Body = struct {
+			io.Reader
+			io.Closer
+		}{io.MultiReader(bytes.NewReader(body), rest), r.Body}
 		select {
 		case s.loading <- struct{}{}:
 			defer func() { <-s.loading }()

@@ -41,6 +41,9 @@ type Server struct {
 	journals *journalBudget // what every world's journal holds together (D143)
 	flows    *flowBudget    // what every world's flow holds together (D173)
 	loading  chan struct{}  // one PUT /__mock/state at a time (D65)
+	// uploads are the bytes of large snapshots being received, read whole before their turn to
+	// load (D65).
+	uploads *inflight.Budget
 	// buildSlots bounds the worlds being built at once: a build is CPU work that holds a
 	// second copy of a scenario's records until it is done.
 	buildSlots chan struct{}
@@ -83,6 +86,7 @@ func New(cfg Config) (*Server, error) {
 	s.bodies = inflight.New(maxBodiesHeld)
 	s.SetScenarios(cfg.Scenarios)
 	s.loading = make(chan struct{}, 1)
+	s.uploads = inflight.New(maxSnapshot + 1)
 	s.buildSlots = make(chan struct{}, runtime.GOMAXPROCS(0))
 	s.bigReads = make(chan struct{}, 1)
 	s.logins = newLoginThrottle()

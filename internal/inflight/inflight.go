@@ -76,6 +76,18 @@ func (x *Body) Read(p []byte) (int, error) {
 	return n, err
 }
 
+// HoldArriving counts r's body against b as its bytes arrive, up to limit, whatever length it
+// announces, and puts the counted body in its place: for a body read whole before any other
+// turn is taken, so that a client trickling it in holds only what it has sent. A read past the
+// budget fails with ErrFull. Release gives the bytes back.
+func (b *Budget) HoldArriving(r *http.Request, limit int64) *Body {
+	body := &Body{ReadCloser: r.Body, b: b, limit: limit}
+	if r.Body != nil && r.Body != http.NoBody {
+		r.Body = body
+	}
+	return body
+}
+
 // Release gives the body's bytes back to the budget (once its request is done).
 func (x *Body) Release() {
 	if x != nil && x.held > 0 {
