@@ -62,9 +62,21 @@ type request struct {
 	// field (AUTH-7's login with no password).
 	broken bool
 	// repeated are the text fields whose value a record already holds (sent before in the run,
-	// or the manifest's tool key): a 422 naming only them may be a uniqueness refusal, which the
-	// interface neither states nor rules out.
+	// or the manifest's tool key), and the date-time fields sent: a 422 naming only them may be
+	// a uniqueness refusal or a rule on dates (a snooze in the past), which the interface
+	// neither states nor rules out ("business rules ... not shown").
 	repeated []string
+}
+
+// datesIn lists the date-time fields of fields that body sends a date in.
+func datesIn(fields []field, body map[string]any) []string {
+	var out []string
+	for _, f := range fields {
+		if _, sent := body[f.Name].(string); sent && f.Format == "date-time" {
+			out = append(out, f.Name)
+		}
+	}
+	return out
 }
 
 // invalid reports whether req's body breaks a field rule on purpose.

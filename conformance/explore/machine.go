@@ -144,7 +144,7 @@ func (r *runner) send(t *rapid.T, e *env, req request) (*conformance.Exchange, i
 		r.waits.Add(int64(ex.Retries))
 		idx = len(r.trace)
 		r.trace = append(r.trace, Call{Op: req.op, As: req.as, Body: shown, Raw: string(ex.ReqBody), Status: ex.Status, Invalid: req.invalid(), Auth: req.auth})
-		req.repeated = e.repeats(req.op.ID, body)
+		req.repeated = append(e.repeats(req.op.ID, body), datesIn(r.schemas[req.op.ID], body)...)
 		if v := checkAnswer(req, ex); v != nil {
 			v.Detail = strings.TrimSpace(v.Detail + "\n" + ex.Describe())
 			r.fail(t, v)
