@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/opsapi/mocktoolkit/conformance"
 	"github.com/opsapi/mocktoolkit/conformance/check"
@@ -75,6 +76,9 @@ type env struct {
 	removed  map[string]bool // "token/item" removed in this case
 	deprec   map[int64]bool
 	thumbs   int // accepted regenerations in this case
+	// copiesAt is when the last push or sync that may copy master cards into the projects was
+	// sent: a deployment may carry it out after answering (D210).
+	copiesAt time.Time
 	vars     map[string]int
 	// texts are the text values sent for each operation's field ("tagsCreate.name=x", lower
 	// case), so a repeated one is known (request.repeated).
