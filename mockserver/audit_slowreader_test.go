@@ -46,14 +46,7 @@ func growWorld(t *testing.T, m *mock, w string, size int) {
 // client's flow waits in the network.
 func TestSlowReaderOfALargeFlowDoesNotHoldOthersTurn(t *testing.T) {
 	m := newMock(t, mockserver.Config{})
-	creds := m.manifest.Users.Member
-	tok := m.ctl(http.MethodPost, "/__worlds/bigflow/v1/authenticate", map[string]any{"email": creds.Email, "password": creds.Password}).
-		wantStatus(t, http.StatusOK).data()["token"].(string)
-	for range 7 { // request bodies are kept whole: a flow of 7 MB, more than the socket buffers hold
-		body := map[string]any{"title": "big", "unused": strings.Repeat("d", 1000<<10)} // not in the answer
-		m.ctl(http.MethodPost, "/__worlds/bigflow/services/operations/v1/operations/cards/create", body,
-			"Authorization", "Bearer "+tok).wantStatus(t, http.StatusOK)
-	}
+	bigFlow(t, m, "bigflow")
 	answeredWhileOneDoesNotRead(t, m, "/__worlds/bigflow/__mock/flow", "/__worlds/other/__mock/flow")
 }
 
@@ -67,7 +60,7 @@ func answeredWhileOneDoesNotRead(t *testing.T, m *mock, stuck, other string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer conn.Close()
+	t.Cleanup(func() { conn.Close() }) // it stays stuck until the test ends
 	_ = conn.(*net.TCPConn).SetReadBuffer(4096)
 	fmt.Fprintf(conn, "GET %s HTTP/1.1\r\nHost: %s\r\n\r\n", stuck, host)
 	// Its status line has come: the answer is built and being written, and (more than the
@@ -95,5 +88,40 @@ func answeredWhileOneDoesNotRead(t *testing.T, m *mock, stuck, other string) {
 		}
 	case <-time.After(20 * time.Second):
 		t.Fatalf("%s waited for a client that does not read %s", other, stuck)
+	}
+}
+
+// Past the bytes of large answers the mock holds for clients that do not read them, another
+// large answer is refused with 503 at once, and small ones still come: 40 clients not reading
+// an 8 MB flow each took the bound past 256 MiB, and every other flow download then waited for
+// the write timeout.
+func TestLargeAnswersPastTheBoundAreRefused(t *testing.T) {
+	t.Cleanup(mockserver.LowerAnswersInFlight(10 << 20))
+	m := newMock(t, mockserver.Config{})
+	bigFlow(t, m, "bigflow")
+	answeredWhileOneDoesNotRead(t, m, "/__worlds/bigflow/__mock/flow", "/__worlds/other/__mock/flow")
+	done := make(chan answer, 1)
+	go func() { done <- m.ctl(http.MethodGet, "/__worlds/bigflow/__mock/flow", nil) }()
+	select {
+	case a := <-done:
+		a.wantStatus(t, http.StatusServiceUnavailable).wantShape(t, "a")
+		if a.header.Get("Retry-After") == "" {
+			t.Error("the 503 has no Retry-After")
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("a second large flow past the bound waited instead of being refused")
+	}
+}
+
+// bigFlow fills world w's flow with 7 MB of request bodies, more than the socket buffers hold.
+func bigFlow(t *testing.T, m *mock, w string) {
+	t.Helper()
+	creds := m.manifest.Users.Member
+	tok := m.ctl(http.MethodPost, "/__worlds/"+w+"/v1/authenticate", map[string]any{"email": creds.Email, "password": creds.Password}).
+		wantStatus(t, http.StatusOK).data()["token"].(string)
+	for range 7 { // request bodies are kept whole: a flow of 7 MB, more than the socket buffers hold
+		body := map[string]any{"title": "big", "unused": strings.Repeat("d", 1000<<10)} // not in the answer
+		m.ctl(http.MethodPost, "/__worlds/"+w+"/services/operations/v1/operations/cards/create", body,
+			"Authorization", "Bearer "+tok).wantStatus(t, http.StatusOK)
 	}
 }

@@ -168,10 +168,10 @@ func mib(n int64) string { return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20)) }
 var largeRead int64 = 16 << 20 // a var only so that tests may lower it (export_test.go)
 
 // maxAnswersInFlight bounds the bytes of large answers already built and still being written
-// to their clients. While under it, a large read gives up its turn once its answer is built,
-// so a client that does not read holds its answer's bytes, not every other reader's turn;
-// past it, the turn is kept until the answer is written, as the memory bound needs.
-const maxAnswersInFlight = 256 << 20
+// to their clients. A large read gives up its turn once its answer is built, so a client that
+// does not read holds its answer's bytes, not every other reader's turn; an answer that would
+// pass the bound is refused with 503 (builtAnswer), as the memory bound needs.
+var maxAnswersInFlight int64 = 256 << 20 // a var only so that tests may lower it (export_test.go)
 
 // readWhole waits for the one slot of whole reads of a large world (takeTurn).
 func (s *Server) readWhole(w http.ResponseWriter, r *http.Request, wl *world) (http.ResponseWriter, func(), bool) {
@@ -189,28 +189,43 @@ func (s *Server) takeTurn(w http.ResponseWriter, r *http.Request, slots chan str
 	case slots <- struct{}{}:
 		bw := &builtAnswer{ResponseWriter: w, inFlight: &s.answersInFlight}
 		bw.release = sync.OnceFunc(func() { <-slots })
-		return bw, bw.release, true
+		return bw, func() { bw.release(); bw.inFlight.Add(-bw.held) }, true
 	case <-r.Context().Done():
 		return nil, nil, false
 	}
 }
 
-// builtAnswer is the writer of a large read: an answer is written whole (writeBody), so its
-// first Write holds the built answer, and the slot can go to the next reader while it is
-// written, unless the answers already being written hold maxAnswersInFlight.
+// builtAnswer is the writer of a large read: an answer is written whole (writeBody), so when
+// its header is written the answer is built, and the slot goes to the next reader while it is
+// written. An answer that would take the answers being written past maxAnswersInFlight is
+// refused instead, 503 shape (a): holding the slot until it was written let clients that do
+// not read block every other large read for the write timeout.
 type builtAnswer struct {
 	http.ResponseWriter
 	inFlight *atomic.Int64
 	release  func()
+	held     int64 // the bytes of the answer being written, given back when its request is done
+	refused  bool
+}
+
+func (b *builtAnswer) WriteHeader(code int) {
+	n, _ := strconv.ParseInt(b.Header().Get("Content-Length"), 10, 64)
+	if b.inFlight.Add(n) > maxAnswersInFlight {
+		b.inFlight.Add(-n)
+		b.refused = true
+		b.Header().Del("Content-Disposition")
+		b.Header().Set("Retry-After", "5")
+		writeShapeA(b.ResponseWriter, http.StatusServiceUnavailable, fmt.Sprintf("The mock is still writing %d MiB of large answers to clients that have not read them; try again in a moment.", maxAnswersInFlight>>20))
+		return
+	}
+	b.held = n
+	b.release()
+	b.ResponseWriter.WriteHeader(code)
 }
 
 func (b *builtAnswer) Write(p []byte) (int, error) {
-	n := int64(len(p))
-	if b.inFlight.Add(n) <= maxAnswersInFlight {
-		b.release()
-		defer b.inFlight.Add(-n)
-	} else {
-		b.inFlight.Add(-n)
+	if b.refused {
+		return len(p), nil // the built answer is dropped: a 503 went instead
 	}
 	return b.ResponseWriter.Write(p)
 }
