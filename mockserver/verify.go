@@ -74,6 +74,9 @@ func (s *Server) readJournalQuery(w http.ResponseWriter, r *http.Request) (journ
 	if jq.status, ok = parseStatusFilter(q.Get("status")); !ok {
 		fields["status"] = []string{"The status must be an HTTP status from 100 to 599 or a class such as 4xx."}
 	}
+	if q.Has("world") && q.Get("world") == "" { // an unset variable, most likely: not the default world
+		fields["world"] = []string{"The world parameter names no world: give a name, or leave it out for the request's own world."}
+	}
 	if len(fields) > 0 {
 		writeValidation(w, fields)
 		return jq, false

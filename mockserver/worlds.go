@@ -281,7 +281,9 @@ func (s *Server) bindWorld(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		name, path, prefixed := splitWorld(r.URL.EscapedPath())
 		header := r.Header.Get(WorldHeader)
-		if !prefixed && header == "" { // the default world: worldOf falls back to it unbound
+		// A header sent blank is an unset variable, most likely: not the default world.
+		blank := len(r.Header.Values(WorldHeader)) > 0 && strings.TrimSpace(header) == ""
+		if !prefixed && header == "" && !blank { // the default world: worldOf falls back to it unbound
 			def := s.worlds.def
 			def.touch()
 			def.requests.Add(1)
@@ -299,7 +301,10 @@ func (s *Server) bindWorld(next http.Handler) http.Handler {
 			r2.URL = &u
 		}
 		b := bound{}
-		if n := len(r.Header.Values(WorldHeader)); n > 1 {
+		if blank && !prefixed {
+			b.err = &errNoWorld{msg: fmt.Sprintf("The %s header is empty: name a world, or leave the header out for the default world.", WorldHeader)}
+		}
+		if n := len(r.Header.Values(WorldHeader)); b.err == nil && n > 1 {
 			b.err = &errNoWorld{msg: fmt.Sprintf("The %s header is given %d times: send it once.", WorldHeader, n)}
 		}
 		if b.err == nil && header != "" {

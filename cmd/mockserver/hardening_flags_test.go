@@ -29,12 +29,14 @@ func TestCORSOriginsNullRefused(t *testing.T) {
 }
 
 // An origin a browser never sends (a path, another scheme, a trailing slash) and a host name
-// no Host header carries are refused at start: neither could ever match.
+// no Host header carries are refused at start: neither could ever match; nor may * stand among
+// names (README: "* alone for any").
 func TestFlagsRefuseWhatCouldNeverMatch(t *testing.T) {
 	none := func(string) string { return "" }
 	for _, args := range [][]string{
 		{"--cors-origins", "javascript:alert(1)"}, {"--cors-origins", "http://a.com/path"}, {"--cors-origins", "http://a.com/"},
 		{"--cors-origins", "a.com"}, {"--allowed-hosts", "a b"}, {"--allowed-hosts", "https://staging.example.com"},
+		{"--allowed-hosts", "staging.example.com,*"}, // * stands alone: among names it would turn the guard off unasked
 	} {
 		if _, err := parseFlags(args, none, io.Discard); err == nil || !strings.Contains(err.Error(), args[0]) {
 			t.Errorf("%v: %v, want a refusal naming the flag", args, err)
@@ -43,7 +45,7 @@ func TestFlagsRefuseWhatCouldNeverMatch(t *testing.T) {
 	if _, err := parseProxyFlags([]string{"--upstream", "http://127.0.0.1:1", "--allowed-hosts", "a b"}, none, stdio{out: io.Discard, err: io.Discard}); err == nil {
 		t.Error("proxy --allowed-hosts 'a b' accepted")
 	}
-	for _, args := range [][]string{{"--cors-origins", "http://localhost:5173,https://app.example.com"}, {"--allowed-hosts", "staging.example.com,*"}} {
+	for _, args := range [][]string{{"--cors-origins", "http://localhost:5173,https://app.example.com"}, {"--allowed-hosts", "*"}, {"--allowed-hosts", "a.example.com,b.example.com"}} {
 		if _, err := parseFlags(args, none, io.Discard); err != nil {
 			t.Errorf("%v: %v", args, err)
 		}

@@ -43,6 +43,9 @@ func New(names []string) Policy {
 func CheckNames(names []string) error {
 	for _, n := range names {
 		n = strings.TrimSpace(n)
+		if n == "*" && len(names) > 1 { // foo,* read as "any host" would turn the guard off unasked
+			return fmt.Errorf("* allows any host, so it stands alone: give --allowed-hosts '*', or list host names without it")
+		}
 		if n == "*" || n == "" {
 			continue
 		}
