@@ -180,6 +180,9 @@ func (w ownInterim) WriteHeader(code int) {
 			h.Del(name)
 		}
 	}
+	if h := w.Header(); code >= 200 && h["Content-Type"] == nil {
+		h["Content-Type"] = nil // an answer without one is relayed without one: net/http would sniff one in
+	}
 	w.ResponseWriter.WriteHeader(code)
 }
 
