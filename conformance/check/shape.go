@@ -131,8 +131,14 @@ func KeyedBy(body []byte, broken []string) []Violation {
 }
 
 // Names reports whether the key of a validation error names field: the field itself, or a
-// path into it ("title.0", "items[2]").
+// path into it ("title.0", "items[2]"), also written as the request body's location
+// ("body.title", as FastAPI joins it) or as a JSON pointer ("/title", "/items/0"): the keys'
+// text is not shown, only that they name the field (D121).
 func Names(key, field string) bool {
+	if strings.HasPrefix(key, "/") {
+		key = strings.ReplaceAll(key[1:], "/", ".")
+	}
+	key = strings.TrimPrefix(key, "body.")
 	return key == field || strings.HasPrefix(key, field+".") || strings.HasPrefix(key, field+"[")
 }
 

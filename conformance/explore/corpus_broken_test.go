@@ -70,8 +70,14 @@ func brokenCorpus(t *testing.T, recorded []exchange) []exchange {
 			}
 			b["error"], b["message"], b["errors"] = true, "Invalid credentials.", "wrong"
 		}),
-		breaks("422 keyed by body.<field>", "commentsList with a wrong type", []rules.ID{rules.ERR5}, func(_ *int, _ http.Header, b map[string]any) {
+		breaks("422 keyed by body.<field>, the field's location", "commentsList with a wrong type", none, func(_ *int, _ http.Header, b map[string]any) {
 			b["errors"] = map[string]any{"body.card_id": []any{"The card id must be an integer."}}
+		}),
+		breaks("422 keyed by a JSON pointer to the field", "commentsList with a wrong type", none, func(_ *int, _ http.Header, b map[string]any) {
+			b["errors"] = map[string]any{"/card_id": []any{"The card id must be an integer."}}
+		}),
+		breaks("422 keyed by body.<another field>", "commentsList with a wrong type", []rules.ID{rules.ERR5}, func(_ *int, _ http.Header, b map[string]any) {
+			b["errors"] = map[string]any{"body.page": []any{"The card id must be an integer."}}
 		}),
 		breaks("422 naming no field", "commentsList with a wrong type", []rules.ID{rules.ERR5}, func(_ *int, _ http.Header, b map[string]any) { b["errors"] = map[string]any{} }),
 		breaks("422 whose errors is a list", "commentsList with a wrong type", []rules.ID{rules.ENV4}, func(_ *int, _ http.Header, b map[string]any) {
