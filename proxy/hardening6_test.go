@@ -52,3 +52,29 @@ func TestExchangesLimitGivenTwiceIsRefused(t *testing.T) {
 		t.Errorf("limit given twice: %d %s, want 422 saying it is given more than once", res.StatusCode, raw)
 	}
 }
+
+// The journal refuses a parameter it does not read, and an empty limit, as the mock's controls
+// do: either would list every exchange as if the client's filter applied.
+func TestExchangesRefuseParametersTheyDoNotRead(t *testing.T) {
+	s := startProxy(t, newMock(t))
+	for target, want := range map[string]int{
+		"/__proxy/exchanges?bogus=1":         http.StatusBadRequest,
+		"/__proxy/exchanges?status=500":      http.StatusBadRequest,
+		"/__proxy/exchanges?limit=":          http.StatusUnprocessableEntity,
+		"/__proxy/exchanges?limit=2":         http.StatusOK,
+		"/__proxy/exchanges?limit=2&x=1&y=2": http.StatusBadRequest,
+	} {
+		res, err := http.Get(s.url + target)
+		if err != nil {
+			t.Fatal(err)
+		}
+		raw, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		if res.StatusCode != want {
+			t.Errorf("%s: %d %s, want %d", target, res.StatusCode, raw, want)
+		}
+		if want == http.StatusBadRequest && !strings.Contains(string(raw), "does not read") {
+			t.Errorf("%s: %s, want the parameters named", target, raw)
+		}
+	}
+}
