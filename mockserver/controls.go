@@ -220,9 +220,10 @@ const maxSnapshot = 256 << 20
 // the seeded world's is under 1 MiB.
 const smallSnapshot = 2 << 20
 
-// readSmall reads up to limit bytes of r's body and tells whether that was all of it; either
-// way r.Body still yields the whole body (what was read, then the rest, or the read's error).
-func readSmall(r *http.Request, limit int64) bool {
+// readBodyAhead reads up to limit bytes of r's body and tells whether that was all of it, and the
+// read's error; either way r.Body still yields the whole body (what was read, then the rest,
+// or the read's error).
+func readBodyAhead(r *http.Request, limit int64) (bool, error) {
 	head, err := io.ReadAll(io.LimitReader(r.Body, limit+1))
 	rest := io.Reader(r.Body)
 	switch {
@@ -235,7 +236,7 @@ func readSmall(r *http.Request, limit int64) bool {
 		io.Reader
 		io.Closer
 	}{io.MultiReader(bytes.NewReader(head), rest), r.Body}
-	return err == nil && int64(len(head)) <= limit
+	return err == nil && int64(len(head)) <= limit, err
 }
 
 // errReader fails every read with err.
@@ -313,24 +314,15 @@ func (s *Server) handleStatePut(w http.ResponseWriter, r *http.Request) {
 	// and loads without waiting; a large one is read whole too, its bytes counted against the
 	// uploads' budget as they arrive, before it waits for its turn, so a client trickling a
 	// body in holds nobody's turn, only what it has sent.
-	if !readSmall(r, smallSnapshot) {
+	if small, _ := readBodyAhead(r, smallSnapshot); !small {
 		held := s.uploads.HoldArriving(r, maxSnapshot+1)
 		defer held.Release()
-		body, err := io.ReadAll(io.LimitReader(r.Body, maxSnapshot+1))
-		if errors.Is(err, inflight.ErrFull) {
+		if _, err := readBodyAhead(r, maxSnapshot); errors.Is(err, inflight.ErrFull) {
 			w.Header().Set("Retry-After", "1")
 			w.Header().Set("Connection", "close") // the rest of the body is still on the connection
 			writeShapeA(w, http.StatusServiceUnavailable, fmt.Sprintf("The mock is receiving more snapshot bytes at once than it holds (%d MiB in all); try again in a moment. The world is unchanged.", maxSnapshot>>20))
 			return
 		}
-		rest := io.Reader(http.NoBody)
-		if err != nil {
-			rest = errReader{err}
-		}
-		r.Body = struct {
-			io.Reader
-			io.Closer
-		}{io.MultiReader(bytes.NewReader(body), rest), r.Body}
 		select {
 		case s.loading <- struct{}{}:
 			defer func() { <-s.loading }()
