@@ -127,12 +127,16 @@ func TestSchemaRejectsWhatParseRejects(t *testing.T) {
 
 func TestParseNamesEachProblemByStep(t *testing.T) {
 	for name, c := range map[string]struct{ doc, want string }{
-		"malformed JSON":        {`{"flow":1,`, "not a flow document"},
-		"an unknown operation":  {`{"flow":1,"name":"x","steps":[{"step":1,"operation":"cardsDestroy","as":"member","answer":{"status":200,"outline":"null"}}]}`, `step 1: unknown operation "cardsDestroy"`},
-		"a forward reference":   {`{"flow":1,"name":"x","steps":[{"step":1,"operation":"cardsCreate","as":"member","body":{"id":{"step":1,"path":"data.card.id"}},"answer":{"status":200,"outline":"null"}}]}`, `step 1: field "id" refers to step 1, which is not an earlier step`},
-		"steps out of order":    {`{"flow":1,"name":"x","steps":[{"step":2,"operation":"cardsCreate","as":"member","answer":{"status":200,"outline":"null"}}]}`, `step 1: "step" is 2`},
-		"no steps":              {`{"flow":1,"name":"x","steps":[]}`, "it has no steps"},
-		"a status out of range": {`{"flow":1,"name":"x","steps":[{"step":1,"operation":"cardsCreate","as":"member","answer":{"status":42,"outline":"null"}}]}`, "no HTTP status"},
+		"malformed JSON":           {`{"flow":1,`, "not a flow document"},
+		"an unknown operation":     {`{"flow":1,"name":"x","steps":[{"step":1,"operation":"cardsDestroy","as":"member","answer":{"status":200,"outline":"null"}}]}`, `step 1: unknown operation "cardsDestroy"`},
+		"a forward reference":      {`{"flow":1,"name":"x","steps":[{"step":1,"operation":"cardsCreate","as":"member","body":{"id":{"step":1,"path":"data.card.id"}},"answer":{"status":200,"outline":"null"}}]}`, `step 1: field "id" refers to step 1, which is not an earlier step`},
+		"steps out of order":       {`{"flow":1,"name":"x","steps":[{"step":2,"operation":"cardsCreate","as":"member","answer":{"status":200,"outline":"null"}}]}`, `step 1: "step" is 2`},
+		"no steps":                 {`{"flow":1,"name":"x","steps":[]}`, "it has no steps"},
+		"a status out of range":    {`{"flow":1,"name":"x","steps":[{"step":1,"operation":"cardsCreate","as":"member","answer":{"status":42,"outline":"null"}}]}`, "no HTTP status"},
+		"a body that is no object": {"{\"flow\":1,\"name\":\"x\",\"steps\":[\n{\"step\":1,\"operation\":\"cardsCreate\",\"as\":\"member\",\"body\":[1],\"answer\":{\"status\":200}}]}", "line 2: steps[].body is an array; the flow format wants an object there"},
+		"a step that is a string":  {`{"flow":1,"name":"x","steps":[{"step":"1"}]}`, "steps[].step is a string; the flow format wants a whole number there"},
+		"a key of no flow":         {"{\"flow\":1,\n\"colour\":2}", `line 2: the key "colour" is not one a flow document has`},
+		"an empty file":            {``, "the file is empty"},
 	} {
 		t.Run("rejects "+name, func(t *testing.T) {
 			_, err := flow.Parse([]byte(c.doc), ops)

@@ -78,7 +78,7 @@ func Parse(b []byte, operations []string) (Document, error) {
 	dec.DisallowUnknownFields()
 	dec.UseNumber() // a body's 1.0000000000000000001 is replayed as written, not as 1
 	if err := dec.Decode(&d); err != nil {
-		return d, fmt.Errorf("not a flow document (JSON, conformance/flow/flow.schema.json): %w", err)
+		return d, fmt.Errorf("not a flow document (JSON, conformance/flow/flow.schema.json): %s", decodeProblem(b, err, dec.InputOffset()))
 	}
 	if at, err := jsondup.DuplicateKey(b); err == nil && at != "" {
 		return d, fmt.Errorf("names %s twice: a flow gives each key once (JSON readers keep the last silently)", at)
