@@ -109,6 +109,11 @@ func TestDashboardForFrontendDevelopers(t *testing.T) {
 		if !strings.HasPrefix(copied, "curl -s -X 'X&id&' '") || !strings.HasSuffix(copied, ` --data-raw '@it'\''s'`) {
 			t.Errorf("copy as curl of a hostile method: %q", copied)
 		}
+		// With no token logged in, the command leaves $TOKEN for the shell: in double quotes.
+		copied, _ = chromedp.Run(ctx, chromedp.Evaluate[string](`(function(){var t=document.getElementById("token-out"), was=t.value; t.value=""; mockDashboard.copyAs("curl", {method: "POST", path: "/v1/tags/list", request: {headers: {"Authorization": "Bearer [redacted]"}, body: "{}"}}); t.value=was; return document.getElementById("copy-out").value})()`))
+		if !strings.Contains(copied, ` -H "Authorization: Bearer $TOKEN" `) {
+			t.Errorf("copy as curl without a token: %q", copied)
+		}
 		_, _ = chromedp.Run(ctx, chromedp.Evaluate[bool](`(function(){var i=document.getElementById("journal-status"); i.value=""; i.dispatchEvent(new Event("input")); return true})()`))
 	})
 

@@ -29,7 +29,7 @@
     });
     var body = e.request.body;
     var text = body === null || body === undefined ? "" : (typeof body === "string" ? body : JSON.stringify(body));
-    return { url: apiURL(e.path), headers: headers, body: text };
+    return { url: apiURL(e.path), headers: headers, body: text, placeholder: !$("token-out").value };
   }
 
   d.copyAs = function (kind, e) {
@@ -38,7 +38,11 @@
     if (kind === "curl") {
       // A method is whatever token the client sent (the journal keeps it): quoted unless plain.
       text = "curl -s -X " + (/^[A-Z]+$/.test(e.method) ? e.method : shellQuote(e.method)) + " " + shellQuote(r.url);
-      Object.keys(r.headers).forEach(function (k) { text += " -H " + shellQuote(k + ": " + r.headers[k]); });
+      Object.keys(r.headers).forEach(function (k) {
+        // No token logged in here: $TOKEN stays for the shell to expand, so it is double-quoted.
+        if (k.toLowerCase() === "authorization" && r.placeholder) { text += ' -H "Authorization: Bearer $TOKEN"'; return; }
+        text += " -H " + shellQuote(k + ": " + r.headers[k]);
+      });
       if (r.body) { text += " --data-raw " + shellQuote(r.body); } // -d would read a body starting with @ as a file name
     } else {
       text = "await fetch(" + JSON.stringify(r.url) + ", " + JSON.stringify({ method: e.method, headers: r.headers, body: r.body || undefined }, null, 2) + ").then(r => r.json())";
