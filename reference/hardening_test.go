@@ -140,6 +140,15 @@ func TestNewChecksFieldRules(t *testing.T) {
 		{"rejects a currency that is not a code", func(s *reference.State) { s.Carts[0].Currency = "XXXX" }, "carts[0]: currency must be a currency code"},
 		{"rejects a cart status outside open and locked", func(s *reference.State) { s.Carts[0].Status = "shipped" }, "carts[0]: status must be one of open, locked"},
 		{"rejects an item action outside register, transfer, renew", func(s *reference.State) { s.Carts[0].Items[0].Action = "fly" }, "items[0].action must be one of register, transfer, renew"},
+		{"rejects a token of 3 characters", func(s *reference.State) {
+			s.Tokens = append(s.Tokens, reference.Token{Token: "abc", UserID: s.Users[0].ID, IssuedAt: t0})
+		}, "tokens[0]: token must be at least 4 characters"},
+		{"rejects a token no header carries", func(s *reference.State) {
+			s.Tokens = append(s.Tokens, reference.Token{Token: " two words ", UserID: s.Users[0].ID, IssuedAt: t0})
+		}, "tokens[0]: token must be at least 4 characters, each a visible ASCII character"},
+		{"rejects a token outside ASCII", func(s *reference.State) {
+			s.Tokens = append(s.Tokens, reference.Token{Token: "jetón-secreto", UserID: s.Users[0].ID, IssuedAt: t0})
+		}, "tokens[0]: token must be at least 4 characters, each a visible ASCII character"},
 		{"rejects a regeneration of no entity", func(s *reference.State) {
 			s.Regenerations = append(s.Regenerations, reference.Regeneration{ProjectID: 1, EntityID: 99999, At: t0})
 		}, "thumbnail_regenerations[0]: entity_id names no website entity"},

@@ -20,7 +20,7 @@ func TestNewChecksReferences(t *testing.T) {
 		{"rejects a user of an unknown project", func(s *reference.State) { s.Users[0].ProjectID = 42 }, "user 1: project 42"},
 		{"rejects two users with one e-mail", func(s *reference.State) { s.Users[1].Email = strings.ToUpper(memberEmail) }, "already used"},
 		{"rejects a token of an unknown user", func(s *reference.State) {
-			s.Tokens = append(s.Tokens, reference.Token{Token: "t", UserID: nobody})
+			s.Tokens = append(s.Tokens, reference.Token{Token: "t-unknown-user", UserID: nobody})
 		}, "token: user 99"},
 		{"rejects a duplicate card id", func(s *reference.State) { s.Cards[1].ID = s.Cards[0].ID }, "duplicate id"},
 		{"rejects a card id of zero", func(s *reference.State) { s.Cards[0].ID = 0 }, "id must be positive"},
