@@ -92,6 +92,10 @@ func (s *Server) dispatch(w http.ResponseWriter, r *http.Request) {
 	if !s.spend(w, wl, "addr:"+clientAddr(r)) {
 		return
 	}
+	if r.ProtoMajor != 1 { // the HTTP/2 preface "PRI * HTTP/2.0", which net/http lets through
+		writeShapeA(w, http.StatusHTTPVersionNotSupported, wireerr.Message(http.StatusHTTPVersionNotSupported, "", "the mock"))
+		return
+	}
 	route := r.URL.Path
 	if route == "" { // CONNECT's authority form, OPTIONS *: no path to name
 		route = r.RequestURI

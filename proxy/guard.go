@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/opsapi/mocktoolkit/internal/text"
+	"github.com/opsapi/mocktoolkit/internal/wireerr"
 )
 
 // admit refuses, before anything is forwarded or shown, a request the proxy must not serve
@@ -28,6 +29,8 @@ func (p *Proxy) admit(w http.ResponseWriter, r *http.Request) bool {
 		writeJSON(w, http.StatusForbidden, map[string]any{"error": true, "message": hostRefusal})
 	case p.looped(r):
 		writeJSON(w, http.StatusLoopDetected, map[string]any{"error": true, "message": "This request already passed through this proxy: its upstream " + p.upstream.Redacted() + " leads back to it. Point --upstream at the deployment, not at the proxy.", "data": []any{}})
+	case r.ProtoMajor != 1: // the HTTP/2 preface "PRI * HTTP/2.0", which net/http lets through
+		writeJSON(w, http.StatusHTTPVersionNotSupported, map[string]any{"error": true, "message": wireerr.Message(http.StatusHTTPVersionNotSupported, "", "the proxy"), "data": []any{}})
 	case r.Method == http.MethodConnect || r.URL.Path == "" || !strings.HasPrefix(r.URL.Path, "/"):
 		// CONNECT's authority form, OPTIONS * and the like name no path to forward: the proxy is a
 		// reverse proxy in front of one upstream, not a tunnel.
