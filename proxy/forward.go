@@ -306,10 +306,11 @@ func (p *Proxy) inspect(resp *http.Response) error {
 			ex.respBody = raw
 			ex.note(why)
 		case len(decoded) > 2*spec.MaxDepth && spec.Nesting(decoded) > spec.MaxDepth:
-			// Valid JSON, perhaps, but past what any JSON reader of the toolkit reads: not judged
-			// rather than called "not JSON".
-			ex.respWhole = false
-			ex.note(fmt.Sprintf("answer body nests deeper than %d levels: passed through, its fields unchecked", spec.MaxDepth))
+			// Valid JSON, perhaps, but past what any JSON reader reads: judged by its upper
+			// levels, where every field of the interface lies, so that nesting cannot hide a
+			// wrong answer; the client gets the body as it came.
+			ex.respBody = spec.Prune(decoded, prunedDepth)
+			ex.note(fmt.Sprintf("answer body nests deeper than %d levels: judged with what lies below %d levels read as null", spec.MaxDepth, prunedDepth))
 		}
 	}
 	switch {
@@ -325,6 +326,10 @@ func (p *Proxy) inspect(resp *http.Response) error {
 	p.record(ex)
 	return nil
 }
+
+// prunedDepth is how deep an answer nested past spec.MaxDepth is judged: far below every field
+// the interface describes, far above what a decoder refuses.
+const prunedDepth = 256
 
 // resetsCounts tells whether a forwarded request is a mock's control, answered with success,
 // that replaced its records (a reset, a loaded snapshot, a deleted world) or moved its clock

@@ -52,6 +52,44 @@ func Nesting(doc []byte) int {
 	return deepest
 }
 
+// Prune returns doc with every array or object that starts deeper than limit levels written as
+// null, and the rest as it was: a document nested past what a JSON decoder reads (MaxDepth)
+// can still be judged by the fields of the levels above, where every field of the interface
+// lies. A doc that is not JSON stays not JSON.
+func Prune(doc []byte, limit int) []byte {
+	out := make([]byte, 0, len(doc))
+	depth, skip, inString, escaped := 0, 0, false, false
+	for _, c := range doc {
+		switch {
+		case escaped:
+			escaped = false
+		case inString:
+			escaped = c == '\\'
+			inString = c != '"'
+		case c == '"':
+			inString = true
+		case (c == '{' || c == '[') && skip > 0:
+			skip++
+		case (c == '}' || c == ']') && skip > 0:
+			skip--
+			continue // the pruned value's last byte
+		case c == '{' || c == '[':
+			if depth == limit {
+				out = append(out, "null"...)
+				skip = 1
+				continue
+			}
+			depth++
+		case c == '}' || c == ']':
+			depth--
+		}
+		if skip == 0 {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
 type textScanner struct {
 	doc   []byte
 	i     int
