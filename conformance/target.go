@@ -8,6 +8,8 @@ import (
 	"net/http"
 	"strings"
 	"time"
+
+	"github.com/opsapi/mocktoolkit/internal/certerr"
 )
 
 // Target is the deployment under test.
@@ -93,6 +95,9 @@ func (t Target) Ping(ctx context.Context, timeout time.Duration) error {
 		return fmt.Errorf("target %s: %w", base, err)
 	}
 	resp, err := http.DefaultClient.Do(req)
+	if err != nil && certerr.Untrusted(err) {
+		return fmt.Errorf("the suite does not trust the certificate of the deployment at %s (%s): %w. %s", base, EnvBaseURL, err, certerr.Hint)
+	}
 	if err != nil {
 		return fmt.Errorf("the deployment at %s does not answer (%s): %w", base, EnvBaseURL, err)
 	}

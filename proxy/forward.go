@@ -2,8 +2,6 @@ package proxy
 
 import (
 	"context"
-	"crypto/tls"
-	"crypto/x509"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -15,6 +13,7 @@ import (
 	"time"
 
 	"github.com/opsapi/mocktoolkit/conformance/rules"
+	"github.com/opsapi/mocktoolkit/internal/certerr"
 	"github.com/opsapi/mocktoolkit/spec"
 )
 
@@ -356,17 +355,6 @@ func resetsCounts(method, path string, status int) bool {
 // the upstream's violation.
 var ErrStopping = errors.New("the proxy is stopping")
 
-// untrustedCertificate tells an error of the upstream's TLS handshake that is about trusting its
-// certificate (an unknown authority, a name or date it does not hold), which the proxy's
-// configuration may be the cause of, from one of the network.
-func untrustedCertificate(err error) bool {
-	var verify *tls.CertificateVerificationError
-	var unknown x509.UnknownAuthorityError
-	var host x509.HostnameError
-	var invalid x509.CertificateInvalidError
-	return errors.As(err, &verify) || errors.As(err, &unknown) || errors.As(err, &host) || errors.As(err, &invalid)
-}
-
 // upstreamFailed answers 502 in shape (a) when no answer came from the upstream.
 func (p *Proxy) upstreamFailed(w http.ResponseWriter, r *http.Request, err error) {
 	ex, _ := r.Context().Value(exchangeKey{}).(*exchange)
@@ -380,8 +368,8 @@ func (p *Proxy) upstreamFailed(w http.ResponseWriter, r *http.Request, err error
 		msg = fmt.Sprintf("The proxy stopped before the upstream %s answered; the request may have reached it.", p.upstream.Redacted())
 	case r.Context().Err() != nil: // the client went away: nobody reads this answer
 		msg = "The client closed the request before the upstream answered."
-	case untrustedCertificate(err):
-		msg = fmt.Sprintf("The proxy does not trust the certificate of the upstream %s: %v. If it is signed by a private certificate authority, start the proxy with SSL_CERT_FILE naming that authority's PEM file.", p.upstream.Redacted(), err)
+	case certerr.Untrusted(err):
+		msg = fmt.Sprintf("The proxy does not trust the certificate of the upstream %s: %v. %s", p.upstream.Redacted(), err, certerr.Hint)
 	}
 	clientStayed := r.Context().Err() == nil || errors.As(err, &slow)
 	body, _ := json.Marshal(map[string]any{"error": true, "message": msg, "data": []any{}})
