@@ -22,7 +22,7 @@ import (
 var mockNow = time.Date(2026, 11, 21, 9, 30, 0, 0, time.UTC)
 
 // newMock is the reference mock of the default world.
-func newMock(t *testing.T) *mockserver.Server {
+func newMock(t testing.TB) *mockserver.Server {
 	t.Helper()
 	m, err := mockserver.New(mockserver.Config{Now: mockNow})
 	if err != nil {
@@ -41,7 +41,7 @@ type setup struct {
 }
 
 // startProxy serves upstream with httptest and puts a proxy in front of it.
-func startProxy(t *testing.T, upstream http.Handler) *setup {
+func startProxy(t testing.TB, upstream http.Handler) *setup {
 	t.Helper()
 	up := httptest.NewServer(upstream)
 	t.Cleanup(up.Close)

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/url"
-	"slices"
 	"strings"
 	"sync"
 	"unicode/utf8"
@@ -40,13 +39,13 @@ const (
 // makes it recent. It is safe for concurrent use; the replacer is rebuilt only when the set
 // changes, on the first Replace after.
 type Known struct {
-	mu      sync.Mutex
+	mu      sync.RWMutex
 	limit   int
 	order   *list.List               // most recent first; values are strings
 	at      map[string]*list.Element // value → its place in order
 	bytes   int                      // the values' lengths in all
 	version uint64                   // bumped whenever the set changes
-	rep     *strings.Replacer        // nil: rebuild before use
+	match   *matcher                 // the kept values' patterns
 }
 
 // NewKnown returns an empty set keeping at most limit values (DefaultKnownLimit when limit <= 0).
@@ -54,7 +53,7 @@ func NewKnown(limit int) *Known {
 	if limit <= 0 {
 		limit = DefaultKnownLimit
 	}
-	return &Known{limit: limit, order: list.New(), at: map[string]*list.Element{}}
+	return &Known{limit: limit, order: list.New(), at: map[string]*list.Element{}, match: newMatcher()}
 }
 
 // Note keeps v as a credential value; values shorter than MinKnownLength characters are ignored.
@@ -77,14 +76,15 @@ func (k *Known) Note(v string) {
 	}
 	k.at[v] = k.order.PushFront(v)
 	k.bytes += len(v)
+	k.match.add(v)
 	for k.order.Len() > k.limit || k.bytes > MaxKnownBytes {
-		old := k.order.Back()
-		k.order.Remove(old)
-		delete(k.at, old.Value.(string))
-		k.bytes -= len(old.Value.(string))
+		old := k.order.Back().Value.(string)
+		k.order.Remove(k.order.Back())
+		delete(k.at, old)
+		k.bytes -= len(old)
+		k.match.remove(old)
 	}
 	k.version++
-	k.rep = nil
 }
 
 // NoteBearer keeps the bearer token of h's Authorization header, if any.
@@ -142,82 +142,42 @@ func (k *Known) Len() int {
 	return k.order.Len()
 }
 
-// Replace returns s with every kept value replaced by Placeholder, longest first.
+// Replace returns s with every kept value (or a form body's, a URL's or a JSON string's
+// encoding of one) replaced by Placeholder, the longest first where several start.
 func (k *Known) Replace(s string) string {
 	if s == "" {
 		return s
 	}
-	rep := k.replacer()
-	if rep == nil {
-		return s
-	}
-	return rep.Replace(s)
-}
-
-// replacer is the current replacer (nil when nothing is kept), rebuilt if the set changed.
-func (k *Known) replacer() *strings.Replacer {
-	k.mu.Lock()
-	defer k.mu.Unlock()
-	if k.rep != nil || k.order.Len() == 0 {
-		return k.rep
-	}
-	vals := make([]string, 0, k.order.Len())
-	for e := k.order.Front(); e != nil; e = e.Next() {
-		vals = append(vals, e.Value.(string))
-	}
-	slices.SortFunc(vals, func(a, b string) int { // at one position the first listed wins
-		if len(a) != len(b) {
-			return len(b) - len(a)
-		}
-		return strings.Compare(a, b)
-	})
-	pairs := make([]string, 0, 2*len(vals))
-	for _, v := range vals {
-		pairs = append(pairs, v, Placeholder)
-	}
-	// The same values as a form, a URL or a JSON string write them (a password with a space
-	// or a '<' quoted in a form body or a query), each after every plain value, so that a
-	// plain value is still found first where both start.
-	seen := map[string]bool{}
-	for _, v := range vals {
-		seen[v] = true
-	}
-	for _, v := range vals {
-		for _, enc := range encodings(v) {
-			if !seen[enc] {
-				seen[enc] = true
-				pairs = append(pairs, enc, Placeholder)
-			}
-		}
-	}
-	k.rep = strings.NewReplacer(pairs...)
-	return k.rep
+	k.mu.RLock()
+	defer k.mu.RUnlock()
+	return k.match.replace(s)
 }
 
 // Scrub returns a copy of a decoded JSON value with kept values replaced in every string,
 // keys included; v itself is left as it is (others may be reading it).
 func (k *Known) Scrub(v any) any {
-	rep := k.replacer()
-	if rep == nil {
+	k.mu.RLock()
+	defer k.mu.RUnlock()
+	if k.order.Len() == 0 {
 		return v
 	}
-	return scrubWith(rep, v)
+	return scrubWith(k.match, v)
 }
 
-func scrubWith(rep *strings.Replacer, v any) any {
+func scrubWith(m *matcher, v any) any {
 	switch x := v.(type) {
 	case string:
-		return rep.Replace(x)
+		return m.replace(x)
 	case []any:
 		out := make([]any, len(x))
 		for i, e := range x {
-			out[i] = scrubWith(rep, e)
+			out[i] = scrubWith(m, e)
 		}
 		return out
 	case map[string]any:
 		out := make(map[string]any, len(x))
 		for name, e := range x {
-			out[rep.Replace(name)] = scrubWith(rep, e)
+			out[m.replace(name)] = scrubWith(m, e)
 		}
 		return out
 	}
@@ -227,13 +187,14 @@ func scrubWith(rep *strings.Replacer, v any) any {
 // ScrubHeaders returns a copy of h with kept values replaced in its values and in its names (a
 // client may send a credential as a header's name, X-<token>: 1).
 func (k *Known) ScrubHeaders(h map[string]string) map[string]string {
-	rep := k.replacer()
-	if rep == nil || h == nil {
+	k.mu.RLock()
+	defer k.mu.RUnlock()
+	if k.order.Len() == 0 || h == nil {
 		return h
 	}
 	out := make(map[string]string, len(h))
 	for name, v := range h {
-		out[rep.Replace(name)] = rep.Replace(v)
+		out[k.match.replace(name)] = k.match.replace(v)
 	}
 	return out
 }
