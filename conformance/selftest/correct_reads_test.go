@@ -1,14 +1,16 @@
 package selftest_test
 
 import (
+	"fmt"
 	"net/http"
 	"strconv"
 	"sync"
 )
 
-// ownReads counts, per caller, the comments/list reads newestFirst makes on its own in the
-// mock's current window, so that its answers' X-RateLimit-Remaining count the caller's requests
-// only (one each, LIMIT-4), not the variant's reads behind them.
+// ownReads counts, per mock and caller, the comments/list reads newestFirst makes on its own in
+// the mock's current window, so that its answers' X-RateLimit-Remaining count the caller's
+// requests only (one each, LIMIT-4), not the variant's reads behind them. Per mock: the suite's
+// and explore's runs of one variant go on at once against mocks of the same users.
 type ownReads struct {
 	sync.Mutex
 	extra map[string]int64 // caller -> the variant's reads in the mock's window
@@ -30,29 +32,34 @@ func (o *ownReads) countOnlyTheCallers(x *xchg) {
 	if x.caller == "" || !ok || !okLimit {
 		return
 	}
+	who := readerOf(x)
 	o.Lock()
 	defer o.Unlock()
-	if last, seen := o.last[x.caller]; !seen || rem > last {
-		o.extra[x.caller] = 0 // the mock's window began again
+	if last, seen := o.last[who]; !seen || rem > last {
+		o.extra[who] = 0 // the mock's window began again
 	}
-	o.last[x.caller] = rem
-	x.a.header.Set("X-RateLimit-Remaining", strconv.FormatInt(min(limit, rem+o.extra[x.caller]), 10))
+	o.last[who] = rem
+	x.a.header.Set("X-RateLimit-Remaining", strconv.FormatInt(min(limit, rem+o.extra[who]), 10))
 }
 
-// read notes one of the variant's own reads and the mock's Remaining after it.
-func (o *ownReads) read(caller string, a *answer) {
-	if rem, ok := headerNum(a.header, "X-RateLimit-Remaining"); ok && caller != "" {
+// readerOf is the key of x's caller at x's mock.
+func readerOf(x *xchg) string { return fmt.Sprintf("%p %s", x.m, x.caller) }
+
+// read notes one of the variant's own reads for x and the mock's Remaining after it.
+func (o *ownReads) read(x *xchg, a *answer) {
+	if rem, ok := headerNum(a.header, "X-RateLimit-Remaining"); ok && x.caller != "" {
 		o.Lock()
-		o.last[caller] = rem
-		o.batch[caller]++
+		o.last[readerOf(x)] = rem
+		o.batch[readerOf(x)]++
 		o.Unlock()
 	}
 }
 
 // spent adds the reads behind the answer of x to the caller's count.
 func (o *ownReads) spent(x *xchg) {
+	who := readerOf(x)
 	o.Lock()
-	o.extra[x.caller] += o.batch[x.caller]
-	o.batch[x.caller] = 0
+	o.extra[who] += o.batch[who]
+	o.batch[who] = 0
 	o.Unlock()
 }

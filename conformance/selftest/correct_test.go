@@ -391,7 +391,7 @@ func newestFirst(x *xchg) {
 	var all []any
 	for p := 1; ; p++ {
 		a := x.ask(x.op.Path, map[string]any{"card_id": x.req["card_id"], "per_page": 100, "page": p})
-		own.read(x.caller, a)
+		own.read(x, a)
 		items, _ := a.data()["comments"].([]any)
 		all = append(all, items...)
 		pg, _ := a.data()["pagination"].(map[string]any)
