@@ -411,6 +411,33 @@ func (l *thumbLedger) inWindow(r role, since time.Time) int {
 	return n
 }
 
+// alignedSkew is how far the deployment's clock and the moment a request is counted may be from
+// the suite's clock when a window aligned on the clock begins.
+const alignedSkew = 3 * time.Second
+
+// alignedThumbWindow tells whether a fixed 10-minute window aligned on the clock (…:00, …:10,
+// UTC) began after from and holds at most five of the member's project's successes, the last
+// one included: a deployment counting in such windows rightly accepted that last one, however
+// many the suite counted in the 10 minutes before (LIMIT-3 does not state the window's kind). It
+// returns the window's start.
+func alignedThumbWindow(from time.Time) (time.Time, bool) {
+	return alignedWindow(time.Now(), from, func(since time.Time) int { return thumbs.inWindow(member, since) })
+}
+
+// alignedWindow is alignedThumbWindow at now, counting successes sent after a time with count.
+func alignedWindow(now, from time.Time, count func(time.Time) int) (time.Time, bool) {
+	boundary := now.Truncate(10 * time.Minute)
+	return boundary, boundary.Add(-alignedSkew).After(from) && count(boundary.Add(-alignedSkew)) <= 5
+}
+
+// later is the later of a and b.
+func later(a, b time.Time) time.Time {
+	if a.After(b) {
+		return a
+	}
+	return b
+}
+
 // pushedGroup gives the member's project a group the suite may delete: a new master group, and
 // a master card pushed into it (push_to_projects), whose copy in the member's project names the
 // copy's group. It skips the spec when the member's card list does not show that copy with its
