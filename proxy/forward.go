@@ -368,22 +368,26 @@ func (p *Proxy) upstreamFailed(w http.ResponseWriter, r *http.Request, err error
 		msg = fmt.Sprintf("The proxy stopped before the upstream %s answered; the request may have reached it.", p.upstream.Redacted())
 	case r.Context().Err() != nil: // the client went away: nobody reads this answer
 		msg = "The client closed the request before the upstream answered."
+	case ex != nil && ex.body.readError() != nil: // the client's request broke, not the upstream
+		status = http.StatusBadRequest
+		msg = fmt.Sprintf("The proxy could not read the request's body (%v), so it did not reach the upstream whole; the client sent it malformed or cut it off.", ex.body.readError())
 	case certerr.Untrusted(err):
 		msg = fmt.Sprintf("The proxy does not trust the certificate of the upstream %s: %v. %s", p.upstream.Redacted(), err, certerr.Hint)
 	}
 	clientStayed := r.Context().Err() == nil || errors.As(err, &slow)
+	upstreamsFault := clientStayed && status == http.StatusBadGateway
 	body, _ := json.Marshal(map[string]any{"error": true, "message": msg, "data": []any{}})
 	if ex != nil {
 		ex.status, ex.respBody, ex.respWhole = status, body, true
 		ex.note(msg)
-		if clientStayed {
+		if upstreamsFault {
 			ex.violations = []Violation{violation(rules.UP1, msg)}
 		}
 	}
 	h := w.Header()
 	h.Set("Content-Type", "application/json")
 	h.Set("Content-Length", strconv.Itoa(len(body)))
-	if clientStayed {
+	if upstreamsFault {
 		h.Set(HeaderViolations, string(rules.UP1))
 	}
 	if ex != nil {

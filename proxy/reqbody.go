@@ -20,6 +20,10 @@ type requestBody struct {
 	rc   io.ReadCloser
 	eof  atomic.Bool
 	done bool
+	// broken is the error reading the client's body failed with (a malformed chunk, a
+	// connection cut mid-body): the request never reached the upstream whole, through no fault
+	// of the upstream's.
+	broken atomic.Pointer[error]
 }
 
 // errExchangeOver is what a read of a request body gets once its exchange has been answered.
@@ -40,10 +44,21 @@ func (b *requestBody) Read(p []byte) (int, error) {
 		return 0, errExchangeOver
 	}
 	n, err := b.rc.Read(p)
-	if err == io.EOF {
+	switch {
+	case err == io.EOF:
 		b.eof.Store(true)
+	case err != nil:
+		b.broken.CompareAndSwap(nil, &err)
 	}
 	return n, err
+}
+
+// readError is the error reading the client's body failed with, or nil.
+func (b *requestBody) readError() error {
+	if e := b.broken.Load(); e != nil {
+		return *e
+	}
+	return nil
 }
 
 func (b *requestBody) Close() error {

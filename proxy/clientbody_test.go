@@ -1,0 +1,44 @@
+package proxy_test
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"strings"
+	"testing"
+)
+
+// A request whose body the client sends malformed (a chunk size that is no number) or cuts off
+// never reaches the upstream whole, through no fault of the upstream's: the client gets 400 in
+// shape (a) saying so, and the deployment is charged no violation (not UP-1), whether the
+// request names an operation or passes through unchecked.
+func TestBrokenRequestBodyIsNotTheDeploymentsViolation(t *testing.T) {
+	s := startProxy(t, newMock(t))
+	host := strings.TrimPrefix(s.url, "http://")
+	for _, path := range []string{pTagsList, "/not/an/operation"} {
+		c, err := net.Dial("tcp", host)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fmt.Fprintf(c, "POST %s HTTP/1.1\r\nHost: %s\r\nTransfer-Encoding: chunked\r\nContent-Type: application/json\r\nConnection: close\r\n\r\nzz\r\n{}\r\n0\r\n\r\n", path, host)
+		res, err := http.ReadResponse(bufio.NewReader(c), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(res.Body)
+		c.Close()
+		if res.StatusCode != http.StatusBadRequest || res.Header.Get("X-Contract-Violations") != "" || !strings.Contains(string(body), "could not read the request's body") {
+			t.Errorf("%s with a malformed chunk: %d %q %s, want 400 saying the body could not be read, no violation", path, res.StatusCode, res.Header.Get("X-Contract-Violations"), body)
+		}
+	}
+	for _, ex := range s.proxy.Exchanges(0) {
+		if len(ex.Violations) > 0 {
+			t.Errorf("exchange %s %s charged with %v", ex.Method, ex.Path, ex.Violations)
+		}
+	}
+	if r := s.proxy.Report(); r.DeploymentViolations != 0 {
+		t.Errorf("the report counts %d deployment violations, want none", r.DeploymentViolations)
+	}
+}
