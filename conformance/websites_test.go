@@ -58,7 +58,7 @@ func describeThumbnailsRegenerate() {
 			if hasTeammate() {
 				callers, whose = []role{member, teammate}, ", by the member and the member's teammate together"
 			}
-			var from time.Time // set when a window aligned on the clock may have begun
+			var from time.Time        // set when a window aligned on the clock may have begun
 			for i := 0; i < 12; i++ { // six, one more if the teammate is refused, five more past an aligned window's start
 				// Successes sent more than 10 minutes before now, less the longest a request may
 				// take, may have left the deployment's window by the time it reads the next one.
