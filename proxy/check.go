@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/opsapi/mocktoolkit/conformance/check"
@@ -27,7 +28,8 @@ func (p *Proxy) check(ctx context.Context, ex *exchange) []Violation {
 	if reqWhole { // a compressed request is judged by the JSON it carries, as an answer is
 		decoded, why, _ := decodeBody(ex.reqHeader, reqBody, p.maxBody)
 		if why != "" {
-			ex.note(fmt.Sprintf("request body in Content-Encoding %q that the proxy could not read within %d bytes: its fields were not checked", ex.reqHeader.Get("Content-Encoding"), p.maxBody))
+			// decodeBody words it for an answer: the same reasons, said of the request
+			ex.note("request body not checked: " + strings.Replace(why, "answer", "request", 1))
 			reqWhole = false
 		} else {
 			reqBody = decoded

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -47,12 +48,24 @@ func (ex *exchange) note(s string) { ex.notes = append(ex.notes, s) }
 
 // readAhead reads up to limit bytes of body and returns them with a body that yields the same
 // bytes as body would have (what was read, then the rest, then body's error if any). whole
-// says the bytes are the entire body.
-func readAhead(body io.ReadCloser, limit int64) (kept []byte, replay io.ReadCloser, whole bool, err error) {
+// says the bytes are the entire body. length is the length the body announced (-1 when
+// unknown): such a body is read into one buffer of its size, not a doubling one that may hold
+// twice it.
+func readAhead(body io.ReadCloser, limit, length int64) (kept []byte, replay io.ReadCloser, whole bool, err error) {
 	if body == nil || body == http.NoBody {
 		return nil, body, true, nil
 	}
-	kept, err = io.ReadAll(io.LimitReader(body, limit+1))
+	if length >= 0 && length <= limit {
+		kept = make([]byte, length+1) // one more: a body longer than announced still shows
+		var n int
+		n, err = io.ReadFull(body, kept)
+		kept = kept[:n]
+		if errors.Is(err, io.ErrUnexpectedEOF) && int64(n) == length || errors.Is(err, io.EOF) && n == 0 {
+			err = nil // the body ended where it said it would
+		}
+	} else {
+		kept, err = io.ReadAll(io.LimitReader(body, limit+1))
+	}
 	if err != nil {
 		return kept, readCloser{io.MultiReader(bytes.NewReader(kept), errReader{err}), body}, false, err
 	}

@@ -110,6 +110,24 @@ const maxBodiesHeld = 64 << 20
 // of large answers to slow clients cannot take the proxy to gigabytes.
 const maxHeldAnswers = 64 << 20
 
+// largeAnswer is the size past which an answer is judged one at a time (Proxy.largeChecks).
+const largeAnswer = 1 << 20
+
+// reserveAnswer takes n bytes of the budget of answers held for checking, or reports false,
+// taking nothing, when they would pass maxHeldAnswers: reserved before the read, so that many
+// answers arriving at once cannot each see room and all be read.
+func (p *Proxy) reserveAnswer(n int64) bool {
+	for {
+		held := p.heldAnswers.Load()
+		if held+n > maxHeldAnswers {
+			return false
+		}
+		if p.heldAnswers.CompareAndSwap(held, held+n) {
+			return true
+		}
+	}
+}
+
 // notRouted tells the statuses by which a server says a path is not the operation's route.
 func notRouted(status int) bool {
 	switch status {
@@ -150,7 +168,7 @@ func (p *Proxy) forward(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		defer held.Release()
-		ex.reqBody, r.Body, ex.reqWhole, err = readAhead(r.Body, p.maxBody)
+		ex.reqBody, r.Body, ex.reqWhole, err = readAhead(r.Body, p.maxBody, r.ContentLength)
 		if err != nil {
 			ex.note("the request body could not be read: " + err.Error())
 		}
@@ -261,8 +279,12 @@ func (p *Proxy) inspect(resp *http.Response) error {
 		p.record(ex)
 		return nil
 	}
-	if held := p.heldAnswers.Load(); held > maxHeldAnswers {
-		ex.note(fmt.Sprintf("answer body passed through unjudged: the proxy already holds %d MiB of answers being checked (at most %d MiB at once)", held>>20, maxHeldAnswers>>20))
+	want := p.maxAnswer + 1 // what readAhead may hold: reserved before a byte is read
+	if resp.ContentLength >= 0 {
+		want = min(want, resp.ContentLength+1)
+	}
+	if !p.reserveAnswer(want) {
+		ex.note(fmt.Sprintf("answer body passed through unjudged: the answers being checked already hold the proxy's %d MiB for them", maxHeldAnswers>>20))
 		ex.violations = p.check(resp.Request.Context(), ex) // status and headers: the body is not whole
 		if ids := ruleIDs(ex.violations); len(ids) > 0 {
 			resp.Header.Set(HeaderViolations, strings.Join(ids, ","))
@@ -271,9 +293,10 @@ func (p *Proxy) inspect(resp *http.Response) error {
 		return nil
 	}
 	late := time.AfterFunc(p.bodyTimeout, func() { ex.abort(slowAnswer{p.bodyTimeout}) })
-	raw, body, whole, err := readAhead(resp.Body, p.maxAnswer)
+	ex.held = want // given back when the exchange is over (forward)
+	raw, body, whole, err := readAhead(resp.Body, p.maxAnswer, resp.ContentLength)
+	p.heldAnswers.Add(int64(cap(raw)) - want)
 	ex.held = int64(cap(raw))
-	p.heldAnswers.Add(ex.held)
 	resp.Body = body
 	if !late.Stop() { // the answer is cut off: the client gets the 502 of upstreamFailed
 		return context.Cause(resp.Request.Context())
@@ -318,6 +341,16 @@ func (p *Proxy) inspect(resp *http.Response) error {
 	case ex.routed && notRouted(resp.StatusCode):
 		ex.note(fmt.Sprintf("the upstream answered %d: it does not route this path to the operation, so the answer is not judged as the operation's", resp.StatusCode))
 		ex.violations = cutShort
+	case len(ex.respBody) > largeAnswer:
+		// Judging a large answer takes several times its size in decoded values: one at a time.
+		select {
+		case p.largeChecks <- struct{}{}:
+			ex.violations = append(p.check(resp.Request.Context(), ex), cutShort...)
+			<-p.largeChecks
+		case <-resp.Request.Context().Done(): // the client went away: nobody reads the verdict
+			ex.note("the client went away before its answer was judged: not judged")
+			ex.respWhole = false
+		}
 	default:
 		ex.violations = append(p.check(resp.Request.Context(), ex), cutShort...)
 	}

@@ -129,7 +129,13 @@ func (p *Proxy) record(ex *exchange) {
 	known := p.journal.known
 	known.NoteBearer(ex.reqHeader)
 	known.NoteJSON(ex.reqBody)
-	known.NoteJSON(ex.respBody)
+	if len(ex.respBody) > largeAnswer { // decoded whole, it takes several times its size: one at a time
+		p.largeChecks <- struct{}{}
+		known.NoteJSON(ex.respBody)
+		<-p.largeChecks
+	} else {
+		known.NoteJSON(ex.respBody)
+	}
 	e := Exchange{
 		Time:       ex.start.UTC(),
 		Method:     ex.method,

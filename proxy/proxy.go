@@ -73,6 +73,8 @@ type Proxy struct {
 	maxAnswer int64
 	// heldAnswers is how many bytes of answers are read ahead now, over every exchange.
 	heldAnswers atomic.Int64
+	// largeChecks is the turn to judge an answer over largeAnswer bytes: one at a time.
+	largeChecks chan struct{}
 	// bodies are the request bytes read ahead now, over every exchange (D216).
 	bodies  *inflight.Budget
 	logger  *slog.Logger
@@ -103,16 +105,17 @@ func New(cfg Config) (*Proxy, error) {
 		return nil, err
 	}
 	p := &Proxy{
-		upstream: cfg.Upstream,
-		maxBody:  cfg.MaxBody,
-		logger:   cfg.Logger,
-		hosts:    hostguard.New(cfg.AllowedHosts),
-		ops:      ops,
-		journal:  newJournal(cfg.JournalSize),
-		stats:    newStats(),
-		tracker:  check.NewTracker(),
-		bodies:   inflight.New(maxBodiesHeld),
-		started:  time.Now(),
+		upstream:    cfg.Upstream,
+		maxBody:     cfg.MaxBody,
+		largeChecks: make(chan struct{}, 1),
+		logger:      cfg.Logger,
+		hosts:       hostguard.New(cfg.AllowedHosts),
+		ops:         ops,
+		journal:     newJournal(cfg.JournalSize),
+		stats:       newStats(),
+		tracker:     check.NewTracker(),
+		bodies:      inflight.New(maxBodiesHeld),
+		started:     time.Now(),
 
 		bodyTimeout: upstreamTimeout,
 	}

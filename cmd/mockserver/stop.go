@@ -28,7 +28,7 @@ func stopServer(ctx context.Context, srv *http.Server, cutOff context.CancelCaus
 	finalCtx, cancel2 := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel2()
 	if err := srv.Shutdown(finalCtx); errors.Is(err, context.DeadlineExceeded) {
-		logger.Warn("connections still open after that (clients stalled while sending a request) were closed")
+		logger.Warn("connections still open after that (clients stalled sending a request or not reading their answer) were closed")
 		return srv.Close()
 	}
 	return nil
