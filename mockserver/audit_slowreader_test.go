@@ -94,14 +94,23 @@ func answeredWhileOneDoesNotRead(t *testing.T, m *mock, stuck, other string) {
 // Past the bytes of large answers the mock holds for clients that do not read them, another
 // large answer is refused with 503 at once, and small ones still come: 40 clients not reading
 // an 8 MB flow each took the bound past 256 MiB, and every other flow download then waited for
-// the write timeout.
+// the write timeout. The same flow, unchanged, shares the bytes already held: it comes at once.
 func TestLargeAnswersPastTheBoundAreRefused(t *testing.T) {
 	t.Cleanup(mockserver.LowerAnswersInFlight(10 << 20))
 	m := newMock(t, mockserver.Config{})
 	bigFlow(t, m, "bigflow")
+	bigFlow(t, m, "bigflow2")
 	answeredWhileOneDoesNotRead(t, m, "/__worlds/bigflow/__mock/flow", "/__worlds/other/__mock/flow")
+	same := make(chan answer, 1)
+	go func() { same <- m.ctl(http.MethodGet, "/__worlds/bigflow/__mock/flow", nil) }()
+	select {
+	case a := <-same:
+		a.wantStatus(t, http.StatusOK)
+	case <-time.After(20 * time.Second):
+		t.Fatal("the same unchanged flow waited instead of sharing the bytes being written")
+	}
 	done := make(chan answer, 1)
-	go func() { done <- m.ctl(http.MethodGet, "/__worlds/bigflow/__mock/flow", nil) }()
+	go func() { done <- m.ctl(http.MethodGet, "/__worlds/bigflow2/__mock/flow", nil) }()
 	select {
 	case a := <-done:
 		a.wantStatus(t, http.StatusServiceUnavailable).wantShape(t, "a")

@@ -2,12 +2,15 @@ package mockserver
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"net/http"
+	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"unicode/utf8"
+	"weak"
 
 	"github.com/opsapi/mocktoolkit/conformance/flow"
 	"github.com/opsapi/mocktoolkit/reference"
@@ -43,6 +46,9 @@ type flowLog struct {
 	// givenUp counts the calls it recorded and gave up for a world in use (flowBudget.take);
 	// from then on it keeps nothing until the next reset.
 	givenUp int
+	// gen changes with every change of what the flow holds: a document built at one gen is
+	// the document of every request until the next (flowCache).
+	gen uint64
 }
 
 // flowBudget is what every world's flow holds together (flowBytesAll). When it is full, the
@@ -83,6 +89,7 @@ func (f *flowLog) giveUp() bool {
 	f.givenUp += len(f.calls)
 	f.calls, f.bytes = nil, 0
 	f.dropped++
+	f.gen++
 	return true
 }
 
@@ -104,6 +111,7 @@ func (f *flowLog) add(c flowCall) {
 	if full || !f.budget.take(cost, f) {
 		f.mu.Lock()
 		f.dropped++ // once one call is left out, every later one is: a flow has no gaps
+		f.gen++
 		f.mu.Unlock()
 		return
 	}
@@ -112,10 +120,12 @@ func (f *flowLog) add(c flowCall) {
 	if f.gone || f.dropped > 0 || len(f.calls) >= maxFlowSteps { // changed meanwhile
 		f.budget.used.Add(-int64(cost))
 		f.dropped++
+		f.gen++
 		return
 	}
 	f.calls = append(f.calls, c)
 	f.bytes += cost
+	f.gen++
 }
 
 // keep is how much of an answer to keep for the flow: maxFlowAnswer while it records, else
@@ -144,6 +154,7 @@ func (f *flowLog) clear() {
 	defer f.mu.Unlock()
 	f.budget.used.Add(-int64(f.bytes))
 	f.calls, f.bytes, f.dropped, f.left, f.givenUp = nil, 0, 0, [leftOutReasons]int{}, 0
+	f.gen++
 }
 
 // detach clears the flow of an evicted world for good: a request still under way in it keeps
@@ -225,6 +236,14 @@ func (f *flowLog) skip(why leftOut) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.left[why]++
+	f.gen++
+}
+
+// version is the flow's gen and how many bytes of calls it holds.
+func (f *flowLog) version() (gen uint64, bytes int) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.gen, f.bytes
 }
 
 // unreplayable tells why a request body cannot be kept in a flow as sent, if it cannot.
@@ -281,15 +300,49 @@ func projectOf(st reference.State, email string) int64 {
 
 // handleFlow answers the world's flow since its last reset or loaded snapshot (D170, D173): GET /__mock/flow.
 func (s *Server) handleFlow(w http.ResponseWriter, r *http.Request) {
-	// One build at a time, the turn given up once the document is built: a client that does not
-	// read its flow holds its bytes, not every other world's turn.
-	w, release, ok := s.takeTurn(w, r, s.flowBuilds)
-	if !ok {
-		return // the client went away while another flow was built
-	}
-	defer release()
 	wl := s.worldOf(r)
 	st := wl.state()
+	gen, size := wl.flow.version()
+	if doc := wl.flowDoc.get(st, gen); doc != nil { // unchanged since it was built: shared
+		writeFlow(w, wl, doc)
+		return
+	}
+	if size > largeFlow {
+		// One large build at a time, the turn given up once the document is built: a client
+		// that does not read its flow holds its bytes, not every other world's turn.
+		bw, release, ok := s.takeTurn(w, r, s.flowBuilds)
+		if !ok {
+			return // the client went away while another flow was built
+		}
+		defer release()
+		w = bw
+		if doc := wl.flowDoc.get(st, gen); doc != nil { // built meanwhile by another request
+			writeFlow(w, wl, doc)
+			return
+		}
+	}
+	doc, err := json.Marshal(s.buildFlow(wl, st))
+	if err != nil {
+		writeShapeA(w, http.StatusInternalServerError, "Internal server error.")
+		return
+	}
+	built := &flowBody{append(doc, '\n')}
+	wl.flowDoc.put(st, gen, built)
+	writeFlow(w, wl, built)
+}
+
+// flowBody is an encoded flow document, shared by the answers writing it.
+type flowBody struct{ b []byte }
+
+// writeFlow answers doc; the cache keeps it while this answer is written.
+func writeFlow(w http.ResponseWriter, wl *world, doc *flowBody) {
+	w.Header().Set("Content-Disposition", fmt.Sprintf("inline; filename=%q", "flow-"+wl.name+".json"))
+	writeBody(w, http.StatusOK, doc.b)
+	runtime.KeepAlive(doc)
+}
+
+// buildFlow builds the flow document of wl's calls since its reset.
+func (s *Server) buildFlow(wl *world, st *worldState) flow.Document {
 	calls, dropped, givenUp, left := wl.flow.snapshot(projectOf(st.store.State(), st.manifest.Users.Member.Email))
 	var secrets []string
 	if s.cfg.AdminToken != "" {
@@ -312,6 +365,35 @@ func (s *Server) handleFlow(w http.ResponseWriter, r *http.Request) {
 		notes = append(notes, fmt.Sprintf("the recording holds the first %d calls since the last reset; %d later calls are left out (at most %d calls and %d MiB of bodies a world, %d MiB across all worlds)", len(calls), dropped, maxFlowSteps, flowBytes>>20, flowBytesAll>>20))
 	}
 	doc.Note = strings.Join(notes, "; ")
-	w.Header().Set("Content-Disposition", fmt.Sprintf("inline; filename=%q", "flow-"+wl.name+".json"))
-	writeJSON(w, http.StatusOK, doc)
+	return doc
+}
+
+// largeFlow is the size of a world's recorded calls past which its flow is built in turn.
+const largeFlow = 1 << 20
+
+// flowCache is a world's last flow document, encoded, and what it was built from: every
+// download of an unchanged flow shares its bytes (many clients fetching one large flow held a
+// copy each, and took a build each, a second of CPU for 8 MB). It is held weakly: once no
+// answer is writing it, the collector may take it back.
+type flowCache struct {
+	mu  sync.Mutex
+	st  *worldState
+	gen uint64
+	doc weak.Pointer[flowBody]
+}
+
+// get is the document built from st at gen, or nil.
+func (c *flowCache) get(st *worldState, gen uint64) *flowBody {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.st != st || c.gen != gen {
+		return nil
+	}
+	return c.doc.Value()
+}
+
+func (c *flowCache) put(st *worldState, gen uint64, doc *flowBody) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.st, c.gen, c.doc = st, gen, weak.Make(doc)
 }

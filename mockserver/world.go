@@ -22,7 +22,8 @@ type world struct {
 	limiter *rateLimiter
 	faults  *faultRules
 	journal *journal
-	flow    *flowLog // calls since the last reset, for GET /__mock/flow (D170)
+	flow    *flowLog  // calls since the last reset, for GET /__mock/flow (D170)
+	flowDoc flowCache // its last document, shared by downloads of an unchanged flow
 	rand    *draws
 
 	cur atomic.Pointer[worldState] // swapped whole on reset and PUT /__mock/state, under gate
