@@ -52,3 +52,30 @@ func TestControlsRefuseQueriesTheyDoNotRead(t *testing.T) {
 	m.ctl(http.MethodGet, "/healthz?probe=1", nil).wantStatus(t, http.StatusOK)
 	m.ctl(http.MethodGet, "/openapi.json?v=2", nil).wantStatus(t, http.StatusOK)
 }
+
+// A query string that cannot be read, or a parameter a control reads given with no value, is
+// refused too, not read as nothing: POST /__mock/reset?seed=7;scenario=empty reset to the
+// default seed and scenario, and ?limit= listed the whole journal.
+func TestControlsRefuseQueriesTheyCannotRead(t *testing.T) {
+	m := newMock(t, mockserver.Config{})
+	for _, c := range []struct{ method, target, want string }{
+		{http.MethodPost, "/__worlds/qq/__mock/reset?seed=7;scenario=empty", "cannot be read"},
+		{http.MethodGet, "/__mock/clock?bogus=%zz", "cannot be read"},
+		{http.MethodGet, "/__mock/requests?limit=1%zz", "cannot be read"},
+		{http.MethodGet, "/__mock/requests?limit=", `"limit" without a value`},
+		{http.MethodGet, "/__mock/requests/count?operation=&status=2xx", `"operation" without a value`},
+	} {
+		var body any
+		if c.method == http.MethodPost {
+			body = map[string]any{}
+		}
+		a := m.ctl(c.method, c.target, body).wantStatus(t, http.StatusBadRequest)
+		a.wantShape(t, "a")
+		if msg, _ := a.field("message").(string); !strings.Contains(msg, c.want) || !strings.Contains(msg, "Nothing was changed") {
+			t.Errorf("%s %s: %q, want it to say %q", c.method, c.target, msg, c.want)
+		}
+	}
+	if worlds := string(m.ctl(http.MethodGet, "/__mock/worlds", nil).raw); strings.Contains(worlds, `"qq"`) {
+		t.Errorf("a refused control made its world: %s", worlds)
+	}
+}

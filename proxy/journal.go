@@ -2,9 +2,7 @@ package proxy
 
 import (
 	"net/http"
-	"slices"
 	"strconv"
-	"strings"
 	"sync"
 	"time"
 
@@ -186,18 +184,6 @@ func cut(b []byte) []byte { return b[:min(len(b), maxJournalBody)] }
 // handleExchanges answers the journal as JSON, newest first; ?limit=N keeps the newest N.
 func (p *Proxy) handleExchanges(w http.ResponseWriter, r *http.Request) {
 	limit := 0
-	var unread []string
-	for name := range r.URL.Query() {
-		if name != "limit" {
-			unread = append(unread, strconv.Quote(name))
-		}
-	}
-	if len(unread) > 0 { // a filter it does not read would list every exchange as if filtered
-		slices.Sort(unread)
-		writeJSON(w, http.StatusBadRequest, map[string]any{"error": true, "data": []any{},
-			"message": "GET /__proxy/exchanges reads only limit; it does not read " + strings.Join(unread, ", ") + "."})
-		return
-	}
 	if q := r.URL.Query(); q.Has("limit") && q.Get("limit") == "" {
 		writeJSON(w, http.StatusUnprocessableEntity, map[string]any{
 			"message": "The limit parameter is empty: give an integer of at least 1, or leave it out.",
