@@ -60,6 +60,18 @@ func (f IDField) String() string { return f.Op.ID + "." + f.Name }
 
 func isIDName(name string) bool { return name == "id" || strings.HasSuffix(name, "_id") }
 
+// userFields are the id fields naming a user. The interface describes no user record (its
+// Resources section has a login result, not a user), so whether such an id is checked against
+// anything is not shown: a service whose users live elsewhere may store any owner id.
+var userFields = map[string]bool{"owner_id": true}
+
+// MustRefuseAbsent tells whether the interface asks a refusal when f names no record (ID-1):
+// on an operation that lists 404, and for a required field where the codes are not shown (a
+// create attached to nothing); never for a field naming a user (userFields).
+func (f IDField) MustRefuseAbsent() bool {
+	return !userFields[f.Name] && (f.Op.Listed(404) || (!f.Op.CodesShown() && f.Required))
+}
+
 // IDFields lists the id fields of every operation's request schema, in operation order and by
 // name within an operation.
 func IDFields() []IDField {

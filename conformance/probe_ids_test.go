@@ -45,12 +45,6 @@ func stated404(f IDField) bool {
 	return f.Primary && f.Op.Listed(404) && f.Op.Change() != "creates"
 }
 
-// mustRefuse reports whether the interface asks a refusal of f naming no record: on an
-// operation that lists 404, and for a required field where the codes are not shown.
-func mustRefuse(f IDField) bool {
-	return f.Op.Listed(404) || (!f.Op.CodesShown() && f.Required)
-}
-
 func absentIDSpecs(f IDField) {
 	op := f.Op
 	// Rule ID-1 (and STATUS-1 on every answer): an id that names no record.
@@ -61,7 +55,7 @@ func absentIDSpecs(f IDField) {
 		}
 		body[f.Name] = missingID
 		ex := sendCtx(ctx, Request{Op: op, As: caller(op).String(), Token: token(caller(op), op), Body: body})
-		if mustRefuse(f) {
+		if f.MustRefuseAbsent() {
 			Expect(ex).To(HaveErrorStatus(), "%s: %s %d names no record", ruleAbsentID, f.Name, missingID)
 		}
 		if stated404(f) {

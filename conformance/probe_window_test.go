@@ -110,7 +110,7 @@ func windowBody(op Operation) (map[string]any, string, Intent) {
 		return body, "reads", Valid
 	}
 	for _, f := range IDFields() {
-		if f.Op.ID == op.ID && (stated404(f) || f.Required && mustRefuse(f)) {
+		if f.Op.ID == op.ID && (stated404(f) || f.Required && f.MustRefuseAbsent()) {
 			body[f.Name] = missingID
 			return body, fmt.Sprintf("requests naming no record in %s", f.Name), Valid
 		}

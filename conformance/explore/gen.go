@@ -56,8 +56,8 @@ type request struct {
 	field  string    // the broken field of an invalid body
 	how    string    // how it is broken: required, type, enum, maxLength, minimum, maximum
 	auth   *authForm // the wrong form the token is sent in (intent unauthenticated), or nil
-	// required marks the field of a refusedID request as required by the request schema.
-	required bool
+	// refuse marks a refusedID request the interface asks a refusal of (MustRefuseAbsent).
+	refuse bool
 	// broken marks a body that breaks a field rule on purpose where no property is about which
 	// field (AUTH-7's login with no password).
 	broken bool

@@ -76,7 +76,7 @@ func (r *runner) actAbsentID(t *rapid.T) {
 	op := f.Op
 	body, _ := validBody(t, op, r.schemas[op.ID], manifestView{r.target})
 	body[f.Name] = ref{pool: "missing"}
-	req := request{op: op, as: callerOf(op), body: body, intent: refusedID, field: f.Name, required: f.Required}
+	req := request{op: op, as: callerOf(op), body: body, intent: refusedID, field: f.Name, refuse: f.MustRefuseAbsent()}
 	if f.Primary && op.Listed(404) && op.Change() != "creates" {
 		req.intent = notFound
 	}
@@ -135,7 +135,7 @@ func checkProbe(req request, ex *conformance.Exchange) *violation {
 	op := ex.Op
 	switch req.intent {
 	case refusedID:
-		if (op.Listed(404) || (!op.CodesShown() && req.required)) && ex.Status < 400 {
+		if req.refuse && ex.Status < 400 {
 			return &violation{Rule: RuleAbsentID, Reason: fmt.Sprintf("%s answered %d to %s naming no record", op.ID, ex.Status, req.field),
 				Go: "Expect(ex).To(HaveErrorStatus())"}
 		}

@@ -120,7 +120,7 @@ var All = []Rule{
 	{ID: ERR4, By: Suite | Explore, Source: "Errors (rule 2)",
 		Statement: "On an operation that lists 404, a record that does not exist is answered with 404 in shape (a)."},
 	{ID: ID1, By: Suite | Explore, Source: "Errors (rule 2); Endpoints (the codes listed per operation)",
-		Statement: "An id field naming a record that does not exist, sent by a caller allowed to call the operation, is answered in a status the operation lists, in that status's shape; it is a refusal, never a success, on an operation that lists 404, and, for a required field, on an operation whose codes are not shown (a create attached to nothing); where the field names the record an update, delete or action acts on, the refusal is 404."},
+		Statement: "An id field naming a record that does not exist (a user's id aside: the interface describes no user record), sent by a caller allowed to call the operation, is answered in a status the operation lists, in that status's shape; it is a refusal, never a success, on an operation that lists 404, and, for a required field, on an operation whose codes are not shown (a create attached to nothing); where the field names the record an update, delete or action acts on, the refusal is 404."},
 	{ID: SCOPE1, By: Suite | Explore, Source: "Endpoints (4, 7, 9, 10)",
 		Statement: "An operation scoped to one kind of record refuses a record of another kind in an error status it lists, in that status's shape, and leaves the record as it was: tour card update takes master tour cards only, master card and master group update take master records only, board sync takes master boards only."},
 	{ID: ERR5, Source: "Endpoints (body (c): detail per failed field)", By: Suite | Proxy | Explore, EveryAnswer: true,
