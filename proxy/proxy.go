@@ -175,6 +175,9 @@ func ParseUpstream(raw string) (*url.URL, error) {
 	case u.Fragment != "" || strings.Contains(raw, "#"):
 		return nil, fmt.Errorf("%q holds a fragment (#...): give the upstream's scheme, host and base path only", redactedURL(raw))
 	}
+	if why := pathProblem(u.EscapedPath()); why != "" { // as a client's path is refused for them (D140)
+		return nil, fmt.Errorf("%q: its base path has %s; give the path as the upstream serves it, without them", redactedURL(raw), why)
+	}
 	return u, nil
 }
 

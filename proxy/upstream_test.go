@@ -9,8 +9,9 @@ import (
 )
 
 // An upstream URL is a scheme, a host and a base path: credentials in it would be shown on the
-// dashboard and in every 502 (and never sent), a query key likewise; each is refused at start,
-// and the message masks what it quotes.
+// dashboard and in every 502 (and never sent), a query key likewise, and '..' segments would
+// lead every forwarded path out of the base path, as a client's are refused for; each is refused
+// at start, and the message masks what it quotes.
 func TestUpstreamHoldsNoSecrets(t *testing.T) {
 	for raw, want := range map[string]string{
 		"http://u:TopSecret@127.0.0.1:1/base":       "user name or password",
@@ -18,6 +19,8 @@ func TestUpstreamHoldsNoSecrets(t *testing.T) {
 		"http://127.0.0.1:1/base?":                  "holds a query",
 		"http://127.0.0.1:1/base#TopSecret":         "fragment",
 		"ftp://127.0.0.1:1/":                        "want an http or https URL",
+		"http://127.0.0.1:1/echo/a/../../b":         "'.' or '..' segments",
+		"http://127.0.0.1:1/api/%2e%2e/x":           "'.' or '..' segments",
 	} {
 		_, err := proxy.ParseUpstream(raw)
 		if err == nil || !strings.Contains(err.Error(), want) {
