@@ -58,6 +58,10 @@ func (s *Server) admitted(w http.ResponseWriter, r *http.Request) bool {
 		return true
 	}
 	page := r.URL.Path == dashboardPath && (r.Method == http.MethodGet || r.Method == http.MethodHead)
+	if len(r.Header.Values(AdminTokenHeader)) > 1 { // which one was meant is a guess: none is taken
+		writeShapeB(w, http.StatusUnauthorized, "The "+AdminTokenHeader+" header is given more than once; send it once.")
+		return false
+	}
 	got := r.Header.Get(AdminTokenHeader)
 	if got == "" && page {
 		got = r.URL.Query().Get("token")
@@ -67,6 +71,10 @@ func (s *Server) admitted(w http.ResponseWriter, r *http.Request) bool {
 	}
 	if page { // HEAD answers as GET does, without the body
 		s.writeTokenPrompt(w, got != "")
+		return false
+	}
+	if got != "" {
+		writeShapeB(w, http.StatusUnauthorized, "The "+AdminTokenHeader+" header does not hold this mock's admin token.")
 		return false
 	}
 	writeShapeB(w, http.StatusUnauthorized, "This mock needs its admin token: send it in the "+AdminTokenHeader+" header.")

@@ -56,6 +56,30 @@ func TestAdminTokenGuardsEveryControl(t *testing.T) {
 		m.ctl(http.MethodGet, path, nil).wantStatus(t, 200)
 	}
 	m.post(pAuthenticate, "", map[string]any{"email": "a@b.co", "password": "x"}).wantStatus(t, 401)
+	// The refusal says which mistake it is; two tokens are refused, whichever comes first.
+	for _, c := range []struct {
+		tokens []string
+		want   string
+	}{
+		{nil, "needs its admin token"},
+		{[]string{"wrong"}, "does not hold this mock's admin token"},
+		{[]string{"s3cret", "wrong"}, "more than once"},
+		{[]string{"wrong", "s3cret"}, "more than once"},
+	} {
+		req, _ := http.NewRequest(http.MethodGet, m.url+"/__mock/clock", nil)
+		for _, tok := range c.tokens {
+			req.Header.Add("X-Mock-Admin-Token", tok)
+		}
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		raw, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		if res.StatusCode != http.StatusUnauthorized || !strings.Contains(string(raw), c.want) {
+			t.Errorf("admin tokens %q: %d %s, want 401 saying %q", c.tokens, res.StatusCode, raw, c.want)
+		}
+	}
 }
 
 // The dashboard takes the admin token as ?token= (HEAD as GET); without it, it answers a
