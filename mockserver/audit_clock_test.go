@@ -16,7 +16,7 @@ func TestClockBoundsAreWorded(t *testing.T) {
 	broken := regexp.MustCompile(`must be want|\. [a-z]|[^.]$`)
 	a := m.ctl(http.MethodPost, "/__mock/clock", map[string]any{"set": "0000-01-01T00:00:00Z"}).wantStatus(t, 422)
 	msg := fmt.Sprint(a.body["errors"].(map[string]any)["set"].([]any)[0])
-	if want := "The set field must be between 0001-01-01T00:00:00Z and 9998-12-31T23:59:59Z."; msg != want {
+	if want := "The set field must be between 0001-01-01T00:00:01Z and 9998-12-31T23:59:59Z."; msg != want {
 		t.Errorf("set before the earliest instant: %q, want %q", msg, want)
 	}
 	m.ctl(http.MethodPost, "/__mock/clock", map[string]any{"set": "9998-12-31T00:00:00Z"}).wantStatus(t, 200)

@@ -11,9 +11,11 @@ import (
 
 // The mock's clock stays between EarliestClock and LatestClock (D63, D73): a year inside the
 // instants the mock can answer and save (spec.EarliestTime, spec.LatestTime), because the
-// seeded world and the records a client writes lie up to a year either side of the clock.
+// seeded world and the records a client writes lie up to a year either side of the clock; and
+// a second past the year 1's start, which as Config.Now (Go's zero time) means the system time,
+// so that --now and POST /__mock/clock take the same instants.
 var (
-	EarliestClock = spec.EarliestTime.AddDate(1, 0, 0)
+	EarliestClock = spec.EarliestTime.AddDate(1, 0, 0).Add(time.Second)
 	LatestClock   = spec.LatestTime.AddDate(-1, 0, 0).Truncate(time.Second)
 )
 

@@ -141,18 +141,11 @@ func unreadQuery(method string, r *http.Request) string {
 		return fmt.Sprintf("The query string of %s %s cannot be read (%v): separate parameters with &, and %%-escape %%, & and ; in values. Nothing was changed.", method, r.URL.Path, err)
 	}
 	reads := controlQueries[method+" "+r.URL.Path]
-	var unread, empty []string
-	for name, values := range query {
-		switch {
-		case !slices.Contains(reads, name):
+	var unread []string
+	for name := range query {
+		if !slices.Contains(reads, name) {
 			unread = append(unread, strconv.Quote(clip(name, 100)))
-		case slices.Contains(values, ""):
-			empty = append(empty, strconv.Quote(name))
 		}
-	}
-	if len(unread) == 0 && len(empty) > 0 {
-		sort.Strings(empty)
-		return fmt.Sprintf("%s %s was given %s without a value; give each a value or leave it out. Nothing was changed.", method, r.URL.Path, strings.Join(empty, ", "))
 	}
 	if len(unread) == 0 {
 		return ""

@@ -53,10 +53,16 @@ func (s *Server) readJournalQuery(w http.ResponseWriter, r *http.Request) (journ
 	q := r.URL.Query()
 	jq := journalQuery{world: s.worldOf(r), operation: q.Get("operation")}
 	fields := map[string][]string{}
-	for _, name := range []string{"operation", "status", "limit", "world"} {
-		if len(q[name]) > 1 { // which one was meant is a guess: none is taken
+	for _, name := range []string{"operation", "status", "limit"} {
+		switch {
+		case len(q[name]) > 1: // which one was meant is a guess: none is taken
 			fields[name] = []string{"The " + name + " parameter is given more than once: give it once."}
+		case q.Has(name) && q.Get(name) == "": // ?limit= listed the whole journal
+			fields[name] = []string{"The " + name + " parameter is empty: give it a value, or leave it out."}
 		}
+	}
+	if len(q["world"]) > 1 {
+		fields["world"] = []string{"The world parameter is given more than once: give it once."}
 	}
 	if v := q.Get("limit"); v != "" {
 		n, err := strconv.Atoi(v)
