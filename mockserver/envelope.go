@@ -11,6 +11,7 @@ import (
 
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/opsapi/mocktoolkit/reference"
+	"github.com/opsapi/mocktoolkit/spec"
 )
 
 // This file is the one place that encodes JSON and writes the interface's envelopes:
@@ -215,6 +216,9 @@ func sentence(field string, e *openapi3.SchemaError) string {
 	case "enum":
 		return reference.MsgOneOf(field, enumList(s.Enum))
 	case "format":
+		if v, ok := e.Value.(string); ok && s.Format == "date-time" && errors.Is(spec.ValidateDateTime(v), spec.ErrOutsideYears) {
+			return reference.MsgDateRange(field)
+		}
 		return reference.MsgFormat(field, s.Format)
 	}
 	return reference.MsgInvalid(field)

@@ -20,9 +20,16 @@ func TestUnwritableDateTimeIsAFieldError(t *testing.T) {
 	m := newMock(t, mockserver.Config{})
 	token := m.login(m.manifest.Users.Member)
 	card := m.manifest.Operations.CardID
-	for _, v := range []string{"9999-12-31T23:59:59-23:59", "2026-01-01T00:00:00+24:00", "0000-01-01T00:00:00+00:01"} {
+	for v, says := range map[string]string{
+		"9999-12-31T23:59:59-23:59": "once converted to UTC", // well formed, out of range: says which range
+		"0000-01-01T00:00:00+00:01": "once converted to UTC",
+		"2026-01-01T00:00:00+24:00": "valid RFC 3339 date-time",
+	} {
 		a := m.post(pCardsUpdate, token, map[string]any{"id": card, "due_date": v})
 		a.wantFieldError(t, "due_date")
+		if !strings.Contains(string(a.raw), says) {
+			t.Errorf("due_date %s: %s, want it to say %q", v, a.raw, says)
+		}
 		a = m.post(pCardsCreate, token, map[string]any{"title": "t", "due_date": v})
 		a.wantFieldError(t, "due_date")
 	}

@@ -94,6 +94,12 @@ func MsgFormat(field, format string) string {
 	return MsgInvalid(field)
 }
 
+// MsgDateRange: an RFC 3339 date-time naming an instant outside years 0000 to 9999 once
+// converted to UTC (D73): well formed, so "must be a valid date-time" would mislead.
+func MsgDateRange(field string) string {
+	return "The " + FieldName(field) + " field must be an instant from 0000-01-01T00:00:00Z to 9999-12-31T23:59:59Z once converted to UTC."
+}
+
 // MsgText: a string that is not valid UTF-8 text, as sent (D74); path says where inside the
 // field when it is deeper than the field itself ("boards[0].title").
 func MsgText(field, path string) string {

@@ -67,7 +67,7 @@ func (f fieldErrors) err() error {
 // UTC is refused (D73). On the HTTP path the spec's date-time format refuses it first.
 func (f *fieldErrors) optDateTime(field string, o Optional[time.Time]) {
 	if o.Present() && !writableTime(o.Value) {
-		f.add(field, MsgFormat(field, "date-time"))
+		f.add(field, MsgDateRange(field))
 	}
 }
 

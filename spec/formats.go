@@ -64,10 +64,14 @@ func ValidateDateTime(value string) error {
 		return errors.New("not a valid RFC 3339 date-time")
 	}
 	if t.Before(EarliestTime) || t.After(LatestTime) {
-		return errors.New("outside years 0000 to 9999 in UTC")
+		return ErrOutsideYears
 	}
 	return nil
 }
+
+// ErrOutsideYears is ValidateDateTime's error for an RFC 3339 date-time that names an instant
+// outside years 0000 to 9999 once converted to UTC: well formed, but not one the mock can write.
+var ErrOutsideYears = errors.New("outside years 0000 to 9999 in UTC")
 
 // validOffset checks the numeric offset of a value the pattern matched: hours 00–23 and
 // minutes 00–59, as RFC 3339's time-numoffset says (time.Parse takes up to +24:00).
