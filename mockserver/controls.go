@@ -322,6 +322,11 @@ func (s *Server) handleStatePut(w http.ResponseWriter, r *http.Request) {
 	// and loads without waiting; a large one is read whole too, its bytes counted against the
 	// uploads' budget as they arrive, before it waits for its turn, so a client trickling a
 	// body in holds nobody's turn, only what it has sent.
+	if r.ContentLength > maxSnapshot { // refused unread: a client waiting on "100 Continue" sends nothing
+		w.Header().Set("Connection", "close") // the body is still on the connection
+		writeShapeA(w, http.StatusRequestEntityTooLarge, "The request body must not be larger than "+byteSize(maxSnapshot)+" (--state-file loads a snapshot of any size); the world is unchanged.")
+		return
+	}
 	if small, _ := readBodyAhead(r, smallSnapshot); !small {
 		held := s.uploads.HoldArriving(r, maxSnapshot+1)
 		defer held.Release()
