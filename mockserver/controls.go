@@ -14,6 +14,7 @@ import (
 
 	"github.com/opsapi/mocktoolkit/fixtures"
 	"github.com/opsapi/mocktoolkit/internal/inflight"
+	"github.com/opsapi/mocktoolkit/internal/jsonwords"
 	"github.com/opsapi/mocktoolkit/reference"
 	"github.com/opsapi/mocktoolkit/spec"
 )
@@ -284,7 +285,7 @@ func snapshotProblem(b []byte, err error, at int64) string {
 	case errors.Is(err, io.ErrUnexpectedEOF):
 		return "the file ends before its JSON does"
 	case errors.As(err, &syntax):
-		return fmt.Sprintf("line %d: not valid JSON (%s)", lineAt(b, syntax.Offset), strings.TrimPrefix(err.Error(), "json: "))
+		return fmt.Sprintf("line %d: not valid JSON (%s)", lineAt(b, syntax.Offset), jsonwords.Syntax(err))
 	case errors.As(err, &te):
 		at = te.Offset
 	}

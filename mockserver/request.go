@@ -18,6 +18,7 @@ import (
 
 	"github.com/opsapi/mocktoolkit/internal/inflight"
 	"github.com/opsapi/mocktoolkit/internal/jsonnum"
+	"github.com/opsapi/mocktoolkit/internal/jsonwords"
 	"github.com/opsapi/mocktoolkit/internal/text"
 	"github.com/opsapi/mocktoolkit/reference"
 	"github.com/opsapi/mocktoolkit/spec"
@@ -147,7 +148,7 @@ func notJSON(raw []byte, err error) *bodyProblem {
 		msg += ": it starts with a byte order mark (U+FEFF); send the UTF-8 text without one"
 	case errors.As(err, &syntax):
 		line, col := lineColumn(raw, syntax.Offset)
-		msg += fmt.Sprintf(": line %d, column %d: %s", line, col, clip(strings.TrimPrefix(err.Error(), "json: "), 200))
+		msg += fmt.Sprintf(": line %d, column %d: %s", line, col, clip(jsonwords.Syntax(err), 200))
 	}
 	return &bodyProblem{status: http.StatusBadRequest, message: msg + "."}
 }

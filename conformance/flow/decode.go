@@ -8,6 +8,8 @@ import (
 	"io"
 	"reflect"
 	"strings"
+
+	"github.com/opsapi/mocktoolkit/internal/jsonwords"
 )
 
 // decodeProblem words an error of encoding/json reading a flow document in the flow format's
@@ -22,7 +24,7 @@ func decodeProblem(b []byte, err error, at int64) string {
 	case errors.Is(err, io.ErrUnexpectedEOF):
 		return "the file ends before its JSON does"
 	case errors.As(err, &syntax):
-		return fmt.Sprintf("line %d: not valid JSON (%s)", lineAt(b, syntax.Offset), strings.TrimPrefix(err.Error(), "json: "))
+		return fmt.Sprintf("line %d: not valid JSON (%s)", lineAt(b, syntax.Offset), jsonwords.Syntax(err))
 	case errors.As(err, &te):
 		where := "the document"
 		if te.Field != "" {
