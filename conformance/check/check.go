@@ -71,7 +71,8 @@ func Judge(ctx context.Context, ex Exchange) []Violation {
 			shape = KeyedBy(ex.Body, broken)
 		}
 		vs = append(vs, shape...)
-		if len(shape) == 0 && ex.Op.Declared(ex.Status) && !refused { // the document's 2xx schema is the success's
+		judged := ex.Op.Declared(ex.Status) || successStatus(ex.Op, ex.Status) != ex.Status
+		if len(shape) == 0 && judged && !refused { // the document's 2xx schema is the success's
 			vs = append(vs, Answer(ctx, ex)...)
 		}
 		if judged := len(shape) == 0 && ex.Status == http.StatusOK && !refused && !ex.ReqPartial; judged && ex.Op.ID == "domainCartRemove" {

@@ -144,9 +144,10 @@ func Answer(ctx context.Context, ex Exchange) []Violation {
 	if err != nil {
 		return nil
 	}
+	status := successStatus(ex.Op, ex.Status)
 	in := &openapi3filter.ResponseValidationInput{
 		RequestValidationInput: &openapi3filter.RequestValidationInput{Request: req, Route: route, Options: options()},
-		Status:                 ex.Status,
+		Status:                 status,
 		Header:                 jsonLabelled(ex.Header),
 		Options:                options(),
 	}
@@ -154,7 +155,7 @@ func Answer(ctx context.Context, ex Exchange) []Violation {
 	verr := openapi3filter.ValidateResponse(ctx, in)
 	var whys []string
 	// float64, the validator's reading, takes 1.0000000000000000001 for 1 and 1e-400 for 0.
-	for _, at := range spec.NotIntegers(answerSchema(route, ex.Status), ex.Body) {
+	for _, at := range spec.NotIntegers(answerSchema(route, status), ex.Body) {
 		whys = append(whys, "/"+strings.NewReplacer(".", "/", "[", "/", "]", "").Replace(at)+": value must be an integer")
 	}
 	if verr == nil && len(whys) == 0 {
@@ -186,6 +187,23 @@ func jsonLabelled(h http.Header) http.Header {
 	h = h.Clone()
 	h.Set("Content-Type", mime.FormatMediaType("application/json", params))
 	return h
+}
+
+// successStatus is the status whose schema judges an answer of status: the status itself, or,
+// for a success the document does not list on an operation whose codes are not shown (a create
+// answering 201 where the document has its 200), the operation's documented success: its
+// body is stated whatever the status, and was left unjudged.
+func successStatus(op spec.Operation, status int) int {
+	responses := op.Route.Operation.Responses
+	if status < 200 || status > 299 || op.CodesShown() || responses.Status(status) != nil {
+		return status
+	}
+	for code := 200; code < 300; code++ {
+		if responses.Status(code) != nil {
+			return code
+		}
+	}
+	return status
 }
 
 // answerSchema is the document's JSON body schema for status on route (its default answer's
