@@ -133,6 +133,10 @@ func requiredBody(op Operation) (map[string]any, bool) {
 			body[name] = id
 		case len(p.Enum) > 0:
 			body[name] = p.Enum[0]
+		case name == "tool_key" && op.Change() == "creates":
+			// Unique, as every text the suite creates (D217): a deployment may keep one
+			// master board per tool key.
+			body[name] = strings.ReplaceAll(unique("probe-key"), " ", "-")
 		case name == "tool_key":
 			body[name] = manifest.Operations.ToolKey
 		case name == "session_token":
@@ -142,7 +146,7 @@ func requiredBody(op Operation) (map[string]any, bool) {
 			}
 			body[name] = c[len(c)-1].SessionToken
 		case p.Type.Is(openapi3.TypeString):
-			body[name] = "Probe"
+			body[name] = unique("Probe") // names and titles may have to be unique (D217)
 		default:
 			return nil, false
 		}
