@@ -215,9 +215,6 @@ func Run(ctx context.Context, c *conformance.Client, m fixtures.Manifest, opts O
 	}
 	res.Cases = min(res.Cases, res.Asked) // cases rapid drew again after an invalid draw are not extra cases
 	res.Diffs = r.diffs
-	if opts.Log != nil {
-		fmt.Fprintf(opts.Log, "explore: %s\n", res.Counts())
-	}
 	if tb.failed {
 		if r.failure == nil {
 			return res, fmt.Errorf("explore: rapid failed without a property: %s", tb.out.String())
@@ -231,6 +228,9 @@ func Run(ctx context.Context, c *conformance.Client, m fixtures.Manifest, opts O
 			res.Replays = opts.ShrinkReplays
 		}
 		res.Failure = r.failure
+	}
+	if opts.Log != nil { // once the replays past the bound are taken off: the report's figure
+		fmt.Fprintf(opts.Log, "explore: %s\n", res.Counts())
 	}
 	return res, nil
 }
