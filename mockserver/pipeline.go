@@ -5,18 +5,16 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
-	"fmt"
 	"log/slog"
 	"net"
 	"net/http"
-	"net/url"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 	"sync/atomic"
 	"time"
 
+	"github.com/opsapi/mocktoolkit/internal/querycheck"
 	"github.com/opsapi/mocktoolkit/internal/wireerr"
 	"github.com/opsapi/mocktoolkit/reference"
 	"github.com/opsapi/mocktoolkit/spec"
@@ -136,29 +134,11 @@ func unreadQuery(method string, r *http.Request) string {
 	if r.URL.RawQuery == "" || !strings.HasPrefix(r.URL.Path, "/__mock/") {
 		return ""
 	}
-	query, err := url.ParseQuery(r.URL.RawQuery)
-	if err != nil { // r.URL.Query() drops what it cannot read: "?seed=7;scenario=empty" read as nothing
-		return fmt.Sprintf("The query string of %s %s cannot be read (%v): separate parameters with &, and %%-escape %%, & and ; in values. Nothing was changed.", method, r.URL.Path, err)
+	inBody := method != http.MethodGet && method != http.MethodHead && method != http.MethodDelete
+	if msg := querycheck.Problem(method, r.URL.Path, r.URL.RawQuery, controlQueries[method+" "+r.URL.Path], inBody); msg != "" {
+		return msg + " Nothing was changed."
 	}
-	reads := controlQueries[method+" "+r.URL.Path]
-	var unread []string
-	for name := range query {
-		if !slices.Contains(reads, name) {
-			unread = append(unread, strconv.Quote(clip(name, 100)))
-		}
-	}
-	if len(unread) == 0 {
-		return ""
-	}
-	sort.Strings(unread)
-	takes := "takes no query parameters; its settings go in the JSON body, as the README shows"
-	if method == http.MethodGet || method == http.MethodHead || method == http.MethodDelete {
-		takes = "takes no query parameters"
-	}
-	if len(reads) > 0 {
-		takes = "reads only " + strings.Join(reads, ", ")
-	}
-	return fmt.Sprintf("%s %s %s; it does not read %s. Nothing was changed.", method, r.URL.Path, takes, strings.Join(unread, ", "))
+	return ""
 }
 
 func writeMethodNotAllowed(w http.ResponseWriter, method, allow string) {

@@ -3,16 +3,14 @@ package proxy
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
 	"html/template"
 	"net/http"
-	"net/url"
-	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/opsapi/mocktoolkit/conformance/rules"
 	"github.com/opsapi/mocktoolkit/internal/page"
+	"github.com/opsapi/mocktoolkit/internal/querycheck"
 )
 
 // controlPrefix is where the proxy serves its own pages; requests under it are never forwarded
@@ -41,39 +39,11 @@ func (p *Proxy) serveControl(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusMethodNotAllowed, map[string]any{"error": true, "message": "Use GET.", "data": []any{}})
 		return
 	}
-	if msg := queryProblem(r, reads); msg != "" { // a filter it does not read would list every exchange as if filtered
+	if msg := querycheck.Problem("GET", r.URL.Path, r.URL.RawQuery, reads, false); msg != "" { // a filter it does not read would list every exchange as if filtered
 		writeJSON(w, http.StatusBadRequest, map[string]any{"error": true, "message": msg, "data": []any{}})
 		return
 	}
 	handle(w, r)
-}
-
-// queryProblem is why a page of the proxy refuses r's query string, or "": one that cannot be
-// read (net/url drops it, so "?limit=2;" read as no limit), or parameters the page does not
-// read (reads).
-func queryProblem(r *http.Request, reads []string) string {
-	if r.URL.RawQuery == "" {
-		return ""
-	}
-	query, err := url.ParseQuery(r.URL.RawQuery)
-	if err != nil {
-		return fmt.Sprintf("The query string of GET %s cannot be read (%v): separate parameters with &, and %%-escape %%, & and ; in values.", r.URL.Path, err)
-	}
-	var unread []string
-	for name := range query {
-		if !slices.Contains(reads, name) {
-			unread = append(unread, strconv.Quote(clipText(name, 100)))
-		}
-	}
-	if len(unread) == 0 {
-		return ""
-	}
-	slices.Sort(unread)
-	takes := "takes no query parameters"
-	if len(reads) > 0 {
-		takes = "reads only " + strings.Join(reads, ", ")
-	}
-	return fmt.Sprintf("GET %s %s; it does not read %s.", r.URL.Path, takes, strings.Join(unread, ", "))
 }
 
 // writeJSON answers v as JSON.
