@@ -134,3 +134,19 @@ func bigFlow(t *testing.T, m *mock, w string) {
 			"Authorization", "Bearer "+tok).wantStatus(t, http.StatusOK)
 	}
 }
+
+// Every large answer counts against the bytes being written to clients that do not read them,
+// not only whole reads of the largest worlds: a dozen clients not reading an 80 MB cards/list
+// (or a 19 MB journal) of a world under that size took the mock to gigabytes.
+func TestEveryLargeAnswerCountsAgainstTheBound(t *testing.T) {
+	t.Cleanup(mockserver.LowerAnswersInFlight(8 << 20))
+	m := newMock(t, mockserver.Config{})
+	m.ctl(http.MethodPost, "/__worlds/big/__mock/reset", map[string]any{}).wantStatus(t, http.StatusOK)
+	growWorld(t, m, "big", 6<<20)
+	answeredWhileOneDoesNotRead(t, m, "/__worlds/big/__mock/state", "/__worlds/other/__mock/state")
+	a := m.ctl(http.MethodGet, "/__worlds/big/__mock/state", nil)
+	a.wantStatus(t, http.StatusServiceUnavailable).wantShape(t, "a")
+	if a.header.Get("Retry-After") == "" {
+		t.Error("the 503 has no Retry-After")
+	}
+}

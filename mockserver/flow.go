@@ -304,6 +304,7 @@ func (s *Server) handleFlow(w http.ResponseWriter, r *http.Request) {
 	st := wl.state()
 	gen, size := wl.flow.version()
 	if doc := wl.flowDoc.get(st, gen); doc != nil { // unchanged since it was built: shared
+		shareAnswer(w) // counted once, by the answer that built it
 		writeFlow(w, wl, doc)
 		return
 	}
@@ -317,6 +318,7 @@ func (s *Server) handleFlow(w http.ResponseWriter, r *http.Request) {
 		defer release()
 		w = bw
 		if doc := wl.flowDoc.get(st, gen); doc != nil { // built meanwhile by another request
+			shareAnswer(w)
 			writeFlow(w, wl, doc)
 			return
 		}

@@ -34,7 +34,7 @@ type request struct {
 // chain is the whole mock: recover → request id → log → world (D100) → CORS (preflight on a
 // known path) → journal → route match, then per operation the pipeline below.
 func (s *Server) chain() http.Handler {
-	return s.recoverPanics(s.requestID(s.logRequests(s.bindWorld(s.cors(s.recordRequests(http.HandlerFunc(s.dispatch)))))))
+	return s.recoverPanics(s.requestID(s.logRequests(s.bindWorld(s.cors(s.recordRequests(s.boundAnswers(http.HandlerFunc(s.dispatch))))))))
 }
 
 // dispatch matches the route: an operation, a control, or 404/405 in the envelope (D3).

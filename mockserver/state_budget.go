@@ -182,14 +182,14 @@ func (s *Server) readWhole(w http.ResponseWriter, r *http.Request, wl *world) (h
 }
 
 // takeTurn waits for the one slot of slots (costly answers built one at a time); it returns
-// the writer to answer through, which gives the slot up once the answer is built
-// (maxAnswersInFlight), and the release to defer. ok is false when the client went away first.
+// the writer to answer through, which gives the slot up once the answer is built, and the
+// release to defer. ok is false when the client went away first.
 func (s *Server) takeTurn(w http.ResponseWriter, r *http.Request, slots chan struct{}) (http.ResponseWriter, func(), bool) {
 	select {
 	case slots <- struct{}{}:
-		bw := &builtAnswer{ResponseWriter: w, inFlight: &s.answersInFlight}
+		bw := &builtAnswer{ResponseWriter: w}
 		bw.release = sync.OnceFunc(func() { <-slots })
-		return bw, func() { bw.release(); bw.inFlight.Add(-bw.held) }, true
+		return bw, bw.release, true
 	case <-r.Context().Done():
 		return nil, nil, false
 	}
@@ -197,19 +197,51 @@ func (s *Server) takeTurn(w http.ResponseWriter, r *http.Request, slots chan str
 
 // builtAnswer is the writer of a large read: an answer is written whole (writeBody), so when
 // its header is written the answer is built, and the slot goes to the next reader while it is
-// written. An answer that would take the answers being written past maxAnswersInFlight is
-// refused instead, 503 shape (a): holding the slot until it was written let clients that do
-// not read block every other large read for the write timeout.
+// written (holding it until written let clients that do not read block every other large read
+// for the write timeout); what is being written is bounded by boundedAnswer.
 type builtAnswer struct {
 	http.ResponseWriter
-	inFlight *atomic.Int64
-	release  func()
-	held     int64 // the bytes of the answer being written, given back when its request is done
-	refused  bool
+	release func()
 }
 
 func (b *builtAnswer) WriteHeader(code int) {
+	b.release()
+	b.ResponseWriter.WriteHeader(code)
+}
+
+// Unwrap lets http.ResponseController reach the connection, and writeFlow the bound's writer.
+func (b *builtAnswer) Unwrap() http.ResponseWriter { return b.ResponseWriter }
+
+// largeAnswer is the size of an answer past which it counts against maxAnswersInFlight.
+const largeAnswer = 1 << 20
+
+// boundAnswers counts every answer over largeAnswer bytes against maxAnswersInFlight while it is
+// written, and refuses one that would pass it with 503 shape (a) and Retry-After: a dozen
+// clients not reading an 80 MB cards/list, or a 19 MB journal, each held their answer's bytes,
+// taking the mock to gigabytes (only whole reads of the largest worlds were bounded).
+func (s *Server) boundAnswers(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		bw := &boundedAnswer{ResponseWriter: w, inFlight: &s.answersInFlight}
+		defer bw.done()
+		next.ServeHTTP(bw, r)
+	})
+}
+
+// boundedAnswer is the writer boundAnswers hands on.
+type boundedAnswer struct {
+	http.ResponseWriter
+	inFlight *atomic.Int64
+	held     int64 // the bytes of the answer being written, given back when its request is done
+	refused  bool
+	shared   bool // its bytes are shared with other answers (a cached flow): not counted
+}
+
+func (b *boundedAnswer) WriteHeader(code int) {
 	n, _ := strconv.ParseInt(b.Header().Get("Content-Length"), 10, 64)
+	if n <= largeAnswer || b.shared {
+		b.ResponseWriter.WriteHeader(code)
+		return
+	}
 	if b.inFlight.Add(n) > maxAnswersInFlight {
 		b.inFlight.Add(-n)
 		b.refused = true
@@ -219,19 +251,36 @@ func (b *builtAnswer) WriteHeader(code int) {
 		return
 	}
 	b.held = n
-	b.release()
 	b.ResponseWriter.WriteHeader(code)
 }
 
-func (b *builtAnswer) Write(p []byte) (int, error) {
+func (b *boundedAnswer) Write(p []byte) (int, error) {
 	if b.refused {
 		return len(p), nil // the built answer is dropped: a 503 went instead
 	}
 	return b.ResponseWriter.Write(p)
 }
 
+func (b *boundedAnswer) done() { b.inFlight.Add(-b.held) }
+
 // Unwrap lets http.ResponseController reach the connection.
-func (b *builtAnswer) Unwrap() http.ResponseWriter { return b.ResponseWriter }
+func (b *boundedAnswer) Unwrap() http.ResponseWriter { return b.ResponseWriter }
+
+// shareAnswer marks w's answer as bytes another answer already counts against
+// maxAnswersInFlight (a flow document built once and written by every download of it).
+func shareAnswer(w http.ResponseWriter) {
+	for {
+		if b, ok := w.(*boundedAnswer); ok {
+			b.shared = true
+			return
+		}
+		u, ok := w.(interface{ Unwrap() http.ResponseWriter })
+		if !ok {
+			return
+		}
+		w = u.Unwrap()
+	}
+}
 
 // noRoomStatus is how a control answers errNoRoom: 503, as for --max-worlds (D206).
 const noRoomStatus = http.StatusServiceUnavailable
