@@ -13,6 +13,7 @@ import (
 	"weak"
 
 	"github.com/opsapi/mocktoolkit/conformance/flow"
+	"github.com/opsapi/mocktoolkit/internal/answerbound"
 	"github.com/opsapi/mocktoolkit/reference"
 	"github.com/opsapi/mocktoolkit/spec"
 )
@@ -304,7 +305,7 @@ func (s *Server) handleFlow(w http.ResponseWriter, r *http.Request) {
 	st := wl.state()
 	gen, size := wl.flow.version()
 	if doc := wl.flowDoc.get(st, gen); doc != nil { // unchanged since it was built: shared
-		shareAnswer(w) // counted once, by the answer that built it
+		answerbound.Share(w) // counted once, by the answer that built it
 		writeFlow(w, wl, doc)
 		return
 	}
@@ -318,7 +319,7 @@ func (s *Server) handleFlow(w http.ResponseWriter, r *http.Request) {
 		defer release()
 		w = bw
 		if doc := wl.flowDoc.get(st, gen); doc != nil { // built meanwhile by another request
-			shareAnswer(w)
+			answerbound.Share(w)
 			writeFlow(w, wl, doc)
 			return
 		}

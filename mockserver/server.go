@@ -13,6 +13,7 @@ import (
 
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/opsapi/mocktoolkit/fixtures"
+	"github.com/opsapi/mocktoolkit/internal/answerbound"
 	"github.com/opsapi/mocktoolkit/internal/inflight"
 	"github.com/opsapi/mocktoolkit/reference"
 	"github.com/opsapi/mocktoolkit/spec"
@@ -48,11 +49,11 @@ type Server struct {
 	// second copy of a scenario's records until it is done.
 	buildSlots chan struct{}
 	bigReads   chan struct{} // one whole read of a large world at a time (readWhole)
-	// answersInFlight are the bytes of large answers built and still being written (readWhole).
-	answersInFlight atomic.Int64
-	bodies          *inflight.Budget                                  // the operations' request bodies held at once (D216)
-	scenarios       atomic.Pointer[map[string]*fixtures.ScenarioFile] // user-authored, by name (SetScenarios)
-	logins          *loginThrottle                                    // failed logins per client address and e-mail, in every world (D144)
+	// answers are the bytes of large answers still being written (boundAnswers).
+	answers   *answerbound.Budget
+	bodies    *inflight.Budget                                  // the operations' request bodies held at once (D216)
+	scenarios atomic.Pointer[map[string]*fixtures.ScenarioFile] // user-authored, by name (SetScenarios)
+	logins    *loginThrottle                                    // failed logins per client address and e-mail, in every world (D144)
 }
 
 // New returns the mock for cfg: the default world of cfg.Seed and cfg.Scenario (or cfg.State)
@@ -89,6 +90,7 @@ func New(cfg Config) (*Server, error) {
 	s.uploads = inflight.New(maxSnapshot + 1)
 	s.buildSlots = make(chan struct{}, runtime.GOMAXPROCS(0))
 	s.bigReads = make(chan struct{}, 1)
+	s.answers = answerbound.New(maxAnswersInFlight)
 	s.logins = newLoginThrottle()
 	def, err := s.newWorld(DefaultWorld, Source{Seed: cfg.Seed, Scenario: cfg.Scenario}, s.base.Now())
 	if err != nil {

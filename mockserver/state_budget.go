@@ -8,7 +8,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"sync/atomic"
 
 	"github.com/opsapi/mocktoolkit/reference"
 )
@@ -212,74 +211,24 @@ func (b *builtAnswer) WriteHeader(code int) {
 // Unwrap lets http.ResponseController reach the connection, and writeFlow the bound's writer.
 func (b *builtAnswer) Unwrap() http.ResponseWriter { return b.ResponseWriter }
 
-// largeAnswer is the size of an answer past which it counts against maxAnswersInFlight.
-const largeAnswer = 1 << 20
-
-// boundAnswers counts every answer over largeAnswer bytes against maxAnswersInFlight while it is
-// written, and refuses one that would pass it with 503 shape (a) and Retry-After: a dozen
-// clients not reading an 80 MB cards/list, or a 19 MB journal, each held their answer's bytes,
-// taking the mock to gigabytes (only whole reads of the largest worlds were bounded).
+// boundAnswers counts every answer over answerbound.Large bytes against maxAnswersInFlight
+// while it is written, and refuses one that would pass it with 503 shape (a) and Retry-After:
+// a dozen clients not reading an 80 MB cards/list, or a 19 MB journal, each held their
+// answer's bytes, taking the mock to gigabytes (only whole reads of the largest worlds were
+// bounded).
 func (s *Server) boundAnswers(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		bw := &boundedAnswer{ResponseWriter: w, inFlight: &s.answersInFlight}
-		defer bw.done()
+		bw := s.answers.Wrap(w, refuseLargeAnswer)
+		defer bw.Done()
 		next.ServeHTTP(bw, r)
 	})
 }
 
-// boundedAnswer is the writer boundAnswers hands on.
-type boundedAnswer struct {
-	http.ResponseWriter
-	inFlight *atomic.Int64
-	held     int64 // the bytes of the answer being written, given back when its request is done
-	refused  bool
-	shared   bool // its bytes are shared with other answers (a cached flow): not counted
-}
-
-func (b *boundedAnswer) WriteHeader(code int) {
-	n, _ := strconv.ParseInt(b.Header().Get("Content-Length"), 10, 64)
-	if n <= largeAnswer || b.shared {
-		b.ResponseWriter.WriteHeader(code)
-		return
-	}
-	if b.inFlight.Add(n) > maxAnswersInFlight {
-		b.inFlight.Add(-n)
-		b.refused = true
-		b.Header().Del("Content-Disposition")
-		b.Header().Set("Retry-After", "5")
-		writeShapeA(b.ResponseWriter, http.StatusServiceUnavailable, fmt.Sprintf("The mock is still writing %d MiB of large answers to clients that have not read them; try again in a moment.", maxAnswersInFlight>>20))
-		return
-	}
-	b.held = n
-	b.ResponseWriter.WriteHeader(code)
-}
-
-func (b *boundedAnswer) Write(p []byte) (int, error) {
-	if b.refused {
-		return len(p), nil // the built answer is dropped: a 503 went instead
-	}
-	return b.ResponseWriter.Write(p)
-}
-
-func (b *boundedAnswer) done() { b.inFlight.Add(-b.held) }
-
-// Unwrap lets http.ResponseController reach the connection.
-func (b *boundedAnswer) Unwrap() http.ResponseWriter { return b.ResponseWriter }
-
-// shareAnswer marks w's answer as bytes another answer already counts against
-// maxAnswersInFlight (a flow document built once and written by every download of it).
-func shareAnswer(w http.ResponseWriter) {
-	for {
-		if b, ok := w.(*boundedAnswer); ok {
-			b.shared = true
-			return
-		}
-		u, ok := w.(interface{ Unwrap() http.ResponseWriter })
-		if !ok {
-			return
-		}
-		w = u.Unwrap()
-	}
+// refuseLargeAnswer answers in place of an answer past maxAnswersInFlight.
+func refuseLargeAnswer(w http.ResponseWriter) {
+	w.Header().Del("Content-Disposition")
+	w.Header().Set("Retry-After", "5")
+	writeShapeA(w, http.StatusServiceUnavailable, fmt.Sprintf("The mock is still writing %d MiB of large answers to clients that have not read them; try again in a moment.", maxAnswersInFlight>>20))
 }
 
 // noRoomStatus is how a control answers errNoRoom: 503, as for --max-worlds (D206).

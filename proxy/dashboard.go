@@ -3,6 +3,7 @@ package proxy
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"html/template"
 	"net/http"
 	"strconv"
@@ -43,8 +44,17 @@ func (p *Proxy) serveControl(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusBadRequest, map[string]any{"error": true, "message": msg, "data": []any{}})
 		return
 	}
-	handle(w, r)
+	// A journal of large bodies is tens of MB: clients not reading it each held a copy.
+	bw := p.pages.Wrap(w, func(w http.ResponseWriter) {
+		w.Header().Set("Retry-After", "5")
+		writeJSON(w, http.StatusServiceUnavailable, map[string]any{"error": true, "message": fmt.Sprintf("The proxy is still writing %d MiB of its pages to clients that have not read them; try again in a moment.", maxPagesInFlight>>20), "data": []any{}})
+	})
+	defer bw.Done()
+	handle(bw, r)
 }
+
+// maxPagesInFlight bounds the bytes of the proxy's large pages being written at once.
+const maxPagesInFlight = 64 << 20
 
 // writeJSON answers v as JSON.
 func writeJSON(w http.ResponseWriter, status int, v any) {

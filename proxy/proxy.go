@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/opsapi/mocktoolkit/conformance/check"
+	"github.com/opsapi/mocktoolkit/internal/answerbound"
 	"github.com/opsapi/mocktoolkit/internal/hostguard"
 	"github.com/opsapi/mocktoolkit/internal/inflight"
 	"github.com/opsapi/mocktoolkit/internal/text"
@@ -75,6 +76,8 @@ type Proxy struct {
 	heldAnswers atomic.Int64
 	// largeChecks is the turn to judge an answer over largeAnswer bytes: one at a time.
 	largeChecks chan struct{}
+	// pages are the bytes of the proxy's own large pages being written (serveControl).
+	pages *answerbound.Budget
 	// bodies are the request bytes read ahead now, over every exchange (D216).
 	bodies  *inflight.Budget
 	logger  *slog.Logger
@@ -108,6 +111,7 @@ func New(cfg Config) (*Proxy, error) {
 		upstream:    cfg.Upstream,
 		maxBody:     cfg.MaxBody,
 		largeChecks: make(chan struct{}, 1),
+		pages:       answerbound.New(maxPagesInFlight),
 		logger:      cfg.Logger,
 		hosts:       hostguard.New(cfg.AllowedHosts),
 		ops:         ops,
