@@ -230,10 +230,13 @@ func (c *Client) Send(ctx context.Context, r Request) (*Exchange, error) {
 		}
 	}
 	ex.decode()
-	ex.Violations = check.Deployment(check.Judge(ctx, check.Exchange{
-		Op: r.Op.Operation, ReqHeader: ex.ReqHeader, ReqBody: ex.ReqBody, Status: ex.Status, Header: ex.Header, Body: ex.Body,
-	}))
+	ex.Violations = check.Deployment(check.Judge(ctx, ex.Checked()))
 	return ex, nil
+}
+
+// Checked is the exchange as the one contract checker takes it.
+func (ex *Exchange) Checked() check.Exchange {
+	return check.Exchange{Op: ex.Op.Operation, ReqHeader: ex.ReqHeader, ReqBody: ex.ReqBody, Status: ex.Status, Header: ex.Header, Body: ex.Body}
 }
 
 // maxRetries bounds the 429s one request waits out.

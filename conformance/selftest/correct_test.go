@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -277,6 +278,19 @@ type rateWindow struct {
 	n     int
 }
 
+// rateKey is what a variant's rate window is kept per: the caller (its client address when the
+// token is unknown) and the endpoint, and the mock too: the suite's and explore's runs of one
+// variant go on at once, against mocks of the same users, and one spent the other's windows
+// (LIMIT-4 saw two spent).
+func rateKey(x *xchg) string {
+	who := x.caller
+	if who == "" {
+		host, _, _ := net.SplitHostPort(x.r.RemoteAddr)
+		who = "address " + host
+	}
+	return fmt.Sprintf("%p %s %s", x.m, who, x.r.URL.Path)
+}
+
 // perUserRate limits requests per user (per client address for callers without a known token)
 // and per endpoint, at limit a minute, and writes honest rate-limit headers of that window on
 // every answer. The mock's own per-token limit (1000) is never reached first.
@@ -289,16 +303,6 @@ func perUserRateIn(limit int, length time.Duration) correct {
 		mu      sync.Mutex
 		windows = map[string]*rateWindow{}
 	)
-	key := func(x *xchg) string {
-		who := x.caller
-		if who == "" {
-			host, _, _ := net.SplitHostPort(x.r.RemoteAddr)
-			who = "address " + host
-		}
-		// Per mock too: the suite's and explore's runs of one variant go on at once, against
-		// mocks of the same users, and one spent the other's windows (LIMIT-4 saw two spent).
-		return fmt.Sprintf("%p %s %s", x.m, who, x.r.URL.Path)
-	}
 	return correct{
 		name:    fmt.Sprintf("rate-limits per user and endpoint, %d a minute", limit),
 		windows: true,
@@ -310,7 +314,7 @@ func perUserRateIn(limit int, length time.Duration) correct {
 			mu.Lock()
 			defer mu.Unlock()
 			now := time.Now()
-			k := key(x)
+			k := rateKey(x)
 			win := windows[k]
 			if win == nil || now.Sub(win.start) >= length {
 				win = &rateWindow{start: now}
@@ -325,6 +329,59 @@ func perUserRateIn(limit int, length time.Duration) correct {
 			}
 			win.n++
 			x.r.Header.Set("X-Variant-Remaining", strconv.Itoa(limit-win.n))
+			return false
+		},
+		after: func(x *xchg) {
+			x.a.header.Set("X-RateLimit-Limit", strconv.Itoa(limit))
+			x.a.header.Set("X-RateLimit-Remaining", x.r.Header.Get("X-Variant-Remaining"))
+		},
+	}
+}
+
+// slowTokenBucket limits requests per user and endpoint by a bucket of limit tokens that
+// refills continuously at limit a minute, and answers 100 to 150 ms late, 8 specs at a time:
+// X-RateLimit-Remaining is the whole tokens left, so answers a request's share of the minute
+// apart (60/limit seconds, 100 ms at 600) rightly keep it, and Retry-After is the seconds until
+// the next token. The interface (Limits) says the headers tell what is left, not how a window
+// refills.
+func slowTokenBucket(limit int) correct {
+	type bucket struct {
+		tokens float64
+		at     time.Time
+	}
+	var (
+		mu      sync.Mutex
+		buckets = map[string]*bucket{}
+	)
+	perSecond := float64(limit) / 60
+	var n atomic.Int64
+	return correct{
+		name:     fmt.Sprintf("answers every request 100 to 150 ms late, rate-limited per user and endpoint by a token bucket refilling %d a minute", limit),
+		windows:  true,
+		basis:    "latency is not in the interface; §Limits: how a window refills is not stated",
+		parallel: 8,
+		delay:    func() time.Duration { return 100*time.Millisecond + time.Duration(n.Add(1)*7%51)*time.Millisecond },
+		before: func(x *xchg) bool {
+			mu.Lock()
+			defer mu.Unlock()
+			now := time.Now()
+			k := rateKey(x)
+			b := buckets[k]
+			if b == nil {
+				b = &bucket{tokens: float64(limit), at: now}
+				buckets[k] = b
+			}
+			b.tokens = min(float64(limit), b.tokens+now.Sub(b.at).Seconds()*perSecond)
+			b.at = now
+			if b.tokens < 1 {
+				wait := int(math.Ceil((1-b.tokens)/perSecond))
+				x.a = &answer{status: 429, header: http.Header{
+					"X-Ratelimit-Limit": {strconv.Itoa(limit)}, "X-Ratelimit-Remaining": {"0"}, "Retry-After": {strconv.Itoa(max(wait, 1))},
+				}, body: map[string]any{"error": true, "message": "Too Many Attempts."}}
+				return true
+			}
+			b.tokens--
+			x.r.Header.Set("X-Variant-Remaining", strconv.Itoa(int(b.tokens)))
 			return false
 		},
 		after: func(x *xchg) {
@@ -908,6 +965,7 @@ var corrects = []correct{
 	},
 	perUserRate(300),
 	perUserRate(600),
+	slowTokenBucket(600),
 	slowPerUser(),
 	revokeOnLogin(),
 	clockAhead(),
