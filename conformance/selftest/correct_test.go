@@ -374,7 +374,7 @@ func slowTokenBucket(limit int) correct {
 			b.tokens = min(float64(limit), b.tokens+now.Sub(b.at).Seconds()*perSecond)
 			b.at = now
 			if b.tokens < 1 {
-				wait := int(math.Ceil((1-b.tokens)/perSecond))
+				wait := int(math.Ceil((1 - b.tokens) / perSecond))
 				x.a = &answer{status: 429, header: http.Header{
 					"X-Ratelimit-Limit": {strconv.Itoa(limit)}, "X-Ratelimit-Remaining": {"0"}, "Retry-After": {strconv.Itoa(max(wait, 1))},
 				}, body: map[string]any{"error": true, "message": "Too Many Attempts."}}
