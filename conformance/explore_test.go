@@ -28,6 +28,10 @@ var _ = Describe("Explore mode", func() {
 			Skip(fmt.Sprintf("explore mode is off: set %s=N to run N generated cases (%s fixes the seed)", explore.EnvCases, explore.EnvSeed))
 		}
 		opts.Log = GinkgoWriter
+		opts.Settle = cfg.PushWait
+		if opts.Settle == 0 {
+			opts.Settle = -1 // CONFORMANCE_PUSH_WAIT=0s: no wait
+		}
 		// Progress goes straight to the terminal: GinkgoWriter shows only after the spec.
 		opts.Progress = os.Stderr
 		if opts.Diff {

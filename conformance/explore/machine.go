@@ -33,8 +33,11 @@ type runner struct {
 	failure             *Failure
 	// shrinkReplays bounds the replays after the first failure (Options.ShrinkReplays).
 	shrinkReplays int
-	diffs         []string
-	diffSeen      map[string]bool
+	// settle is how long a list may take to show a write or copies (Options.Settle); lag the
+	// longest the target's list took to show one.
+	settle, lag time.Duration
+	diffs       []string
+	diffSeen    map[string]bool
 }
 
 // property is one case: a fresh model, then steps drawn by rapid.
@@ -332,6 +335,7 @@ func (r *runner) countStep(t *rapid.T, e *env, list, create request, path string
 	if !ok {
 		return errSkip.Error()
 	}
+	answered := time.Now()
 	after, ai, ok2 := r.count(t, e, list, path)
 	if !ok1 || !ok2 || ex.Status == 429 {
 		return "inconclusive"
@@ -344,8 +348,21 @@ func (r *runner) countStep(t *rapid.T, e *env, list, create request, path string
 	if isReply && after == before { // a reply may be listed under its parent, not as an entry (D210)
 		want = before
 	}
-	if after > want && list.op.ID == conformance.OpCardsList.ID && time.Since(e.copiesAt) < copiesSettle {
+	if after < want {
+		// A list may show a write some time after answering it (a read replica, a queue):
+		// read again until it does, within the settle time (D210).
+		after, ai, ok2 = r.awaitCount(t, e, list, path, want, answered)
+		if !ok2 {
+			return "inconclusive"
+		}
+	}
+	if after > want && list.op.ID == conformance.OpCardsList.ID && time.Since(e.copiesAt) < r.settle {
 		return "inconclusive: copies of a push or sync may still be arriving"
+	}
+	if after > want && e == r.target && r.lag > 0 {
+		// The target's lists were seen behind its writes, so the count before may have
+		// missed an earlier write that the count after shows.
+		return "inconclusive: the list showed writes late before"
 	}
 	if after != want {
 		r.check(t, e, &violation{Rule: rules.LIST1,
@@ -356,12 +373,38 @@ func (r *runner) countStep(t *rapid.T, e *env, list, create request, path string
 	return fmt.Sprintf("%s, count %+d", outcome(ex), after-before)
 }
 
-// copies are the operations that may copy master cards into the projects, and copiesSettle how
-// long after one the member's card list may still gain copies (the suite's CONFORMANCE_PUSH_WAIT
-// default, D210).
-var copies = map[string]bool{conformance.OpMasterBoardsSync.ID: true, conformance.OpMasterCardsCreate.ID: true, conformance.OpMasterCardsUpdate.ID: true}
+// awaitCount reads list again until it counts want entries at path, for up to the settle time
+// after the create was answered; it returns the last count. The longest a target's list took
+// to catch up is kept (r.lag): once a case has failed, shrinking replays wait at most twice
+// that, so a list that never shows a write is not waited on at every replay.
+func (r *runner) awaitCount(t *rapid.T, e *env, list request, path string, want int64, answered time.Time) (int64, int, bool) {
+	settle := r.settle
+	if r.failure != nil && e == r.target {
+		settle = min(settle, 2*r.lag)
+	}
+	for {
+		wait := min(250*time.Millisecond, time.Until(answered.Add(settle)))
+		if wait <= 0 {
+			return r.count(t, e, list, path)
+		}
+		select {
+		case <-r.ctx.Done():
+			return 0, -1, false
+		case <-time.After(wait):
+		}
+		n, idx, ok := r.count(t, e, list, path)
+		if !ok || n >= want {
+			if e == r.target {
+				r.lag = max(r.lag, time.Since(answered))
+			}
+			return n, idx, ok
+		}
+	}
+}
 
-const copiesSettle = 20 * time.Second
+// copies are the operations that may copy master cards into the projects: the member's card
+// list may still gain copies for the settle time after one (D210).
+var copies = map[string]bool{conformance.OpMasterBoardsSync.ID: true, conformance.OpMasterCardsCreate.ID: true, conformance.OpMasterCardsUpdate.ID: true}
 
 func cloneBody(b map[string]any) map[string]any {
 	out := make(map[string]any, len(b))

@@ -52,6 +52,10 @@ type Options struct {
 	// shortest failing case found so far is the one reported, whatever the machine's speed.
 	// Every replay talks to the target.
 	ShrinkReplays int
+	// Settle is how long after a create its list may take to show it, and after a push or a
+	// sync the copies may take to arrive (0: 20s, the suite's CONFORMANCE_PUSH_WAIT default;
+	// negative: no wait).
+	Settle time.Duration
 	// Log, when set, receives the run's first and last lines.
 	Log io.Writer
 	// Progress, when set, receives a line every ProgressEvery (0: 10s) while the run lasts: cases
@@ -178,12 +182,18 @@ func Run(ctx context.Context, c *conformance.Client, m fixtures.Manifest, opts O
 	if opts.ShrinkReplays <= 0 {
 		opts.ShrinkReplays = 300
 	}
+	switch {
+	case opts.Settle == 0:
+		opts.Settle = 20 * time.Second
+	case opts.Settle < 0:
+		opts.Settle = 0
+	}
 	schemas := loadSchemas()
 	target, err := newEnv(ctx, "target", c, m)
 	if err != nil {
 		return res, err
 	}
-	r := &runner{ctx: ctx, schemas: schemas, target: target, shrinkReplays: opts.ShrinkReplays}
+	r := &runner{ctx: ctx, schemas: schemas, target: target, shrinkReplays: opts.ShrinkReplays, settle: opts.Settle}
 	if opts.Diff {
 		ref, stop, err := startReference(ctx, opts.Reference)
 		if err != nil {
