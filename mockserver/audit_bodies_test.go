@@ -39,6 +39,10 @@ func TestRequestBodiesHeldAtOnceAreBounded(t *testing.T) {
 	if res.StatusCode != http.StatusServiceUnavailable || res.Header.Get("Retry-After") == "" || !strings.Contains(string(body), `"error":true`) {
 		t.Errorf("a body while the budget is held: %d %s, want 503 shape (a) with Retry-After", res.StatusCode, body)
 	}
+	// An answer of the API's paths, this refusal too, carries the rate-limit headers.
+	if res.Header.Get("X-RateLimit-Limit") == "" || res.Header.Get("X-RateLimit-Remaining") == "" {
+		t.Errorf("the 503 carries no rate-limit headers: %v", res.Header)
+	}
 	for _, c := range conns {
 		c.Close()
 	}

@@ -149,4 +149,16 @@ func TestEveryLargeAnswerCountsAgainstTheBound(t *testing.T) {
 	if a.header.Get("Retry-After") == "" {
 		t.Error("the 503 has no Retry-After")
 	}
+	// An operation of the interface refused so still carries its rate-limit headers, as its
+	// every other answer does.
+	creds := m.manifest.Users.Member
+	tok := m.ctl(http.MethodPost, "/__worlds/big/v1/authenticate", map[string]any{"email": creds.Email, "password": creds.Password}).
+		wantStatus(t, http.StatusOK).data()["token"].(string)
+	list := m.ctl(http.MethodPost, "/__worlds/big/services/operations/v1/operations/cards/list", map[string]any{}, "Authorization", "Bearer "+tok)
+	list.wantStatus(t, http.StatusServiceUnavailable).wantShape(t, "a")
+	for _, h := range []string{"X-RateLimit-Limit", "X-RateLimit-Remaining", "Retry-After"} {
+		if list.header.Get(h) == "" {
+			t.Errorf("the 503 to cards/list has no %s: %v", h, list.header)
+		}
+	}
 }

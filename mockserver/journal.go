@@ -283,6 +283,7 @@ func (s *Server) recordRequests(next http.Handler) http.Handler {
 		if !unread {
 			held, err := s.bodies.Hold(r, maxBody) // every body held at once stays under maxBodiesHeld (D216)
 			if err != nil {
+				s.peekRate(w, r)
 				writeBodiesFull(w, s.bodies.Max())
 				return
 			}

@@ -298,10 +298,28 @@ func bearer(r *http.Request) (string, bool) {
 // authenticated operations, so logging in again does not start a new window; per client
 // address otherwise. It sets the headers and answers 429 when spent.
 func (s *Server) rateLimit(w http.ResponseWriter, wl *world, rt *route, addr string, user reference.User, authed bool) bool {
+	return s.spend(w, wl, rateKey(rt, addr, user, authed))
+}
+
+// rateKey is the window a request to rt spends from (D14).
+func rateKey(rt *route, addr string, user reference.User, authed bool) string {
 	if authed && rt.access != accessPublic {
-		return s.spend(w, wl, rt.id+" user:"+strconv.FormatInt(user.ID, 10))
+		return rt.id + " user:" + strconv.FormatInt(user.ID, 10)
 	}
-	return s.spend(w, wl, rt.id+" addr:"+addr)
+	return rt.id + " addr:" + addr
+}
+
+// peekRate sets the rate-limit headers of r's window without spending from it, for a request of
+// the API's paths refused before the pipeline reads it (the bodies held at once, D216): every
+// answer of the API's paths carries them (D3).
+func (s *Server) peekRate(w http.ResponseWriter, r *http.Request) {
+	wl, addr := s.worldOf(r), clientAddr(r)
+	key := "addr:" + addr
+	if rt, ok := s.ops[r.URL.Path]; ok {
+		user, authed := wl.state().identify(r)
+		key = rateKey(rt, addr, user, authed)
+	}
+	setRateHeaders(w.Header(), wl.limiter.peek(key))
 }
 
 // spend takes one request of key's window in wl, sets the rate-limit headers and answers 429

@@ -405,7 +405,7 @@ func (p *Proxy) upstreamFailed(w http.ResponseWriter, r *http.Request, err error
 		status = http.StatusBadRequest
 		msg = fmt.Sprintf("The proxy could not read the request's body (%v), so it did not reach the upstream whole; the client sent it malformed or cut it off.", ex.body.readError())
 	case certerr.Untrusted(err):
-		msg = fmt.Sprintf("The proxy does not trust the certificate of the upstream %s: %v. %s", p.upstream.Redacted(), err, certerr.Hint)
+		msg = fmt.Sprintf("The proxy does not trust the certificate of the upstream %s: %v. %s", p.upstream.Redacted(), err, certerr.Advice(err))
 	}
 	clientStayed := r.Context().Err() == nil || errors.As(err, &slow)
 	upstreamsFault := clientStayed && status == http.StatusBadGateway

@@ -102,6 +102,7 @@ func runProxy(ctx context.Context, args []string, getenv func(string) string, st
 		return err
 	}
 	logger := slog.New(slog.NewTextHandler(std.err, nil))
+	warnCertEnv(getenv, logger)
 	p, err := proxy.New(proxy.Config{Upstream: opts.upstream, Logger: logger, AllowedHosts: opts.allowedHosts})
 	if err != nil {
 		return err

@@ -4,6 +4,7 @@ import (
 	"crypto/x509"
 	"encoding/json"
 	"encoding/pem"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -81,4 +82,34 @@ func cardsListThroughProxy(t *testing.T, upstream string) (int, string) {
 	var body struct{ Message string }
 	_ = json.NewDecoder(res.Body).Decode(&body)
 	return res.StatusCode, body.Message
+}
+
+// SSL_CERT_FILE or SSL_CERT_DIR naming nothing readable is warned of at the proxy's start:
+// otherwise Go falls back to the system's roots in silence, and the first request to a
+// private-CA upstream fails far from the cause. One that can be read says nothing.
+func TestProxyWarnsOfUnreadableCertEnv(t *testing.T) {
+	dir := t.TempDir()
+	notPEM := filepath.Join(dir, "ca.pem")
+	if err := os.WriteFile(notPEM, []byte("not a certificate"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		env  map[string]string
+		want string
+	}{
+		{map[string]string{"SSL_CERT_FILE": filepath.Join(dir, "missing.pem")}, "SSL_CERT_FILE cannot be read"},
+		{map[string]string{"SSL_CERT_FILE": notPEM}, "SSL_CERT_FILE holds no PEM certificate"},
+		{map[string]string{"SSL_CERT_DIR": filepath.Join(dir, "nope") + ":" + filepath.Join(dir, "nada")}, "SSL_CERT_DIR names no folder"},
+		{map[string]string{"SSL_CERT_DIR": dir}, ""},
+		{map[string]string{}, ""},
+	} {
+		var buf strings.Builder
+		warnCertEnv(func(k string) string { return tt.env[k] }, slog.New(slog.NewTextHandler(&buf, nil)))
+		switch {
+		case tt.want == "" && buf.Len() > 0:
+			t.Errorf("with %v: warned %q, want nothing", tt.env, buf.String())
+		case tt.want != "" && !strings.Contains(buf.String(), tt.want):
+			t.Errorf("with %v: logged %q, want %q", tt.env, buf.String(), tt.want)
+		}
+	}
 }

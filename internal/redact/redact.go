@@ -11,6 +11,8 @@ import (
 	"regexp"
 	"strings"
 	"unicode"
+
+	"github.com/opsapi/mocktoolkit/spec"
 )
 
 // redacted replaces a credential in the journal.
@@ -159,10 +161,15 @@ func Headers(h http.Header) map[string]string {
 // replaced at any depth, keeping its shape (redactValue). A body that is not JSON (a form,
 // multipart, plain text, or JSON cut short) is kept as text with credential values replaced
 // by pattern (Text).
+// A body nested deeper than journalDepth is kept as text too: the journal stays readable by
+// tools that stop at a few hundred levels (jq 1.6 at 256, Python's json near 1000).
 func Body(b []byte) any {
 	b = bytes.TrimSpace(b)
 	if len(b) == 0 {
 		return nil
+	}
+	if len(b) > 2*journalDepth && spec.Nesting(b) > journalDepth {
+		return Text(string(b))
 	}
 	var v any
 	dec := json.NewDecoder(bytes.NewReader(b))
@@ -172,6 +179,9 @@ func Body(b []byte) any {
 	}
 	return redactValue(v, false)
 }
+
+// journalDepth is the deepest nesting a body keeps as JSON in a journal.
+const journalDepth = 200
 
 // redactValue replaces, under a credential name at any depth, every leaf that is a string or a
 // number with "[redacted]"; arrays and objects keep their shape, and null and booleans stay

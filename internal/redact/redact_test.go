@@ -8,6 +8,23 @@ import (
 	"testing"
 )
 
+// A body nested past what common JSON tools read (jq 1.6 stops at 256 levels) is journalled as
+// text, its credentials still replaced; one within the bound keeps its JSON shape.
+func TestDeepBodyKeptAsText(t *testing.T) {
+	deep := strings.Repeat("[", 3000) + `{"password":"hunter2"}` + strings.Repeat("]", 3000)
+	got, ok := Body([]byte(deep)).(string)
+	if !ok {
+		t.Fatalf("a body nested 3001 levels deep is kept as %T, want text", Body([]byte(deep)))
+	}
+	if strings.Contains(got, "hunter2") || !strings.Contains(got, redacted) {
+		t.Errorf("the deep body's password is not redacted: %.80s…", got[3000:])
+	}
+	shallow := strings.Repeat("[", 150) + `{"password":"hunter2"}` + strings.Repeat("]", 150)
+	if _, ok := Body([]byte(shallow)).([]any); !ok {
+		t.Errorf("a body nested 151 levels deep is not kept as JSON")
+	}
+}
+
 // Credentials are redacted whatever the body's format, and JSON keeps its shape (D64).
 func TestRedactBody(t *testing.T) {
 	tests := []struct {
