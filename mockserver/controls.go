@@ -65,6 +65,10 @@ func (s *Server) admitted(w http.ResponseWriter, r *http.Request) bool {
 	}
 	got := r.Header.Get(AdminTokenHeader)
 	if got == "" && page {
+		if given := r.URL.Query()["token"]; len(given) > 1 { // as for the header: none is taken
+			writeShapeB(w, http.StatusUnauthorized, "The token parameter is given more than once; give it once.")
+			return false
+		}
 		got = r.URL.Query().Get("token")
 	}
 	if subtle.ConstantTimeCompare([]byte(got), []byte(want)) == 1 {
@@ -127,7 +131,7 @@ func (s *Server) handleClockSet(w http.ResponseWriter, r *http.Request) {
 		case n < 0:
 			fields["advance_seconds"] = []string{reference.MsgMin("advance_seconds", "0") + " To go back, send set."}
 		case n > int64(maxAdvance/time.Second):
-			fields["advance_seconds"] = []string{reference.MsgMax("advance_seconds", strconv.FormatInt(int64(maxAdvance/time.Second), 10)) + " (ten years)"}
+			fields["advance_seconds"] = []string{"The advance seconds field must not be greater than " + strconv.FormatInt(int64(maxAdvance/time.Second), 10) + " (ten years)."}
 		}
 	}
 	if len(fields) > 0 {

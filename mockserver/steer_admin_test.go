@@ -94,6 +94,13 @@ func TestAdminTokenOnTheDashboard(t *testing.T) {
 	m.ctl(http.MethodHead, "/__mock/?token=s3cret", nil).wantStatus(t, 200)
 	m.ctl(http.MethodHead, "/__mock/", nil).wantStatus(t, http.StatusUnauthorized)
 	m.ctl(http.MethodGet, "/__mock/clock?token=s3cret", nil).wantStatus(t, http.StatusUnauthorized)
+	// Given twice, which was meant is a guess: neither is taken, and the answer says why.
+	for _, q := range []string{"?token=s3cret&token=wrong", "?token=wrong&token=s3cret"} {
+		a := m.ctl(http.MethodGet, "/__mock/"+q, nil).wantStatus(t, http.StatusUnauthorized)
+		if !strings.Contains(string(a.raw), "more than once") {
+			t.Errorf("%s: %s, want the token named as given more than once", q, a.raw)
+		}
+	}
 }
 
 // newMockWithAdmin is newMock for a mock with an admin token.

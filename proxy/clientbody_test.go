@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 )
 
 // A request whose body the client sends malformed (a chunk size that is no number) or cuts off
@@ -40,5 +41,31 @@ func TestBrokenRequestBodyIsNotTheDeploymentsViolation(t *testing.T) {
 	}
 	if r := s.proxy.Report(); r.DeploymentViolations != 0 {
 		t.Errorf("the report counts %d deployment violations, want none", r.DeploymentViolations)
+	}
+}
+
+// A client that cuts its request body off and goes away is journalled as the client's fault
+// (400, the body could not be read), not as a 502 from the upstream: nobody is answered, but
+// the journal is what a reader goes by.
+func TestCutRequestBodyIsJournalledAsTheClients(t *testing.T) {
+	s := startProxy(t, newMock(t))
+	host := strings.TrimPrefix(s.url, "http://")
+	c, err := net.Dial("tcp", host)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fmt.Fprintf(c, "POST %s HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{\"name\":", pTagsList, host)
+	time.Sleep(100 * time.Millisecond)
+	c.Close()
+	deadline := time.Now().Add(5 * time.Second)
+	for len(s.proxy.Exchanges(0)) == 0 && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	exs := s.proxy.Exchanges(0)
+	if len(exs) != 1 {
+		t.Fatalf("%d exchanges journalled, want the cut one", len(exs))
+	}
+	if ex := exs[0]; ex.Status != http.StatusBadRequest || len(ex.Violations) > 0 {
+		t.Errorf("the cut request is journalled as %d with %v, want 400 and no violation", ex.Status, ex.Violations)
 	}
 }

@@ -399,11 +399,11 @@ func (p *Proxy) upstreamFailed(w http.ResponseWriter, r *http.Request, err error
 	case errors.As(err, &slow): // the proxy gave up on the upstream, not the client
 	case stopping:
 		msg = fmt.Sprintf("The proxy stopped before the upstream %s answered; the request may have reached it.", p.upstream.Redacted())
-	case r.Context().Err() != nil: // the client went away: nobody reads this answer
-		msg = "The client closed the request before the upstream answered."
-	case ex != nil && ex.body.readError() != nil: // the client's request broke, not the upstream
+	case ex != nil && ex.body.readError() != nil: // the client's request broke, not the upstream (a client that cut its body off went away too)
 		status = http.StatusBadRequest
 		msg = fmt.Sprintf("The proxy could not read the request's body (%v), so it did not reach the upstream whole; the client sent it malformed or cut it off.", ex.body.readError())
+	case r.Context().Err() != nil: // the client went away: nobody reads this answer
+		msg = "The client closed the request before the upstream answered."
 	case certerr.Untrusted(err):
 		msg = fmt.Sprintf("The proxy does not trust the certificate of the upstream %s: %v. %s", p.upstream.Redacted(), err, certerr.Advice(err))
 	}
