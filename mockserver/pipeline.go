@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"log/slog"
 	"net"
 	"net/http"
@@ -141,9 +142,18 @@ func unreadQuery(method string, r *http.Request) string {
 	return ""
 }
 
+// writeMethodNotAllowed answers 405 naming the method as sent (quoted, cut to 40 bytes) and the
+// ones the route takes; a method that differs from one of them only in case is told so, as
+// methods are case-sensitive ("post" is not POST).
 func writeMethodNotAllowed(w http.ResponseWriter, method, allow string) {
 	w.Header().Set("Allow", allow)
-	writeShapeA(w, http.StatusMethodNotAllowed, "The "+method+" method is not supported for this route. Supported methods: "+allow+".")
+	msg := fmt.Sprintf("The method %q is not supported for this route. Supported methods: %s.", clip(method, 40), allow)
+	for _, m := range strings.Split(allow, ", ") {
+		if strings.EqualFold(m, method) {
+			msg += " Methods are case-sensitive: send " + m + "."
+		}
+	}
+	writeShapeA(w, http.StatusMethodNotAllowed, msg)
 }
 
 // pipeline serves one operation: bind the world → identify the caller → rate limit (headers on

@@ -128,6 +128,11 @@ func TestControlsAnswerMethodNotAllowed(t *testing.T) {
 	if a.header.Get("Allow") != "GET, POST" {
 		t.Errorf("Allow %q, want GET, POST", a.header.Get("Allow"))
 	}
+	// Methods are case-sensitive: "post" is not POST, and the answer says which was meant.
+	a = m.ctl("post", "/services/operations/v1/operations/cards/list", nil).wantStatus(t, http.StatusMethodNotAllowed)
+	if msg := string(a.raw); !strings.Contains(msg, `\"post\"`) || !strings.Contains(msg, "case-sensitive: send POST") {
+		t.Errorf("a lower-case post: %s, want the method quoted and POST named", msg)
+	}
 }
 
 // The spec is served as YAML, byte for byte, and as JSON that loads into the same operations.

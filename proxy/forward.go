@@ -2,14 +2,18 @@ package proxy
 
 import (
 	"context"
+	"crypto/tls"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httputil"
+	"net/url"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/opsapi/mocktoolkit/conformance/rules"
@@ -406,6 +410,8 @@ func (p *Proxy) upstreamFailed(w http.ResponseWriter, r *http.Request, err error
 		msg = "The client closed the request before the upstream answered."
 	case certerr.Untrusted(err):
 		msg = fmt.Sprintf("The proxy does not trust the certificate of the upstream %s: %v. %s", p.upstream.Redacted(), err, certerr.Advice(err))
+	default:
+		msg += connectHint(err, p.upstream)
 	}
 	clientStayed := r.Context().Err() == nil || errors.As(err, &slow)
 	upstreamsFault := clientStayed && status == http.StatusBadGateway
@@ -430,4 +436,20 @@ func (p *Proxy) upstreamFailed(w http.ResponseWriter, r *http.Request, err error
 	}
 	w.WriteHeader(status)
 	_, _ = w.Write(body)
+}
+
+// connectHint says what to check when the upstream could not be reached at all, by the kind of
+// failure ("" when it is none of these).
+func connectHint(err error, upstream *url.URL) string {
+	var dns *net.DNSError
+	var record tls.RecordHeaderError
+	switch {
+	case errors.As(err, &dns):
+		return fmt.Sprintf(" The host name %q does not resolve: check --upstream.", upstream.Hostname())
+	case errors.Is(err, syscall.ECONNREFUSED):
+		return fmt.Sprintf(" Nothing listens at %s: is the deployment running, and is the port in --upstream right?", upstream.Host)
+	case errors.As(err, &record) && upstream.Scheme == "https":
+		return " The upstream answers plain HTTP, not TLS: use http:// in --upstream."
+	}
+	return ""
 }

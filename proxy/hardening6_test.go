@@ -42,14 +42,16 @@ func itoa16(n int) string { return strconv.FormatInt(int64(n), 16) }
 // which one was meant is a guess.
 func TestExchangesLimitGivenTwiceIsRefused(t *testing.T) {
 	s := startProxy(t, newMock(t))
-	res, err := http.Get(s.url + "/__proxy/exchanges?limit=1&limit=5")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer res.Body.Close()
-	raw, _ := io.ReadAll(res.Body)
-	if res.StatusCode != http.StatusUnprocessableEntity || !strings.Contains(string(raw), "more than once") {
-		t.Errorf("limit given twice: %d %s, want 422 saying it is given more than once", res.StatusCode, raw)
+	for _, q := range []string{"limit=1&limit=5", "limit=&limit="} { // twice, even when empty
+		res, err := http.Get(s.url + "/__proxy/exchanges?" + q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		raw, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		if res.StatusCode != http.StatusUnprocessableEntity || !strings.Contains(string(raw), "more than once") {
+			t.Errorf("?%s: %d %s, want 422 saying limit is given more than once", q, res.StatusCode, raw)
+		}
 	}
 }
 

@@ -184,17 +184,17 @@ func cut(b []byte) []byte { return b[:min(len(b), maxJournalBody)] }
 // handleExchanges answers the journal as JSON, newest first; ?limit=N keeps the newest N.
 func (p *Proxy) handleExchanges(w http.ResponseWriter, r *http.Request) {
 	limit := 0
-	if q := r.URL.Query(); q.Has("limit") && q.Get("limit") == "" {
-		writeJSON(w, http.StatusUnprocessableEntity, map[string]any{
-			"message": "The limit parameter is empty: give an integer of at least 1, or leave it out.",
-			"errors":  map[string][]string{"limit": {"The limit parameter is empty: give an integer of at least 1, or leave it out."}},
-		})
-		return
-	}
 	if len(r.URL.Query()["limit"]) > 1 { // which one was meant is a guess, as the mock's journal says
 		writeJSON(w, http.StatusUnprocessableEntity, map[string]any{
 			"message": "The limit parameter is given more than once: give it once.",
 			"errors":  map[string][]string{"limit": {"The limit parameter is given more than once: give it once."}},
+		})
+		return
+	}
+	if q := r.URL.Query(); q.Has("limit") && q.Get("limit") == "" {
+		writeJSON(w, http.StatusUnprocessableEntity, map[string]any{
+			"message": "The limit parameter is empty: give an integer of at least 1, or leave it out.",
+			"errors":  map[string][]string{"limit": {"The limit parameter is empty: give an integer of at least 1, or leave it out."}},
 		})
 		return
 	}

@@ -131,7 +131,7 @@ func (r *ScenarioRecorder) keep(kind string, rec map[string]any) {
 	f, isNum := rec["id"].(float64)
 	switch {
 	case isNum && !ok && f >= 1<<53:
-		r.notes[fmt.Sprintf("a record of %s with an id beyond 2^53-1 (read as %.0f, its last digits lost) left out of the recording", kind, f)] = true
+		r.notes[fmt.Sprintf("a record of %s with an id past 9007199254740991 (2^53-1, the largest a JavaScript client reads exactly) left out of the recording", kind)] = true
 	case isNum && (!ok || id < 1):
 		r.notes[fmt.Sprintf("a record of %s with id %v left out of the recording: an id is a whole number from 1", kind, f)] = true
 	case !isNum:

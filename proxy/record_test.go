@@ -57,3 +57,33 @@ func TestScenarioRecorderScrubsPersonalDataAndKeepsFreeIDs(t *testing.T) {
 		}
 	}
 }
+
+// A reference that names no record (group_id -3, card_id 0) makes no record of its own in the
+// scenario: it is left out, and the log says so.
+func TestScenarioRecorderLeavesOutReferencesThatAreNoIDs(t *testing.T) {
+	rec, err := proxy.NewScenarioRecorder(upstreamAnswering(`{"error":false,"message":"ok","data":{` +
+		`"cards":[{"id":7,"title":"A card","group_id":-3},{"id":8,"title":"Another","group_id":0}],` +
+		`"comments":[{"id":4,"card_id":0,"comment":"ok"}]}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(rec)
+	defer srv.Close()
+	res, err := http.Post(srv.URL+"/services/operations/v1/operations/cards/list", "application/json", strings.NewReader("{}"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	var out bytes.Buffer
+	var notes []string
+	if _, err := rec.WriteScenario(&out, proxy.ScenarioOptions{Name: "refs", Seed: 1, Taken: func(string, int64) bool { return false }, Note: func(s string) { notes = append(notes, s) }}); err != nil {
+		t.Fatal(err)
+	}
+	got := out.String()
+	if strings.Contains(got, "group--3") || strings.Contains(got, "group-0") || strings.Contains(got, "id: -3") {
+		t.Errorf("a group was made of a reference that is no id:\n%s", got)
+	}
+	if !strings.Contains(strings.Join(notes, "\n"), "group_id -3 is left out") {
+		t.Errorf("the log does not say group_id -3 was left out: %q", notes)
+	}
+}

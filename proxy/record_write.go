@@ -239,7 +239,7 @@ func (b *scenarioBuilder) group(id int64, rec map[string]any) string {
 		return key
 	}
 	board := int64(0)
-	if n := number(rec, "board_id"); n != nil {
+	if n := b.recordID(rec, "groups", "board_id"); n != nil {
 		board = *n
 	}
 	boardRef := b.board(board, b.seen["boards"][board])
@@ -270,11 +270,11 @@ func (b *scenarioBuilder) card(id int64, rec map[string]any) string {
 	c := scenarioCard{ID: b.keep("cards", id), Ref: key, Title: b.title(rec, "title", "Card", id), Description: b.text(rec, "description", 0),
 		Status: b.text(rec, "status", 50), Priority: b.enum(rec, "priority", "low", "normal", "high", "urgent"),
 		CardType: b.enum(rec, "card_type", "widget", "widget_tour", "tour"), DueDate: b.date(rec, "due_date"), SnoozedUntil: b.date(rec, "snoozed_until")}
-	if g := number(rec, "group_id"); g != nil {
+	if g := b.recordID(rec, "cards", "group_id"); g != nil {
 		s := b.group(*g, b.seen["groups"][*g])
 		c.Group = &s
 	}
-	if t := number(rec, "tag_id"); t != nil {
+	if t := b.recordID(rec, "cards", "tag_id"); t != nil {
 		s := b.tag(*t, b.seen["tags"][*t])
 		c.Tag = &s
 	}
@@ -300,7 +300,7 @@ func (b *scenarioBuilder) card(id int64, rec map[string]any) string {
 var cardFieldsNotKept = []string{"unique_identifier", "evaluation_check", "tour_key", "short_description", "sort_order", "position"}
 
 func (b *scenarioBuilder) comment(id int64, rec map[string]any) {
-	card := number(rec, "card_id")
+	card := b.recordID(rec, "comments", "card_id")
 	if card == nil {
 		return // a comment the scenario cannot attach to a card
 	}
@@ -364,6 +364,17 @@ func clipValue(v any) string {
 		s = string(r[:40]) + "…"
 	}
 	return s
+}
+
+// recordID reads a reference to another record: only a positive id names one, so another
+// number (group_id -3, 0) is left out with a note in the recording's log.
+func (b *scenarioBuilder) recordID(rec map[string]any, kind, key string) *int64 {
+	n := number(rec, key)
+	if n != nil && *n <= 0 {
+		b.changes[fmt.Sprintf("%s: %s %d is left out (a record's id is a positive number)", kind, key, *n)] = true
+		return nil
+	}
+	return n
 }
 
 func number(rec map[string]any, key string) *int64 {

@@ -1,6 +1,10 @@
 package proxy_test
 
 import (
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"strings"
 	"testing"
@@ -36,5 +40,39 @@ func TestUpstreamHoldsNoSecrets(t *testing.T) {
 	}
 	if _, err := proxy.ParseUpstream("https://staging.example.com/api/"); err != nil {
 		t.Errorf("a plain upstream with a base path: %v", err)
+	}
+}
+
+// An upstream the proxy cannot reach at all gets a 502 that says what to check by the kind of
+// failure: nothing listening at the port, or a plain-HTTP server named with https://.
+func TestUnreachableUpstreamIsExplained(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	closed := ln.Addr().String()
+	ln.Close() // nothing listens there now
+	plain := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {}))
+	t.Cleanup(plain.Close)
+	for _, tt := range []struct{ upstream, want string }{
+		{"http://" + closed, "Nothing listens at " + closed},
+		{"https://" + strings.TrimPrefix(plain.URL, "http://"), "answers plain HTTP, not TLS: use http://"},
+	} {
+		u, _ := url.Parse(tt.upstream)
+		p, err := proxy.New(proxy.Config{Upstream: u})
+		if err != nil {
+			t.Fatal(err)
+		}
+		srv := httptest.NewServer(p)
+		res, err := http.Post(srv.URL+"/services/operations/v1/operations/tags/list", "application/json", strings.NewReader("{}"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		raw, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		srv.Close()
+		if res.StatusCode != http.StatusBadGateway || !strings.Contains(string(raw), tt.want) {
+			t.Errorf("upstream %s: %d %s, want 502 saying %q", tt.upstream, res.StatusCode, raw, tt.want)
+		}
 	}
 }

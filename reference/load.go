@@ -39,10 +39,11 @@ func insert[T any](m map[int64]T, kind string, id int64, v T) error {
 	return nil
 }
 
-// scopeOf describes the project of a record for error messages: "master" or "project N".
+// scopeOf describes the project of a record for error messages: "the master records" or
+// "project N".
 func scopeOf(project *int64) string {
 	if project == nil {
-		return "master"
+		return "the master records"
 	}
 	return fmt.Sprintf("project %d", *project)
 }
