@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/opsapi/mocktoolkit/conformance/rules"
+	"github.com/opsapi/mocktoolkit/internal/answerbound"
 	"github.com/opsapi/mocktoolkit/internal/certerr"
 	"github.com/opsapi/mocktoolkit/spec"
 )
@@ -114,8 +115,10 @@ const maxBodiesHeld = 64 << 20
 // of large answers to slow clients cannot take the proxy to gigabytes.
 const maxHeldAnswers = 64 << 20
 
-// largeAnswer is the size past which an answer is judged one at a time (Proxy.largeChecks).
-const largeAnswer = 1 << 20
+// largeAnswer is the size past which an answer is judged one at a time (Proxy.largeChecks): the
+// size past which the proxy's own pages count against the bytes being written, one "large"
+// for the whole proxy.
+const largeAnswer = answerbound.Large
 
 // reserveAnswer takes n bytes of the budget of answers held for checking, or reports false,
 // taking nothing, when they would pass maxHeldAnswers: reserved before the read, so that many

@@ -32,23 +32,15 @@ const MaxDepth = 10000
 // Nesting is how deep the arrays and objects of a JSON text nest (brackets inside strings do
 // not count). A text shorter than 2×n cannot nest deeper than n: callers skip the scan then.
 func Nesting(doc []byte) int {
-	depth, deepest, inString, escaped := 0, 0, false, false
-	for _, c := range doc {
-		switch {
-		case escaped:
-			escaped = false
-		case inString:
-			escaped = c == '\\'
-			inString = c != '"'
-		case c == '"':
-			inString = true
-		case c == '{' || c == '[':
+	depth, deepest := 0, 0
+	brackets(doc, func(_ int, open bool) {
+		if open {
 			depth++
 			deepest = max(deepest, depth)
-		case c == '}' || c == ']':
+		} else {
 			depth--
 		}
-	}
+	})
 	return deepest
 }
 
@@ -58,8 +50,31 @@ func Nesting(doc []byte) int {
 // lies. A doc that is not JSON stays not JSON.
 func Prune(doc []byte, limit int) []byte {
 	out := make([]byte, 0, len(doc))
-	depth, skip, inString, escaped := 0, 0, false, false
-	for _, c := range doc {
+	from, depth, start := 0, 0, -1 // start: where the value being pruned opened
+	brackets(doc, func(i int, open bool) {
+		if open {
+			if depth++; depth == limit+1 {
+				start = i
+			}
+			return
+		}
+		if depth == limit+1 && start >= 0 {
+			out = append(append(out, doc[from:start]...), "null"...)
+			from, start = i+1, -1
+		}
+		depth--
+	})
+	if start >= 0 { // a pruned value that never closes: the rest is part of it
+		return append(append(out, doc[from:start]...), "null"...)
+	}
+	return append(out, doc[from:]...)
+}
+
+// brackets calls fn with the index of every '{' and '[' (open) and '}' and ']' of doc outside
+// its strings.
+func brackets(doc []byte, fn func(i int, open bool)) {
+	inString, escaped := false, false
+	for i, c := range doc {
 		switch {
 		case escaped:
 			escaped = false
@@ -68,26 +83,12 @@ func Prune(doc []byte, limit int) []byte {
 			inString = c != '"'
 		case c == '"':
 			inString = true
-		case (c == '{' || c == '[') && skip > 0:
-			skip++
-		case (c == '}' || c == ']') && skip > 0:
-			skip--
-			continue // the pruned value's last byte
 		case c == '{' || c == '[':
-			if depth == limit {
-				out = append(out, "null"...)
-				skip = 1
-				continue
-			}
-			depth++
+			fn(i, true)
 		case c == '}' || c == ']':
-			depth--
-		}
-		if skip == 0 {
-			out = append(out, c)
+			fn(i, false)
 		}
 	}
-	return out
 }
 
 type textScanner struct {

@@ -11,3 +11,11 @@ func ExamplePrune() {
 	fmt.Println(string(spec.Prune(doc, 3)))
 	// Output: {"data":{"tags":[null]},"extra":[[null]],"s":"[[[["}
 }
+
+func ExampleNesting() {
+	fmt.Println(spec.Nesting([]byte(`{"a":[{"b":"]]]"}]}`)))
+	fmt.Println(string(spec.Prune([]byte(`[[[[1`), 2))) // cut short: the pruned value takes the rest
+	// Output:
+	// 3
+	// [[null
+}
