@@ -292,6 +292,22 @@ func rateKey(x *xchg) string {
 	return fmt.Sprintf("%p %s %s", x.m, who, x.r.URL.Path)
 }
 
+// tooMany is a variant's 429: its window spent, wait seconds to go.
+func tooMany(limit, wait int) *answer {
+	return &answer{status: 429, header: http.Header{
+		"X-Ratelimit-Limit": {strconv.Itoa(limit)}, "X-Ratelimit-Remaining": {"0"}, "Retry-After": {strconv.Itoa(wait)},
+	}, body: map[string]any{"error": true, "message": "Too Many Attempts."}}
+}
+
+// rateHeaders writes a variant's rate-limit headers: limit, and what its before left in
+// X-Variant-Remaining.
+func rateHeaders(limit int) func(x *xchg) {
+	return func(x *xchg) {
+		x.a.header.Set("X-RateLimit-Limit", strconv.Itoa(limit))
+		x.a.header.Set("X-RateLimit-Remaining", x.r.Header.Get("X-Variant-Remaining"))
+	}
+}
+
 // perUserRate limits requests per user (per client address for callers without a known token)
 // and per endpoint, at limit a minute, and writes honest rate-limit headers of that window on
 // every answer. The mock's own per-token limit (1000) is never reached first.
@@ -323,19 +339,14 @@ func perUserRateIn(limit int, length time.Duration) correct {
 			}
 			if win.n >= limit {
 				wait := int(win.start.Add(length).Sub(now)/time.Second) + 1
-				x.a = &answer{status: 429, header: http.Header{
-					"X-Ratelimit-Limit": {strconv.Itoa(limit)}, "X-Ratelimit-Remaining": {"0"}, "Retry-After": {strconv.Itoa(wait)},
-				}, body: map[string]any{"error": true, "message": "Too Many Attempts."}}
+				x.a = tooMany(limit, wait)
 				return true
 			}
 			win.n++
 			x.r.Header.Set("X-Variant-Remaining", strconv.Itoa(limit-win.n))
 			return false
 		},
-		after: func(x *xchg) {
-			x.a.header.Set("X-RateLimit-Limit", strconv.Itoa(limit))
-			x.a.header.Set("X-RateLimit-Remaining", x.r.Header.Get("X-Variant-Remaining"))
-		},
+		after: rateHeaders(limit),
 	}
 }
 
@@ -376,19 +387,14 @@ func slowTokenBucket(limit int) correct {
 			b.at = now
 			if b.tokens < 1 {
 				wait := int(math.Ceil((1 - b.tokens) / perSecond))
-				x.a = &answer{status: 429, header: http.Header{
-					"X-Ratelimit-Limit": {strconv.Itoa(limit)}, "X-Ratelimit-Remaining": {"0"}, "Retry-After": {strconv.Itoa(max(wait, 1))},
-				}, body: map[string]any{"error": true, "message": "Too Many Attempts."}}
+				x.a = tooMany(limit, max(wait, 1))
 				return true
 			}
 			b.tokens--
 			x.r.Header.Set("X-Variant-Remaining", strconv.Itoa(int(b.tokens)))
 			return false
 		},
-		after: func(x *xchg) {
-			x.a.header.Set("X-RateLimit-Limit", strconv.Itoa(limit))
-			x.a.header.Set("X-RateLimit-Remaining", x.r.Header.Get("X-Variant-Remaining"))
-		},
+		after: rateHeaders(limit),
 	}
 }
 
