@@ -24,6 +24,7 @@ import (
 	"github.com/onsi/ginkgo/v2/types"
 
 	"github.com/opsapi/mocktoolkit/conformance"
+	"github.com/opsapi/mocktoolkit/conformance/check"
 	"github.com/opsapi/mocktoolkit/fixtures"
 )
 
@@ -798,6 +799,31 @@ var corrects = []correct{
 			}
 			x.a = &answer{status: 422, header: http.Header{"X-Ratelimit-Limit": {"1000"}, "X-Ratelimit-Remaining": {"999"}},
 				body: map[string]any{"message": "The conversation is not archived.", "errors": map[string]any{"conversation_id": []any{"not_archived"}}}}
+			return true
+		},
+	},
+	{
+		name: "refuses to snooze a card until a time already past with 422, body shape (c)",
+		// snoozed_until is a date-time (Endpoints 5); whether a past one is taken is not shown,
+		// and 422 is among the operation's codes.
+		basis: "§Endpoints 5: snoozed_until is a date-time, its range not stated; 422 listed",
+		before: func(x *xchg) bool {
+			if x.op.ID != conformance.OpCardsUpdate.ID || x.req == nil || x.caller == "" {
+				return false
+			}
+			s, _ := x.req["snoozed_until"].(string)
+			until, err := time.Parse(time.RFC3339, s)
+			if err != nil || until.After(time.Now()) {
+				return false
+			}
+			// Its fields' types and formats are checked first: a request that breaks one of
+			// them is refused naming it (ERR-5), as the mock does.
+			raw, _ := json.Marshal(x.req)
+			if vs, _ := check.Request(x.r.Context(), x.op.Operation, x.r.Header, raw); len(vs) > 0 {
+				return false
+			}
+			x.a = &answer{status: 422, header: http.Header{},
+				body: map[string]any{"message": "A card can only be snoozed until a later time.", "errors": map[string]any{"snoozed_until": []any{"The snoozed until must be a date after now."}}}}
 			return true
 		},
 	},
