@@ -14,6 +14,7 @@ import (
 
 	"github.com/opsapi/mocktoolkit/conformance/flow"
 	"github.com/opsapi/mocktoolkit/internal/answerbound"
+	"github.com/opsapi/mocktoolkit/internal/jsonnest"
 	"github.com/opsapi/mocktoolkit/reference"
 	"github.com/opsapi/mocktoolkit/spec"
 )
@@ -252,7 +253,7 @@ func unreplayable(body []byte) (leftOut, bool) {
 	if (!utf8.Valid(body) || bytes.Contains(body, []byte(`\u`))) && len(spec.InvalidText(body)) > 0 {
 		return garbledRequest, true
 	}
-	if len(body) > 2*maxFlowDepth && spec.Nesting(body) > maxFlowDepth { // shorter bodies cannot nest that deep: no scan on the hot path
+	if len(body) > 2*maxFlowDepth && jsonnest.Nesting(body) > maxFlowDepth { // shorter bodies cannot nest that deep: no scan on the hot path
 		return deepRequest, true
 	}
 	return 0, false

@@ -19,6 +19,7 @@ import (
 	"github.com/opsapi/mocktoolkit/conformance/rules"
 	"github.com/opsapi/mocktoolkit/internal/answerbound"
 	"github.com/opsapi/mocktoolkit/internal/certerr"
+	"github.com/opsapi/mocktoolkit/internal/jsonnest"
 	"github.com/opsapi/mocktoolkit/spec"
 )
 
@@ -336,11 +337,11 @@ func (p *Proxy) inspect(resp *http.Response) error {
 		case why != "":
 			ex.respBody = raw
 			ex.note(why)
-		case len(decoded) > 2*spec.MaxDepth && spec.Nesting(decoded) > spec.MaxDepth:
+		case len(decoded) > 2*spec.MaxDepth && jsonnest.Nesting(decoded) > spec.MaxDepth:
 			// Valid JSON, perhaps, but past what any JSON reader reads: judged by its upper
 			// levels, where every field of the interface lies, so that nesting cannot hide a
 			// wrong answer; the client gets the body as it came.
-			ex.respBody = spec.Prune(decoded, prunedDepth)
+			ex.respBody = jsonnest.Prune(decoded, prunedDepth)
 			ex.note(fmt.Sprintf("answer body nests deeper than %d levels: judged with what lies below %d levels read as null", spec.MaxDepth, prunedDepth))
 		}
 	}

@@ -12,7 +12,7 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/opsapi/mocktoolkit/spec"
+	"github.com/opsapi/mocktoolkit/internal/jsonnest"
 )
 
 // redacted replaces a credential in the journal.
@@ -168,7 +168,7 @@ func Body(b []byte) any {
 	if len(b) == 0 {
 		return nil
 	}
-	if len(b) > 2*journalDepth && spec.Nesting(b) > journalDepth {
+	if len(b) > 2*journalDepth && jsonnest.Nesting(b) > journalDepth {
 		return Text(string(b))
 	}
 	var v any
