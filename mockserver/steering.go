@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/opsapi/mocktoolkit/internal/hostguard"
+	"github.com/opsapi/mocktoolkit/internal/prefer"
 	"github.com/opsapi/mocktoolkit/reference"
 )
 
@@ -384,7 +385,7 @@ func preferred(h http.Header, rt *route) (int, string) {
 	if len(h["Prefer"]) == 0 {
 		return 0, ""
 	}
-	raw, ok := preferCode(h)
+	raw, ok := prefer.Code(h)
 	if !ok {
 		return 0, ""
 	}
@@ -396,20 +397,6 @@ func preferred(h http.Header, rt *route) (int, string) {
 		return 0, ""
 	}
 	return code, ""
-}
-
-// preferCode finds the code preference among every Prefer header, split on commas and
-// semicolons.
-func preferCode(h http.Header) (string, bool) {
-	for _, v := range h.Values("Prefer") {
-		for _, part := range strings.FieldsFunc(v, func(r rune) bool { return r == ',' || r == ';' }) {
-			k, val, ok := strings.Cut(strings.TrimSpace(part), "=")
-			if ok && strings.EqualFold(strings.TrimSpace(k), "code") {
-				return strings.Trim(strings.TrimSpace(val), `"`), true
-			}
-		}
-	}
-	return "", false
 }
 
 // force answers status in the interface's body shape for it: (a) for 400, 404, 409 and 500;

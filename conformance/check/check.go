@@ -17,6 +17,7 @@ import (
 	"strings"
 
 	"github.com/opsapi/mocktoolkit/conformance/rules"
+	"github.com/opsapi/mocktoolkit/internal/prefer"
 	"github.com/opsapi/mocktoolkit/spec"
 )
 
@@ -58,7 +59,9 @@ func Judge(ctx context.Context, ex Exchange) []Violation {
 		req, broken = Request(ctx, ex.Op, ex.ReqHeader, ex.ReqBody)
 		vs = append(vs, req...)
 	}
-	vs = append(vs, Status(ex.Op, ex.Status)...)
+	if !refusedPreference(ex) {
+		vs = append(vs, Status(ex.Op, ex.Status)...)
+	}
 	vs = append(vs, Headers(ex.Status, ex.Header)...)
 	vs = append(vs, MinuteRetryAfter(ex.Op, ex.Status, ex.Header)...)
 	refused := RefusedInSuccess(ex.Op, ex.Status, ex.Body)
@@ -68,7 +71,13 @@ func Judge(ctx context.Context, ex Exchange) []Violation {
 	if !ex.BodyPartial {
 		shape := Envelope(ex.Op, ex.Status, ex.Body)
 		if len(shape) == 0 && ex.Status == http.StatusUnprocessableEntity {
-			shape = KeyedBy(ex.Body, broken)
+			keyed := broken
+			if t, _ := spec.RequestBodyType(ex.ReqHeader.Get("Content-Type")); t != spec.BodyJSON {
+				// The request is not JSON by its Content-Type (the client's fault, REQ-1): a
+				// refusal may name the header rather than the fields of a body it did not read.
+				keyed = nil
+			}
+			shape = KeyedBy(ex.Body, keyed)
 		}
 		vs = append(vs, shape...)
 		judged := ex.Op.Declared(ex.Status) || successStatus(ex.Op, ex.Status) != ex.Status
@@ -204,4 +213,16 @@ func Digits(s string) bool {
 		}
 	}
 	return true
+}
+
+// refusedPreference tells a mock's 400 to a `Prefer: code=` the operation does not list: the
+// client asked the mock for an answer the API never gives, and was told so; that 400 is no
+// answer of the API, so its status is not judged (STATUS-1).
+func refusedPreference(ex Exchange) bool {
+	code, ok := prefer.Code(ex.ReqHeader)
+	if !ok || ex.Status != http.StatusBadRequest {
+		return false
+	}
+	n, err := strconv.Atoi(code)
+	return err != nil || !ex.Op.Declared(n)
 }

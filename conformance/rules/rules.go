@@ -124,7 +124,7 @@ var All = []Rule{
 	{ID: SCOPE1, By: Suite | Explore, Source: "Endpoints (4, 7, 9, 10)",
 		Statement: "An operation scoped to one kind of record refuses a record of another kind in an error status it lists, in that status's shape, and leaves the record as it was: tour card update takes master tour cards only, master card and master group update take master records only, board sync takes master boards only."},
 	{ID: ERR5, Source: "Endpoints (body (c): detail per failed field)", By: Suite | Proxy | Explore, EveryAnswer: true,
-		Statement: "The `errors` of a validation error name at least one field and, when the request breaks the rules of some of its fields, one of those fields."},
+		Statement: "The `errors` of a validation error name at least one field and, when a request sent as JSON (its Content-Type says so) breaks the rules of some of its fields, one of those fields."},
 	{ID: ERR7, Source: "Errors (rule 1); Endpoints (request fields)", By: Explore,
 		Statement: "A body that satisfies every field rule, sent by a caller allowed to act on the records it names, is not answered with a validation error."},
 	{ID: ERR6, Source: "Errors (rule 1)", By: Suite | Proxy | Explore, EveryAnswer: true,

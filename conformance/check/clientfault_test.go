@@ -1,0 +1,68 @@
+package check_test
+
+import (
+	"context"
+	"net/http"
+	"slices"
+	"testing"
+
+	"github.com/opsapi/mocktoolkit/conformance/check"
+	"github.com/opsapi/mocktoolkit/conformance/rules"
+)
+
+// A 422 refusing a request whose Content-Type is not JSON may name the header: the body's
+// missing fields are not what it refused (ERR-5 judges the fields only of a JSON request). A
+// JSON request missing a required field must still have it named.
+func TestKeyedByNamesTheHeaderOfARequestThatIsNotJSON(t *testing.T) {
+	o := op(t, "domainCartRemove")
+	refusal := []byte(`{"message":"The body must be JSON.","errors":{"Content-Type":["The body must be JSON."]}}`)
+	for _, tt := range []struct {
+		contentType string
+		err5        bool
+	}{
+		{"application/x-www-form-urlencoded", false},
+		{"text/plain", false},
+		{"", false},
+		{"application/json; charset=latin1", false},
+		{"application/json", true},
+	} {
+		ex := check.Exchange{Op: o, ReqHeader: http.Header{"Content-Type": {tt.contentType}}, ReqBody: []byte(`{}`),
+			Status: http.StatusUnprocessableEntity, Header: http.Header{}, Body: refusal}
+		vs := check.Judge(context.Background(), ex)
+		got := slices.ContainsFunc(vs, func(v check.Violation) bool { return v.Rule == rules.ERR5 })
+		if got != tt.err5 {
+			t.Errorf("Content-Type %q: ERR-5 %v, want %v (%v)", tt.contentType, got, tt.err5, vs)
+		}
+	}
+}
+
+// A mock's 400 to a `Prefer: code=` the operation does not list is the client's doing: its
+// status is not judged. The same 400 without that preference breaks STATUS-1 where the
+// operation lists no 400.
+func TestRefusedPreferenceIsNotTheDeployments(t *testing.T) {
+	o := op(t, "conversationsRestore")
+	if o.Declared(http.StatusBadRequest) || o.Declared(http.StatusTeapot) {
+		t.Fatalf("conversationsRestore lists %v; the test wants an operation without 400 or 418", o.Statuses)
+	}
+	body := []byte(`{"error":true,"message":"Prefer: code=418 is not an answer of conversationsRestore.","data":[]}`)
+	for _, tt := range []struct {
+		prefer  string
+		status1 bool
+	}{
+		{"code=418", false},
+		{"code=abc", false},
+		{"", true},
+	} {
+		h := http.Header{"Content-Type": {"application/json"}}
+		if tt.prefer != "" {
+			h.Set("Prefer", tt.prefer)
+		}
+		ex := check.Exchange{Op: o, ReqHeader: h, ReqBody: []byte(`{"conversation_id":1}`), Status: http.StatusBadRequest,
+			Header: http.Header{"X-Ratelimit-Limit": {"60"}, "X-Ratelimit-Remaining": {"59"}}, Body: body}
+		vs := check.Judge(context.Background(), ex)
+		got := slices.ContainsFunc(vs, func(v check.Violation) bool { return v.Rule == rules.STATUS1 })
+		if got != tt.status1 {
+			t.Errorf("Prefer %q: STATUS-1 %v, want %v (%v)", tt.prefer, got, tt.status1, vs)
+		}
+	}
+}

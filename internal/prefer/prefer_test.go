@@ -1,0 +1,18 @@
+package prefer_test
+
+import (
+	"fmt"
+	"net/http"
+
+	"github.com/opsapi/mocktoolkit/internal/prefer"
+)
+
+func ExampleCode() {
+	fmt.Println(prefer.Code(http.Header{"Prefer": {"return=minimal; code=\"409\""}}))
+	fmt.Println(prefer.Code(http.Header{"Prefer": {"wait=5", "CODE = 500"}}))
+	fmt.Println(prefer.Code(http.Header{}))
+	// Output:
+	// 409 true
+	// 500 true
+	//  false
+}
