@@ -69,3 +69,28 @@ func TestCutRequestBodyIsJournalledAsTheClients(t *testing.T) {
 		t.Errorf("the cut request is journalled as %d with %v, want 400 and no violation", ex.Status, ex.Violations)
 	}
 }
+
+// A client that half-closes its connection after part of a body it announced by Content-Length
+// gets 400 saying its body did not reach the upstream whole, not a 502: its own doing.
+func TestHalfClosedBodyIsTheClients(t *testing.T) {
+	s := startProxy(t, newMock(t))
+	host := strings.TrimPrefix(s.url, "http://")
+	for range 5 { // the read's error and the connection's end race: each way must say the same
+		c, err := net.Dial("tcp", host)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fmt.Fprintf(c, "POST %s HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\nContent-Length: 50\r\n\r\n{\"name\":", pTagsList, host)
+		time.Sleep(50 * time.Millisecond)
+		_ = c.(*net.TCPConn).CloseWrite()
+		res, err := http.ReadResponse(bufio.NewReader(c), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(res.Body)
+		c.Close()
+		if res.StatusCode != http.StatusBadRequest || res.Header.Get("X-Contract-Violations") != "" {
+			t.Errorf("a half-closed body: %d %q %s, want 400 and no violation", res.StatusCode, res.Header.Get("X-Contract-Violations"), body)
+		}
+	}
+}

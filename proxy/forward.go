@@ -410,6 +410,9 @@ func (p *Proxy) upstreamFailed(w http.ResponseWriter, r *http.Request, err error
 	case ex != nil && ex.body.readError() != nil: // the client's request broke, not the upstream (a client that cut its body off went away too)
 		status = http.StatusBadRequest
 		msg = fmt.Sprintf("The proxy could not read the request's body (%v), so it did not reach the upstream whole; the client sent it malformed or cut it off.", ex.body.readError())
+	case r.Context().Err() != nil && ex != nil && !ex.body.whole(): // gone mid-body (a half-close races the read's error)
+		status = http.StatusBadRequest
+		msg = "The client closed its connection before its request body was forwarded whole, so the request did not reach the upstream whole; the upstream is not at fault."
 	case r.Context().Err() != nil: // the client went away: nobody reads this answer
 		msg = "The client closed the request before the upstream answered."
 	case certerr.Untrusted(err):
