@@ -94,3 +94,23 @@ func TestHalfClosedBodyIsTheClients(t *testing.T) {
 		}
 	}
 }
+
+// A request with Expect: 100-continue gets one 100 Continue, the proxy's, then the answer: the
+// upstream's own 100 is not passed on as well.
+func TestOneContinueForExpect(t *testing.T) {
+	s := startProxy(t, newMock(t))
+	host := strings.TrimPrefix(s.url, "http://")
+	c, err := net.Dial("tcp", host)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	fmt.Fprintf(c, "POST %s HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\nContent-Length: 2\r\nExpect: 100-continue\r\nConnection: close\r\n\r\n", pTagsList, host)
+	time.Sleep(200 * time.Millisecond)
+	_, _ = c.Write([]byte("{}"))
+	_ = c.SetReadDeadline(time.Now().Add(5 * time.Second))
+	all, _ := io.ReadAll(c)
+	if n := strings.Count(string(all), "100 Continue"); n != 1 {
+		t.Errorf("%d interim 100 Continue answers, want 1:\n%.300s", n, all)
+	}
+}

@@ -65,6 +65,9 @@ func (p *Proxy) reverseProxy(transport http.RoundTripper) *httputil.ReverseProxy
 				}
 			}
 			pr.Out.Header.Add("Via", "1.1 "+p.via) // a request that comes back is a loop (D140)
+			// Expect: 100-continue is the client's and the proxy's business: net/http answers it
+			// once the body is read, and the upstream's own 100 would reach the client twice.
+			pr.Out.Header.Del("Expect")
 			// A client's request trailers are not forwarded (D94): the journal does not show
 			// them, and one the transport refuses (a Content-Length trailer) would be blamed on
 			// the upstream as UP-1.
