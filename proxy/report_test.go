@@ -6,6 +6,8 @@ import (
 	"encoding/xml"
 	"io"
 	"net/http"
+	"net/http/httptest"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -128,5 +130,42 @@ func TestDashboardListsExchanges(t *testing.T) {
 	}
 	if res.StatusCode != http.StatusOK || !strings.HasPrefix(res.Header.Get("Content-Type"), "text/html") {
 		t.Errorf("dashboard %d %s", res.StatusCode, res.Header.Get("Content-Type"))
+	}
+}
+
+// A rule broken twice by one exchange (HDR-1 for each missing rate-limit header) counts once,
+// as the verdict header lists it: the report counts exchanges per rule.
+func TestReportCountsARuleOnceAnExchange(t *testing.T) {
+	body := `{"error":false,"message":"ok","data":{"tags":[]}}`
+	up := rawUpstream(t, []byte("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nConnection: close\r\nContent-Length: "+strconv.Itoa(len(body))+"\r\n\r\n"+body))
+	p, err := proxy.New(proxy.Config{Upstream: up})
+	if err != nil {
+		t.Fatal(err)
+	}
+	front := httptest.NewServer(p)
+	t.Cleanup(front.Close)
+	for range 3 {
+		res, err := http.Post(front.URL+"/services/operations/v1/operations/tags/list", "application/json", strings.NewReader("{}"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, _ = io.Copy(io.Discard, res.Body)
+		res.Body.Close()
+	}
+	r := p.Report()
+	for _, op := range r.Operations {
+		for _, rc := range op.Violations {
+			if rc.Rule == "HDR-1" && rc.Count != 3 {
+				t.Errorf("HDR-1 counted %d times over 3 exchanges, want 3", rc.Count)
+			}
+		}
+	}
+	if r.DeploymentViolations != 3 {
+		for _, op := range r.Operations {
+			for _, rc := range op.Violations {
+				t.Logf("%s %s %d: %s", op.Operation, rc.Rule, rc.Count, rc.First.Detail)
+			}
+		}
+		t.Errorf("%d deployment violations over 3 exchanges each breaking HDR-1 only, want 3", r.DeploymentViolations)
 	}
 }

@@ -25,7 +25,7 @@ type opStats struct {
 	rules     map[rules.ID]*RuleCount
 }
 
-// RuleCount is how often one rule was broken, with the first exchange that broke it.
+// RuleCount is how many exchanges broke one rule, with the first that did.
 type RuleCount struct {
 	Rule      rules.ID `json:"rule"`
 	Party     Party    `json:"party"`
@@ -65,7 +65,12 @@ func (s *stats) add(e Exchange, id int64, checked, bodyJudged bool) {
 		op.unjudged++
 		s.unjudged++
 	}
+	seen := map[rules.ID]bool{} // a rule counts once an exchange, as the verdict header lists it
 	for _, v := range e.Violations {
+		if seen[v.Rule] {
+			continue
+		}
+		seen[v.Rule] = true
 		if v.Party == Client {
 			s.client++
 		} else {
