@@ -8,6 +8,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/opsapi/mocktoolkit/conformance/rules"
 	"github.com/opsapi/mocktoolkit/spec"
@@ -151,6 +152,9 @@ func ErrorKeys(body []byte) []string {
 
 // jsonObject decodes a body that must be one JSON object.
 func jsonObject(body []byte) (map[string]any, string) {
+	if !utf8.Valid(body) { // JSON exchanged between systems is UTF-8 (RFC 8259, 8.1); a decoder would read U+FFFD
+		return nil, "the body is not JSON: it is not valid UTF-8 text"
+	}
 	var v any
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.UseNumber()
