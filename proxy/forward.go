@@ -279,8 +279,11 @@ func (p *Proxy) inspect(resp *http.Response) error {
 	ex.status, ex.respHeader = resp.StatusCode, resp.Header.Clone()
 	if ex.op == nil {
 		why := "not a POST of one of the 24 operations"
-		if resp.StatusCode == http.StatusSwitchingProtocols {
+		switch {
+		case resp.StatusCode == http.StatusSwitchingProtocols:
 			why = "a protocol switch"
+		case strings.HasPrefix(ex.path, "/__worlds/"):
+			why += " (a mock world's prefix: name the world in --upstream, or send X-Mock-World, to have its exchanges checked)"
 		}
 		ex.note(why + ": forwarded unchecked, bodies not kept")
 		if resetsCounts(ex.method, ex.path, resp.StatusCode) {
