@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -48,7 +49,11 @@ type Server struct {
 	// buildSlots bounds the worlds being built at once: a build is CPU work that holds a
 	// second copy of a scenario's records until it is done.
 	buildSlots chan struct{}
-	bigReads   chan struct{} // one whole read of a large world at a time (readWhole)
+	// admitting makes a world's room under --max-state-mb and counts its records (a reset's or
+	// snapshot's swap, a new world's registration) as one step: resets run in parallel passed
+	// the check together and then all swapped in, past the bound (D206).
+	admitting sync.Mutex
+	bigReads  chan struct{} // one whole read of a large world at a time (readWhole)
 	// answers are the bytes of large answers still being written (boundAnswers).
 	answers   *answerbound.Budget
 	bodies    *inflight.Budget                                  // the operations' request bodies held at once (D216)

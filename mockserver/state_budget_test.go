@@ -1,6 +1,8 @@
 package mockserver_test
 
 import (
+	"encoding/json"
+	"fmt"
 	"net/http"
 	"strings"
 	"sync"
@@ -200,5 +202,37 @@ func TestStateBudgetCountsPushedCopies(t *testing.T) {
 	}
 	if total > 2<<20 {
 		t.Errorf("records hold %.0f bytes after the refused push, past the bound", total)
+	}
+}
+
+// Snapshots loaded into many worlds at once stay under --max-state-mb together (D206): each
+// load's room is made and its records counted in one step, where parallel loads all passed the
+// check and then all swapped in.
+func TestStateBudgetHoldsUnderParallelLoads(t *testing.T) {
+	const limitMB = 4
+	m := newMock(t, mockserver.Config{MaxStateMB: limitMB})
+	m.ctl(http.MethodPost, "/__worlds/src/__mock/reset", map[string]any{}).wantStatus(t, http.StatusOK)
+	growWorld(t, m, "src", 300<<10)
+	snap := string(m.ctl(http.MethodGet, "/__worlds/src/__mock/state", nil).wantStatus(t, http.StatusOK).raw)
+	m.ctl(http.MethodDelete, "/__mock/worlds?name=src", nil).wantStatus(t, http.StatusOK)
+	var wg sync.WaitGroup
+	for i := range 40 {
+		wg.Go(func() { m.ctl(http.MethodPut, fmt.Sprintf("/__worlds/w%d/__mock/state", i), snap) })
+	}
+	wg.Wait()
+	var worlds struct {
+		Worlds []struct {
+			RecordsBytes int64 `json:"records_bytes"`
+		} `json:"worlds"`
+	}
+	if err := json.Unmarshal(m.ctl(http.MethodGet, "/__mock/worlds", nil).wantStatus(t, http.StatusOK).raw, &worlds); err != nil {
+		t.Fatal(err)
+	}
+	var total int64
+	for _, w := range worlds.Worlds {
+		total += w.RecordsBytes
+	}
+	if limit := int64(limitMB << 20); total > limit {
+		t.Errorf("%d worlds hold %d bytes of records together, past --max-state-mb %d (%d)", len(worlds.Worlds), total, limitMB, limit)
 	}
 }

@@ -113,7 +113,9 @@ func (s *Server) rebuild(w *world, src Source) error {
 	if err != nil {
 		return fmt.Errorf("load world %q (scenario %s, seed %d): %w", w.name, src.Scenario, src.Seed, err)
 	}
-	if old := w.state(); old != nil { // a reset: a new world makes its room in buildWorld
+	s.admitting.Lock()
+	defer s.admitting.Unlock()
+	if old := w.state(); old != nil { // a reset: a new world makes its room when it is registered
 		if err := s.roomFor(w, st.Size(), old.store.Measure(), "The scenario "+strconv.Quote(src.Scenario), true); err != nil {
 			return err
 		}
@@ -154,6 +156,8 @@ func (s *Server) loadState(w *world, st reference.State) error {
 	if err := store.OverRecordCap(); err != nil {
 		return err
 	}
+	s.admitting.Lock()
+	defer s.admitting.Unlock()
 	if err := s.roomFor(w, store.Size(), w.state().store.Measure(), "The snapshot", true); err != nil { // what it gives back, measured: an estimate may fall short of a store built anew
 		return err
 	}

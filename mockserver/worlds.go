@@ -122,6 +122,13 @@ func (s *Server) world(name string, create, evict bool) (*world, error) {
 	w, err := s.buildWorld(name, evict)
 	if w != nil {
 		w.byPage = !evict
+		s.admitting.Lock() // its room and its registration in one step
+		defer s.admitting.Unlock()
+		if err = s.roomFor(nil, w.state().store.Size(), 0, fmt.Sprintf("The world %q", clip(name, 80)), evict); err != nil {
+			w.journal.detach()
+			w.flow.detach()
+			w, err = nil, &errNoWorld{status: noRoomStatus, msg: err.Error() + "."}
+		}
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -161,7 +168,7 @@ func (r *registry) slot(name string, evict bool) error {
 }
 
 // buildWorld builds the named world from the configured seed and scenario, a few builds at a
-// time, and makes room for its records under --max-state-mb (D206).
+// time; its caller makes room for its records under --max-state-mb (D206) as it registers it.
 func (s *Server) buildWorld(name string, evict bool) (*world, error) {
 	s.buildSlots <- struct{}{}
 	w, err := s.newWorld(name, Source{Seed: s.cfg.Seed, Scenario: s.cfg.Scenario}, s.base.Now())
@@ -169,11 +176,6 @@ func (s *Server) buildWorld(name string, evict bool) (*world, error) {
 	if err != nil {
 		s.logger.Error("create world", "world", name, "err", err)
 		return nil, &errNoWorld{msg: fmt.Sprintf("The world %q could not be created: %s.", name, err)}
-	}
-	if err := s.roomFor(nil, w.state().store.Size(), 0, fmt.Sprintf("The world %q", clip(name, 80)), evict); err != nil {
-		w.journal.detach()
-		w.flow.detach()
-		return nil, &errNoWorld{status: noRoomStatus, msg: err.Error() + "."}
 	}
 	return w, nil
 }
