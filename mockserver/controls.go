@@ -293,10 +293,11 @@ func snapshotProblem(b []byte, err error, at int64) string {
 	case errors.As(err, &te):
 		at = te.Offset
 	}
-	field, msg := controlFieldError(err)
-	if i := bytes.LastIndex(b[:min(max(at, 0), int64(len(b)))], []byte(strconv.Quote(field))); te == nil && i >= 0 {
+	bare, _ := controlFieldError(err)
+	if i := bytes.LastIndex(b[:min(max(at, 0), int64(len(b)))], []byte(strconv.Quote(bare))); te == nil && i >= 0 {
 		at = int64(i) // an unknown field: the decoder stopped after its value
 	}
+	_, msg := placedFieldError(b, err, at+int64(len(strconv.Quote(bare))))
 	return fmt.Sprintf("line %d: %s", lineAt(b, at), msg)
 }
 

@@ -222,7 +222,7 @@ func decodeControlChecked(w http.ResponseWriter, r *http.Request, v any, limit i
 	dec := json.NewDecoder(bytes.NewReader(canon))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
-		field, msg := controlFieldError(err)
+		field, msg := placedFieldError(canon, err, dec.InputOffset())
 		writeValidation(w, map[string][]string{field: {msg}})
 		return false
 	}
@@ -266,6 +266,13 @@ func controlFieldError(err error) (string, string) {
 			kind = "an integer between " + intRange(te.Type) // a whole number past the field's bits
 		}
 		return te.Field, reference.MsgType(te.Field, kind)
+	}
+	if errors.As(err, &te) && te.Field == "" { // the whole body is of another kind: "[]"
+		what := map[string]string{"array": "an array", "string": "a string", "number": "a number", "bool": "a boolean"}[te.Value]
+		if what == "" {
+			what = te.Value
+		}
+		return "body", "The body must be a JSON object, not " + what + "."
 	}
 	if name, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
 		name = strings.Trim(name, `"`)
