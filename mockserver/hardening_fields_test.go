@@ -153,6 +153,12 @@ func TestInvalidTextIsAFieldError(t *testing.T) {
 	m.post(pCommentsNew, token, "{\"card_id\":1,\"comment\":\"caf\xe9\"}").wantFieldError(t, "comment")
 	m.post(pTagsCreate, token, `{"name":"ok \ud83d\ude00","color":"\udc00"}`).wantFieldError(t, "color")
 	m.post(pCardsCreate, token, `{"title":"fine \ud83d\ude00 \ufffd"}`).wantStatus(t, http.StatusOK)
+	// Bad text twice inside one field (a key and a value) is one message for that field.
+	a = m.post(pCardsCreate, token, `{"title":"ok","x":{"\ud800":"\udc00"}}`)
+	a.wantFieldError(t, "x")
+	if msgs := a.body["errors"].(map[string]any)["x"].([]any); len(msgs) != 1 {
+		t.Errorf("x has %d messages, want one: %v", len(msgs), msgs)
+	}
 }
 
 // A member name that is not UTF-8 names no field, so the body is not read as the operation's

@@ -362,7 +362,9 @@ func textErrors(bad []string) map[string][]string {
 		if i := strings.IndexAny(field, ".["); i > 0 {
 			field = field[:i] // errors are keyed by the top-level field (D5)
 		}
-		fields[field] = append(fields[field], reference.MsgText(field, path))
+		if _, said := fields[field]; !said { // one message a field: its first bad text says where
+			fields[field] = []string{reference.MsgText(field, path)}
+		}
 	}
 	return fields
 }
