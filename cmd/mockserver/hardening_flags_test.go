@@ -36,6 +36,7 @@ func TestFlagsRefuseWhatCouldNeverMatch(t *testing.T) {
 	for _, args := range [][]string{
 		{"--cors-origins", "javascript:alert(1)"}, {"--cors-origins", "http://a.com/path"}, {"--cors-origins", "http://a.com/"},
 		{"--cors-origins", "a.com"}, {"--allowed-hosts", "a b"}, {"--allowed-hosts", "https://staging.example.com"},
+		{"--cors-origins", ""}, {"--cors-origins", " , "}, {"--allowed-hosts", "a..b"}, {"--allowed-hosts", "-a.example.com"},
 		{"--allowed-hosts", "staging.example.com,*"}, // * stands alone: among names it would turn the guard off unasked
 	} {
 		if _, err := parseFlags(args, none, io.Discard); err == nil || !strings.Contains(err.Error(), args[0]) {

@@ -41,6 +41,9 @@ func steerFlags(fs *flag.FlagSet, getenv func(string) string) func() (steerOptio
 		if o.latency, err = mockserver.ParseLatency(*latency); err != nil {
 			return steerOptions{}, fmt.Errorf("--latency: %w", err)
 		}
+		if len(splitList(*cors)) == 0 { // an empty list read as "any" would open the mock unasked
+			return steerOptions{}, errors.New("--cors-origins: empty; list the origins browsers may call from (such as http://localhost:5173), or * for any")
+		}
 		for _, origin := range splitList(*cors) {
 			if strings.EqualFold(origin, "null") { // D148
 				return steerOptions{}, errors.New("--cors-origins: null is not an origin to list: every sandboxed iframe, file:// page and redirected request sends it, so allowing it with credentials lets any page in")

@@ -55,6 +55,11 @@ func CheckNames(names []string) error {
 		if strings.Contains(n, "*") { // matched as written, it would allow no host its user meant
 			return fmt.Errorf("%q: a name holds no wildcard (only * alone, for any host); list each host name, such as a.example.com,b.example.com", n)
 		}
+		for _, label := range strings.Split(strings.TrimSuffix(n, "."), ".") { // no Host header names a.., -a or a-
+			if label == "" || len(label) > 63 || strings.HasPrefix(label, "-") || strings.HasSuffix(label, "-") {
+				return fmt.Errorf("%q is not a host name: each dot-separated part is 1 to 63 letters, digits or hyphens, not starting or ending with a hyphen", n)
+			}
+		}
 	}
 	return nil
 }
