@@ -3,6 +3,7 @@ package conformance_test
 import (
 	"context"
 	"fmt"
+	"time"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -72,15 +73,45 @@ func readBackSpec(f IDField, count func(context.Context) int64, foreign bool) {
 			id, _ = memberRecord(op, f.Name)
 		}
 		body[f.Name] = id
-		By("counting the member's list before")
-		before := count(ctx)
+		By("counting the member's list before, once it holds still")
+		before := settledCount(ctx, count)
 		ex := sendCtx(ctx, Request{Op: op, As: r.String(), Token: token(r, op), Body: body})
-		By("counting it after")
-		after := count(ctx)
 		want := before
 		if ex.Status < 300 && !foreign {
 			want++
 		}
-		Expect(after).To(Equal(want), "%s: %d before, answer %d, %d after\n\n%s", ruleListCount, before, ex.Status, after, ex.Describe())
+		By("counting it after")
+		after := countReaching(ctx, count, want)
+		Expect(after).To(Equal(want), "%s: %d before, answer %d, %d after (read for up to %s)\n\n%s", ruleListCount, before, ex.Status, after, cfg.PushWait, ex.Describe())
 	})
+}
+
+// settledCount reads count until two reads a second apart agree, for at most cfg.PushWait: a
+// push or sync an earlier spec made may still be adding copies (D210).
+func settledCount(ctx context.Context, count func(context.Context) int64) int64 {
+	GinkgoHelper()
+	deadline := time.Now().Add(cfg.PushWait)
+	n := count(ctx)
+	for time.Now().Before(deadline) {
+		time.Sleep(time.Second)
+		next := count(ctx)
+		if next == n {
+			break
+		}
+		n = next
+	}
+	return n
+}
+
+// countReaching reads count until it reaches want, for at most cfg.PushWait: a list may show
+// a create some time after answering it (a cache, a replica, D210).
+func countReaching(ctx context.Context, count func(context.Context) int64, want int64) int64 {
+	GinkgoHelper()
+	deadline := time.Now().Add(cfg.PushWait)
+	n := count(ctx)
+	for n < want && time.Now().Before(deadline) {
+		time.Sleep(250 * time.Millisecond)
+		n = count(ctx)
+	}
+	return n
 }
