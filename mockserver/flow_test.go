@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
@@ -347,5 +348,38 @@ func TestFlowLeavesOutDeepRequests(t *testing.T) {
 	}
 	if len(doc.Steps) != 2 || !strings.Contains(doc.Note, "1 calls whose request body nested deeper than 1000 levels") {
 		t.Errorf("steps %d, note %q: want the login and the list, and a note on the deep call", len(doc.Steps), doc.Note)
+	}
+}
+
+// An id is written as a reference only to a manifest key or an earlier answer's record of its
+// own kind: a template's id that equals an archived conversation's is no reference to it, nor is
+// a card's id that equals a comment's listed before (a vendor's manifest would fill in ids of
+// other records, audit 20).
+func TestFlowBindsIdsOnlyToTheirKind(t *testing.T) {
+	m := newMock(t, mockserver.Config{})
+	p := "/__worlds/kinds"
+	m.ctl(http.MethodPost, p+"/__mock/reset", nil).wantStatus(t, 200)
+	tok := m.post(p+"/v1/authenticate", "", map[string]any{"email": m.manifest.Users.Member.Email, "password": m.manifest.Users.Member.Password}).wantStatus(t, 200).data()["token"].(string)
+	conv := m.manifest.AI.ArchivedConversationIDs[0]
+	m.post(p+"/services/websites/v1/thumbnails/regenerate", tok, map[string]any{"type": "template", "entity_id": conv})
+	list := m.post(p+"/services/operations/v1/operations/comments/list", tok, map[string]any{"card_id": m.manifest.Operations.CardID}).wantStatus(t, 200)
+	comments, _ := list.data()["comments"].([]any)
+	if len(comments) == 0 {
+		t.Skip("the manifest's card has no comments")
+	}
+	cid := comments[0].(map[string]any)["id"]
+	m.post(p+"/services/operations/v1/operations/cards/update", tok, map[string]any{"id": cid, "title": "x"})
+	doc, raw := getFlow(t, m, "kinds")
+	for _, st := range doc.Steps {
+		switch st.Operation {
+		case "thumbnailsRegenerate":
+			if _, isRef := st.Body["entity_id"].(map[string]any); isRef {
+				t.Errorf("the template's entity_id is a reference: %v\n%s", st.Body["entity_id"], raw)
+			}
+		case "cardsUpdate":
+			if r, isRef := st.Body["id"].(map[string]any); isRef && strings.Contains(fmt.Sprint(r["path"]), "comments") {
+				t.Errorf("the card's id refers to a comment: %v", r)
+			}
+		}
 	}
 }

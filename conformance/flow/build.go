@@ -58,7 +58,7 @@ func Build(name string, calls []Call, manifest any, secrets ...string) Document 
 		}
 		doc.Steps = append(doc.Steps, st)
 		if c.Status >= 200 && c.Status < 300 {
-			ix.answers = append(ix.answers, answerLeaves{step: i + 1, leaves: idLeaves(answer)})
+			ix.answers = append(ix.answers, answerLeaves{step: i + 1, op: c.Operation, leaves: idLeaves(answer)})
 		}
 	}
 	return doc
@@ -94,6 +94,7 @@ type refIndex struct {
 
 type answerLeaves struct {
 	step   int
+	op     string // the operation that answered
 	leaves []leaf
 }
 
@@ -194,14 +195,17 @@ func (ix *refIndex) reference(op, field string, v any) any {
 		}
 	}
 	if idLike(field) || secret {
-		if ref, ok := ix.fromAnswers(v); ok {
+		if ref, ok := ix.fromAnswers(op, field, v); ok {
 			return ref
 		}
 	}
+	// A key that holds the same value but names another kind of record is no reference: bound
+	// to it, a vendor's manifest would send a conversation's id as a template's, or its tool
+	// key as a card's title. Such a value stays as recorded.
 	switch {
 	case anyKey != "" && redact.IsSecretName(lastName(anyKey)) && !secret:
 		return Redacted // a password quoted as a title: never a reference a replay would fill in
-	case anyKey != "":
+	case anyKey != "" && secret:
 		return map[string]any{"manifest": anyKey}
 	case secret:
 		return Redacted
@@ -256,12 +260,12 @@ func (ix *refIndex) pairCredentials(out, body map[string]any) {
 // trust (a record's "id" outside any list, another id field outside any list, then the same
 // inside lists), each from the earliest step, since the answer that made a record names it
 // most plainly (later answers may carry it in a shape another deployment chooses otherwise).
-func (ix *refIndex) fromAnswers(v any) (any, bool) {
+func (ix *refIndex) fromAnswers(op, field string, v any) (any, bool) {
 	for pass := 0; pass < 4; pass++ {
 		for _, a := range ix.answers {
 			for _, l := range a.leaves {
 				inList := strings.Contains(l.path, "[")
-				if inList != (pass >= 2) || (l.key == "id") != (pass%2 == 0) || !same(l.value, v) {
+				if inList != (pass >= 2) || (l.key == "id") != (pass%2 == 0) || !same(l.value, v) || !answerFits(op, field, a.op, l) {
 					continue
 				}
 				return map[string]any{"step": a.step, "path": l.path}, true
@@ -293,6 +297,57 @@ func fits(op, field, path string) bool {
 		fs = fs[i+1:]
 	}
 	return fs != "" && strings.Contains(keyStem, fs)
+}
+
+// answerFits tells whether an answer's id leaf names the kind of record field of operation op
+// holds: the leaf's record ("comment" of data.comments[0].id, "card" of data.comment.card_id,
+// the user of a login's bare data.id) fits the field's stem (card_id, cart_item_id: item), or
+// for "id" the operation's name (cardsUpdate: card). A card's id is not a comment's because
+// both are 2.
+func answerFits(op, field, answeredBy string, l leaf) bool {
+	kind := stem(l.key)
+	if l.key == "id" {
+		parts := splitPath(l.path)
+		kind = ""
+		for i := len(parts) - 2; i >= 0; i-- {
+			if !isDigits(parts[i]) {
+				kind = parts[i]
+				break
+			}
+		}
+	}
+	if kind == "" || kind == "data" { // a bare id of the answer: the record its operation is about
+		kind = opNoun(answeredBy)
+	}
+	kind = strings.TrimSuffix(strings.ReplaceAll(strings.ToLower(kind), "_", ""), "s")
+	if field == "id" {
+		return strings.Contains(strings.ToLower(op), kind)
+	}
+	fs := stem(field)
+	if i := strings.LastIndex(fs, "_"); i >= 0 {
+		fs = fs[i+1:]
+	}
+	switch fs {
+	case "entity": // a page, template or layout, by the request's type
+		return kind == "page" || kind == "template" || kind == "layout"
+	case "owner":
+		fs = "user"
+	}
+	return strings.Contains(kind, fs) || strings.Contains(fs, kind)
+}
+
+// opNoun is what an operation is about: its name without the last word ("masterCards" of
+// masterCardsUpdate), the user for authenticate.
+func opNoun(op string) string {
+	if op == "authenticate" {
+		return "user"
+	}
+	for i := len(op) - 1; i > 0; i-- {
+		if op[i] >= 'A' && op[i] <= 'Z' {
+			return op[:i]
+		}
+	}
+	return op
 }
 
 func stem(name string) string {
