@@ -50,11 +50,12 @@ func (s *Store) RegenerateThumbnail(userID int64, in RegenerateThumbnailInput) (
 }
 
 // recentRegenerations drops the project's regenerations that left the window and returns the
-// others, oldest first.
+// others, oldest first. One stamped after now (the clock was set back) counts as over: going
+// back never lengthens a wait (D104), and Retry-After stays within the 10 minutes.
 func (s *Store) recentRegenerations(project int64, now time.Time) []Regeneration {
 	var recent []Regeneration
 	for _, r := range s.regenerations[project] {
-		if now.Before(r.At.Add(ThumbnailWindow)) {
+		if !r.At.After(now) && now.Before(r.At.Add(ThumbnailWindow)) {
 			recent = append(recent, r)
 		}
 	}

@@ -39,6 +39,23 @@ func TestRegenerateThumbnail(t *testing.T) {
 		_, err = s.RegenerateThumbnail(member, reference.RegenerateThumbnailInput{Type: "page", EntityID: 1})
 		wantCode(t, err, reference.ERATELIMITED)
 	})
+	t.Run("never waits longer when the clock is set back (D104)", func(t *testing.T) {
+		for _, back := range []time.Duration{time.Second, time.Hour} {
+			s, clock := newStore(t)
+			for range reference.ThumbnailLimit {
+				_, err := s.RegenerateThumbnail(member, reference.RegenerateThumbnailInput{Type: "page", EntityID: 1})
+				wantCode(t, err, "")
+			}
+			clock.Advance(-back)
+			// The five now lie after the clock: their window counts as over, never 600 s + back.
+			_, err := s.RegenerateThumbnail(member, reference.RegenerateThumbnailInput{Type: "page", EntityID: 1})
+			var e *reference.Error
+			if err != nil && (!asError(err, &e) || e.RetryAfter > reference.ThumbnailWindow) {
+				t.Errorf("set back %s: Retry-After %v, past the 10-minute window", back, e.RetryAfter)
+			}
+			wantCode(t, err, "")
+		}
+	})
 	t.Run("does not count refused requests (D15)", func(t *testing.T) {
 		s, _ := newStore(t)
 		for range 10 {
