@@ -216,6 +216,10 @@ var _ = ReportAfterSuite("conformance summary", func(rep Report) {
 		}
 		return
 	}
+	if rep.PreRunStats.SpecsThatWillRun == 0 { // a typo in a filter must not pass as a verdict
+		Fail(fmt.Sprintf("no spec was selected, so nothing was checked: the label filter %q matches no spec (the labels are listed in conformance/README.md, \"Labels\"), or, for flow, %s names no flow file", rep.SuiteConfig.LabelFilter, EnvFlows))
+		return
+	}
 	s := report.Summarize(rep, run)
 	if rep.SuiteConfig.ParallelTotal == 1 {
 		_ = s.Write(os.Stdout) // a parallel run's coordinating process prints it, last

@@ -287,3 +287,13 @@ func checkEffectLabels(t *testing.T, specs []specResult) {
 		t.Errorf("no spec ran: the effect labels were not checked")
 	}
 }
+
+// A run whose label filter selects no spec (a typo, a flow folder not named) fails, saying so:
+// it checked nothing, and a CI run must not turn green on it.
+func TestRunSelectingNoSpecFails(t *testing.T) {
+	t.Parallel()
+	_, ok, out := runSuite(t, startMock(t, nil), "-ginkgo.label-filter=contracts")
+	if ok || !strings.Contains(out, "no spec was selected") {
+		t.Errorf("a run selecting no spec: passed %v; want a failure saying no spec was selected\n%s", ok, tail(out, 2000))
+	}
+}
