@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/opsapi/mocktoolkit/conformance/check"
@@ -116,7 +117,8 @@ type Client struct {
 	Retrying func(op string, wait time.Duration)
 	// Recorder counts every exchange the client makes (each attempt of a retried request).
 	Recorder Recorder
-	// unanswered counts the requests in a row that got no answer within the timeout.
+	// unanswered counts the requests in a row that got no answer: none within the timeout, or
+	// the connection refused.
 	unanswered atomic.Int64
 	// logins are the login leases of a one-process run; loginHost, when set, is the parallel
 	// run's coordinator that holds them instead (logins.go).
@@ -124,9 +126,10 @@ type Client struct {
 	loginHost string
 }
 
-// Unanswered is how many requests in a row got no answer within the client's timeout (any
-// answer starts the count again): a deployment whose health check answers but whose operations
-// hang would otherwise cost every spec the whole timeout.
+// Unanswered is how many requests in a row got no answer within the client's timeout or had
+// their connection refused (any answer starts the count again): a deployment whose operations
+// hang would otherwise cost every spec the whole timeout, and one that went down would fail
+// every spec left with "connection refused".
 func (c *Client) Unanswered() int64 { return c.unanswered.Load() }
 
 // NewClient returns a client of the deployment at base.
@@ -189,8 +192,8 @@ func (c *Client) Send(ctx context.Context, r Request) (*Exchange, error) {
 		resp, err := c.hc.Do(req)
 		if err == nil {
 			c.unanswered.Store(0)
-		} else if ue, ok := err.(*url.Error); ok && ue.Timeout() && ctx.Err() == nil {
-			c.unanswered.Add(1)
+		} else if ue, ok := err.(*url.Error); ok && ctx.Err() == nil && (ue.Timeout() || errors.Is(err, syscall.ECONNREFUSED)) {
+			c.unanswered.Add(1) // a deployment that stopped: hanging, or gone (nothing listens)
 		}
 		record := ExchangeRecord{Op: r.Op.ID, Credential: credentialOf(r.Token, r.Authorization), Intent: r.Intent.String(), Constraint: r.Constraint, NoRetry: r.NoRetry}
 		if err != nil {

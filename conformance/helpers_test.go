@@ -207,7 +207,7 @@ func sendCtx(ctx context.Context, r Request) *Exchange {
 	}
 	if err != nil {
 		if n := client.Unanswered(); n >= maxUnanswered {
-			AbortSuite(fmt.Sprintf("the deployment stopped answering: the last %d requests got no answer within %s (CONFORMANCE_TIMEOUT), the last being %s; the run ends here rather than wait that long for every spec. Its health check may answer while its operations hang (a database down, a stuck worker).", n, cfg.Timeout, r.Op.ID))
+			AbortSuite(fmt.Sprintf("the deployment stopped answering: the last %d requests got no answer within %s (CONFORMANCE_TIMEOUT) or had their connection refused, the last being %s (%v); the run ends here rather than fail or wait on every spec left. Its health check may answer while its operations hang (a database down, a stuck worker), or the deployment went down.", n, cfg.Timeout, r.Op.ID, err))
 		}
 		Fail(fmt.Sprintf("%s: the request could not be made: %s\n\n%s", r.Op.ID, err, ex.Describe()))
 	}

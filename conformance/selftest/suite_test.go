@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"net/http"
 	"net/http/httptest"
 	"os"
 	"os/exec"
@@ -13,6 +14,8 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -295,5 +298,36 @@ func TestRunSelectingNoSpecFails(t *testing.T) {
 	_, ok, out := runSuite(t, startMock(t, nil), "-ginkgo.label-filter=contracts")
 	if ok || !strings.Contains(out, "no spec was selected") {
 		t.Errorf("a run selecting no spec: passed %v; want a failure saying no spec was selected\n%s", ok, tail(out, 2000))
+	}
+}
+
+// A deployment that goes down mid-run (its port refuses connections) ends the run with one line
+// saying it stopped answering, as a hanging one does, rather than fail every spec left with
+// "connection refused".
+func TestDeploymentGoneMidRunEndsTheRun(t *testing.T) {
+	t.Parallel()
+	mock, err := mockserver.New(mockserver.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var srv *httptest.Server
+	var n atomic.Int64
+	var once sync.Once
+	srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if n.Add(1) == 300 {
+			once.Do(func() { go srv.Close() })
+		}
+		mock.ServeHTTP(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	specs, ok, out := runSuite(t, srv.URL, "-ginkgo.label-filter=contract")
+	failed := 0
+	for _, s := range specs {
+		if s.State.Is(types.SpecStateFailureStates) {
+			failed++
+		}
+	}
+	if ok || !strings.Contains(out, "stopped answering") || failed > 10 {
+		t.Errorf("a deployment gone mid-run: passed %v, %d specs failed; want the run ended with one line saying it stopped answering\n%s", ok, failed, tail(out, 3000))
 	}
 }
