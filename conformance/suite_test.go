@@ -170,6 +170,7 @@ var _ = SynchronizedBeforeSuite(func(ctx SpecContext) []byte {
 	must(err, "the fixture manifest must name what the suite acts on")
 	_, err = checkPartialManifest(m)
 	must(err, "the fixture manifest must name what the suite acts on")
+	must(c.CheckLogins(ctx, target.BaseURL, m), "the fixture manifest's users must be able to log in")
 	fmt.Fprintf(GinkgoWriter, "conformance target: %s (%s)\n", target.BaseURL, target.Kind)
 	return []byte(target.BaseURL)
 }, func(ctx SpecContext, base []byte) {

@@ -331,3 +331,27 @@ func TestDeploymentGoneMidRunEndsTheRun(t *testing.T) {
 		t.Errorf("a deployment gone mid-run: passed %v, %d specs failed; want the run ended with one line saying it stopped answering\n%s", ok, failed, tail(out, 3000))
 	}
 }
+
+// A manifest whose credentials the deployment refuses is caught once, at the start, naming the
+// user: every spec of that user would otherwise fail as the deployment's fault (AUTH-4), the run
+// crawling through the login throttle.
+func TestManifestCredentialsAreCheckedAtStart(t *testing.T) {
+	t.Parallel()
+	base := startMock(t, nil)
+	m, err := conformance.Config{}.LoadManifest(context.Background(), base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := (conformance.Config{}).CheckLogins(context.Background(), base, m); err != nil {
+		t.Fatalf("the mock's own manifest: %v", err)
+	}
+	m.Users.Member.Password = "WrongPassw0rd"
+	err = (conformance.Config{}).CheckLogins(context.Background(), base, m)
+	if err == nil || !strings.Contains(err.Error(), "users.member") || strings.Contains(err.Error(), "users.superadmin") {
+		t.Errorf("a wrong member password: %v; want the member named, and only it", err)
+	}
+	m.Tokens.Member = "a-token-the-manifest-gives"
+	if err := (conformance.Config{}).CheckLogins(context.Background(), base, m); err != nil {
+		t.Errorf("a user with a token in the manifest is not logged in, yet: %v", err)
+	}
+}
