@@ -357,6 +357,11 @@ func (s *Server) bindNamed(w http.ResponseWriter, r *http.Request, name string) 
 		if msg := controlQueryProblem(getOrHead(r), r); msg != "" { // a refused control makes no world
 			return bound{err: &errNoWorld{status: http.StatusBadRequest, msg: msg}}, false
 		}
+		if journalReads[getOrHead(r)+" "+r.URL.Path] {
+			// A verification read of a world that is not there (never made, or dropped) says
+			// so: made afresh it would answer "never called", and push out another world.
+			return bound{err: &errNoWorld{status: http.StatusNotFound, msg: fmt.Sprintf("The mock holds no world named %q (never made, or dropped to make room: the world made afresh under its name says when); GET /__mock/worlds lists them.", clip(name, 80))}}, false
+		}
 	}
 	if !s.mayCreateWorld(w, r, name) {
 		return b, true
@@ -367,6 +372,9 @@ func (s *Server) bindNamed(w http.ResponseWriter, r *http.Request, name string) 
 	b.w, b.err = s.world(name, true, s.mayEvict(r))
 	return b, false
 }
+
+// journalReads are the verification reads of a world's journal: they make no world.
+var journalReads = map[string]bool{"GET /__mock/requests": true, "GET /__mock/requests/count": true}
 
 // mayEvict tells whether r may push out an idle world to make room: any request but one from
 // a page of another site whose origin --cors-origins does not name (D141, D206).
