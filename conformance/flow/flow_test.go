@@ -254,6 +254,10 @@ func TestFlowHeadersAndFilesAreChecked(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), `"Authorization"`) || !strings.Contains(err.Error(), `"X-Mock-World"`) {
 		t.Errorf("Parse of a step with Authorization and X-Mock-World: %v, want both refused", err)
 	}
+	injected := `{"flow":1,"name":"h","steps":[{"step":1,"operation":"tagsList","as":"none","headers":{"Content-Type":"text/plain\r\nX-Injected: 1"},"answer":{"status":401,"outline":{}}}]}`
+	if _, err := flow.Parse([]byte(injected), []string{"tagsList"}); err == nil || !strings.Contains(err.Error(), "step 1") || !strings.Contains(err.Error(), "control character") {
+		t.Errorf("Parse of a header value with a line break: %v, want it refused naming the step", err)
+	}
 	dir := t.TempDir()
 	fifo := filepath.Join(dir, "f.json")
 	if err := exec.Command("mkfifo", fifo).Run(); err != nil {

@@ -102,6 +102,8 @@ func Parse(b []byte, operations []string) (Document, error) {
 		for _, name := range slices.Sorted(maps.Keys(st.Headers)) {
 			if !slices.Contains(StepHeaders, name) {
 				add("%s: the header %q is not one a step names (only %s: the caller gives the bearer token)", at, name, strings.Join(StepHeaders, " and "))
+			} else if v := st.Headers[name]; strings.ContainsFunc(v, func(r rune) bool { return r < ' ' && r != '\t' || r == 0x7f }) {
+				add("%s: the header %q holds a control character (a line break, say), which no HTTP header carries", at, name)
 			}
 		}
 		if !slices.Contains(Callers, st.As) {
