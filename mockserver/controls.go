@@ -113,7 +113,8 @@ func (s *Server) handleClockSet(w http.ResponseWriter, r *http.Request) {
 	}
 	fields := map[string][]string{}
 	if in.Set == nil && in.Freeze == nil && in.AdvanceSeconds == nil {
-		fields["advance_seconds"] = []string{reference.MsgRequired("advance_seconds") + " Send set (RFC 3339), freeze (true or false) or advance_seconds."}
+		// A null counts as not sent: {"set": null} moves nothing, and says so.
+		fields["advance_seconds"] = []string{"The body must give set (an RFC 3339 date-time), freeze (true or false) or advance_seconds (a whole number of seconds); null gives none of them."}
 	}
 	var at time.Time
 	if in.Set != nil {
