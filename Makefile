@@ -61,8 +61,11 @@ test-codegen: ## the Go client oapi-codegen generates from spec/openapi.yaml: no
 codegen: ## regenerate spec/codegen/client from spec/openapi.yaml (oapi-codegen, pinned in spec/codegen/go.mod)
 	cd spec/codegen && $(GO) generate ./...
 
+# The commit --version names, also where GOFLAGS=-buildvcs=false leaves it out of the build.
+COMMIT := $(shell git rev-parse --short=12 HEAD 2>/dev/null)
+
 build: ## build the mock binary into build/mockserver
-	CGO_ENABLED=0 $(GO) build -trimpath -o build/mockserver ./cmd/mockserver
+	CGO_ENABLED=0 $(GO) build -trimpath -ldflags='-X main.commit=$(COMMIT)' -o build/mockserver ./cmd/mockserver
 
 fixtures-golden: ## regenerate the golden files of the seeded fixtures
 	$(GO) test ./fixtures -update
@@ -128,7 +131,7 @@ SUITE_IMAGE ?= opsapi-conformance:dev
 # Largest image `make image` accepts, in bytes (25 MB).
 MOCK_IMAGE_MAX_BYTES ?= 25000000
 
-CONTAINER_GO_BUILD = CGO_ENABLED=0 go build -trimpath -ldflags='-s -w'
+CONTAINER_GO_BUILD = CGO_ENABLED=0 go build -trimpath -ldflags='-s -w -X main.commit=$(COMMIT)'
 MOCK_IMAGE_CTX     = build/image/mockserver
 SUITE_IMAGE_CTX    = build/image/conformance
 

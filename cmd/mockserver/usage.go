@@ -47,6 +47,10 @@ func printUsage(w io.Writer, flags string) {
 }
 
 // version is the module version and VCS revision the binary was built from.
+// commit is the commit the binary was built from, set by the Makefile (-X main.commit=…) for
+// builds whose GOFLAGS leave the version control stamp out (-buildvcs=false).
+var commit string
+
 func version() string {
 	info, ok := debug.ReadBuildInfo()
 	if !ok {
@@ -66,6 +70,9 @@ func version() string {
 				modified = ", modified"
 			}
 		}
+	}
+	if rev == "" {
+		rev = commit
 	}
 	out := "mockserver " + v + " " + info.GoVersion
 	if rev != "" {
