@@ -47,6 +47,9 @@ func TestConformance(t *testing.T) {
 	}
 	RegisterFailHandler(judge)
 	suiteConfig, reporterConfig := GinkgoConfiguration()
+	if fi, err := os.Stdout.Stat(); err == nil && fi.Mode()&os.ModeCharDevice == 0 {
+		reporterConfig.NoColor = true // a log file or a container's log: no escape codes in it
+	}
 	c, cfgErr := LoadConfig(os.Getenv)
 	if cfgErr != nil {
 		fmt.Fprintf(os.Stderr, "conformance: %v\n", cfgErr)
