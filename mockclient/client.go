@@ -17,6 +17,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"mime"
 	"net/http"
 	"net/url"
 	"strings"
@@ -152,6 +153,9 @@ func (c *Client) do(ctx context.Context, method, path string, body, out any) err
 	if err := checkBase(c.base); err != nil { // no request was made: not an answer of the mock
 		return err
 	}
+	if c.world != "" && c.world != "default" && strings.Contains(c.base, "/__worlds/") {
+		return fmt.Errorf("mockclient: the base URL %q already names a world, and the client names the world %q too: give the mock's own URL with WithWorld, or the world's URL without it", c.base, c.world)
+	}
 	var rd io.Reader
 	if body != nil {
 		b, err := json.Marshal(body)
@@ -194,11 +198,15 @@ func (c *Client) do(ctx context.Context, method, path string, body, out any) err
 		}
 		return e
 	}
+	if mt, _, _ := mime.ParseMediaType(res.Header.Get("Content-Type")); len(bytes.TrimSpace(raw)) > 0 && mt != "application/json" {
+		// The mock answers its controls in JSON: a page (a dev server's index.html) is another server's.
+		return fmt.Errorf("%s %s: the answer is %q, not the mock's JSON: is %s the mock's base URL?", method, path, res.Header.Get("Content-Type"), c.base)
+	}
 	if out == nil {
 		return nil
 	}
 	if err := json.Unmarshal(raw, out); err != nil {
-		return fmt.Errorf("%s %s: decode answer: %w", method, path, err)
+		return fmt.Errorf("%s %s: decode answer: %w (is %s the mock's base URL?)", method, path, err, c.base)
 	}
 	return nil
 }

@@ -165,3 +165,26 @@ func TestRedirectToAnotherHostIsNotFollowed(t *testing.T) {
 		}
 	}
 }
+
+// A base URL that is not the mock (a dev server answering its page to every path) is told so
+// by every call, those with no answer to decode too; and a base URL that names a world while the
+// client names another is refused before any request.
+func TestClientTellsABaseURLThatIsNotTheMock(t *testing.T) {
+	page := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		_, _ = w.Write([]byte("<!doctype html><title>app</title>"))
+	}))
+	t.Cleanup(page.Close)
+	c := mockclient.New(page.URL)
+	ctx := context.Background()
+	if err := c.ClearFaults(ctx); err == nil || !strings.Contains(err.Error(), "is "+page.URL+" the mock's base URL") {
+		t.Errorf("ClearFaults against a page: %v, want an error asking whether the URL is the mock's", err)
+	}
+	if _, err := c.Reset(ctx, mockclient.Reset{}); err == nil || !strings.Contains(err.Error(), "the mock's base URL") {
+		t.Errorf("Reset against a page: %v, want an error asking whether the URL is the mock's", err)
+	}
+	nested := mockclient.New(page.URL+"/__worlds/other", mockclient.WithWorld("x1"))
+	if err := nested.ClearFaults(ctx); err == nil || !strings.Contains(err.Error(), "already names a world") {
+		t.Errorf("a world's URL with WithWorld: %v, want it refused", err)
+	}
+}
