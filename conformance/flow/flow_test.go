@@ -259,6 +259,16 @@ func TestFlowHeadersAndFilesAreChecked(t *testing.T) {
 		t.Errorf("Parse of a header value with a line break: %v, want it refused naming the step", err)
 	}
 	dir := t.TempDir()
+	big := filepath.Join(t.TempDir(), "big.json")
+	if err := os.WriteFile(big, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Truncate(big, flow.MaxFile+1); err != nil {
+		t.Fatal(err)
+	}
+	if files, err := flow.Load(big, []string{"tagsList"}); err != nil || len(files) != 1 || files[0].Err == nil || !strings.Contains(files[0].Err.Error(), "split the flow") {
+		t.Errorf("Load of a flow file past MaxFile: %v %+v, want it refused, asking to split it", err, files)
+	}
 	fifo := filepath.Join(dir, "f.json")
 	if err := exec.Command("mkfifo", fifo).Run(); err != nil {
 		t.Skipf("mkfifo: %v", err)

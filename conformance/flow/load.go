@@ -22,6 +22,10 @@ type File struct {
 	Err  error
 }
 
+// MaxFile bounds a flow file: every process of a run reads every flow, and a file is held at
+// several times its size while it is read.
+const MaxFile = 32 << 20
+
 // Load reads the flows at path: one file, or every *.json file of a folder (not its
 // subfolders), sorted by name. A file that cannot be read or is no valid flow is a File with
 // Err set, so each reports on its own; the error is for a path that is neither.
@@ -52,6 +56,8 @@ func Load(path string, operations []string) ([]File, error) {
 		switch {
 		case err == nil && !fi.Mode().IsRegular():
 			err = errors.New("not a regular file (a FIFO or a device would never end)")
+		case err == nil && fi.Size() > MaxFile:
+			err = fmt.Errorf("%d bytes, past the %d MiB a flow file may hold (the mock records at most 16 MiB of bodies in all): split the flow", fi.Size(), MaxFile>>20)
 		case err == nil:
 			b, err = os.ReadFile(p)
 		}
