@@ -26,6 +26,7 @@ import (
 	"github.com/opsapi/mocktoolkit/conformance"
 	"github.com/opsapi/mocktoolkit/conformance/check"
 	"github.com/opsapi/mocktoolkit/fixtures"
+	"github.com/opsapi/mocktoolkit/reference"
 )
 
 // A correct variant is the reference mock with one or more of our choices for the interface's
@@ -576,20 +577,7 @@ func cachedCardLists() correct {
 
 // userExists tells whether the mock holds user id.
 func userExists(x *xchg, id int64) bool {
-	rec := httptest.NewRecorder()
-	x.h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/__mock/state", nil))
-	var st struct {
-		Users []struct {
-			ID int64 `json:"id"`
-		} `json:"users"`
-	}
-	_ = json.Unmarshal(rec.Body.Bytes(), &st)
-	for _, u := range st.Users {
-		if u.ID == id {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(worldState(x).Users, func(u reference.User) bool { return u.ID == id })
 }
 
 // syncLag is how long after answering the late-sync variant carries a sync out.
@@ -635,42 +623,24 @@ func lateSync() correct {
 	}
 }
 
-// masterBoardExists tells whether the mock holds master board id.
-func masterBoardExists(x *xchg, id int64) bool {
+// worldState is the mock's own state of x's world, as GET /__mock/state answers it.
+func worldState(x *xchg) reference.State {
 	rec := httptest.NewRecorder()
 	x.h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/__mock/state", nil))
-	var st struct {
-		Boards []struct {
-			ID       int64 `json:"id"`
-			IsMaster bool  `json:"is_master"`
-		} `json:"boards"`
-	}
+	var st reference.State
 	_ = json.Unmarshal(rec.Body.Bytes(), &st)
-	return slices.ContainsFunc(st.Boards, func(b struct {
-		ID       int64 `json:"id"`
-		IsMaster bool  `json:"is_master"`
-	}) bool {
-		return b.ID == id && b.IsMaster
-	})
+	return st
+}
+
+// masterBoardExists tells whether the mock holds master board id.
+func masterBoardExists(x *xchg, id int64) bool {
+	return slices.ContainsFunc(worldState(x).Boards, func(b reference.Board) bool { return b.ID == id && b.IsMaster })
 }
 
 // conversationStatus reads the status of the caller's conversation id from the mock's own state
 // ("" when the caller holds none such).
 func conversationStatus(x *xchg, id int64) string {
-	rec := httptest.NewRecorder()
-	x.h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/__mock/state", nil))
-	var st struct {
-		Users []struct {
-			ID    int64  `json:"id"`
-			Email string `json:"email"`
-		} `json:"users"`
-		Conversations []struct {
-			ID     int64  `json:"id"`
-			UserID int64  `json:"user_id"`
-			Status string `json:"status"`
-		} `json:"conversations"`
-	}
-	_ = json.Unmarshal(rec.Body.Bytes(), &st)
+	st := worldState(x)
 	for _, u := range st.Users {
 		if !strings.EqualFold(u.Email, x.caller) {
 			continue
