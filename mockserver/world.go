@@ -113,9 +113,9 @@ func (s *Server) rebuild(w *world, src Source) error {
 	if err != nil {
 		return fmt.Errorf("load world %q (scenario %s, seed %d): %w", w.name, src.Scenario, src.Seed, err)
 	}
-	s.admitting.Lock()
-	defer s.admitting.Unlock()
 	if old := w.state(); old != nil { // a reset: a new world makes its room when it is registered
+		s.admitting.Lock() // held to the swap below: the room and the records in one step
+		defer s.admitting.Unlock()
 		if err := s.roomFor(w, st.Size(), old.store.Measure(), "The scenario "+strconv.Quote(src.Scenario), true); err != nil {
 			return err
 		}

@@ -44,13 +44,7 @@ func staleLists(lag time.Duration) func(http.Handler) http.Handler {
 				cache[key] = kept{out, time.Now()}
 			}
 			mu.Unlock()
-			for k, v := range rec.Header() {
-				if k != "Content-Length" {
-					w.Header()[k] = v
-				}
-			}
-			w.WriteHeader(rec.Code)
-			_, _ = w.Write(out)
+			writeRecorded(w, rec, out)
 		})
 	}
 }

@@ -75,14 +75,19 @@ func plantBug(h http.Handler) http.Handler {
 		if body != nil {
 			out, _ = json.Marshal(body)
 		}
-		for k, v := range rec.Header() {
-			if k != "Content-Length" {
-				w.Header()[k] = v
-			}
-		}
-		w.WriteHeader(rec.Code)
-		_, _ = w.Write(out)
+		writeRecorded(w, rec, out)
 	})
+}
+
+// writeRecorded answers with rec's status and headers and body in place of rec's own body.
+func writeRecorded(w http.ResponseWriter, rec *httptest.ResponseRecorder, body []byte) {
+	for k, v := range rec.Header() {
+		if k != "Content-Length" {
+			w.Header()[k] = v
+		}
+	}
+	w.WriteHeader(rec.Code)
+	_, _ = w.Write(body)
 }
 
 // TestShrinksToThePlantedCalls finds the planted bug and shrinks the failing case, within a

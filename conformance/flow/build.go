@@ -292,10 +292,7 @@ func fits(op, field, path string) bool {
 	if field == "id" {
 		return keyStem != "" && strings.Contains(strings.ToLower(op), strings.ReplaceAll(keyStem, "_", ""))
 	}
-	fs := stem(field)
-	if i := strings.LastIndex(fs, "_"); i >= 0 {
-		fs = fs[i+1:]
-	}
+	fs := fieldStem(field)
 	return fs != "" && strings.Contains(keyStem, fs)
 }
 
@@ -323,10 +320,7 @@ func answerFits(op, field, answeredBy string, l leaf) bool {
 	if field == "id" {
 		return strings.Contains(strings.ToLower(op), kind)
 	}
-	fs := stem(field)
-	if i := strings.LastIndex(fs, "_"); i >= 0 {
-		fs = fs[i+1:]
-	}
+	fs := fieldStem(field)
 	switch fs {
 	case "entity": // a page, template or layout, by the request's type
 		return kind == "page" || kind == "template" || kind == "layout"
@@ -348,6 +342,16 @@ func opNoun(op string) string {
 		}
 	}
 	return op
+}
+
+// fieldStem is the record a field names, the last word of its stem: "card" of card_id, "item"
+// of cart_item_id, "version" of version_id.
+func fieldStem(field string) string {
+	fs := stem(field)
+	if i := strings.LastIndex(fs, "_"); i >= 0 {
+		fs = fs[i+1:]
+	}
+	return fs
 }
 
 func stem(name string) string {
