@@ -10,7 +10,8 @@ import (
 
 // A number a control cannot take is named for what is wrong with it: a fraction is not an
 // integer (saying "between -2^63 and 2^63-1" sent the user looking at the size), a whole number
-// past the field's bits is out of its range; a position past 64 bits is named by the
+// past the field's bits is out of its range (a clock advance by the clock's own range, not the
+// 64 bits that read it); a position past 64 bits is named by the
 // position's own range (D75), as a position past 32 bits is.
 func TestControlAndFieldNumbersSayWhatIsWrong(t *testing.T) {
 	m := newMock(t, mockserver.Config{})
@@ -19,7 +20,11 @@ func TestControlAndFieldNumbersSayWhatIsWrong(t *testing.T) {
 	}{
 		{"/__mock/clock", `{"advance_seconds": 1.5}`, "must be an integer.", "2^63"},
 		{"/__mock/reset", `{"seed": 1.5}`, "must be an integer.", "2^63"},
-		{"/__mock/clock", `{"advance_seconds": 1e30}`, "between -2^63 and 2^63-1", ""},
+		{"/__mock/clock", `{"advance_seconds": 1e30}`, "not be greater than 315360000 (ten years)", "2^63"},
+		{"/__mock/clock", `{"advance_seconds": 1e500}`, "not be greater than 315360000 (ten years)", "2^63"},
+		{"/__mock/clock", `{"advance_seconds": -1e30}`, "at least 0", "2^63"},
+		{"/__mock/clock", `{"advance_seconds": "1e30"}`, "must be an integer.", "ten years"},
+		{"/__mock/reset", `{"seed": 1e30}`, "between -2^63 and 2^63-1", ""},
 	} {
 		a := m.ctl(http.MethodPost, c.path, c.body)
 		if a.status != http.StatusUnprocessableEntity || !strings.Contains(string(a.raw), c.want) || (c.not != "" && strings.Contains(string(a.raw), c.not)) {

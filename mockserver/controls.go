@@ -14,6 +14,7 @@ import (
 
 	"github.com/opsapi/mocktoolkit/fixtures"
 	"github.com/opsapi/mocktoolkit/internal/inflight"
+	"github.com/opsapi/mocktoolkit/internal/jsonnum"
 	"github.com/opsapi/mocktoolkit/internal/jsonwords"
 	"github.com/opsapi/mocktoolkit/reference"
 	"github.com/opsapi/mocktoolkit/spec"
@@ -108,7 +109,7 @@ func (s *Server) handleClock(w http.ResponseWriter, r *http.Request) {
 // Every field is checked before any is applied, so a 422 leaves the clock as it was.
 func (s *Server) handleClockSet(w http.ResponseWriter, r *http.Request) {
 	var in clockInput
-	if !decodeControl(w, r, &in, maxBody) {
+	if !decodeControlChecked(w, r, &in, maxBody, advanceOutOfRange) {
 		return
 	}
 	fields := map[string][]string{}
@@ -128,11 +129,8 @@ func (s *Server) handleClockSet(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	if in.AdvanceSeconds != nil {
-		switch n := *in.AdvanceSeconds; {
-		case n < 0:
-			fields["advance_seconds"] = []string{reference.MsgMin("advance_seconds", "0") + " To go back, send set."}
-		case n > int64(maxAdvance/time.Second):
-			fields["advance_seconds"] = []string{"The advance seconds field must not be greater than " + strconv.FormatInt(int64(maxAdvance/time.Second), 10) + " (ten years)."}
+		if n := *in.AdvanceSeconds; n < 0 || n > int64(maxAdvance/time.Second) {
+			fields["advance_seconds"] = []string{advanceRangeMessage(n < 0)}
 		}
 	}
 	if len(fields) > 0 {
@@ -159,6 +157,35 @@ func (s *Server) handleClockSet(w http.ResponseWriter, r *http.Request) {
 		s.logins.clearClient(clientAddr(r))
 	}
 	s.handleClock(w, r)
+}
+
+// advanceRangeMessage words why advance_seconds is out of range: below 0, or past ten years.
+func advanceRangeMessage(negative bool) string {
+	if negative {
+		return reference.MsgMin("advance_seconds", "0") + " To go back, send set."
+	}
+	return "The advance seconds field must not be greater than " + strconv.FormatInt(int64(maxAdvance/time.Second), 10) + " (ten years)."
+}
+
+// advanceOutOfRange words a whole advance_seconds past 64 bits (1e30) by the clock's own range,
+// not by the bits of the field that reads it.
+func advanceOutOfRange(body []byte) map[string][]string {
+	var raw struct {
+		AdvanceSeconds json.RawMessage `json:"advance_seconds"`
+	}
+	if json.Unmarshal(body, &raw) != nil || len(raw.AdvanceSeconds) == 0 || !strings.ContainsRune("-0123456789", rune(raw.AdvanceSeconds[0])) {
+		return nil // the decoder words anything else
+	}
+	num := string(raw.AdvanceSeconds)
+	if !jsonnum.WholeNumber(num) {
+		return nil
+	}
+	if text, ok := jsonnum.IntegerText(num); ok {
+		if _, err := strconv.ParseInt(text, 10, 64); err == nil {
+			return nil
+		}
+	}
+	return map[string][]string{"advance_seconds": {advanceRangeMessage(strings.HasPrefix(num, "-"))}}
 }
 
 // resetInput is the body of POST /__mock/reset.
