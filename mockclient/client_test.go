@@ -109,6 +109,18 @@ func TestEmptyWorldNameIsRefused(t *testing.T) {
 	}
 }
 
+// A world name the mock refuses is quoted as the caller wrote it, not in the %-encoding the
+// client sent it in.
+func TestRefusedWorldNameIsQuotedAsWritten(t *testing.T) {
+	ctx := context.Background()
+	for _, name := range []string{"été", "a/b", "a b"} {
+		_, err := newClient(t, mockserver.Config{}).World(name).Clock(ctx)
+		if err == nil || !strings.Contains(err.Error(), `"`+name+`"`) {
+			t.Errorf("World(%q).Clock: %v, want a refusal quoting %q", name, err, name)
+		}
+	}
+}
+
 // A base URL that streams an endless answer (a wrong URL, a broken proxy) makes a call fail
 // with an error naming the bound, not fill the test process's memory.
 func TestEndlessAnswerIsRefused(t *testing.T) {

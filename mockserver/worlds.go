@@ -14,6 +14,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/opsapi/mocktoolkit/internal/text"
 )
@@ -75,6 +76,15 @@ func CheckWorldName(name string) error {
 	return nil
 }
 
+// badWorldName words why name names no world. A name written %-encoded in the path
+// (/__worlds/%C3%A9t%C3%A9/) is quoted as its sender wrote it before encoding, and as sent.
+func badWorldName(name string, err error) string {
+	if plain, uerr := url.PathUnescape(name); uerr == nil && plain != name && utf8.ValidString(plain) {
+		return fmt.Sprintf("The world name %q (sent as %q) is not valid: %s.", clip(plain, 80), clip(name, 80), err)
+	}
+	return fmt.Sprintf("The world name %q is not valid: %s.", clip(name, 80), err)
+}
+
 // errAbsent is the answer of world(name, false) when no world of that name exists.
 var errAbsent = errors.New("no such world")
 
@@ -90,7 +100,7 @@ func (s *Server) world(name string, create, evict bool) (*world, error) {
 		return s.worlds.def, nil
 	}
 	if err := CheckWorldName(name); err != nil {
-		return nil, &errNoWorld{msg: fmt.Sprintf("The world name %q is not valid: %s.", clip(name, 80), err)}
+		return nil, &errNoWorld{msg: badWorldName(name, err)}
 	}
 	r := s.worlds
 	r.mu.Lock()
@@ -319,7 +329,7 @@ func (s *Server) bindWorld(next http.Handler) http.Handler {
 		}
 		if b.err == nil && name != DefaultWorld {
 			if err := CheckWorldName(name); err != nil {
-				b.err = &errNoWorld{msg: fmt.Sprintf("The world name %q is not valid: %s.", clip(name, 80), err)}
+				b.err = &errNoWorld{msg: badWorldName(name, err)}
 			}
 		}
 		if b.err == nil {
