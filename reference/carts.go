@@ -1,6 +1,11 @@
 package reference
 
-import "math"
+import (
+	"fmt"
+	"math"
+	"strings"
+	"unicode"
+)
 
 // RemoveCartItem removes one item from the anonymous cart its session token names (public).
 // Checks run in the order of D35: an unknown token is ENOTFOUND, a locked cart ECONFLICT
@@ -44,3 +49,36 @@ func cartTotal(items []CartItem) float64 {
 	}
 	return cents / 100
 }
+
+// MaxDomainName is the longest domain name a cart item holds, as DNS bounds names (D34).
+const MaxDomainName = 253
+
+// CheckDomainName reports why name cannot be a cart item's domain (D34), or nil: at most 253
+// characters, two or more labels separated by dots, each 1 to 63 letters (any script, for
+// internationalised names), digits or '-', not starting or ending with '-'. The last label is
+// the item's tld.
+func CheckDomainName(name string) error {
+	if n := len([]rune(name)); n > MaxDomainName {
+		return fmt.Errorf("want at most %d characters, got %d", MaxDomainName, n)
+	}
+	labels := strings.Split(name, ".")
+	if len(labels) < 2 {
+		return fmt.Errorf("want a name with a top-level domain, e.g. example.com")
+	}
+	for _, l := range labels {
+		switch {
+		case l == "":
+			return fmt.Errorf("want labels between its dots, e.g. example.com")
+		case len([]rune(l)) > 63:
+			return fmt.Errorf("want labels of at most 63 characters")
+		case strings.HasPrefix(l, "-") || strings.HasSuffix(l, "-"):
+			return fmt.Errorf("want labels that neither start nor end with '-'")
+		case strings.IndexFunc(l, func(c rune) bool { return c != '-' && !unicode.IsLetter(c) && !unicode.IsDigit(c) }) >= 0:
+			return fmt.Errorf("want letters, digits and '-' between its dots")
+		}
+	}
+	return nil
+}
+
+// DomainTLD is the top-level domain of a name CheckDomainName takes: its last label.
+func DomainTLD(name string) string { return name[strings.LastIndex(name, ".")+1:] }
