@@ -153,9 +153,6 @@ func (s *Server) loadState(w *world, st reference.State) error {
 	if err != nil {
 		return err
 	}
-	if err := store.OverRecordCap(); err != nil {
-		return err
-	}
 	s.admitting.Lock()
 	defer s.admitting.Unlock()
 	if err := s.roomFor(w, store.Size(), w.state().store.Measure(), "The snapshot", true); err != nil { // what it gives back, measured: an estimate may fall short of a store built anew

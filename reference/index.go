@@ -6,8 +6,6 @@ package reference
 // write costs the same with 0 or 100k cards (docs/performance.md).
 
 import (
-	"fmt"
-	"slices"
 )
 
 // posKey is where a card's position counts: its project (none for masters) and group (none).
@@ -172,29 +170,3 @@ func (s *Store) checkRecordLimit(project int64) error {
 	return Errorf(EINVALID, "The project has reached its maximum of %d records (cards, comments and tags); reset the mock or start it with a higher --max-records.", limit)
 }
 
-// OverRecordCap names the first project (by id), or the master records, holding more records
-// than WithMaxRecordsPerProject allows (D70), or returns nil: a snapshot loaded past the cap
-// would grow the store beyond what the cap bounds.
-func (s *Store) OverRecordCap() error {
-	limit := s.cfg.maxRecords
-	if limit <= 0 {
-		return nil
-	}
-	s.projectRecords(masterRecords) // builds the counts
-	ids := make([]int64, 0, len(s.idx.records))
-	for id := range s.idx.records {
-		ids = append(ids, id)
-	}
-	slices.Sort(ids)
-	for _, id := range ids {
-		n := s.idx.records[id]
-		switch {
-		case n <= limit:
-		case id == masterRecords:
-			return fmt.Errorf("it holds %d master boards, groups and cards, more than the %d the mock was started with (--max-records)", n, limit)
-		default:
-			return fmt.Errorf("project %d holds %d cards, comments and tags, more than the %d the mock was started with (--max-records)", id, n, limit)
-		}
-	}
-	return nil
-}

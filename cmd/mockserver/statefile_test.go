@@ -114,3 +114,20 @@ func TestStateFileThroughASymlink(t *testing.T) {
 		t.Errorf("temporary files left: %v", left)
 	}
 }
+
+// What a mock started with --max-records saves, it starts from again: the seeded world itself
+// holds more than a small cap (D70), so a save and a restart with the same flags must load it.
+func TestStateFileSavedPastMaxRecordsLoadsBack(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "state.json")
+	_, stop := startMock(t, "--max-records", "50", "--state-file", file)
+	if err := stop(); err != nil {
+		t.Fatal(err)
+	}
+	url, stop := startMock(t, "--max-records", "50", "--state-file", file)
+	defer func() { _ = stop() }()
+	token := loginMember(t, url)
+	a := postJSON(t, url+"/services/operations/v1/operations/tags/create", token, map[string]any{"name": "past the cap"})
+	if msg, _ := a["message"].(string); a["error"] != true || !strings.Contains(msg, "--max-records") {
+		t.Errorf("a create in a project past the cap: %v, want a refusal naming --max-records", a)
+	}
+}
