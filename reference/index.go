@@ -5,8 +5,7 @@ package reference
 // are built on first use from the maps, then kept up to date by putCard and countRecord, so a
 // write costs the same with 0 or 100k cards (docs/performance.md).
 
-import (
-)
+import ()
 
 // posKey is where a card's position counts: its project (none for masters) and group (none).
 type posKey struct {
@@ -169,4 +168,3 @@ func (s *Store) checkRecordLimit(project int64) error {
 	}
 	return Errorf(EINVALID, "The project has reached its maximum of %d records (cards, comments and tags); reset the mock or start it with a higher --max-records.", limit)
 }
-
