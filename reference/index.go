@@ -5,7 +5,6 @@ package reference
 // are built on first use from the maps, then kept up to date by putCard and countRecord, so a
 // write costs the same with 0 or 100k cards (docs/performance.md).
 
-
 // posKey is where a card's position counts: its project (none for masters) and group (none).
 type posKey struct {
 	hasProject, hasGroup bool
