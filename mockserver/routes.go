@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/opsapi/mocktoolkit/internal/prefer"
 	"github.com/opsapi/mocktoolkit/reference"
 	"github.com/opsapi/mocktoolkit/spec"
 )
@@ -49,7 +50,7 @@ func buildRoutes(doc *openapi3.T, rows []operation) (map[string]*route, error) {
 		rt := &route{operation: op, path: so.Path, schema: so.Request, access: so.Access, lists: map[int]bool{}}
 		for _, n := range so.Statuses {
 			rt.lists[n] = true
-			if n != http.StatusRequestEntityTooLarge {
+			if prefer.Forceable(so.Statuses, n) {
 				rt.codes = append(rt.codes, n)
 			}
 		}

@@ -224,5 +224,5 @@ func refusedPreference(ex Exchange) bool {
 		return false
 	}
 	n, err := strconv.Atoi(code)
-	return err != nil || !ex.Op.Declared(n)
+	return err != nil || !prefer.Forceable(ex.Op.Statuses, n)
 }

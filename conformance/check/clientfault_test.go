@@ -37,11 +37,11 @@ func TestKeyedByNamesTheHeaderOfARequestThatIsNotJSON(t *testing.T) {
 }
 
 // A mock's 400 to a `Prefer: code=` the operation does not list is the client's doing: its
-// status is not judged. The same 400 without that preference breaks STATUS-1 where the
-// operation lists no 400.
+// status is not judged, 413 included (declared, but a mock never forces it). The same 400
+// without that preference breaks STATUS-1 where the operation lists no 400.
 func TestRefusedPreferenceIsNotTheDeployments(t *testing.T) {
 	o := op(t, "conversationsRestore")
-	if o.Declared(http.StatusBadRequest) || o.Declared(http.StatusTeapot) {
+	if o.Declared(http.StatusBadRequest) || o.Declared(http.StatusTeapot) || !o.Declared(http.StatusRequestEntityTooLarge) {
 		t.Fatalf("conversationsRestore lists %v; the test wants an operation without 400 or 418", o.Statuses)
 	}
 	body := []byte(`{"error":true,"message":"Prefer: code=418 is not an answer of conversationsRestore.","data":[]}`)
@@ -51,6 +51,7 @@ func TestRefusedPreferenceIsNotTheDeployments(t *testing.T) {
 	}{
 		{"code=418", false},
 		{"code=abc", false},
+		{"code=413", false},
 		{"", true},
 	} {
 		h := http.Header{"Content-Type": {"application/json"}}

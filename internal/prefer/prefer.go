@@ -5,6 +5,7 @@ package prefer
 
 import (
 	"net/http"
+	"slices"
 	"strings"
 )
 
@@ -20,4 +21,11 @@ func Code(h http.Header) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// Forceable reports whether a mock forces code, of the codes declared for an operation: every
+// one but 413, which only a body past the size limit answers (D60). A mock answers any other
+// code with 400, which is the client's misuse, not an answer of the API.
+func Forceable(declared []int, code int) bool {
+	return code != http.StatusRequestEntityTooLarge && slices.Contains(declared, code)
 }
