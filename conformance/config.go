@@ -116,6 +116,9 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 			return cfg, fmt.Errorf("load config: %s holds a user name or password: the suite logs in with the manifest's credentials", EnvBaseURL)
 		}
 	}
+	if err := checkProfile(cfg.Profile); err != nil {
+		return cfg, err
+	}
 	switch v := getenv(EnvAllowRateLimit); v {
 	case "", "0", "false":
 	case "1", "true":

@@ -1,6 +1,7 @@
 package conformance
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/onsi/ginkgo/v2/types"
@@ -33,6 +34,29 @@ func RunFilter(flagFilter string, cfg Config) Run {
 		return Run{Filter: cfg.Profile}
 	}
 	return Run{Filter: flagFilter}
+}
+
+// checkProfile refuses a profile that reads as readonly but is not written so ("readOnly",
+// "read-only", "readonly "): taken for a label filter, it would run the specs that change the
+// target, or be dropped for the flag's filter, against a deployment meant to be only read. Any
+// other profile must be a label filter Ginkgo can read.
+func checkProfile(p string) error {
+	if p == "" || p == ProfileReadOnly {
+		return nil
+	}
+	squeezed := strings.Map(func(r rune) rune {
+		if r == '-' || r == '_' || r == ' ' || r == '\t' {
+			return -1
+		}
+		return r
+	}, strings.ToLower(p))
+	if squeezed == ProfileReadOnly {
+		return fmt.Errorf("load config: %s=%q is not a profile: the readonly profile is written %q", EnvProfile, p, ProfileReadOnly)
+	}
+	if _, err := types.ParseLabelFilter(p); err != nil {
+		return fmt.Errorf("load config: %s=%q is neither %q nor a label filter (such as contract): %v", EnvProfile, p, ProfileReadOnly, err)
+	}
+	return nil
 }
 
 // readOnlyFilter narrows base to the specs labelled effect:read, and unless allowRateLimit to

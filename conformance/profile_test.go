@@ -68,3 +68,23 @@ func TestRunSelects(t *testing.T) {
 		}
 	}
 }
+
+// A profile that reads as readonly but is written otherwise is refused at the start: taken for
+// a label filter (or dropped for the flag's), it ran the specs that write against a deployment
+// meant only to be read. A filter Ginkgo cannot read is refused too.
+func TestProfileMisspelledIsRefused(t *testing.T) {
+	for p, ok := range map[string]bool{
+		"": true, "readonly": true, "contract": true, "contract && area:ai": true,
+		"readOnly": false, "read-only": false, "readonly ": false, "READ_ONLY": false, "contract &&": false,
+	} {
+		_, err := conformance.LoadConfig(func(k string) string {
+			if k == conformance.EnvProfile {
+				return p
+			}
+			return ""
+		})
+		if (err == nil) != ok {
+			t.Errorf("%s=%q: %v, want accepted %v", conformance.EnvProfile, p, err, ok)
+		}
+	}
+}

@@ -11,11 +11,13 @@ import (
 	"time"
 
 	. "github.com/onsi/ginkgo/v2"
+	"github.com/onsi/ginkgo/v2/formatter"
 	"github.com/onsi/ginkgo/v2/types"
 	. "github.com/onsi/gomega"
 
 	"github.com/onsi/ginkgo/v2/reporters"
 	. "github.com/opsapi/mocktoolkit/conformance"
+	"github.com/opsapi/mocktoolkit/conformance/explore"
 	mf "github.com/opsapi/mocktoolkit/conformance/manifest"
 	"github.com/opsapi/mocktoolkit/conformance/report"
 )
@@ -49,8 +51,14 @@ func TestConformance(t *testing.T) {
 	suiteConfig, reporterConfig := GinkgoConfiguration()
 	if fi, err := os.Stdout.Stat(); err == nil && fi.Mode()&os.ModeCharDevice == 0 {
 		reporterConfig.NoColor = true // a log file or a container's log: no escape codes in it
+		// Ginkgo words some failures (a parallel process's SynchronizedBeforeSuite) with its
+		// package formatter, which the reporter's setting does not reach.
+		formatter.SingletonFormatter.ColorMode = formatter.ColorModeNone
 	}
 	c, cfgErr := LoadConfig(os.Getenv)
+	if cfgErr == nil {
+		_, cfgErr = explore.OptionsFromEnv(os.Getenv) // refused at the start, not after the fixed specs
+	}
 	if cfgErr != nil {
 		fmt.Fprintf(os.Stderr, "conformance: %v\n", cfgErr)
 		t.FailNow()
