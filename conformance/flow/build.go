@@ -140,14 +140,19 @@ func scrub(v any, known *redact.Known) any {
 	return redact.Body([]byte(known.Replace(string(b))))
 }
 
-// knownSecrets holds every credential value the manifest holds (passwords, cart tokens) or a
-// recorded request or answer carries under a credential's name (a password sent, a token
-// issued), to be replaced by Redacted wherever it stands (D200). Values shorter than 4
-// characters are left alone: they would blank out ordinary words.
+// knownSecrets holds every credential value the manifest holds (passwords, cart tokens), a
+// recorded answer carries under a credential's name (a token issued) or an accepted request
+// sent under one (a password that logged in), to be replaced by Redacted wherever it stands
+// (D200). A value a refused call sent (a wrong password, a cart token naming no cart) is no
+// credential of anything: replaced inside other text, it changed what the replay sent (a
+// 256-character tag name cut to 40 turned a refused create into a write). Values shorter than
+// 4 characters are left alone: they would blank out ordinary words.
 func knownSecrets(manifest []byte, calls []Call, secrets []string) *redact.Known {
 	known := redact.NewKnown(flowSecrets)
 	for _, c := range calls {
-		known.NoteJSON(c.Request)
+		if c.Status >= 200 && c.Status < 300 {
+			known.NoteJSON(c.Request)
+		}
 		known.NoteJSON(c.Answer)
 	}
 	// Last, so they are the most recent: a body full of credential-named junk pushes out only
@@ -184,7 +189,7 @@ func (ix *refIndex) reference(op, field string, v any) any {
 	}
 	var anyKey string
 	for _, l := range ix.manifest {
-		if !same(l.value, v) {
+		if !same(l.value, v) && !sameEmail(field, l, v) {
 			continue
 		}
 		if fits(op, field, l.path) {
@@ -211,6 +216,15 @@ func (ix *refIndex) reference(op, field string, v any) any {
 		return Redacted
 	}
 	return v
+}
+
+// sameEmail tells a login e-mail sent in another case or with spaces around it (which a
+// service may accept, as the mock does) from the manifest's e-mail l: it refers to that user,
+// so a replay logs in as the target's user, not with the recording's address.
+func sameEmail(field string, l leaf, v any) bool {
+	sent, ok := v.(string)
+	have, isString := l.value.(string)
+	return ok && isString && field == "email" && l.key == "email" && strings.EqualFold(strings.TrimSpace(sent), have)
 }
 
 // blankLeaves is v in the same shape with every string the placeholder and every number 0, so a

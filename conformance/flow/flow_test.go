@@ -385,11 +385,35 @@ func TestJunkCredentialsDoNotCrowdOutTheManifests(t *testing.T) {
 	}
 	junk.WriteString(`]}`)
 	cs := []flow.Call{
-		{Operation: "commentsCreate", As: flow.AsMember, Request: []byte(junk.String()), Status: 401, Answer: []byte(`{"error":true,"message":"no"}`)},
+		{Operation: "commentsCreate", As: flow.AsMember, Request: []byte(junk.String()), Status: 200, Answer: []byte(`{"error":false,"message":"ok","data":{"comment":{"id":6}}}`)},
 		{Operation: "cardsCreate", As: flow.AsMember, Request: []byte(`{"title":"ann's password is s3cret-pass"}`), Status: 200, Answer: []byte(`{"error":false,"message":"ok","data":{"card":{"id":901}}}`)},
 	}
 	raw, _ := json.Marshal(flow.Build("run", cs, testManifest()))
 	if strings.Contains(string(raw), "s3cret-pass") {
 		t.Error("the manifest's password is in the flow, quoted in a title after a body of 70000 junk credentials")
+	}
+}
+
+// A credential a refused call sent (a wrong password, a cart token naming no cart) is no
+// credential of anything: other fields that hold its text replay as sent, so a refused create
+// stays refused and an accepted one accepted. A login e-mail sent in another case or with spaces
+// refers to the manifest's user, so the replay logs in as the target's.
+func TestRefusedCredentialsDoNotRewriteOtherFields(t *testing.T) {
+	long := strings.Repeat("x", 256)
+	cs := []flow.Call{
+		{Operation: "domainCartRemove", As: flow.AsNone, Request: []byte(`{"session_token":"` + strings.Repeat("x", 64) + `","cart_item_id":1}`), Status: 404, Answer: []byte(`{"error":true,"message":"no","data":[]}`)},
+		{Operation: "authenticate", As: flow.AsNone, Request: []byte(`{"email":"ann@example.com","password":"x1x1x1x1"}`), Status: 401, Answer: []byte(`{"error":true,"message":"no"}`)},
+		{Operation: "cardsCreate", As: flow.AsMember, Request: []byte(`{"title":"` + long + `","group_id":7}`), Status: 422, Answer: []byte(`{"message":"m","errors":{"title":["t"]}}`)},
+		{Operation: "cardsCreate", As: flow.AsMember, Request: []byte(`{"title":"x1x1x1x1 twice x1x1x1x1","group_id":7}`), Status: 200, Answer: []byte(`{"error":false,"message":"ok","data":{"card":{"id":900}}}`)},
+		{Operation: "authenticate", As: flow.AsNone, Request: []byte(`{"email":" ANN@Example.com ","password":"s3cret-pass"}`), Status: 200, Answer: []byte(`{"error":false,"message":"ok","data":{"token":"tok-1"}}`)},
+	}
+	raw, _ := json.Marshal(flow.Build("run", cs, testManifest()))
+	for _, want := range []string{`"title":"` + long + `"`, `"title":"x1x1x1x1 twice x1x1x1x1"`, `"email":{"manifest":"users.member.email"},"password":{"manifest":"users.member.password"}`} {
+		if !strings.Contains(string(raw), want) {
+			t.Errorf("the flow lacks %s:\n%s", want, raw)
+		}
+	}
+	if strings.Contains(string(raw), "ANN@") {
+		t.Errorf("the e-mail stayed as typed:\n%s", raw)
 	}
 }
