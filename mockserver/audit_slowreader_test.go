@@ -28,6 +28,7 @@ func TestSlowReaderOfALargeWorldDoesNotHoldOthersTurn(t *testing.T) {
 // growWorld loads a snapshot of world w with descriptions that bring its records past size.
 func growWorld(t *testing.T, m *mock, w string, size int) {
 	t.Helper()
+	m.ctl(http.MethodPost, "/__worlds/"+w+"/__mock/reset", nil).wantStatus(t, http.StatusOK) // a read makes no world (D141)
 	var st map[string]any
 	if err := json.Unmarshal(m.ctl(http.MethodGet, "/__worlds/"+w+"/__mock/state", nil).wantStatus(t, http.StatusOK).raw, &st); err != nil {
 		t.Fatal(err)
@@ -47,6 +48,7 @@ func growWorld(t *testing.T, m *mock, w string, size int) {
 func TestSlowReaderOfALargeFlowDoesNotHoldOthersTurn(t *testing.T) {
 	m := newMock(t, mockserver.Config{})
 	bigFlow(t, m, "bigflow")
+	m.ctl(http.MethodPost, "/__worlds/other/__mock/reset", nil).wantStatus(t, http.StatusOK)
 	answeredWhileOneDoesNotRead(t, m, "/__worlds/bigflow/__mock/flow", "/__worlds/other/__mock/flow")
 }
 
@@ -100,6 +102,7 @@ func TestLargeAnswersPastTheBoundAreRefused(t *testing.T) {
 	m := newMock(t, mockserver.Config{})
 	bigFlow(t, m, "bigflow")
 	bigFlow(t, m, "bigflow2")
+	m.ctl(http.MethodPost, "/__worlds/other/__mock/reset", nil).wantStatus(t, http.StatusOK)
 	answeredWhileOneDoesNotRead(t, m, "/__worlds/bigflow/__mock/flow", "/__worlds/other/__mock/flow")
 	same := make(chan answer, 1)
 	go func() { same <- m.ctl(http.MethodGet, "/__worlds/bigflow/__mock/flow", nil) }()
@@ -143,6 +146,7 @@ func TestEveryLargeAnswerCountsAgainstTheBound(t *testing.T) {
 	m := newMock(t, mockserver.Config{})
 	m.ctl(http.MethodPost, "/__worlds/big/__mock/reset", map[string]any{}).wantStatus(t, http.StatusOK)
 	growWorld(t, m, "big", 6<<20)
+	m.ctl(http.MethodPost, "/__worlds/other/__mock/reset", nil).wantStatus(t, http.StatusOK)
 	answeredWhileOneDoesNotRead(t, m, "/__worlds/big/__mock/state", "/__worlds/other/__mock/state")
 	a := m.ctl(http.MethodGet, "/__worlds/big/__mock/state", nil)
 	a.wantStatus(t, http.StatusServiceUnavailable).wantShape(t, "a")

@@ -16,6 +16,7 @@ import (
 // waiting its turn, and one still arriving holds nobody's turn until it is read past that size.
 func TestSlowSnapshotUploadDoesNotBlockAnotherWorld(t *testing.T) {
 	m := newMock(t, mockserver.Config{})
+	m.ctl(http.MethodPost, "/__worlds/b/__mock/reset", nil).wantStatus(t, http.StatusOK)
 	snap := string(m.ctl(http.MethodGet, "/__worlds/b/__mock/state", nil).wantStatus(t, http.StatusOK).raw)
 
 	conn, err := net.Dial("tcp", strings.TrimPrefix(m.url, "http://"))

@@ -137,7 +137,10 @@ func (s *Server) handleClockSet(w http.ResponseWriter, r *http.Request) {
 		writeValidation(w, fields)
 		return
 	}
-	wl := s.worldOf(r)
+	wl, ok := s.worldToChange(w, r)
+	if !ok {
+		return
+	}
 	if in.Set != nil {
 		_ = wl.clock.Set(at) // checked above
 	}
@@ -217,7 +220,10 @@ func (s *Server) handleReset(w http.ResponseWriter, r *http.Request) {
 		}
 		src.Scenario = in.Scenario
 	}
-	wl := s.worldOf(r)
+	wl, ok := s.worldToChange(w, r)
+	if !ok {
+		return
+	}
 	if err := s.resetWorld(wl, src); err != nil {
 		s.writeResetError(w, wl, src, err)
 		return
@@ -386,7 +392,11 @@ func (s *Server) handleStatePut(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	st := *sent
-	if err := s.loadState(s.worldOf(r), st); err != nil {
+	wl, ok := s.worldToChange(w, r)
+	if !ok {
+		return
+	}
+	if err := s.loadState(wl, st); err != nil {
 		var nr *errNoRoom
 		if errors.As(err, &nr) {
 			writeShapeA(w, http.StatusRequestEntityTooLarge, nr.msg+"; the world is unchanged.")

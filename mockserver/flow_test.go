@@ -103,6 +103,7 @@ func TestFlowWritesIdsAsReferences(t *testing.T) {
 func TestFlowIsPerWorldAndStartsAtReset(t *testing.T) {
 	m := newMock(t, mockserver.Config{})
 	frontendRun(t, m, "a")
+	m.ctl(http.MethodPost, "/__worlds/b/__mock/reset", nil).wantStatus(t, http.StatusOK)
 	if doc, raw := getFlow(t, m, "b"); len(doc.Steps) != 0 {
 		t.Errorf("world b has %d steps of world a's run:\n%s", len(doc.Steps), raw)
 	}

@@ -49,18 +49,13 @@ func (s *Server) dispatch(w http.ResponseWriter, r *http.Request) {
 		if !s.spendUnbound(w, r) {
 			return
 		}
-		status := http.StatusBadRequest
-		if e, ok := err.(*errNoWorld); ok && e.status != 0 {
-			status = e.status
-		}
-		if status == http.StatusServiceUnavailable {
-			w.Header().Set("Retry-After", "1")
-		}
-		writeShapeA(w, status, err.Error())
+		writeNoWorld(w, err)
 		return
 	}
 	wl := s.worldOf(r)
-	wl.clock.stampDate(w.Header())
+	if !pendingFor(r) { // a world made later stamps its own (worldToChange)
+		wl.clock.stampDate(w.Header())
+	}
 	if rt, ok := s.ops[r.URL.Path]; ok {
 		if r.Method != http.MethodPost {
 			if !s.spend(w, wl, "addr:"+clientAddr(r)) {

@@ -200,7 +200,11 @@ func (s *Server) handleFaultsAdd(w http.ResponseWriter, r *http.Request) {
 		writeValidation(w, fields)
 		return
 	}
-	added, ok := s.worldOf(r).faults.add(rule)
+	wl, ok := s.worldToChange(w, r)
+	if !ok {
+		return
+	}
+	added, ok := wl.faults.add(rule)
 	if !ok {
 		writeShapeA(w, http.StatusConflict, fmt.Sprintf("The world holds %d fault rules, the most it keeps; DELETE /__mock/faults clears them. Nothing was added.", maxFaultRules))
 		return

@@ -271,6 +271,17 @@ type worldKey struct{}
 type bound struct {
 	w   *world
 	err error
+	// pending is set when a control that changes the world names one not there yet: the
+	// world is made once the control has checked its body (worldToChange).
+	pending *pendingWorld
+}
+
+// pendingWorld is a world a control that changes it (reset, clock, a fault rule, a snapshot)
+// makes only once its body is checked (D141): a refused one makes no world and pushes none out.
+type pendingWorld struct {
+	name  string
+	evict bool
+	w     *world // made, held in flight until the request ends
 }
 
 // splitWorld takes the /__worlds/<name> prefix off an escaped path: the name, the escaped path
@@ -343,6 +354,13 @@ func (s *Server) bindWorld(next http.Handler) http.Handler {
 			b.w.touch()
 			b.w.requests.Add(1)
 		}
+		if p := b.pending; p != nil {
+			defer func() {
+				if p.w != nil {
+					p.w.release()
+				}
+			}()
+		}
 		next.ServeHTTP(w, r2.WithContext(context.WithValue(r2.Context(), worldKey{}, b)))
 	})
 }
@@ -367,14 +385,17 @@ func (s *Server) bindNamed(w http.ResponseWriter, r *http.Request, name string) 
 		if msg := controlQueryProblem(getOrHead(r), r); msg != "" { // a refused control makes no world
 			return bound{err: &errNoWorld{status: http.StatusBadRequest, msg: msg}}, false
 		}
-		if journalReads[getOrHead(r)+" "+r.URL.Path] {
-			// A verification read of a world that is not there (never made, or dropped) says
-			// so: made afresh it would answer "never called", and push out another world.
-			return bound{err: &errNoWorld{status: http.StatusNotFound, msg: fmt.Sprintf("The mock holds no world named %q (never made, or dropped to make room: the world made afresh under its name says when); GET /__mock/worlds lists them.", clip(name, 80))}}, false
+		if worldReads[getOrHead(r)+" "+r.URL.Path] {
+			// A read or a clear of a world that is not there (never made, or dropped) says so:
+			// made afresh it would answer "never called" or an empty flow, and push out another.
+			return bound{err: &errNoWorld{status: http.StatusNotFound, msg: s.noSuchWorld(name)}}, false
 		}
 	}
 	if !s.mayCreateWorld(w, r, name) {
 		return b, true
+	}
+	if worldChanges[getOrHead(r)+" "+r.URL.Path] {
+		return bound{pending: &pendingWorld{name: name, evict: s.mayEvict(r)}}, false
 	}
 	// A page of another site may make a world while there is room, never by pushing out
 	// another, unless --cors-origins names its origin: a few dozen fetches from any site would
@@ -383,8 +404,68 @@ func (s *Server) bindNamed(w http.ResponseWriter, r *http.Request, name string) 
 	return b, false
 }
 
-// journalReads are the verification reads of a world's journal: they make no world.
-var journalReads = map[string]bool{"GET /__mock/requests": true, "GET /__mock/requests/count": true}
+// worldReads are the controls that read or clear what a world has recorded or holds (its
+// journal, flow, snapshot and fault rules): asked of a world not there, they make none (D141),
+// since a world made afresh would answer for one dropped with its records ("never called", an
+// empty flow). The fixture manifest, the clock and the dashboard do make one: they are how a
+// test worker or a person starts with a world.
+var worldReads = map[string]bool{
+	"GET /__mock/requests": true, "GET /__mock/requests/count": true, "DELETE /__mock/requests": true,
+	"GET /__mock/faults": true, "DELETE /__mock/faults": true,
+	"GET /__mock/state": true, "GET /__mock/flow": true,
+}
+
+// worldChanges are the controls that change a world from a body they check first: they make a
+// world not there yet only once the body is taken (worldToChange), never for a refused one.
+var worldChanges = map[string]bool{"POST /__mock/reset": true, "POST /__mock/clock": true, "POST /__mock/faults": true, "PUT /__mock/state": true}
+
+// noSuchWorld words the answer to a read of a world the mock does not hold, saying when and
+// why a world of that name was dropped, when one was.
+func (s *Server) noSuchWorld(name string) string {
+	s.worlds.mu.Lock()
+	why := s.worlds.dropped[name]
+	s.worlds.mu.Unlock()
+	if why != "" {
+		why = " (" + strings.TrimSuffix(why, "; this one was made afresh") + ")"
+	} else {
+		why = " (never made, or dropped to make room)"
+	}
+	return fmt.Sprintf("The mock holds no world named %q%s; GET /__mock/worlds lists them, and a reset or an API call through its prefix makes it.", clip(name, 80), why)
+}
+
+// worldToChange is the world a control changes: the request's, made now when the request
+// named a world not there yet (pendingWorld). When it cannot be made, the answer is written
+// and ok is false.
+func (s *Server) worldToChange(w http.ResponseWriter, r *http.Request) (*world, bool) {
+	b, _ := r.Context().Value(worldKey{}).(bound)
+	p := b.pending
+	if p == nil || p.w != nil {
+		return s.worldOf(r), true
+	}
+	wl, err := s.world(p.name, true, p.evict)
+	if err != nil {
+		writeNoWorld(w, err)
+		return nil, false
+	}
+	p.w = wl
+	wl.touch()
+	wl.requests.Add(1)
+	wl.clock.stampDate(w.Header())
+	return wl, true
+}
+
+// writeNoWorld answers a request whose world cannot be served: 400 shape (a) unless the error
+// says otherwise (404 for one not there, 503 with Retry-After when every world is busy).
+func writeNoWorld(w http.ResponseWriter, err error) {
+	status := http.StatusBadRequest
+	if e, ok := err.(*errNoWorld); ok && e.status != 0 {
+		status = e.status
+	}
+	if status == http.StatusServiceUnavailable {
+		w.Header().Set("Retry-After", "1")
+	}
+	writeShapeA(w, status, err.Error())
+}
 
 // mayEvict tells whether r may push out an idle world to make room: any request but one from
 // a page of another site whose origin --cors-origins does not name (D141, D206).
@@ -423,10 +504,21 @@ func getOrHead(r *http.Request) string {
 // worldOf is the world bound to r (the default world when none was bound, as in handlers
 // called directly).
 func (s *Server) worldOf(r *http.Request) *world {
-	if b, ok := r.Context().Value(worldKey{}).(bound); ok && b.w != nil {
+	b, _ := r.Context().Value(worldKey{}).(bound)
+	switch {
+	case b.w != nil:
 		return b.w
+	case b.pending != nil && b.pending.w != nil:
+		return b.pending.w
 	}
 	return s.worlds.def
+}
+
+// pendingFor tells whether r names a world its control makes only once its body is checked,
+// not made yet: until worldToChange, r has no world of its own.
+func pendingFor(r *http.Request) bool {
+	b, _ := r.Context().Value(worldKey{}).(bound)
+	return b.pending != nil && b.pending.w == nil
 }
 
 // worldError is why r has no world, or nil.

@@ -1,0 +1,59 @@
+package mockserver_test
+
+import (
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/opsapi/mocktoolkit/mockserver"
+)
+
+// A control that reads or clears what a world recorded, asked of a world not there, makes no
+// world and pushes out none: it answers 404 saying so, and for a world dropped to make room,
+// when and why (a flow download of a dropped world answered an empty flow, and pushed out yet
+// another worker's world). A control that changes a world makes it only once its body is
+// taken: a refused reset, clock move or fault rule makes none (D141).
+func TestControlsMakeAWorldOnlyWhenTheyChangeIt(t *testing.T) {
+	m := newMock(t, mockserver.Config{MaxWorlds: 2})
+	for _, w := range []string{"a", "b"} {
+		m.ctl(http.MethodPost, "/__worlds/"+w+"/__mock/reset", nil).wantStatus(t, http.StatusOK)
+	}
+	for _, c := range []struct {
+		method, path, body string
+		status             int
+	}{
+		{http.MethodGet, "/__mock/flow", "", http.StatusNotFound},
+		{http.MethodGet, "/__mock/state", "", http.StatusNotFound},
+		{http.MethodGet, "/__mock/faults", "", http.StatusNotFound},
+		{http.MethodDelete, "/__mock/faults", "", http.StatusNotFound},
+		{http.MethodDelete, "/__mock/requests", "", http.StatusNotFound},
+		{http.MethodPost, "/__mock/reset", `{"scenario":"nosuch"}`, http.StatusUnprocessableEntity},
+		{http.MethodPost, "/__mock/reset", `{"seed":"x"}`, http.StatusUnprocessableEntity},
+		{http.MethodPost, "/__mock/clock", `{"advance_seconds":-1}`, http.StatusUnprocessableEntity},
+		{http.MethodPost, "/__mock/faults", `{"status":999}`, http.StatusUnprocessableEntity},
+		{http.MethodPut, "/__mock/state", `{"cards":"x"}`, http.StatusUnprocessableEntity},
+	} {
+		var body any
+		if c.body != "" {
+			body = c.body
+		}
+		a := m.ctl(c.method, "/__worlds/q"+c.path, body).wantStatus(t, c.status)
+		if c.status == http.StatusNotFound && !strings.Contains(string(a.raw), `no world named \"q\"`) {
+			t.Errorf("%s %s of an absent world: %s, want it to say the mock holds no such world", c.method, c.path, a.raw)
+		}
+		if names := m.worldNames(t); names != "default,a,b" && names != "default,b,a" {
+			t.Fatalf("after %s %s %s on world q: worlds %s, want a and b kept and no q", c.method, c.path, c.body, names)
+		}
+	}
+	m.ctl(http.MethodPost, "/__worlds/q/__mock/clock", map[string]any{"advance_seconds": 60}).wantStatus(t, http.StatusOK)
+	if names := m.worldNames(t); !strings.Contains(names, "q") {
+		t.Fatalf("an accepted clock move made no world: %s", names)
+	}
+	dropped := "a"
+	if !strings.Contains(m.worldNames(t), "b") {
+		dropped = "b"
+	}
+	if a := m.ctl(http.MethodGet, "/__worlds/"+dropped+"/__mock/flow", nil).wantStatus(t, http.StatusNotFound); !strings.Contains(string(a.raw), "dropped at") {
+		t.Errorf("the flow of a dropped world: %s, want a 404 saying when it was dropped", a.raw)
+	}
+}
