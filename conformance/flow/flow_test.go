@@ -180,6 +180,9 @@ func TestLoadReadsAFolderAndReportsEachBadFile(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	if err := os.Mkdir(filepath.Join(dir, "sub.json"), 0o755); err != nil { // a subfolder, whatever its name, is not read
+		t.Fatal(err)
+	}
 	files, err := flow.Load(dir, ops)
 	if err != nil || len(files) != 2 {
 		t.Fatalf("Load = %d files, %v; want 2", len(files), err)

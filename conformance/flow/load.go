@@ -43,6 +43,11 @@ func Load(path string, operations []string) ([]File, error) {
 		if err != nil {
 			return nil, fmt.Errorf("load flows: %w", err)
 		}
+		// Subfolders are not read, whatever they are called (a folder named x.json too).
+		paths = slices.DeleteFunc(paths, func(p string) bool {
+			fi, err := os.Stat(p)
+			return err == nil && fi.IsDir()
+		})
 		sort.Strings(paths)
 		if len(paths) == 0 {
 			return nil, fmt.Errorf("load flows: the folder %s holds no *.json file", path)
