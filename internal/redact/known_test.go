@@ -164,3 +164,15 @@ func TestKnownBoundsItsBytes(t *testing.T) {
 		t.Error("the oldest value is still kept past the byte bound")
 	}
 }
+
+// A kept value quoted in capitals or small letters is replaced too: a hex token written in
+// capitals is the working token to whoever lowers it.
+func TestKnownReplacesOtherCases(t *testing.T) {
+	k := NewKnown(0)
+	k.Note("9f8e7d6c5b4a")
+	for _, s := range []string{"t=9F8E7D6C5B4A.", "t=9f8e7d6c5b4a."} {
+		if got := k.Replace(s); got != "t="+Placeholder+"." {
+			t.Errorf("Replace(%q) = %q", s, got)
+		}
+	}
+}

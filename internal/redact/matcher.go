@@ -30,9 +30,15 @@ func newMatcher() *matcher {
 	return &matcher{index: map[uint32]*bucket{}, refs: map[string]int{}}
 }
 
-// patterns are v and the forms it takes in a form body, a URL and a JSON string.
+// patterns are v, v in capitals and in small letters (a hex token quoted in capitals is the
+// token to whoever lowers it), and the forms v takes in a form body, a URL and a JSON string.
 func patterns(v string) []string {
 	out := []string{v}
+	for _, c := range []string{strings.ToUpper(v), strings.ToLower(v)} {
+		if len(c) == len(v) && !slices.Contains(out, c) {
+			out = append(out, c)
+		}
+	}
 	for _, enc := range encodings(v) {
 		if !slices.Contains(out, enc) {
 			out = append(out, enc)
