@@ -4,10 +4,13 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
+	"strings"
 	"sync"
 
+	"github.com/opsapi/mocktoolkit/internal/jsonwords"
 	"github.com/opsapi/mocktoolkit/internal/redact"
 	"github.com/opsapi/mocktoolkit/spec"
 )
@@ -85,7 +88,10 @@ func (r *ScenarioRecorder) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 	var answer struct {
 		Data any `json:"data"`
 	}
-	if json.Unmarshal(body, &answer) != nil {
+	if err := json.Unmarshal(body, &answer); err != nil {
+		r.mu.Lock()
+		r.notes[fmt.Sprintf("an answer of %s was not recorded: %s", req.URL.Path, unreadableAnswer(err))] = true
+		r.mu.Unlock()
 		return
 	}
 	r.secrets.NoteValue(answer.Data)
@@ -188,6 +194,16 @@ func (r *ScenarioRecorder) keepCart(cart map[string]any) {
 // checks (a project of tens of thousands of cards answers cards/list in tens of MiB), since the
 // recording is what a team takes from staging.
 const maxRecordedAnswer = 64 << 20
+
+// unreadableAnswer words why an answer's JSON could not be read for the recording: every record
+// in it is left out, so the log says why.
+func unreadableAnswer(err error) string {
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) && strings.HasPrefix(te.Value, "number") {
+		return "it holds the " + te.Value + ", past the largest a JSON reader keeps (about 1.8e308), so none of its records are in the file"
+	}
+	return "it is not JSON (" + jsonwords.Syntax(err) + "), so none of its records are in the file"
+}
 
 // maxExactInt is the largest integer JSON's numbers (float64) hold exactly: a larger id read
 // from an answer may already be another one, so it is never kept (D197).

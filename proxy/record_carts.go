@@ -28,7 +28,9 @@ type (
 func (b *scenarioBuilder) cartList() {
 	domains := map[string]string{}
 	for i, cart := range b.carts {
-		c := scenarioCart{Ref: fmt.Sprintf("cart-%d", i+1), Status: oneOf(cart, "status", "open", "locked"), Currency: b.text(cart, "currency", 0)}
+		c := scenarioCart{Ref: fmt.Sprintf("cart-%d", i+1)}
+		done := b.within(c.Ref)
+		c.Status, c.Currency = b.enum(cart, "status", "open", "locked"), b.text(cart, "currency", 0)
 		items, _ := cart["items"].([]any)
 		for _, raw := range items {
 			it, ok := raw.(map[string]any)
@@ -56,6 +58,7 @@ func (b *scenarioBuilder) cartList() {
 			}
 			c.Items = append(c.Items, item)
 		}
+		done()
 		b.doc.Carts = append(b.doc.Carts, c)
 	}
 }

@@ -2,6 +2,7 @@ package proxy_test
 
 import (
 	"bytes"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -85,5 +86,35 @@ func TestScenarioRecorderLeavesOutReferencesThatAreNoIDs(t *testing.T) {
 	}
 	if !strings.Contains(strings.Join(notes, "\n"), "group_id -3 is left out") {
 		t.Errorf("the log does not say group_id -3 was left out: %q", notes)
+	}
+}
+
+// What the recorder cannot keep it names in the log, never drops silently: an answer holding a
+// number past float64 (its records are all lost), a reply whose parent the recording does not
+// hold before it, a cart status the mock does not take.
+func TestScenarioRecorderNamesWhatItDrops(t *testing.T) {
+	for _, c := range []struct{ path, answer, want string }{
+		{"/services/operations/v1/operations/cards/list", `{"error":false,"message":"ok","data":{"cards":[{"id":7,"title":"A","score":1e400}]}}`, "past the largest a JSON reader keeps"},
+		{"/services/operations/v1/operations/comments/list", `{"error":false,"message":"ok","data":{"comments":[{"id":4,"card_id":7,"comment":"re","parent_comment_id":9}],"cards":[{"id":7,"title":"A"}]}}`, "reply_to left out"},
+		{"/services/domains/v1/domain-cart/remove", `{"error":false,"message":"ok","data":{"cart":{"session_token":"t1234","status":"shipped","currency":"USD","items":[]}}}`, `status "shipped" left out`},
+	} {
+		rec, err := proxy.NewScenarioRecorder(upstreamAnswering(c.answer))
+		if err != nil {
+			t.Fatal(err)
+		}
+		srv := httptest.NewServer(rec)
+		res, err := http.Post(srv.URL+c.path, "application/json", strings.NewReader("{}"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		srv.Close()
+		var notes []string
+		if _, err := rec.WriteScenario(io.Discard, proxy.ScenarioOptions{Name: "drops", Seed: 1, Taken: func(string, int64) bool { return false }, Note: func(s string) { notes = append(notes, s) }}); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(strings.Join(notes, "\n"), c.want) {
+			t.Errorf("%s answering %s: notes %q, want one saying %q", c.path, c.answer, notes, c.want)
+		}
 	}
 }

@@ -314,6 +314,8 @@ func (b *scenarioBuilder) comment(id int64, rec map[string]any) {
 	if p := number(rec, "parent_comment_id"); p != nil && b.made[ref("comment", *p)] {
 		s := ref("comment", *p)
 		c.ReplyTo = &s
+	} else if p != nil {
+		b.changes[fmt.Sprintf("%s: reply_to left out: its parent, comment %d, is not a comment of the recording written before it", c.Ref, *p)] = true
 	}
 	if v, ok := rec["is_read"].(bool); ok {
 		c.IsRead = &v
