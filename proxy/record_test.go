@@ -22,7 +22,7 @@ func upstreamAnswering(body string) http.Handler {
 func TestScenarioRecorderScrubsPersonalDataAndKeepsFreeIDs(t *testing.T) {
 	rec, err := proxy.NewScenarioRecorder(upstreamAnswering(`{"error":false,"message":"ok","data":{"token":"tok-5f2a9c","name":"Annabel Lee","email":"ann@corp.example",` +
 		`"cards":[{"id":7,"title":"Call Annabel Lee at ann@corp.example","priority":"extreme","group_id":3,"owner_id":12,"due_date":"2026-05-01 10:00:00"},{"id":9,"title":"Master","is_master":true},` +
-		`{"id":10,"title":"Ask Annabel: mailto:jane.doe%40acme.com or josé@bücher.de","group_id":3},{"id":11,"title":"ANNABEL LEE, or lee, annabel","group_id":3,"unique_identifier":"seo-1"}],` +
+		`{"id":10,"title":"Ask Annabel: mailto:jane.doe%40acme.com or josé@bücher.de","group_id":3},{"id":11,"title":"ANNABEL LEE, or lee, annabel","group_id":3,"unique_identifier":"seo-1"},{"id":12,"title":"/u?q=Tom%20Annabel%20Annabel","group_id":3}],` +
 		`"comments":[{"id":4,"card_id":7,"comment":"ok"},{"id":5,"card_id":7,"comment":"re","parent_comment_id":4}],` +
 		`"cart":{"session_token":"secret-cart-token","status":"locked","currency":"EUR","items":[{"id":31,"domain_name":"annlee.shop","tld":"shop","action":"renew","years":2,"price":20.5}]}}}`))
 	if err != nil {

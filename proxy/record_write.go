@@ -467,7 +467,9 @@ func newScrubber(names map[string]bool, secrets *redact.Known) *scrubber {
 		for _, part := range namePart.FindAllString(n, -1) {
 			if _, taken := s.byName[part]; !taken {
 				s.byName[part] = fmt.Sprintf("Person %d", i+1)
-				s.parts = append(s.parts, namePartStandIn{regexp.MustCompile(`(?i)\b` + regexp.QuoteMeta(part) + `\b`), s.byName[part]})
+				// A whole word: after a start, a non-letter or a percent escape (a name in a URL,
+				// name=Ann%20Realperson), before an end or a non-letter.
+				s.parts = append(s.parts, namePartStandIn{regexp.MustCompile(`(?i)(^|[^\p{L}\p{N}]|%[0-9A-Fa-f]{2})` + regexp.QuoteMeta(part) + `([^\p{L}\p{N}]|$)`), s.byName[part]})
 			}
 		}
 	}
@@ -487,7 +489,9 @@ func (s *scrubber) text(t string) string {
 		t = strings.ReplaceAll(t, n, s.byName[n])
 	}
 	for _, p := range s.parts { // whole words only: "Anna" is not "Annabel"
-		t = p.word.ReplaceAllLiteralString(t, p.standIn)
+		for range 2 { // a match takes the character after it, which the next one may start with
+			t = p.word.ReplaceAllString(t, "${1}"+strings.ReplaceAll(p.standIn, "$", "$$")+"${2}")
+		}
 	}
 	return t
 }
