@@ -273,6 +273,9 @@ func (p *Proxy) inspect(resp *http.Response) error {
 		// once, as the failed exchange it is.
 		asked := resp.Request.Header.Get("Upgrade")
 		if got := resp.Header.Get("Upgrade"); asked == "" || !strings.EqualFold(asked, got) {
+			if asked == "" && ex.op != nil {
+				return fmt.Errorf("it switched protocols to %q, which the request it was sent did not ask for (the proxy forwards no Upgrade on the API's operations, which are plain JSON over HTTP)", clipText(got, 100))
+			}
 			return fmt.Errorf("it switched protocols to %q, which the request did not ask for", clipText(got, 100))
 		}
 	}
