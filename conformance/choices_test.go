@@ -52,6 +52,8 @@ const (
 	choiceToolFilter = "the reference reads boards/list's optional tool_key filter from the body"
 	// D32
 	choiceTourCards = "the reference's tour card update acts on master cards of type tour or widget_tour only, else 404"
+	// D32
+	choiceTourStatusOnMaster = "the reference keeps the status a tour card update sets on the master card itself, which master-cards/update then answers"
 	// D33
 	choiceConversations = "the reference lets only a conversation's owner restore it (others get 404), and restoring an active one changes nothing"
 	// D34

@@ -1211,6 +1211,8 @@ var corrects = []correct{
 	},
 	lateSync(),
 	cachedCardLists(),
+	cachedWidgetLists(),
+	tourStatusPerProject(),
 }
 
 // TestSuitePassesCorrectVariants runs the contract profile against every correct variant: each
