@@ -290,7 +290,12 @@ func (wl *worldState) identify(r *http.Request) (reference.User, bool) {
 	return u, err == nil
 }
 
+// bearer is the token of r's one Authorization header. Two such headers authenticate nobody
+// (D10): servers and proxies disagree on which one counts, so neither is taken.
 func bearer(r *http.Request) (string, bool) {
+	if len(r.Header.Values("Authorization")) != 1 {
+		return "", false
+	}
 	h := r.Header.Get("Authorization")
 	const prefix = "bearer "
 	if len(h) <= len(prefix) || !bytes.EqualFold([]byte(h[:len(prefix)]), []byte(prefix)) {

@@ -393,6 +393,9 @@ func preferred(h http.Header, rt *route) (int, string) {
 	if !ok {
 		return 0, ""
 	}
+	if strings.Contains(raw, " and ") {
+		return 0, "Prefer asks for more than one code (" + raw + "): ask for one; " + rt.id + " answers " + joinInts(rt.codes) + "."
+	}
 	code, err := strconv.Atoi(raw)
 	if err != nil || !contains(rt.codes, code) {
 		return 0, "Prefer: code=" + raw + " is not an answer of " + rt.id + "; it answers " + joinInts(rt.codes) + "."

@@ -10,17 +10,19 @@ import (
 )
 
 // Code finds the code preference among every Prefer header, split on commas and semicolons,
-// as sent (it may not be a number).
+// as sent (it may not be a number). Codes that differ are all given, joined by " and ", which
+// is no number: a mock refuses them as one code it cannot force, rather than pick one.
 func Code(h http.Header) (string, bool) {
+	var codes []string
 	for _, v := range h.Values("Prefer") {
 		for _, part := range strings.FieldsFunc(v, func(r rune) bool { return r == ',' || r == ';' }) {
 			k, val, ok := strings.Cut(strings.TrimSpace(part), "=")
-			if ok && strings.EqualFold(strings.TrimSpace(k), "code") {
-				return strings.Trim(strings.TrimSpace(val), `"`), true
+			if code := strings.Trim(strings.TrimSpace(val), `"`); ok && strings.EqualFold(strings.TrimSpace(k), "code") && !slices.Contains(codes, code) {
+				codes = append(codes, code)
 			}
 		}
 	}
-	return "", false
+	return strings.Join(codes, " and "), len(codes) > 0
 }
 
 // Forceable reports whether a mock forces code, of the codes declared for an operation: every
