@@ -13,6 +13,16 @@ import (
 // caller and body: a card snoozed shows in the counts up to a second later (D210; an outside
 // vendor served its widget lists so).
 func cachedWidgetLists() correct {
+	return correct{
+		name:  "serves widget card lists from a cache refreshed every second",
+		basis: "§Endpoints 8: when a list shows a write (a snooze) is not stated",
+		after: cachedForASecond(conformance.OpWidgetCardsList),
+	}
+}
+
+// cachedForASecond serves op's successful answers from a cache kept a second, per mock, caller
+// and body, as a deployment behind a short-lived cache answers.
+func cachedForASecond(op conformance.Operation) func(x *xchg) {
 	type kept struct {
 		body map[string]any
 		at   time.Time
@@ -21,23 +31,19 @@ func cachedWidgetLists() correct {
 		mu    sync.Mutex
 		cache = map[string]kept{}
 	)
-	return correct{
-		name:  "serves widget card lists from a cache refreshed every second",
-		basis: "§Endpoints 8: when a list shows a write (a snooze) is not stated",
-		after: func(x *xchg) {
-			if x.op.ID != conformance.OpWidgetCardsList.ID || x.a.status != 200 || x.a.body == nil {
-				return
-			}
-			raw, _ := json.Marshal(x.req)
-			k := fmt.Sprintf("%p %s %s", x.m, x.r.Header.Get("Authorization"), raw)
-			mu.Lock()
-			defer mu.Unlock()
-			if c, ok := cache[k]; ok && time.Since(c.at) < time.Second {
-				x.a.body = c.body
-				return
-			}
-			cache[k] = kept{x.a.body, time.Now()}
-		},
+	return func(x *xchg) {
+		if x.op.ID != op.ID || x.a.status != 200 || x.a.body == nil {
+			return
+		}
+		raw, _ := json.Marshal(x.req)
+		k := fmt.Sprintf("%p %s %s", x.m, x.r.Header.Get("Authorization"), raw)
+		mu.Lock()
+		defer mu.Unlock()
+		if c, ok := cache[k]; ok && time.Since(c.at) < time.Second {
+			x.a.body = c.body
+			return
+		}
+		cache[k] = kept{x.a.body, time.Now()}
 	}
 }
 
