@@ -107,6 +107,14 @@ func enumNearMisses(field string, enum []string) []string {
 	return out
 }
 
+// enumWords are words a deployment might add to an enumeration (a status "done" or "archived",
+// a priority "medium"), those the enumeration does not hold: refused one by one in a single
+// spec, so an enumeration widened by a word or two is caught without a spec per word.
+func enumWords(enum []string) []string {
+	return slices.DeleteFunc([]string{"done", "archived", "pending", "active", "medium", "critical", "none", "other"},
+		func(w string) bool { return slices.Contains(enum, w) })
+}
+
 // wrongValue is a value of another JSON type than want.
 func wrongValue(want string) any {
 	switch want {
@@ -258,6 +266,18 @@ func validationSpecs(op Operation, fr fieldRules) {
 			reject(fmt.Sprintf("%q outside its enumeration (%q)", c.field, "not-"+c.enum[0]), "not-"+c.enum[0])
 			for _, v := range enumNearMisses(c.field, c.enum) {
 				reject(fmt.Sprintf("%q outside its enumeration (%q)", c.field, v), v)
+			}
+			if words := enumWords(c.enum); len(words) > 0 {
+				It(fmt.Sprintf("rejects words a deployment might add to %q's enumeration (%s) with a validation error keyed by %q", c.field, strings.Join(words, ", "), c.field), Profile(profile, op, AspectValidation, ruleID, "ERR-5"), func() {
+					for _, v := range words {
+						By(fmt.Sprintf("sending %q as %q", v, c.field))
+						ex := send(Request{Op: op, As: who.String(), Token: token(who, op), Body: with(fr.base(), c.field, v), Intent: Invalid, Constraint: c.tag()})
+						if op.CodesShown() {
+							Expect(ex).To(HaveStatus(422), rule)
+						}
+						Expect(ex).To(HaveValidationErrorFor(c.field))
+					}
+				})
 			}
 			for _, v := range c.enum {
 				accept(fmt.Sprintf("%q %q of its enumeration", c.field, v), v)

@@ -91,15 +91,6 @@ var probeVariants = []variant{
 				p["total_pages"] = int(total) / int(per)
 			}
 		})},
-	{"answers the status asked of a tour card, but keeps it open", "TRANS-1",
-		func(h httpHandler) httpHandler {
-			keepOpen := mutate(conformance.OpTourCardsUpdate, func(req map[string]any) { req["status"] = "open" })
-			return rewrite(op(conformance.OpTourCardsUpdate), func(_ *http.Request, req map[string]any, a *answer) {
-				if card, ok := a.data()["card"].(map[string]any); ok && a.status == 200 {
-					card["status"] = req["status"]
-				}
-			})(keepOpen(h))
-		}},
 	{"lists at most 20 comments a page, whatever per_page says", "PAGE-1",
 		rewrite(op(conformance.OpCommentsList), func(_ *http.Request, _ map[string]any, a *answer) {
 			if list, ok := a.data()["comments"].([]any); ok && len(list) > 20 {

@@ -253,6 +253,12 @@ var variants = []variant{
 		fake(conformance.OpCardsUpdate, func(_ *http.Request, req map[string]any) bool {
 			return req["due_date"] == "not-a-date"
 		}, 200, success(map[string]any{"card": "updated"}))},
+	{"takes the statuses done and archived on master-cards/update, past its enumeration", "ERR-1",
+		mutate(conformance.OpMasterCardsUpdate, func(req map[string]any) {
+			if req["status"] == "done" || req["status"] == "archived" {
+				req["status"] = "closed"
+			}
+		})},
 	{"truncates a fractional position on tags/create", "ERR-1",
 		mutate(conformance.OpTagsCreate, func(req map[string]any) {
 			if f, ok := req["position"].(float64); ok && f != float64(int64(f)) {
