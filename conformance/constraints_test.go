@@ -64,8 +64,8 @@ func notFormatted(format string) string {
 
 // nearMiss is a value of another JSON type than want that a lenient deployment coerces: a
 // fraction where an integer belongs (truncated), an integer written as text (the base body's
-// own value, so a coercing deployment would carry the request out), the text "true" where a
-// boolean belongs.
+// own value, so a coercing deployment would carry the request out), the text "true" or the
+// number 1 where a boolean belongs.
 type nearMiss struct {
 	said  string
 	value func(base map[string]any, field string) any
@@ -84,7 +84,10 @@ func nearMisses(want string) []nearMiss {
 			}},
 		}
 	case "boolean":
-		return []nearMiss{{`the text "true"`, func(map[string]any, string) any { return "true" }}}
+		return []nearMiss{
+			{`the text "true"`, func(map[string]any, string) any { return "true" }},
+			{"the number 1", func(map[string]any, string) any { return 1 }},
+		}
 	}
 	return nil
 }
@@ -249,6 +252,9 @@ func validationSpecs(op Operation, fr fieldRules) {
 		case "format":
 			v := notFormatted(c.want)
 			reject(fmt.Sprintf("%q of %q, not %s", c.field, v, aFormat(c.want)), v)
+			if c.want == "date-time" { // a date alone is no date-time: a lenient parser takes it
+				reject(fmt.Sprintf("%q of %q, a date without a time", c.field, "2030-01-31"), "2030-01-31")
+			}
 		case "maxLength":
 			reject(fmt.Sprintf("%q of %d characters (max %d)", c.field, c.n+1, c.n), strings.Repeat("x", c.n+1))
 			if c.chars {

@@ -259,6 +259,20 @@ var variants = []variant{
 				req["status"] = "closed"
 			}
 		})},
+	{"reads the numbers 1 and 0 as booleans on master-cards/update", "ERR-1",
+		mutate(conformance.OpMasterCardsUpdate, func(req map[string]any) {
+			for _, k := range []string{"is_active", "sync_to_projects"} {
+				if n, ok := req[k].(float64); ok && (n == 0 || n == 1) {
+					req[k] = n == 1
+				}
+			}
+		})},
+	{"takes a date without a time as a card's due_date", "ERR-1",
+		mutate(conformance.OpCardsUpdate, func(req map[string]any) {
+			if d, ok := req["due_date"].(string); ok && len(d) == len("2030-01-31") && strings.Count(d, "-") == 2 {
+				req["due_date"] = d + "T00:00:00Z"
+			}
+		})},
 	{"truncates a fractional position on tags/create", "ERR-1",
 		mutate(conformance.OpTagsCreate, func(req map[string]any) {
 			if f, ok := req["position"].(float64); ok && f != float64(int64(f)) {
