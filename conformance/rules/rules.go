@@ -112,7 +112,7 @@ var All = []Rule{
 
 	// Validation.
 	{ID: ERR1, By: Suite | Explore, Source: "Errors (rule 1)",
-		Statement: "A body field that breaks its type (a fraction is not an integer, the text \"true\" is not a boolean; a date-time or an e-mail address where the interface gives that format), required flag, enumeration or maximum length is answered with a validation error: 422 (where the operation's codes are not listed, any refusal), whose shape (c) is ENV-4's and whose keys are ERR-5's."},
+		Statement: "A body field that breaks its type (a fraction is not an integer, nor is an integer written as text; neither the text \"true\" nor the number 1 is a boolean; a date-time or an e-mail address where the interface gives that format, and a date alone is no date-time), required flag, enumeration (a value in other capitals, or a plausible word the enumeration does not hold, such as a status \"done\", is outside it) or maximum length is answered with a validation error: 422 (where the operation's codes are not listed, any refusal), whose shape (c) is ENV-4's and whose keys are ERR-5's."},
 	{ID: ERR2, Source: "Limits; Endpoints (min/max)",
 		Statement: "A number below its minimum or above its maximum is a validation error, like ERR-1."},
 	{ID: ERR3, Source: "Endpoints; Limits",
