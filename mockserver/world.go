@@ -144,6 +144,16 @@ func (s *Server) resetWorld(w *world, src Source) error {
 // errNoUsers refuses a snapshot without users (D198): nobody could log in to such a world.
 var errNoUsers = errors.New("it holds no users, so nobody could log in; start from a snapshot GET /__mock/state answers, or reset the world")
 
+// checkSnapshot tells why st would not load into any world, without making one: no users, or
+// records that break the API's rules (D65, D76, D198).
+func checkSnapshot(st reference.State) error {
+	if len(st.Users) == 0 {
+		return errNoUsers
+	}
+	_, err := reference.New(st)
+	return err
+}
+
 // loadState replaces w's records with a snapshot; the manifest is checked against it (D102).
 func (s *Server) loadState(w *world, st reference.State) error {
 	if len(st.Users) == 0 {

@@ -32,6 +32,9 @@ func TestControlsMakeAWorldOnlyWhenTheyChangeIt(t *testing.T) {
 		{http.MethodPost, "/__mock/clock", `{"advance_seconds":-1}`, http.StatusUnprocessableEntity},
 		{http.MethodPost, "/__mock/faults", `{"status":999}`, http.StatusUnprocessableEntity},
 		{http.MethodPut, "/__mock/state", `{"cards":"x"}`, http.StatusUnprocessableEntity},
+		{http.MethodPut, "/__mock/state", `{}`, http.StatusUnprocessableEntity},
+		{http.MethodPut, "/__mock/state", `{"users":[]}`, http.StatusUnprocessableEntity},
+		{http.MethodPut, "/__mock/state", `{"users":[{"id":1,"email":"a@b.example","password":"secret-1","name":"A","role":"member","project_id":1}],"cards":[{"id":1,"title":"t","priority":"bogus"}]}`, http.StatusUnprocessableEntity},
 	} {
 		var body any
 		if c.body != "" {
