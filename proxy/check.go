@@ -44,7 +44,7 @@ func (p *Proxy) check(ctx context.Context, ex *exchange) []Violation {
 		vs = append(vs, check.Violation{Rule: rules.REQ1, Detail: why})
 	}
 	// Rules that span a caller's exchanges (LIMIT-1, LIST-1, COMMENT-1), by its bearer token.
-	vs = check.Ordered(append(vs, p.tracker.Judge(check.CallerKey(ex.reqHeader), one, ex.start, time.Now())...))
+	vs = check.Ordered(append(vs, p.trackerOf(ex.reqHeader).Judge(check.CallerKey(ex.reqHeader), one, ex.start, time.Now())...))
 	out := make([]Violation, len(vs))
 	for i, v := range vs {
 		out[i] = violation(v.Rule, v.Detail)
@@ -83,4 +83,41 @@ func ruleIDs(vs []Violation) []string {
 		}
 	}
 	return ids
+}
+
+// maxTrackedWorlds bounds the mock worlds tracked apart; past it they are all forgotten (a
+// client naming thousands of worlds costs the checks of spanning rules, not memory).
+const maxTrackedWorlds = 256
+
+// worldHeader names a mock world (the mock's X-Mock-World): a client may address worlds of a
+// mock through the proxy by it (README, "Validating proxy").
+const worldHeader = "X-Mock-World"
+
+// trackerOf is the tracker of the world the request names: the deployment's own, or one per
+// mock world named by X-Mock-World.
+func (p *Proxy) trackerOf(h http.Header) *check.Tracker {
+	name := h.Get(worldHeader)
+	if name == "" {
+		return p.tracker
+	}
+	p.worldsMu.Lock()
+	defer p.worldsMu.Unlock()
+	t, ok := p.worlds[name]
+	if !ok {
+		if len(p.worlds) >= maxTrackedWorlds {
+			clear(p.worlds)
+		}
+		t = check.NewTracker()
+		p.worlds[name] = t
+	}
+	return t
+}
+
+// forgetCounts forgets what every tracker counted: a mock's control replaced records or moved
+// a clock (D123).
+func (p *Proxy) forgetCounts() {
+	p.tracker.Forget()
+	p.worldsMu.Lock()
+	clear(p.worlds)
+	p.worldsMu.Unlock()
 }

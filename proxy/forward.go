@@ -290,7 +290,7 @@ func (p *Proxy) inspect(resp *http.Response) error {
 		}
 		ex.note(why + ": forwarded unchecked, bodies not kept")
 		if resetsCounts(ex.method, ex.path, resp.StatusCode) {
-			p.tracker.Forget()
+			p.forgetCounts()
 			ex.note("a mock's control that replaces its records or moves its clock: what the proxy counted of each caller's lists and rate windows is forgotten")
 		}
 		p.record(ex)

@@ -88,7 +88,11 @@ type Proxy struct {
 	journal *journal
 	stats   *stats
 	tracker *check.Tracker
-	started time.Time
+	// worlds are the trackers of the mock worlds a client names with X-Mock-World: each world
+	// has its own carts, records and windows, so one world's removal is no repeat of another's.
+	worldsMu sync.Mutex
+	worlds   map[string]*check.Tracker
+	started  time.Time
 	// bodyTimeout bounds the read-ahead of an answer body (upstreamTimeout; tests shorten it).
 	bodyTimeout time.Duration
 	// clientRules holds the rules of client violations already logged (logViolations).
@@ -118,6 +122,7 @@ func New(cfg Config) (*Proxy, error) {
 		journal:     newJournal(cfg.JournalSize),
 		stats:       newStats(),
 		tracker:     check.NewTracker(),
+		worlds:      map[string]*check.Tracker{},
 		bodies:      inflight.New(maxBodiesHeld),
 		started:     time.Now(),
 
