@@ -218,6 +218,10 @@ const (
 	// rateLimited: the answer was a 429 of a spent window or of the login throttle, which
 	// depends on the recording's timing and --rate-limit, not on what the calls asked.
 	rateLimited
+	// refusedByGuard: the mock refused the call for its own guards, not the API's rules: an
+	// origin --cors-origins does not name (D214), or a Prefer: code= the operation does not
+	// list (D60); a replay without that header would be carried out.
+	refusedByGuard
 	leftOutReasons
 )
 
@@ -228,6 +232,16 @@ var leftOutNotes = [leftOutReasons]string{
 	deepRequest:    fmt.Sprintf("whose request body nested deeper than %d levels are left out (the flow could not be read back)", maxFlowDepth),
 	brokenRequest:  "whose request body broke off before its announced length are left out (a replay would send it whole)",
 	rateLimited:    "answered 429 (a spent rate-limit window or the login throttle) are left out (that depends on the recording's timing, not on the calls)",
+	refusedByGuard: "refused for the mock's own guards (an origin --cors-origins does not name, a Prefer code the operation does not list) are left out (a replay sends neither header)",
+}
+
+// refusedByGuard tells a call the mock refused for its own guards (refusedByGuard's reasons).
+func (s *Server) refusedByGuard(r *http.Request, rt *route) bool {
+	if s.apiOriginRefusal(r) != "" {
+		return true
+	}
+	_, misuse := preferred(r.Header, rt)
+	return misuse != ""
 }
 
 // maxFlowDepth is the deepest request body a flow keeps (deepRequest).

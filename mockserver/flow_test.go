@@ -384,3 +384,20 @@ func TestFlowBindsIdsOnlyToTheirKind(t *testing.T) {
 		}
 	}
 }
+
+// A call the mock refused for its own guards, not the API's rules, is left out of the flow,
+// with a note: a Prefer code the operation does not list (400), and an origin --cors-origins
+// does not name (403). A flow sends neither header, so their replays were carried out.
+func TestFlowLeavesOutCallsRefusedByGuards(t *testing.T) {
+	m := newMock(t, mockserver.Config{CORSOrigins: []string{"http://app.example"}})
+	tok := m.post("/__worlds/g/v1/authenticate", "", map[string]any{"email": m.manifest.Users.Member.Email, "password": m.manifest.Users.Member.Password}).wantStatus(t, 200).data()["token"].(string)
+	list := "/__worlds/g/services/operations/v1/operations/boards/list"
+	m.ctl(http.MethodPost, list, map[string]any{}, "Authorization", "Bearer "+tok, "Prefer", "code=413").wantStatus(t, 400)
+	m.ctl(http.MethodPost, list, map[string]any{}, "Authorization", "Bearer "+tok, "Prefer", "code=401, code=500").wantStatus(t, 400)
+	m.ctl(http.MethodPost, list, map[string]any{}, "Authorization", "Bearer "+tok, "Origin", "http://evil.example").wantStatus(t, 403)
+	m.ctl(http.MethodPost, list, map[string]any{}, "Authorization", "Bearer "+tok, "Prefer", "code=200").wantStatus(t, 200)
+	doc, raw := getFlow(t, m, "g")
+	if len(doc.Steps) != 2 || !strings.Contains(doc.Note, "3 calls refused for the mock's own guards") {
+		t.Errorf("steps %d, note %q: want the login and the list run with code=200, and a note on the 3 refused calls\n%s", len(doc.Steps), doc.Note, raw)
+	}
+}

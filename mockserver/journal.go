@@ -331,6 +331,8 @@ func (s *Server) recordRequests(next http.Handler) http.Handler {
 				wl.flow.skip(forcedAnswer)
 			case rec.status == http.StatusTooManyRequests:
 				wl.flow.skip(rateLimited)
+			case s.refusedByGuard(r, rt):
+				wl.flow.skip(refusedByGuard)
 			case cannot:
 				wl.flow.skip(why)
 			default:
