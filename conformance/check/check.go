@@ -72,9 +72,11 @@ func Judge(ctx context.Context, ex Exchange) []Violation {
 		shape := Envelope(ex.Op, ex.Status, ex.Body)
 		if len(shape) == 0 && ex.Status == http.StatusUnprocessableEntity {
 			keyed := broken
-			if t, _ := spec.RequestBodyType(ex.ReqHeader.Get("Content-Type")); t != spec.BodyJSON {
-				// The request is not JSON by its Content-Type (the client's fault, REQ-1): a
-				// refusal may name the header rather than the fields of a body it did not read.
+			if t, _ := spec.RequestBodyType(ex.ReqHeader.Get("Content-Type")); t != spec.BodyJSON || encoded(ex.ReqHeader) {
+				// The request is not plain JSON by its Content-Type (the client's fault, REQ-1)
+				// or is sent compressed (whether a deployment reads compressed requests is not
+				// shown): a refusal may name the header rather than the fields of a body it
+				// did not read.
 				keyed = nil
 			}
 			shape = KeyedBy(ex.Body, keyed)
@@ -213,6 +215,18 @@ func Digits(s string) bool {
 		}
 	}
 	return true
+}
+
+// encoded tells a request body sent with a Content-Encoding other than identity.
+func encoded(h http.Header) bool {
+	for _, v := range h.Values("Content-Encoding") {
+		for _, c := range strings.Split(v, ",") {
+			if c = strings.TrimSpace(c); c != "" && !strings.EqualFold(c, "identity") {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // refusedPreference tells a mock's 400 to a `Prefer: code=` the operation does not list: the

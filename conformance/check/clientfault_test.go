@@ -10,28 +10,35 @@ import (
 	"github.com/opsapi/mocktoolkit/conformance/rules"
 )
 
-// A 422 refusing a request whose Content-Type is not JSON may name the header: the body's
+// A 422 refusing a request whose Content-Type is not JSON, or that is sent compressed, may name
+// the header: the body's
 // missing fields are not what it refused (ERR-5 judges the fields only of a JSON request). A
 // JSON request missing a required field must still have it named.
 func TestKeyedByNamesTheHeaderOfARequestThatIsNotJSON(t *testing.T) {
 	o := op(t, "domainCartRemove")
 	refusal := []byte(`{"message":"The body must be JSON.","errors":{"Content-Type":["The body must be JSON."]}}`)
 	for _, tt := range []struct {
-		contentType string
-		err5        bool
+		contentType, encoding string
+		err5                  bool
 	}{
-		{"application/x-www-form-urlencoded", false},
-		{"text/plain", false},
-		{"", false},
-		{"application/json; charset=latin1", false},
-		{"application/json", true},
+		{"application/x-www-form-urlencoded", "", false},
+		{"text/plain", "", false},
+		{"", "", false},
+		{"application/json; charset=latin1", "", false},
+		{"application/json", "gzip", false}, // compressed: whether it is read is not shown
+		{"application/json", "identity", true},
+		{"application/json", "", true},
 	} {
-		ex := check.Exchange{Op: o, ReqHeader: http.Header{"Content-Type": {tt.contentType}}, ReqBody: []byte(`{}`),
+		h := http.Header{"Content-Type": {tt.contentType}}
+		if tt.encoding != "" {
+			h.Set("Content-Encoding", tt.encoding)
+		}
+		ex := check.Exchange{Op: o, ReqHeader: h, ReqBody: []byte(`{}`),
 			Status: http.StatusUnprocessableEntity, Header: http.Header{}, Body: refusal}
 		vs := check.Judge(context.Background(), ex)
 		got := slices.ContainsFunc(vs, func(v check.Violation) bool { return v.Rule == rules.ERR5 })
 		if got != tt.err5 {
-			t.Errorf("Content-Type %q: ERR-5 %v, want %v (%v)", tt.contentType, got, tt.err5, vs)
+			t.Errorf("Content-Type %q, Content-Encoding %q: ERR-5 %v, want %v (%v)", tt.contentType, tt.encoding, got, tt.err5, vs)
 		}
 	}
 }
