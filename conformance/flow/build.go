@@ -39,7 +39,7 @@ func Build(name string, calls []Call, manifest any, secrets ...string) Document 
 			st.Body = make(map[string]any, len(body))
 			for k, v := range body {
 				name := known.Replace(k) // a credential sent as a member's name is one too
-				st.Body[name] = scrub(ix.reference(c.Operation, k, v), known)
+				st.Body[name] = scrub(ix.reference(c.Operation, refField(k, body), v), known)
 				if _, isObject := v.(map[string]any); isObject { // sent as it is, never read as a reference
 					st.Body[name] = Literal(st.Body[name])
 				}
@@ -62,6 +62,21 @@ func Build(name string, calls []Call, manifest any, secrets ...string) Document 
 		}
 	}
 	return doc
+}
+
+// refField is the field a body member refers as: an entity_id names the record of the body's
+// type (a thumbnail's page, template or layout), so it refers as page_id, template_id or
+// layout_id would (a manifest's websites.page_id), not as a record named "entity".
+func refField(k string, body map[string]any) string {
+	if t, ok := body["type"].(string); ok && k == "entity_id" && t != "" && isWord(t) {
+		return t + "_id"
+	}
+	return k
+}
+
+// isWord tells a name of lower-case letters alone.
+func isWord(s string) bool {
+	return strings.IndexFunc(s, func(r rune) bool { return r < 'a' || r > 'z' }) < 0
 }
 
 // StepHeaders are the only headers a step may name: the bearer token comes from its caller,

@@ -420,3 +420,20 @@ func TestRefusedCredentialsDoNotRewriteOtherFields(t *testing.T) {
 		t.Errorf("the e-mail stayed as typed:\n%s", raw)
 	}
 }
+
+// A thumbnail's entity_id refers to the manifest's record of its type (websites.page_id for a
+// page), so a replay regenerates the target's page, not the recording's id.
+func TestEntityIDRefersByItsType(t *testing.T) {
+	manifest := map[string]any{"websites": map[string]any{"page_id": 1, "template_id": 2, "layout_id": 3}}
+	cs := []flow.Call{
+		{Operation: "thumbnailsRegenerate", As: flow.AsMember, Request: []byte(`{"type":"page","entity_id":1}`), Status: 200, Answer: []byte(`{"error":false,"message":"ok","data":{}}`)},
+		{Operation: "thumbnailsRegenerate", As: flow.AsMember, Request: []byte(`{"type":"layout","entity_id":3}`), Status: 200, Answer: []byte(`{"error":false,"message":"ok","data":{}}`)},
+		{Operation: "thumbnailsRegenerate", As: flow.AsMember, Request: []byte(`{"type":"layout","entity_id":1}`), Status: 404, Answer: []byte(`{"error":true,"message":"no","data":[]}`)},
+	}
+	raw, _ := json.Marshal(flow.Build("thumbs", cs, manifest))
+	for _, want := range []string{`"entity_id":{"manifest":"websites.page_id"}`, `"entity_id":{"manifest":"websites.layout_id"}`, `"entity_id":1,"type":"layout"`} {
+		if !strings.Contains(string(raw), want) {
+			t.Errorf("the flow lacks %s:\n%s", want, raw)
+		}
+	}
+}
