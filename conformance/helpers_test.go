@@ -3,6 +3,7 @@ package conformance_test
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sync"
 	"time"
 
@@ -216,7 +217,11 @@ func sendCtx(ctx context.Context, r Request) *Exchange {
 			Expect(ex).To(KeepTheContract())
 		}
 		if ex.LongRetry > cfg.RetryMax {
-			Skip(fmt.Sprintf("%s answered 429 asking to wait %s, longer than this suite waits (%s): a rate-limit window is spent; reset the deployment or run again later", r.Op.ID, ex.LongRetry, cfg.RetryMax))
+			why := "a rate-limit window is spent; reset the deployment or run again later"
+			if slices.Contains(CurrentSpecReport().Labels(), LabelFlow) {
+				why = "a rate-limit window or an operation's own limit (thumbnail regenerations) is spent; reset the deployment or run again later, unless the flow itself asks for more than that limit in one window (a recording that moved the mock's clock, as the flow's note says, may)"
+			}
+			Skip(fmt.Sprintf("%s answered 429 asking to wait %s, longer than this suite waits (%s): %s", r.Op.ID, ex.LongRetry, cfg.RetryMax, why))
 		}
 		Skip(fmt.Sprintf("%s still answered 429 after %d retries that waited %s in all (the bound is %s): other requests took what each wait freed; run with fewer processes (CONFORMANCE_PARALLEL) or a higher CONFORMANCE_RETRY_MAX", r.Op.ID, ex.Retries, ex.Waited, cfg.RetryMax))
 	}

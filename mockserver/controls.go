@@ -158,6 +158,7 @@ func (s *Server) handleClockSet(w http.ResponseWriter, r *http.Request) {
 		// The server's login throttle runs on real time (D144), so a clock moved to wait out a
 		// throttle lifts the sender's, as a reset does.
 		s.logins.clearClient(clientAddr(r))
+		wl.flow.noteClockMove()
 	}
 	s.handleClock(w, r)
 }

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"net/http"
 	"runtime"
+	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -48,6 +50,9 @@ type flowLog struct {
 	// givenUp counts the calls it recorded and gave up for a world in use (flowBudget.take);
 	// from then on it keeps nothing until the next reset.
 	givenUp int
+	// movedAt are the steps after which the world's clock was moved (the number of calls then),
+	// which a flow cannot carry: its note says so.
+	movedAt []int
 	// gen changes with every change of what the flow holds: a document built at one gen is
 	// the document of every request until the next (flowCache).
 	gen uint64
@@ -155,8 +160,29 @@ func (f *flowLog) clear() {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.budget.used.Add(-int64(f.bytes))
-	f.calls, f.bytes, f.dropped, f.left, f.givenUp = nil, 0, 0, [leftOutReasons]int{}, 0
+	f.calls, f.bytes, f.dropped, f.left, f.givenUp, f.movedAt = nil, 0, 0, [leftOutReasons]int{}, 0, nil
 	f.gen++
+}
+
+// maxClockMoves bounds the moves a flow's note names.
+const maxClockMoves = 10
+
+// noteClockMove notes that the world's clock moved after the calls recorded so far (before the
+// first, it only sets the time the recording started from, which no flow carries either).
+func (f *flowLog) noteClockMove() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if n := len(f.calls); n > 0 && !f.gone && (len(f.movedAt) == 0 || f.movedAt[len(f.movedAt)-1] != n) && len(f.movedAt) < maxClockMoves {
+		f.movedAt = append(f.movedAt, n)
+		f.gen++
+	}
+}
+
+// clockMoves are the steps after which the clock moved.
+func (f *flowLog) clockMoves() []int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return slices.Clone(f.movedAt)
 }
 
 // detach clears the flow of an evicted world for good: a request still under way in it keeps
@@ -376,6 +402,13 @@ func (s *Server) buildFlow(wl *world, st *worldState) flow.Document {
 		if n > 0 {
 			notes = append(notes, fmt.Sprintf("%d calls %s", n, leftOutNotes[why]))
 		}
+	}
+	if moved := wl.flow.clockMoves(); len(moved) > 0 {
+		steps := make([]string, len(moved))
+		for i, n := range moved {
+			steps[i] = strconv.Itoa(n)
+		}
+		notes = append(notes, "the world's clock was moved during the recording (after step "+strings.Join(steps, ", ")+"): a flow does not carry the clock, so a replay runs on the target's own time, and a step that relied on the move (a thumbnail window or a rate window that had passed, a snooze that had ended) may answer otherwise")
 	}
 	if givenUp > 0 {
 		notes = append(notes, fmt.Sprintf("the %d calls recorded since the last reset were given up while this world was idle, to make room for the flows of worlds in use (%d MiB across all worlds); reset this world to record afresh", givenUp, flowBytesAll>>20))

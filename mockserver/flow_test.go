@@ -401,3 +401,17 @@ func TestFlowLeavesOutCallsRefusedByGuards(t *testing.T) {
 		t.Errorf("steps %d, note %q: want the login and the list run with code=200, and a note on the 3 refused calls\n%s", len(doc.Steps), doc.Note, raw)
 	}
 }
+
+// A clock moved between recorded calls is named in the flow's note: a flow does not carry the
+// clock, so a step that relied on the move (a thumbnail window that had passed) may answer
+// otherwise on replay, and the note says why.
+func TestFlowNotesAClockMovedDuringTheRecording(t *testing.T) {
+	m := newMock(t, mockserver.Config{})
+	m.ctl(http.MethodPost, "/__worlds/c/__mock/clock", map[string]any{"advance_seconds": 60}).wantStatus(t, http.StatusOK) // before any call: no note
+	m.post("/__worlds/c/v1/authenticate", "", map[string]any{"email": m.manifest.Users.Member.Email, "password": m.manifest.Users.Member.Password}).wantStatus(t, 200)
+	m.ctl(http.MethodPost, "/__worlds/c/__mock/clock", map[string]any{"advance_seconds": 660}).wantStatus(t, http.StatusOK)
+	doc, _ := getFlow(t, m, "c")
+	if !strings.Contains(doc.Note, "clock was moved during the recording (after step 1)") {
+		t.Errorf("note %q, want it to name the clock moved after step 1", doc.Note)
+	}
+}
