@@ -99,6 +99,21 @@ func TestReadOnlyLeftOutIsPartial(t *testing.T) {
 	}
 }
 
+// An operation whose every spec the readonly profile left out (cart removals) keeps its row,
+// PARTIAL with how many were left out: left out of the table, it went unchecked unseen.
+func TestReadOnlyLeavingOutAWholeOperationKeepsItsRow(t *testing.T) {
+	run := conformance.RunFilter("", conformance.Config{Profile: conformance.ProfileReadOnly})
+	rep := types.Report{SpecReports: []types.SpecReport{
+		spec(types.SpecStatePassed, "", "contract", "op:tagsList", "aspect:auth", "effect:read"),
+		spec(types.SpecStateSkipped, "", "contract", "op:domainCartRemove", "aspect:conflict", "effect:write"),
+		spec(types.SpecStateSkipped, "", "contract", "op:domainCartRemove", "aspect:notfound", "effect:write"),
+	}}
+	text, _ := render(t, rep, run)
+	if r := row(text, "domainCartRemove"); !strings.Contains(r, "PARTIAL") || !strings.Contains(r, "(2 specs left out)") {
+		t.Errorf("domainCartRemove's row is %q, want PARTIAL with 2 left out\n%s", r, text)
+	}
+}
+
 // A rate-limit aspect whose specs passed without any 429 is not a rate-limit PASS: it says only
 // the headers were checked; one that received a 429 passes.
 func TestRateLimitPassNeedsA429(t *testing.T) {
