@@ -90,6 +90,8 @@ func (r Run) LeftOutReason(labels []string) string {
 		return false
 	}
 	switch {
+	case has(LabelEffectWrite) && has(LabelFlow):
+		return "changes the target: a flow whose steps write"
 	case has(LabelEffectWrite):
 		op, _ := OperationByID(labelValue(labels, "op"))
 		if k := op.Change(); k != "" {

@@ -47,6 +47,10 @@ func TestLeftOutReason(t *testing.T) {
 			}
 		})
 	}
+	flows := conformance.RunFilter("flow", conformance.Config{Profile: "readonly"})
+	if got := flows.LeftOutReason([]string{"flow", "effect:write"}); got != "changes the target: a flow whose steps write" {
+		t.Errorf("a flow that writes is left out for %q", got)
+	}
 	if got := (conformance.Run{Filter: "contract"}).LeftOutReason([]string{"contract", "op:tagsCreate", "effect:write"}); got != "" {
 		t.Errorf("a run without the readonly profile gave a reason: %q", got)
 	}
