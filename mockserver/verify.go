@@ -90,7 +90,7 @@ func (s *Server) readJournalQuery(w http.ResponseWriter, r *http.Request) (journ
 	if name := q.Get("world"); name != "" {
 		wl, found := s.worlds.lookup(name)
 		if !found {
-			writeShapeA(w, http.StatusNotFound, "The mock holds no world named "+strconv.Quote(clip(name, 80))+"; GET /__mock/worlds lists them.")
+			writeShapeA(w, http.StatusNotFound, s.noSuchWorld(name))
 			return jq, false
 		}
 		jq.world = wl

@@ -56,7 +56,9 @@ func TestControlsMakeAWorldOnlyWhenTheyChangeIt(t *testing.T) {
 	if !strings.Contains(m.worldNames(t), "b") {
 		dropped = "b"
 	}
-	if a := m.ctl(http.MethodGet, "/__worlds/"+dropped+"/__mock/flow", nil).wantStatus(t, http.StatusNotFound); !strings.Contains(string(a.raw), "dropped at") {
-		t.Errorf("the flow of a dropped world: %s, want a 404 saying when it was dropped", a.raw)
+	for _, path := range []string{"/__worlds/" + dropped + "/__mock/flow", "/__mock/requests?world=" + dropped, "/__mock/requests/count?world=" + dropped + "&operation=tagsList"} {
+		if a := m.ctl(http.MethodGet, path, nil).wantStatus(t, http.StatusNotFound); !strings.Contains(string(a.raw), "dropped at") {
+			t.Errorf("GET %s of a dropped world: %s, want a 404 saying when it was dropped", path, a.raw)
+		}
 	}
 }
