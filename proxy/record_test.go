@@ -97,6 +97,7 @@ func TestScenarioRecorderNamesWhatItDrops(t *testing.T) {
 		{"/services/operations/v1/operations/cards/list", `{"error":false,"message":"ok","data":{"cards":[{"id":7,"title":"A","score":1e400}]}}`, "past the largest a JSON reader keeps"},
 		{"/services/operations/v1/operations/comments/list", `{"error":false,"message":"ok","data":{"comments":[{"id":4,"card_id":7,"comment":"re","parent_comment_id":9}],"cards":[{"id":7,"title":"A"}]}}`, "reply_to left out"},
 		{"/services/domains/v1/domain-cart/remove", `{"error":false,"message":"ok","data":{"cart":{"session_token":"t1234","status":"shipped","currency":"USD","items":[]}}}`, `status "shipped" left out`},
+		{"/services/operations/v1/operations/cards/list", `{"error":false,"message":"ok","data":{"tags":[{"id":77,"name":"T77","position":2147483648}],"cards":[{"id":8,"title":"A","tag_id":77}]}}`, "position 2147483648 left out"},
 	} {
 		rec, err := proxy.NewScenarioRecorder(upstreamAnswering(c.answer))
 		if err != nil {

@@ -2,6 +2,7 @@ package proxy
 
 import (
 	"fmt"
+	"math"
 	"io"
 	"maps"
 	"regexp"
@@ -228,7 +229,7 @@ func (b *scenarioBuilder) board(id int64, rec map[string]any) string {
 			title = kind
 		}
 		b.doc.Boards = append(b.doc.Boards, scenarioBoard{ID: b.keep("boards", id), Ref: key, Title: title,
-			Description: b.text(rec, "description", 0), Color: b.text(rec, "color", 50), Icon: b.text(rec, "icon", 100), Position: number(rec, "position")})
+			Description: b.text(rec, "description", 0), Color: b.text(rec, "color", 50), Icon: b.text(rec, "icon", 100), Position: b.position(rec)})
 	}
 	return key
 }
@@ -246,7 +247,7 @@ func (b *scenarioBuilder) group(id int64, rec map[string]any) string {
 	defer b.within(key)()
 	b.made[key] = true
 	b.doc.Groups = append(b.doc.Groups, scenarioGroup{ID: b.keep("groups", id), Ref: key, Board: boardRef, Title: b.title(rec, "title", "Group", id),
-		Description: b.text(rec, "description", 0), Color: b.text(rec, "color", 50), Icon: b.text(rec, "icon", 100), Position: number(rec, "position")})
+		Description: b.text(rec, "description", 0), Color: b.text(rec, "color", 50), Icon: b.text(rec, "icon", 100), Position: b.position(rec)})
 	return key
 }
 
@@ -256,7 +257,7 @@ func (b *scenarioBuilder) tag(id int64, rec map[string]any) string {
 		defer b.within(key)()
 		b.made[key] = true
 		b.doc.Tags = append(b.doc.Tags, scenarioTag{ID: b.keep("tags", id), Ref: key, Name: b.title(rec, "name", "Tag", id),
-			Color: b.text(rec, "color", 50), Icon: b.text(rec, "icon", 100), Position: number(rec, "position")})
+			Color: b.text(rec, "color", 50), Icon: b.text(rec, "icon", 100), Position: b.position(rec)})
 	}
 	return key
 }
@@ -384,6 +385,18 @@ func number(rec map[string]any, key string) *int64 {
 		return &n
 	}
 	return nil
+}
+
+// position is a record's position when the mock takes it (a 32-bit integer, D75); another is
+// left out with a note, the record kept (a tag left out for its position took the cards
+// tagged with it along).
+func (b *scenarioBuilder) position(rec map[string]any) *int64 {
+	p := number(rec, "position")
+	if p != nil && (*p < math.MinInt32 || *p > math.MaxInt32) {
+		b.changes[fmt.Sprintf("%s: position %d left out: the mock takes %d to %d", b.at, *p, math.MinInt32, math.MaxInt32)] = true
+		return nil
+	}
+	return p
 }
 
 func oneOf(rec map[string]any, key string, allowed ...string) *string {
