@@ -2,9 +2,9 @@ package proxy
 
 import (
 	"fmt"
-	"math"
 	"io"
 	"maps"
+	"math"
 	"regexp"
 	"slices"
 	"strconv"
