@@ -381,6 +381,9 @@ func (s *Server) bindNamed(w http.ResponseWriter, r *http.Request, name string) 
 	if !s.reaches(r) {
 		return bound{err: &errNoWorld{status: http.StatusNotFound, msg: fmt.Sprintf("The world %q does not exist, and only a POST to one of the API's operations or a request to the mock's own endpoints makes one; %s %s is neither.", clip(name, 80), r.Method, clip(r.URL.Path, 100))}}, false
 	}
+	if worldless[getOrHead(r)+" "+r.URL.Path] {
+		return bound{}, false // the server's list of worlds: no world is needed, or made
+	}
 	if _, control := s.ctrl[getOrHead(r)+" "+r.URL.Path]; control {
 		if msg := controlQueryProblem(getOrHead(r), r); msg != "" { // a refused control makes no world
 			return bound{err: &errNoWorld{status: http.StatusBadRequest, msg: msg}}, false
@@ -414,6 +417,10 @@ var worldReads = map[string]bool{
 	"GET /__mock/faults": true, "DELETE /__mock/faults": true,
 	"GET /__mock/state": true, "GET /__mock/flow": true,
 }
+
+// worldless are the controls of the server's worlds themselves (list, forget): asked under the
+// prefix of a world not there, they act as without it, behind the same guards, and make none.
+var worldless = map[string]bool{"GET /__mock/worlds": true, "DELETE /__mock/worlds": true}
 
 // worldChanges are the controls that change a world from a body they check first: they make a
 // world not there yet only once the body is taken (worldToChange), never for a refused one.

@@ -22,6 +22,9 @@ func TestControlsMakeAWorldOnlyWhenTheyChangeIt(t *testing.T) {
 		method, path, body string
 		status             int
 	}{
+		{http.MethodGet, "/__mock/worlds", "", http.StatusOK},
+		{http.MethodDelete, "/__mock/worlds?name=w9", "", http.StatusNotFound},
+		{http.MethodDelete, "/__mock/worlds?name=q", "", http.StatusNotFound},
 		{http.MethodGet, "/__mock/flow", "", http.StatusNotFound},
 		{http.MethodGet, "/__mock/state", "", http.StatusNotFound},
 		{http.MethodGet, "/__mock/faults", "", http.StatusNotFound},
@@ -41,7 +44,7 @@ func TestControlsMakeAWorldOnlyWhenTheyChangeIt(t *testing.T) {
 			body = c.body
 		}
 		a := m.ctl(c.method, "/__worlds/q"+c.path, body).wantStatus(t, c.status)
-		if c.status == http.StatusNotFound && !strings.Contains(string(a.raw), `no world named \"q\"`) {
+		if c.status == http.StatusNotFound && !strings.Contains(string(a.raw), `no world named \"`) {
 			t.Errorf("%s %s of an absent world: %s, want it to say the mock holds no such world", c.method, c.path, a.raw)
 		}
 		if names := m.worldNames(t); names != "default,a,b" && names != "default,b,a" {
