@@ -59,7 +59,7 @@ func Judge(ctx context.Context, ex Exchange) []Violation {
 		req, broken = Request(ctx, ex.Op, ex.ReqHeader, ex.ReqBody)
 		vs = append(vs, req...)
 	}
-	if !refusedPreference(ex) {
+	if !refusedPreference(ex) && !refusedWorld(ex) {
 		vs = append(vs, Status(ex.Op, ex.Status)...)
 	}
 	vs = append(vs, Headers(ex.Status, ex.Header)...)
@@ -227,6 +227,13 @@ func encoded(h http.Header) bool {
 		}
 	}
 	return false
+}
+
+// refusedWorld tells a mock's 400 to a request naming a world (X-Mock-World) it cannot serve
+// (a bad name, the header twice): the client addressed a mock's world wrongly, and that 400 is
+// no answer of the API, so its status is not judged (STATUS-1), as refusedPreference.
+func refusedWorld(ex Exchange) bool {
+	return ex.Status == http.StatusBadRequest && len(ex.ReqHeader.Values("X-Mock-World")) > 0
 }
 
 // refusedPreference tells a mock's 400 to a `Prefer: code=` the operation does not list: the

@@ -74,3 +74,22 @@ func TestRefusedPreferenceIsNotTheDeployments(t *testing.T) {
 		}
 	}
 }
+
+// A mock's 400 to a request naming a world it cannot serve (X-Mock-World: bad!) is the client's
+// doing: its status is not judged where the operation lists no 400.
+func TestRefusedWorldIsNotTheDeployments(t *testing.T) {
+	o := op(t, "conversationsRestore")
+	body := []byte(`{"error":true,"message":"The world name \"bad!\" is not valid.","data":[]}`)
+	for _, world := range []string{"bad!", ""} {
+		h := http.Header{"Content-Type": {"application/json"}}
+		if world != "" {
+			h.Set("X-Mock-World", world)
+		}
+		ex := check.Exchange{Op: o, ReqHeader: h, ReqBody: []byte(`{"conversation_id":1}`), Status: http.StatusBadRequest,
+			Header: http.Header{"X-Ratelimit-Limit": {"60"}, "X-Ratelimit-Remaining": {"59"}}, Body: body}
+		got := slices.ContainsFunc(check.Judge(context.Background(), ex), func(v check.Violation) bool { return v.Rule == rules.STATUS1 })
+		if got != (world == "") {
+			t.Errorf("X-Mock-World %q: STATUS-1 %v, want %v", world, got, world == "")
+		}
+	}
+}
