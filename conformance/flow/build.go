@@ -319,10 +319,32 @@ func fits(op, field, path string) bool {
 	}
 	keyStem := stem(last)
 	if field == "id" {
-		return keyStem != "" && strings.Contains(strings.ToLower(op), strings.ReplaceAll(keyStem, "_", ""))
+		return keyStem != "" && idFitsOperation(op, keyStem)
 	}
 	fs := fieldStem(field)
 	return fs != "" && strings.Contains(keyStem, fs)
+}
+
+// idFitsOperation tells whether a manifest key's record (its stem: "card", "master_card",
+// "master_tour_card") is what operation op's id names: the op's name holds the stem whole
+// (masterCardsUpdate: master_card), or holds its last word and every other word of it is a
+// kind of that record ("master", "tour"): a master tour card is the card of tourCardsUpdate and
+// of masterCardsUpdate alike.
+func idFitsOperation(op, keyStem string) bool {
+	name := strings.ToLower(op)
+	if strings.Contains(name, strings.ReplaceAll(keyStem, "_", "")) {
+		return true
+	}
+	words := strings.Split(keyStem, "_")
+	if !strings.Contains(name, words[len(words)-1]) {
+		return false
+	}
+	for _, w := range words[:len(words)-1] {
+		if !strings.Contains(name, w) && w != "master" && w != "tour" {
+			return false
+		}
+	}
+	return true
 }
 
 // answerFits tells whether an answer's id leaf names the kind of record field of operation op

@@ -437,3 +437,24 @@ func TestEntityIDRefersByItsType(t *testing.T) {
 		}
 	}
 }
+
+// The master tour card's id refers to the manifest's operations.master_tour_card_id, in a tour
+// card update and in a master card update alike, so a replay acts on the target's tour card.
+func TestTourCardIDRefersToTheManifest(t *testing.T) {
+	manifest := map[string]any{"operations": map[string]any{"card_id": 3, "master_card_id": 1, "master_tour_card_id": 7}}
+	cs := []flow.Call{
+		{Operation: "tourCardsUpdate", As: flow.AsMember, Request: []byte(`{"id":7,"status":"closed"}`), Status: 200, Answer: []byte(`{"error":false,"message":"ok","data":{}}`)},
+		{Operation: "masterCardsUpdate", As: flow.AsSuperadmin, Request: []byte(`{"id":7}`), Status: 200, Answer: []byte(`{"error":false,"message":"ok","data":{}}`)},
+		{Operation: "masterCardsUpdate", As: flow.AsSuperadmin, Request: []byte(`{"id":1}`), Status: 200, Answer: []byte(`{"error":false,"message":"ok","data":{}}`)},
+		{Operation: "cardsUpdate", As: flow.AsMember, Request: []byte(`{"id":3}`), Status: 200, Answer: []byte(`{"error":false,"message":"ok","data":{}}`)},
+	}
+	raw, _ := json.Marshal(flow.Build("tour", cs, manifest))
+	if n := strings.Count(string(raw), `"id":{"manifest":"operations.master_tour_card_id"}`); n != 2 {
+		t.Errorf("%d references to the tour card, want 2:\n%s", n, raw)
+	}
+	for _, want := range []string{`"id":{"manifest":"operations.master_card_id"}`, `"id":{"manifest":"operations.card_id"}`} {
+		if !strings.Contains(string(raw), want) {
+			t.Errorf("the flow lacks %s:\n%s", want, raw)
+		}
+	}
+}
