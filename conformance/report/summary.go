@@ -152,8 +152,11 @@ func Summarize(report types.Report, run conformance.Run) Summary {
 			// profile says why it left a spec out, and the operation was not judged on it.
 			if why := run.LeftOutReason(labels); why != "" {
 				s.LeftOut[why]++
-				if op != "" {
+				switch {
+				case op != "":
 					s.tally(op, aspect).LeftOut++
+				case slices.Contains(labels, conformance.LabelFlow):
+					s.tally(FlowsRow, aspect).LeftOut++ // a flow left out leaves the flows' row PARTIAL
 				}
 			}
 			continue

@@ -112,6 +112,15 @@ func TestReadOnlyLeavingOutAWholeOperationKeepsItsRow(t *testing.T) {
 	if r := row(text, "domainCartRemove"); !strings.Contains(r, "PARTIAL") || !strings.Contains(r, "(2 specs left out)") {
 		t.Errorf("domainCartRemove's row is %q, want PARTIAL with 2 left out\n%s", r, text)
 	}
+	flows := conformance.RunFilter("flow", conformance.Config{Profile: conformance.ProfileReadOnly})
+	rep = types.Report{SpecReports: []types.SpecReport{
+		spec(types.SpecStatePassed, "", "flow", "effect:read"),
+		spec(types.SpecStateSkipped, "", "flow", "effect:write"),
+	}}
+	text, _ = render(t, rep, flows)
+	if r := row(text, report.FlowsRow); !strings.Contains(r, "PARTIAL") {
+		t.Errorf("the flows' row is %q with a flow left out, want PARTIAL\n%s", r, text)
+	}
 }
 
 // A rate-limit aspect whose specs passed without any 429 is not a rate-limit PASS: it says only
