@@ -230,7 +230,7 @@ var _ = ReportAfterSuite("conformance summary", func(rep Report) {
 	}
 	if rep.PreRunStats.SpecsThatWillRun == 0 { // a typo in a filter must not pass as a verdict
 		if run.ReadOnly && os.Getenv(EnvFlows) != "" {
-			Fail(fmt.Sprintf("no spec was selected, so nothing was checked: the readonly profile leaves out every flow of %s that changes the target (a create, an update, a removal), and the label filter %q selects nothing else", EnvFlows, run.Base))
+			Fail(fmt.Sprintf("no spec was selected, so nothing was checked: the readonly profile leaves out every flow of %s that changes the target (a create, an update, a removal) or spends a rate window (a failed login; %s=1 runs those), and the label filter %q selects nothing else", EnvFlows, EnvAllowRateLimit, run.Base))
 			return
 		}
 		Fail(fmt.Sprintf("no spec was selected, so nothing was checked: the label filter %q matches no spec (the labels are listed in conformance/README.md, \"Labels\"), or, for flow, %s names no flow file", rep.SuiteConfig.LabelFilter, EnvFlows))
