@@ -12,6 +12,7 @@ import (
 
 	"github.com/opsapi/mocktoolkit/internal/jsonwords"
 	"github.com/opsapi/mocktoolkit/internal/redact"
+	"github.com/opsapi/mocktoolkit/internal/text"
 	"github.com/opsapi/mocktoolkit/spec"
 )
 
@@ -32,6 +33,11 @@ type ScenarioRecorder struct {
 	notes   map[string]bool                     // records left out as seen (D197)
 	kept    int                                 // records in seen, every kind
 	over    int                                 // records left out past maxRecorded
+	// world is the mock world (X-Mock-World) whose answers the recording keeps, the first it
+	// saw ("" for the deployment's own); worlds hold records of the same ids, which merged
+	// into one scenario would overwrite each other.
+	world     string
+	worldSeen bool
 }
 
 // maxRecorded bounds the records a recording keeps: a scenario is a world a mock builds for a
@@ -95,7 +101,29 @@ func (r *ScenarioRecorder) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 		return
 	}
 	r.secrets.NoteValue(answer.Data)
+	if !r.sameWorld(req.Header.Get(worldHeader)) {
+		return
+	}
 	r.observe(answer.Data)
+}
+
+// sameWorld tells whether an answer of world is one the recording keeps: the first world it
+// saw; another's are left out with a note.
+func (r *ScenarioRecorder) sameWorld(world string) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if !r.worldSeen {
+		r.world, r.worldSeen = world, true
+	}
+	if world == r.world {
+		return true
+	}
+	kept := "the deployment's own"
+	if r.world != "" {
+		kept = fmt.Sprintf("world %q", text.Clip(r.world, 80))
+	}
+	r.notes[fmt.Sprintf("answers of mock world %q left out: a recording keeps one world's records, %s (the first it saw), since worlds hold records of the same ids", text.Clip(world, 80), kept)] = true
+	return false
 }
 
 // observe keeps the records under data's keys, and the names of login results.

@@ -119,3 +119,43 @@ func TestScenarioRecorderNamesWhatItDrops(t *testing.T) {
 		}
 	}
 }
+
+// A recording keeps one mock world's records, the first it saw: worlds hold records of the same
+// ids, and merged, one world's card 50 overwrote another's. The others' answers are named in
+// the log.
+func TestScenarioRecorderKeepsOneWorld(t *testing.T) {
+	answers := map[string]string{
+		"ra": `{"error":false,"message":"ok","data":{"cards":[{"id":50,"title":"card of world ra"}]}}`,
+		"rb": `{"error":false,"message":"ok","data":{"cards":[{"id":50,"title":"card of world rb"}]}}`,
+	}
+	rec, err := proxy.NewScenarioRecorder(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = io.WriteString(w, answers[r.Header.Get("X-Mock-World")])
+	}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(rec)
+	defer srv.Close()
+	for _, world := range []string{"ra", "rb"} {
+		req, _ := http.NewRequest(http.MethodPost, srv.URL+"/services/operations/v1/operations/cards/list", strings.NewReader("{}"))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("X-Mock-World", world)
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+	}
+	var out bytes.Buffer
+	var notes []string
+	if _, err := rec.WriteScenario(&out, proxy.ScenarioOptions{Name: "worlds", Seed: 1, Taken: func(string, int64) bool { return false }, Note: func(s string) { notes = append(notes, s) }}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "card of world ra") || strings.Contains(out.String(), "card of world rb") {
+		t.Errorf("the scenario does not hold world ra's card alone:\n%s", out.String())
+	}
+	if !strings.Contains(strings.Join(notes, "\n"), `answers of mock world "rb" left out`) {
+		t.Errorf("notes %q do not name world rb's answers left out", notes)
+	}
+}
