@@ -248,17 +248,21 @@ const (
 	// origin --cors-origins does not name (D214), or a Prefer: code= the operation does not
 	// list (D60); a replay without that header would be carried out.
 	refusedByGuard
+	// oversizeRequest: the request body passed the mock's 1 MiB and was refused unread (413);
+	// a flow keeps bodies whole up to that size, so a replay would send another body.
+	oversizeRequest
 	leftOutReasons
 )
 
 // leftOutNotes words each reason for the flow's note, after the number of calls.
 var leftOutNotes = [leftOutReasons]string{
-	forcedAnswer:   "answered by a fault rule or Prefer: code= are left out (a deployment is never asked to fail on purpose)",
-	garbledRequest: "whose request held text that is not valid UTF-8 are left out (a flow, being JSON, cannot carry such text as it was sent)",
-	deepRequest:    fmt.Sprintf("whose request body nested deeper than %d levels are left out (the flow could not be read back)", maxFlowDepth),
-	brokenRequest:  "whose request body broke off before its announced length are left out (a replay would send it whole)",
-	rateLimited:    "answered 429 (a spent rate-limit window or the login throttle) are left out (that depends on the recording's timing, not on the calls)",
-	refusedByGuard: "refused for the mock's own guards (an origin --cors-origins does not name, a Prefer code the operation does not list) are left out (a replay sends neither header)",
+	forcedAnswer:    "answered by a fault rule or Prefer: code= are left out (a deployment is never asked to fail on purpose)",
+	garbledRequest:  "whose request held text that is not valid UTF-8 are left out (a flow, being JSON, cannot carry such text as it was sent)",
+	deepRequest:     fmt.Sprintf("whose request body nested deeper than %d levels are left out (the flow could not be read back)", maxFlowDepth),
+	brokenRequest:   "whose request body broke off before its announced length are left out (a replay would send it whole)",
+	rateLimited:     "answered 429 (a spent rate-limit window or the login throttle) are left out (that depends on the recording's timing, not on the calls)",
+	oversizeRequest: "whose request body passed the 1 MiB the mock takes are left out (a flow keeps bodies whole only up to that size: a replay would send another body)",
+	refusedByGuard:  "refused for the mock's own guards (an origin --cors-origins does not name, a Prefer code the operation does not list) are left out (a replay sends neither header)",
 }
 
 // refusedByGuard tells a call the mock refused for its own guards (refusedByGuard's reasons).

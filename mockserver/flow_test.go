@@ -415,3 +415,15 @@ func TestFlowNotesAClockMovedDuringTheRecording(t *testing.T) {
 		t.Errorf("note %q, want it to name the clock moved after step 1", doc.Note)
 	}
 }
+
+// A call whose body passed the 1 MiB the mock takes (413, read or not) is left out of the flow:
+// a flow keeps bodies whole only up to that size, and its replay sent a placeholder text.
+func TestFlowLeavesOutOversizeBodies(t *testing.T) {
+	m := newMock(t, mockserver.Config{})
+	tok := m.post("/__worlds/o/v1/authenticate", "", map[string]any{"email": m.manifest.Users.Member.Email, "password": m.manifest.Users.Member.Password}).wantStatus(t, 200).data()["token"].(string)
+	m.post("/__worlds/o/services/operations/v1/operations/tags/list", tok, map[string]any{"pad": strings.Repeat("x", 1100<<10)}).wantStatus(t, http.StatusRequestEntityTooLarge)
+	doc, raw := getFlow(t, m, "o")
+	if len(doc.Steps) != 1 || !strings.Contains(doc.Note, "1 calls whose request body passed the 1 MiB") {
+		t.Errorf("steps %d, note %q: want the login alone and a note on the oversize call\n%.400s", len(doc.Steps), doc.Note, raw)
+	}
+}

@@ -333,6 +333,8 @@ func (s *Server) recordRequests(next http.Handler) http.Handler {
 				wl.flow.skip(rateLimited)
 			case s.refusedByGuard(r, rt):
 				wl.flow.skip(refusedByGuard)
+			case rec.status == http.StatusRequestEntityTooLarge:
+				wl.flow.skip(oversizeRequest)
 			case cannot:
 				wl.flow.skip(why)
 			default:
