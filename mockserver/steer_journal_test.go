@@ -41,6 +41,10 @@ func TestJournalListsRequestsNewestFirst(t *testing.T) {
 		t.Errorf("?limit=1 gave %v", one)
 	}
 	m.ctl(http.MethodGet, "/__mock/requests?limit=zero", nil).wantStatus(t, 422)
+	m.ctl(http.MethodGet, "/__mock/requests?limit=-99999999999999999999", nil).wantStatus(t, 422)
+	if all := m.ctl(http.MethodGet, "/__mock/requests?limit=99999999999999999999", nil).wantStatus(t, 200).list(t, "requests"); len(all) < 2 {
+		t.Errorf("a limit past 64 bits gave %d entries, want every entry kept", len(all)) // more than any journal keeps
+	}
 	for _, q := range []string{"limit=1&limit=2", "status=200&status=401", "operation=tagsList&operation=cardsList"} {
 		if a := m.ctl(http.MethodGet, "/__mock/requests?"+q, nil).wantStatus(t, 422); !strings.Contains(string(a.raw), "more than once") {
 			t.Errorf("?%s: %s, want the parameter named as given more than once", q, a.raw)

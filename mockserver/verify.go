@@ -1,6 +1,8 @@
 package mockserver
 
 import (
+	"errors"
+	"math"
 	"net/http"
 	"strconv"
 	"strings"
@@ -66,6 +68,9 @@ func (s *Server) readJournalQuery(w http.ResponseWriter, r *http.Request) (journ
 	}
 	if v := q.Get("limit"); v != "" {
 		n, err := strconv.Atoi(v)
+		if errors.Is(err, strconv.ErrRange) && !strings.HasPrefix(v, "-") {
+			n, err = math.MaxInt, nil // more than any journal keeps: every entry kept
+		}
 		if err != nil || n < 1 {
 			fields["limit"] = []string{"The limit must be a positive integer."}
 		}

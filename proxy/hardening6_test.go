@@ -61,15 +61,17 @@ func TestExchangesLimitGivenTwiceIsRefused(t *testing.T) {
 func TestExchangesRefuseParametersTheyDoNotRead(t *testing.T) {
 	s := startProxy(t, newMock(t))
 	for target, want := range map[string]int{
-		"/__proxy/exchanges?bogus=1":         http.StatusBadRequest,
-		"/__proxy/exchanges?status=500":      http.StatusBadRequest,
-		"/__proxy/exchanges?limit=":          http.StatusUnprocessableEntity,
-		"/__proxy/exchanges?limit=2":         http.StatusOK,
-		"/__proxy/exchanges?limit=2&x=1&y=2": http.StatusBadRequest,
-		"/__proxy/exchanges?limit=%zz":       http.StatusBadRequest,
-		"/__proxy/exchanges?limit=2;":        http.StatusBadRequest,
-		"/__proxy/rules?x=1":                 http.StatusBadRequest,
-		"/__proxy/?x=1":                      http.StatusBadRequest,
+		"/__proxy/exchanges?bogus=1":                     http.StatusBadRequest,
+		"/__proxy/exchanges?status=500":                  http.StatusBadRequest,
+		"/__proxy/exchanges?limit=":                      http.StatusUnprocessableEntity,
+		"/__proxy/exchanges?limit=2":                     http.StatusOK,
+		"/__proxy/exchanges?limit=99999999999999999999":  http.StatusOK, // past int: every exchange kept
+		"/__proxy/exchanges?limit=-99999999999999999999": http.StatusUnprocessableEntity,
+		"/__proxy/exchanges?limit=2&x=1&y=2":             http.StatusBadRequest,
+		"/__proxy/exchanges?limit=%zz":                   http.StatusBadRequest,
+		"/__proxy/exchanges?limit=2;":                    http.StatusBadRequest,
+		"/__proxy/rules?x=1":                             http.StatusBadRequest,
+		"/__proxy/?x=1":                                  http.StatusBadRequest,
 	} {
 		res, err := http.Get(s.url + target)
 		if err != nil {

@@ -1,8 +1,11 @@
 package proxy
 
 import (
+	"errors"
+	"math"
 	"net/http"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -200,6 +203,9 @@ func (p *Proxy) handleExchanges(w http.ResponseWriter, r *http.Request) {
 	}
 	if v := r.URL.Query().Get("limit"); v != "" {
 		n, err := strconv.Atoi(v)
+		if errors.Is(err, strconv.ErrRange) && !strings.HasPrefix(v, "-") {
+			n, err = math.MaxInt, nil // more than any journal keeps: every exchange kept
+		}
 		if err != nil || n < 1 {
 			writeJSON(w, http.StatusUnprocessableEntity, map[string]any{
 				"message": "The limit must be an integer of at least 1.",
