@@ -407,6 +407,11 @@ func (s *Server) buildFlow(wl *world, st *worldState) flow.Document {
 			notes = append(notes, fmt.Sprintf("%d calls %s", n, leftOutNotes[why]))
 		}
 	}
+	if s.cfg.LenientContentType {
+		if steps := typedOtherwise(doc); len(steps) > 0 {
+			notes = append(notes, "recorded on a mock started with --lenient-content-type: steps "+strings.Join(steps, ", ")+" sent their bodies without application/json, which the mock refuses by default and a deployment may refuse too")
+		}
+	}
 	if moved := wl.flow.clockMoves(); len(moved) > 0 {
 		steps := make([]string, len(moved))
 		for i, n := range moved {
@@ -421,6 +426,18 @@ func (s *Server) buildFlow(wl *world, st *worldState) flow.Document {
 	}
 	doc.Note = strings.Join(notes, "; ")
 	return doc
+}
+
+// typedOtherwise are the steps of doc whose body was sent with a Content-Type other than
+// application/json, or none: only --lenient-content-type reads them.
+func typedOtherwise(doc flow.Document) []string {
+	var steps []string
+	for _, st := range doc.Steps {
+		if _, typed := st.Headers["Content-Type"]; typed {
+			steps = append(steps, strconv.Itoa(st.Step))
+		}
+	}
+	return steps
 }
 
 // largeFlow is the size of a world's recorded calls past which its flow is built in turn.

@@ -427,3 +427,17 @@ func TestFlowLeavesOutOversizeBodies(t *testing.T) {
 		t.Errorf("steps %d, note %q: want the login alone and a note on the oversize call\n%.400s", len(doc.Steps), doc.Note, raw)
 	}
 }
+
+// A flow recorded on a mock started with --lenient-content-type says which steps sent their
+// bodies without application/json: the mock by default, and a deployment, may refuse them.
+func TestFlowNotesLenientContentType(t *testing.T) {
+	m := newMock(t, mockserver.Config{LenientContentType: true})
+	tok := m.post("/__worlds/l/v1/authenticate", "", map[string]any{"email": m.manifest.Users.Member.Email, "password": m.manifest.Users.Member.Password}).wantStatus(t, 200).data()["token"].(string)
+	if st, body := send(t, http.MethodPost, m.url+"/__worlds/l/services/operations/v1/operations/tags/list", "", "{}", "Authorization", "Bearer "+tok, "Content-Type", "text/plain"); st != 200 {
+		t.Fatalf("tags/list as text/plain on a lenient mock: %d %s", st, body)
+	}
+	doc, raw := getFlow(t, m, "l")
+	if !strings.Contains(doc.Note, "--lenient-content-type: steps 2 sent") {
+		t.Errorf("note %q, want it to name step 2 as sent without application/json\n%.600s", doc.Note, raw)
+	}
+}
