@@ -1,11 +1,11 @@
 package mockserver
 
 import (
-	"errors"
-	"math"
 	"net/http"
 	"strconv"
 	"strings"
+
+	"github.com/opsapi/mocktoolkit/internal/querycheck"
 )
 
 // statusFilter matches an answer's status: one code ("404"), a class ("4xx"), or any ("").
@@ -67,11 +67,8 @@ func (s *Server) readJournalQuery(w http.ResponseWriter, r *http.Request) (journ
 		fields["world"] = []string{"The world parameter is given more than once: give it once."}
 	}
 	if v := q.Get("limit"); v != "" {
-		n, err := strconv.Atoi(v)
-		if errors.Is(err, strconv.ErrRange) && !strings.HasPrefix(v, "-") {
-			n, err = math.MaxInt, nil // more than any journal keeps: every entry kept
-		}
-		if err != nil || n < 1 {
+		n, ok := querycheck.Limit(v)
+		if !ok {
 			fields["limit"] = []string{"The limit must be a positive integer."}
 		}
 		jq.limit = n

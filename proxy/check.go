@@ -89,14 +89,10 @@ func ruleIDs(vs []Violation) []string {
 // client naming thousands of worlds costs the checks of spanning rules, not memory).
 const maxTrackedWorlds = 256
 
-// worldHeader names a mock world (the mock's X-Mock-World): a client may address worlds of a
-// mock through the proxy by it (README, "Validating proxy").
-const worldHeader = "X-Mock-World"
-
 // trackerOf is the tracker of the world the request names: the deployment's own, or one per
 // mock world named by X-Mock-World.
 func (p *Proxy) trackerOf(h http.Header) *check.Tracker {
-	name := h.Get(worldHeader)
+	name := h.Get(check.WorldHeader)
 	if name == "" {
 		return p.tracker
 	}

@@ -1,14 +1,11 @@
 package proxy
 
 import (
-	"errors"
-	"math"
 	"net/http"
-	"strconv"
-	"strings"
 	"sync"
 	"time"
 
+	"github.com/opsapi/mocktoolkit/internal/querycheck"
 	"github.com/opsapi/mocktoolkit/internal/redact"
 )
 
@@ -202,11 +199,8 @@ func (p *Proxy) handleExchanges(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if v := r.URL.Query().Get("limit"); v != "" {
-		n, err := strconv.Atoi(v)
-		if errors.Is(err, strconv.ErrRange) && !strings.HasPrefix(v, "-") {
-			n, err = math.MaxInt, nil // more than any journal keeps: every exchange kept
-		}
-		if err != nil || n < 1 {
+		n, ok := querycheck.Limit(v)
+		if !ok {
 			writeJSON(w, http.StatusUnprocessableEntity, map[string]any{
 				"message": "The limit must be an integer of at least 1.",
 				"errors":  map[string][]string{"limit": {"The limit must be an integer of at least 1."}},

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/opsapi/mocktoolkit/conformance/check"
 	"github.com/opsapi/mocktoolkit/internal/jsonwords"
 	"github.com/opsapi/mocktoolkit/internal/redact"
 	"github.com/opsapi/mocktoolkit/internal/text"
@@ -101,7 +102,7 @@ func (r *ScenarioRecorder) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 		return
 	}
 	r.secrets.NoteValue(answer.Data)
-	if !r.sameWorld(req.Header.Get(worldHeader)) {
+	if !r.sameWorld(req.Header.Get(check.WorldHeader)) {
 		return
 	}
 	r.observe(answer.Data)

@@ -233,8 +233,12 @@ func encoded(h http.Header) bool {
 // (a bad name, the header twice): the client addressed a mock's world wrongly, and that 400 is
 // no answer of the API, so its status is not judged (STATUS-1), as refusedPreference.
 func refusedWorld(ex Exchange) bool {
-	return ex.Status == http.StatusBadRequest && len(ex.ReqHeader.Values("X-Mock-World")) > 0
+	return ex.Status == http.StatusBadRequest && len(ex.ReqHeader.Values(WorldHeader)) > 0
 }
+
+// WorldHeader names a mock's world (the mock's X-Mock-World): a client may address a mock's
+// worlds through the proxy by it, and each world holds records of its own.
+const WorldHeader = "X-Mock-World"
 
 // refusedPreference tells a mock's 400 to a `Prefer: code=` the operation does not list: the
 // client asked the mock for an answer the API never gives, and was told so; that 400 is no

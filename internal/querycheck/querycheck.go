@@ -4,7 +4,9 @@
 package querycheck
 
 import (
+	"errors"
 	"fmt"
+	"math"
 	"net/url"
 	"slices"
 	"strconv"
@@ -60,4 +62,15 @@ func clip(s string, n int) string {
 		return s
 	}
 	return string([]rune(s)[:n]) + "…"
+}
+
+// Limit reads a journal's ?limit=: a whole number of at least 1, one past the int range read
+// as every entry kept (math.MaxInt); ok is false for anything else. The mock's and the
+// proxy's journals read it alike.
+func Limit(v string) (n int, ok bool) {
+	n, err := strconv.Atoi(v)
+	if errors.Is(err, strconv.ErrRange) && !strings.HasPrefix(v, "-") {
+		return math.MaxInt, true
+	}
+	return n, err == nil && n >= 1
 }
