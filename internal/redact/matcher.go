@@ -3,7 +3,14 @@ package redact
 import (
 	"slices"
 	"strings"
+	"unicode/utf8"
 )
+
+// MinQuotedPrefix is the shortest start of a kept value that is replaced on its own, in bytes: a
+// text quoting the first 20 characters of a 64-character token ("token abc123… expired") gives
+// away most of it. 16 characters of a random token are never ordinary text; 16 characters of a
+// password are still its most part.
+const MinQuotedPrefix = 16
 
 // matcher finds the values a Known keeps, and their encodings, in a text: each pattern is
 // indexed by its first 4 bytes (every kept value has at least MinKnownLength characters), and a
@@ -15,6 +22,9 @@ type matcher struct {
 	first [1 << 16 / 64]uint64 // bit set: some pattern starts with these 2 bytes (never cleared)
 	index map[uint32]*bucket   // first 4 bytes → the patterns starting with them
 	refs  map[string]int       // pattern → how many kept values give it
+	// starts holds, by their first MinQuotedPrefix bytes, the patterns at least that long, so
+	// that a quoted start of one is found too (D200).
+	starts map[string][]string
 }
 
 // bucket holds the patterns of one 4-byte start, looked up whole by each of their lengths,
@@ -27,7 +37,7 @@ type bucket struct {
 }
 
 func newMatcher() *matcher {
-	return &matcher{index: map[uint32]*bucket{}, refs: map[string]int{}}
+	return &matcher{index: map[uint32]*bucket{}, refs: map[string]int{}, starts: map[string][]string{}}
 }
 
 // patterns are v, v in capitals and in small letters (a hex token quoted in capitals is the
@@ -70,6 +80,9 @@ func (m *matcher) add(v string) {
 			b.lengths = slices.Insert(b.lengths, at, len(p))
 		}
 		m.first[key2(p)/64] |= 1 << (key2(p) % 64)
+		if len(p) >= MinQuotedPrefix {
+			m.starts[p[:MinQuotedPrefix]] = append(m.starts[p[:MinQuotedPrefix]], p)
+		}
 	}
 }
 
@@ -89,11 +102,18 @@ func (m *matcher) remove(v string) {
 		if len(b.patterns) == 0 {
 			delete(m.index, key4(p))
 		}
+		if len(p) >= MinQuotedPrefix {
+			k := p[:MinQuotedPrefix]
+			if m.starts[k] = slices.DeleteFunc(m.starts[k], func(e string) bool { return e == p }); len(m.starts[k]) == 0 {
+				delete(m.starts, k)
+			}
+		}
 	}
 }
 
-// replace returns s with every pattern found replaced by Placeholder, scanning left to right,
-// the longest pattern at a position first; s itself when none is found.
+// replace returns s with every pattern found, and every start of one at least MinQuotedPrefix
+// bytes long, replaced by Placeholder, scanning left to right, the longest at a position first;
+// s itself when none is found.
 func (m *matcher) replace(s string) string {
 	var b strings.Builder
 	last := 0
@@ -110,6 +130,9 @@ func (m *matcher) replace(s string) string {
 					break
 				}
 			}
+			// A start of a pattern shares the pattern's first 4 bytes, so only a position with
+			// a bucket can begin one.
+			n = max(n, m.quotedStart(s[i:]))
 		}
 		if n == 0 {
 			i++
@@ -125,4 +148,26 @@ func (m *matcher) replace(s string) string {
 	}
 	b.WriteString(s[last:])
 	return b.String()
+}
+
+// quotedStart is the length of the longest start of a pattern that s begins with, when it is at
+// least MinQuotedPrefix bytes, cut back to a whole character of s; 0 otherwise.
+func (m *matcher) quotedStart(s string) int {
+	if len(s) < MinQuotedPrefix {
+		return 0
+	}
+	n := 0
+	for _, p := range m.starts[s[:MinQuotedPrefix]] {
+		l := MinQuotedPrefix
+		for l < len(p) && l < len(s) && p[l] == s[l] {
+			l++
+		}
+		for l < len(s) && !utf8.RuneStart(s[l]) {
+			l--
+		}
+		if l >= MinQuotedPrefix {
+			n = max(n, l)
+		}
+	}
+	return n
 }
