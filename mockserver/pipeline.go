@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net"
 	"net/http"
@@ -72,7 +73,11 @@ func (s *Server) dispatch(w http.ResponseWriter, r *http.Request) {
 		if !s.hostAllowed(w, r) || !s.admitted(w, r) {
 			return
 		}
-		if msg := controlQueryProblem(method, r); msg != "" {
+		msg := controlQueryProblem(method, r)
+		if msg == "" {
+			msg = unreadBody(method, r)
+		}
+		if msg != "" {
 			writeShapeA(w, http.StatusBadRequest, msg)
 			return
 		}
@@ -135,6 +140,29 @@ func unreadQuery(method string, r *http.Request) string {
 		return msg + " Nothing was changed."
 	}
 	return ""
+}
+
+// deleteClears says what each DELETE control does; none reads a body, so a body naming what to
+// clear (one fault rule, one operation's entries) would be ignored and everything cleared.
+var deleteClears = map[string]string{
+	"DELETE /__mock/faults":   "it clears every fault rule of the world",
+	"DELETE /__mock/requests": "it clears the world's whole journal",
+	"DELETE /__mock/worlds":   "it names the world to forget with ?name=",
+}
+
+// unreadBody is why a DELETE control refuses r's body, or "": a body holding more than white
+// space.
+func unreadBody(method string, r *http.Request) string {
+	does, ok := deleteClears[method+" "+r.URL.Path]
+	if !ok || r.Body == nil || r.Body == http.NoBody {
+		return ""
+	}
+	const peek = 64 << 10
+	b, _ := io.ReadAll(io.LimitReader(r.Body, peek+1))
+	if len(b) <= peek && len(bytes.TrimSpace(b)) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%s %s takes no body: %s. Send it without one; nothing was changed.", method, r.URL.Path, does)
 }
 
 // writeMethodNotAllowed answers 405 naming the method as sent (quoted, cut to 40 bytes) and the

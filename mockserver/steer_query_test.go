@@ -80,3 +80,36 @@ func TestControlsRefuseQueriesTheyCannotRead(t *testing.T) {
 	m.ctl(http.MethodGet, "/__mock/requests?limit=", nil).wantFieldError(t, "limit")
 	m.ctl(http.MethodGet, "/__mock/requests/count?operation=&status=2xx", nil).wantFieldError(t, "operation")
 }
+
+// A DELETE control reads no body: one naming what to clear (a rule, an operation's entries)
+// is refused with 400 shape (a) saying what the control does, and nothing is cleared; a
+// careless client sending {"operation":"tagsList"} wiped every rule and the whole journal.
+func TestDeleteControlsRefuseABody(t *testing.T) {
+	m := newMock(t, mockserver.Config{})
+	m.ctl(http.MethodPost, "/__mock/faults", map[string]any{"operation": "tagsList", "status": 500}).wantStatus(t, http.StatusCreated)
+	m.ctl(http.MethodPost, "/__mock/faults", map[string]any{"operation": "cardsList", "status": 500}).wantStatus(t, http.StatusCreated)
+	m.ctl(http.MethodPost, "/services/operations/v1/operations/tags/list", map[string]any{}).wantStatus(t, http.StatusInternalServerError) // the rule above
+	for _, c := range []struct{ target, body, says string }{
+		{"/__mock/faults", `{"operation":"tagsList"}`, "clears every fault rule"},
+		{"/__mock/faults", "garbage", "clears every fault rule"},
+		{"/__mock/requests", `{"operation":"tagsList"}`, "whole journal"},
+		{"/__mock/worlds?name=default", `{"name":"w1"}`, "?name="},
+	} {
+		a := m.ctl(http.MethodDelete, c.target, c.body).wantStatus(t, http.StatusBadRequest)
+		a.wantShape(t, "a")
+		if msg, _ := a.field("message").(string); !strings.Contains(msg, "takes no body") || !strings.Contains(msg, c.says) || !strings.Contains(msg, "nothing was changed") {
+			t.Errorf("DELETE %s with %s: %q", c.target, c.body, msg)
+		}
+	}
+	if f := m.ctl(http.MethodGet, "/__mock/faults", nil).list(t, "faults"); len(f) != 2 {
+		t.Errorf("fault rules after refused clears: %v", f)
+	}
+	if reqs := m.ctl(http.MethodGet, "/__mock/requests", nil).list(t, "requests"); len(reqs) != 1 {
+		t.Errorf("the journal after a refused clear holds %d entries", len(reqs))
+	}
+	// White space is no body.
+	m.ctl(http.MethodDelete, "/__mock/faults", " \n").wantStatus(t, http.StatusOK)
+	if f := m.ctl(http.MethodGet, "/__mock/faults", nil).list(t, "faults"); len(f) != 0 {
+		t.Errorf("fault rules after a clear: %v", f)
+	}
+}
