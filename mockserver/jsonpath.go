@@ -77,7 +77,11 @@ func placedFieldError(doc []byte, err error, stopped int64) (string, string) {
 	var path string
 	switch {
 	case errors.As(err, &te) && te.Field != "":
-		path = pathAt(doc, te.Offset)
+		at := te.Offset
+		if te.Value == "array" || te.Value == "object" {
+			at-- // the offset is past the value's opening bracket: "set", not "set[0]"
+		}
+		path = pathAt(doc, at)
 	case strings.HasPrefix(err.Error(), "json: unknown field "):
 		i := bytes.LastIndex(doc[:min(max(stopped, 0), int64(len(doc)))], []byte(strconv.Quote(field)))
 		if i < 0 {

@@ -29,6 +29,11 @@ func TestSnapshotErrorsNameTheRecord(t *testing.T) {
 	for _, tt := range []struct{ doc, field, msg string }{
 		{`{"cards":[{"id":1},{"id":"x"}]}`, "cards[1].id", "The cards[1].id field must be an integer."},
 		{`{"cards":[{"id":1},{"id":2,"zzz":1}]}`, "cards[1].zzz", "The cards[1].zzz field is not known."},
+		// A list or an object where one value belongs is named by the field, not by its first
+		// element (it may well be of the field's type).
+		{`{"cards":[{"id":1,"title":["a","b"]}]}`, "cards[0].title", "The cards[0].title field must be a string."},
+		{`{"cards":[{"id":1,"title":{"a":"b"}}]}`, "cards[0].title", "The cards[0].title field must be a string."},
+		{`{"cards":[{"id":[1]}]}`, "cards[0].id", "The cards[0].id field must be an integer."},
 	} {
 		dec := json.NewDecoder(bytes.NewReader([]byte(tt.doc)))
 		dec.DisallowUnknownFields()

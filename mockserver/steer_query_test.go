@@ -113,3 +113,24 @@ func TestDeleteControlsRefuseABody(t *testing.T) {
 		t.Errorf("fault rules after a clear: %v", f)
 	}
 }
+
+// A list where a control reads one value is named by the field, not by its first element:
+// "The scenario[0] field must be a string" pointed at an element that is one.
+func TestControlTypeErrorsNameTheField(t *testing.T) {
+	m := newMock(t, mockserver.Config{})
+	for _, c := range []struct {
+		path  string
+		body  string
+		field string
+	}{
+		{"/__mock/reset", `{"scenario":["empty"]}`, "scenario"},
+		{"/__mock/clock", `{"set":["2030-01-01T00:00:00Z"]}`, "set"},
+		{"/__mock/faults", `{"operation":["tagsList"],"status":500}`, "operation"},
+	} {
+		a := m.ctl(http.MethodPost, c.path, c.body)
+		a.wantFieldError(t, c.field)
+		if errs, _ := a.body["errors"].(map[string]any); len(errs) != 1 {
+			t.Errorf("%s %s: %s, want only %q named", c.path, c.body, a.raw, c.field)
+		}
+	}
+}
