@@ -2,7 +2,6 @@ package conformance_test
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -54,14 +53,6 @@ func formatted(field, format string) constraint {
 	return constraint{field: field, kind: "format", want: format}
 }
 
-// notFormatted is a string no parser of the format reads.
-func notFormatted(format string) string {
-	if format == "email" {
-		return "not-an-email"
-	}
-	return "not-a-date"
-}
-
 // nearMiss is a value of another JSON type than want that a lenient deployment coerces: a
 // fraction where an integer belongs (truncated), an integer written as text (the base body's
 // own value, so a coercing deployment would carry the request out), the text "true" or the
@@ -90,32 +81,6 @@ func nearMisses(want string) []nearMiss {
 		}
 	}
 	return nil
-}
-
-// enumNearMisses are values outside an enumeration a lenient deployment takes: a valid value in
-// capitals, and a value the same field allows in another operation (a master card status sent
-// as a tour card's).
-func enumNearMisses(field string, enum []string) []string {
-	out := []string{strings.ToUpper(enum[0])}
-	for _, op := range Operations {
-		if op.Request == nil || op.Request.Properties[field] == nil || op.Request.Properties[field].Value == nil {
-			continue
-		}
-		for _, v := range op.Request.Properties[field].Value.Enum {
-			if s, ok := v.(string); ok && !slices.Contains(enum, s) && !slices.Contains(out, s) {
-				return append(out, s)
-			}
-		}
-	}
-	return out
-}
-
-// enumWords are words a deployment might add to an enumeration (a status "done" or "archived",
-// a priority "medium"), those the enumeration does not hold: refused one by one in a single
-// spec, so an enumeration widened by a word or two is caught without a spec per word.
-func enumWords(enum []string) []string {
-	return slices.DeleteFunc([]string{"done", "archived", "pending", "active", "medium", "critical", "none", "other"},
-		func(w string) bool { return slices.Contains(enum, w) })
 }
 
 // wrongValue is a value of another JSON type than want.
@@ -250,10 +215,10 @@ func validationSpecs(op Operation, fr fieldRules) {
 				reject(fmt.Sprintf("%q given as %s instead of %s", c.field, nm.said, aType(c.want)), nm.value)
 			}
 		case "format":
-			v := notFormatted(c.want)
+			v := NotFormatted(c.want)
 			reject(fmt.Sprintf("%q of %q, not %s", c.field, v, aFormat(c.want)), v)
 			if c.want == "date-time" { // a date alone is no date-time: a lenient parser takes it
-				reject(fmt.Sprintf("%q of %q, a date without a time", c.field, "2030-01-31"), "2030-01-31")
+				reject(fmt.Sprintf("%q of %q, a date without a time", c.field, DateAlone), DateAlone)
 			}
 		case "maxLength":
 			reject(fmt.Sprintf("%q of %d characters (max %d)", c.field, c.n+1, c.n), strings.Repeat("x", c.n+1))
@@ -270,10 +235,10 @@ func validationSpecs(op Operation, fr fieldRules) {
 			accept(fmt.Sprintf("%q of %d (max %d)", c.field, c.n, c.n), c.n)
 		case "enum":
 			reject(fmt.Sprintf("%q outside its enumeration (%q)", c.field, "not-"+c.enum[0]), "not-"+c.enum[0])
-			for _, v := range enumNearMisses(c.field, c.enum) {
+			for _, v := range EnumNearMisses(c.field, c.enum) {
 				reject(fmt.Sprintf("%q outside its enumeration (%q)", c.field, v), v)
 			}
-			if words := enumWords(c.enum); len(words) > 0 {
+			if words := EnumWords(c.enum); len(words) > 0 {
 				It(fmt.Sprintf("rejects words a deployment might add to %q's enumeration (%s) with a validation error keyed by %q", c.field, strings.Join(words, ", "), c.field), Profile(profile, op, AspectValidation, ruleID, "ERR-5"), func() {
 					for _, v := range words {
 						By(fmt.Sprintf("sending %q as %q", v, c.field))
@@ -356,7 +321,7 @@ func (c constraint) violation() any {
 	case "maxLength":
 		return strings.Repeat("x", c.n+1)
 	case "format":
-		return notFormatted(c.want)
+		return NotFormatted(c.want)
 	case "min":
 		return c.n - 1
 	case "max":

@@ -193,6 +193,12 @@ func TestWorldNameEscapedSlash(t *testing.T) {
 	if st != 400 || !strings.Contains(body, "world name") {
 		t.Errorf("/__worlds/a%%2F__mock/clock: %d %s, want 400 naming the world name rule", st, body)
 	}
+	// A name valid once unescaped is refused too, saying to send it as written (it said the
+	// name "abc" broke a rule "abc" keeps).
+	st, body = send(t, "GET", m.url+"/__worlds/%61bc/__mock/clock", "", "")
+	if st != 400 || !strings.Contains(body, `send \"abc\"`) || strings.Contains(body, "not valid") {
+		t.Errorf("/__worlds/%%61bc/__mock/clock: %d %s, want 400 saying to send \"abc\"", st, body)
+	}
 	if names := m.worldNames(t); names != "default" {
 		t.Errorf("worlds %s, want only default", names)
 	}

@@ -75,6 +75,9 @@ func CheckWorldName(name string) error {
 // (/__worlds/%C3%A9t%C3%A9/) is quoted as its sender wrote it before encoding, and as sent.
 func badWorldName(name string, err error) string {
 	if plain, uerr := url.PathUnescape(name); uerr == nil && plain != name && utf8.ValidString(plain) {
+		if CheckWorldName(plain) == nil {
+			return fmt.Sprintf("The world name %q is sent with %%-escapes; a world name is read as sent, without unescaping: send %q.", clip(name, 80), clip(plain, 80))
+		}
 		return fmt.Sprintf("The world name %q (sent as %q) is not valid: %s.", clip(plain, 80), clip(name, 80), err)
 	}
 	return fmt.Sprintf("The world name %q is not valid: %s.", clip(name, 80), err)

@@ -2,6 +2,7 @@ package explore
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -336,6 +337,9 @@ func breakField(t *rapid.T, fields []field, body map[string]any) (string, string
 	if f.Max != nil {
 		hows = append(hows, "maximum")
 	}
+	if f.Format == "date-time" || f.Format == "email" {
+		hows = append(hows, "format")
+	}
 	how := rapid.SampledFrom(hows).Draw(t, "break.how")
 	switch how {
 	case "required":
@@ -343,7 +347,14 @@ func breakField(t *rapid.T, fields []field, body map[string]any) (string, string
 	case "type":
 		body[f.Name] = wrongType(t, f)
 	case "enum":
-		body[f.Name] = "not-" + f.Enum[rapid.IntRange(0, len(f.Enum)-1).Draw(t, "break.enum")]
+		kind := rapid.SampledFrom(outsideEnum(f.Name, f.Enum)).Draw(t, "break.enumKind")
+		body[f.Name] = rapid.SampledFrom(kind).Draw(t, "break.enum")
+	case "format":
+		bad := []string{conformance.NotFormatted(f.Format)}
+		if f.Format == "date-time" {
+			bad = append(bad, conformance.DateAlone)
+		}
+		body[f.Name] = rapid.SampledFrom(bad).Draw(t, "break.format")
 	case "maxLength":
 		body[f.Name] = strings.Repeat("x", f.MaxLength) + rapid.SampledFrom([]string{"y", "é", "東", "🚀"}).Draw(t, "break.char")
 	case "minimum":
@@ -352,6 +363,22 @@ func breakField(t *rapid.T, fields []field, body map[string]any) (string, string
 		body[f.Name] = *f.Max + rapid.Int64Range(1, 3).Draw(t, "break.above")
 	}
 	return f.Name, how, true
+}
+
+// outsideEnum are the kinds of value field's enumeration enum does not hold: each value
+// prefixed, each in capitals (a deployment comparing without case takes them), the field's
+// values in another operation (EnumNearMisses) and the words a deployment might add
+// (EnumWords). A kind is drawn first, so that a short kind is drawn as often as a long one.
+func outsideEnum(field string, enum []string) [][]string {
+	var prefixed, capitals []string
+	for _, v := range enum {
+		prefixed = append(prefixed, "not-"+v)
+		if up := strings.ToUpper(v); up != v {
+			capitals = append(capitals, up)
+		}
+	}
+	kinds := [][]string{prefixed, capitals, conformance.EnumNearMisses(field, enum), conformance.EnumWords(enum)}
+	return slices.DeleteFunc(kinds, func(k []string) bool { return len(k) == 0 })
 }
 
 // wrongType is a value of another JSON type than f's (null only where f is not nullable).
