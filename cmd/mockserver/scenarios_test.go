@@ -22,6 +22,8 @@ func TestScenarioDirReportsEveryProblem(t *testing.T) {
 		"one.yaml":   "cards:\n  - title: [a]\n",
 		"two.yaml":   "tags:\n  - name: t\n    position: \"7\"\n",
 		"three.json": `{"name": "three", "name": "again"}`,
+		"alpha.yaml": "name: alpha\n",
+		"Alpha.yaml": "name: Alpha\n", // one name with alpha.yaml: a reset could not tell them apart
 	}
 	for name, body := range files {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
@@ -45,7 +47,7 @@ func TestScenarioDirReportsEveryProblem(t *testing.T) {
 	if err == nil {
 		t.Fatal("a directory with broken scenario files loaded")
 	}
-	for _, want := range []string{"one.yaml: line 2: cards[0]: title", "two.yaml: line 3: tags[0]: position", "three.json: line 1: name is given twice", "pipe.yaml: not a regular file"} {
+	for _, want := range []string{"one.yaml: line 2: cards[0]: title", "two.yaml: line 3: tags[0]: position", "three.json: line 1: name is given twice", "pipe.yaml: not a regular file", `both name the scenario "alpha"`} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("error %q\nwant it to hold %q", err, want)
 		}

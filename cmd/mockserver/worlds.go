@@ -111,6 +111,7 @@ func loadScenarioDir(dir string) (map[string]*fixtures.ScenarioFile, error) {
 	if dir == "" {
 		return out, nil
 	}
+	byFolded := map[string]*fixtures.ScenarioFile{} // names differing only in case collide
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return nil, err
@@ -125,11 +126,11 @@ func loadScenarioDir(dir string) (map[string]*fixtures.ScenarioFile, error) {
 			problems = append(problems, err)
 			continue
 		}
-		if other, dup := out[f.Name]; dup {
-			problems = append(problems, fmt.Errorf("%s and %s both name the scenario %q", other.Path(), f.Path(), f.Name))
+		if other, dup := byFolded[strings.ToLower(f.Name)]; dup {
+			problems = append(problems, fmt.Errorf("%s and %s both name the scenario %q (names that differ only in case are one name)", other.Path(), f.Path(), f.Name))
 			continue
 		}
-		out[f.Name] = f
+		out[f.Name], byFolded[strings.ToLower(f.Name)] = f, f
 	}
 	if len(problems) > 0 {
 		return nil, errors.Join(problems...)
