@@ -148,8 +148,17 @@ func (c *Clock) Frozen() bool {
 // set or frozen), so that a client reading the time of the service from Date sees the mock's
 // (D80); otherwise net/http's own Date stands.
 func (c *Clock) stampDate(h http.Header) {
-	now := c.Now()
-	if d := time.Since(now); d > time.Second || d < -time.Second {
+	if now := c.Now(); !c.readsSystem(now) {
 		h["Date"] = []string{now.UTC().Format(http.TimeFormat)}
 	}
+}
+
+// own tells whether the clock is not the system's: frozen, or moved or set more than a second
+// away from it.
+func (c *Clock) own() bool { return c.Frozen() || !c.readsSystem(c.Now()) }
+
+// readsSystem tells whether now, read off the clock, is within a second of the system time.
+func (c *Clock) readsSystem(now time.Time) bool {
+	d := time.Since(now)
+	return d <= time.Second && d >= -time.Second
 }

@@ -292,22 +292,25 @@ type errReader struct{ err error }
 
 func (e errReader) Read([]byte) (int, error) { return 0, e.err }
 
-// DecodeState reads a snapshot as GET /__mock/state writes it, for --state-file: JSON of
-// reference.State with no unknown fields, whose text is valid UTF-8 (D74: the bytes are
-// checked as written, since decoding would turn bad text into U+FFFD). reference.New then
-// checks the rules of every record (D76).
-func DecodeState(b []byte) (reference.State, error) {
+// DecodeState reads a state file (StateFile): a snapshot as GET /__mock/state writes it, and
+// the clock a state file may keep. JSON with no unknown fields, whose text is valid UTF-8 (D74:
+// the bytes are checked as written, since decoding would turn bad text into U+FFFD).
+// reference.New then checks the rules of every record (D76).
+func DecodeState(b []byte) (StateFile, error) {
 	if bad := snapshotTimeProblems(b); len(bad) > 0 {
-		return reference.State{}, errors.New(strings.Join(bad, "; "))
+		return StateFile{}, errors.New(strings.Join(bad, "; "))
 	}
-	var st reference.State
+	var st StateFile
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&st); err != nil {
-		return reference.State{}, errors.New(snapshotProblem(b, err, dec.InputOffset()))
+		return StateFile{}, errors.New(snapshotProblem(b, err, dec.InputOffset()))
 	}
 	if bad := spec.InvalidText(b); len(bad) > 0 {
-		return reference.State{}, fmt.Errorf("decode snapshot: %s must be valid UTF-8 text", strings.Join(bad, ", "))
+		return StateFile{}, fmt.Errorf("decode snapshot: %s must be valid UTF-8 text", strings.Join(bad, ", "))
+	}
+	if err := st.Clock.check(); err != nil {
+		return StateFile{}, err
 	}
 	return st, nil
 }
@@ -395,7 +398,7 @@ func (s *Server) handleStatePut(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	var sent *reference.State
+	var sent *StateFile
 	if !decodeControlChecked(w, r, &sent, maxSnapshot, stateTimeFields) {
 		return
 	}
@@ -403,7 +406,11 @@ func (s *Server) handleStatePut(w http.ResponseWriter, r *http.Request) {
 		writeShapeA(w, http.StatusBadRequest, "The body is empty: a snapshot is one JSON object, as GET /__mock/state answers; the world is unchanged.")
 		return
 	}
-	st := *sent
+	if err := sent.Clock.check(); err != nil {
+		writeValidation(w, map[string][]string{"state": {"The snapshot does not load: " + err.Error() + "."}})
+		return
+	}
+	st := sent.State
 	if pendingFor(r) {
 		// A world not there yet is made only for a snapshot that loads (D141): checked first.
 		if err := checkSnapshot(st); err != nil {
@@ -419,6 +426,7 @@ func (s *Server) handleStatePut(w http.ResponseWriter, r *http.Request) {
 		writeSnapshotError(w, err)
 		return
 	}
+	sent.Clock.restore(wl.clock)
 	writeJSON(w, http.StatusOK, map[string]any{"loaded": true, "users": len(st.Users), "cards": len(st.Cards)})
 }
 

@@ -111,6 +111,10 @@ func New(cfg Config) (*Server, error) {
 			return nil, &StateError{Err: err}
 		}
 	}
+	if err := cfg.Clock.check(); err != nil {
+		return nil, &StateError{Err: err}
+	}
+	cfg.Clock.restore(def.clock)
 	if s.ops, err = buildRoutes(doc, s.operations()); err != nil {
 		return nil, fmt.Errorf("new mock server: %w", err)
 	}
@@ -180,6 +184,9 @@ type Config struct {
 	// State, when set, is the world to start with instead of the seeded one (a snapshot, as
 	// GET /__mock/state exports it); the manifest stays the seed's.
 	State *reference.State
+	// Clock, when set, is the default world's clock to start with (a state file's, D65),
+	// instead of Now.
+	Clock *SavedClock
 	// Scenario is the scenario of the default world and of every new world (D101):
 	// fixtures.DefaultScenario when empty, another shipped scenario, or one of Scenarios.
 	Scenario string

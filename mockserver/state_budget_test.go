@@ -155,7 +155,7 @@ func TestStateBudgetFullWorldLoadsBack(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := mockserver.New(mockserver.Config{MaxStateMB: 2, State: &st}); err != nil {
+	if _, err := mockserver.New(mockserver.Config{MaxStateMB: 2, State: &st.State}); err != nil {
 		t.Fatalf("a restart from the full world's state file, same flags: %v", err)
 	}
 }

@@ -112,6 +112,29 @@ func TestStatePutEmptyKeepsTheWorld(t *testing.T) {
 	}
 }
 
+// A state file's clock (D65) loads with PUT too: the clock is set, and frozen when it was; a
+// clock out of range is refused with the records, and the world and its clock stay.
+func TestStatePutTakesAStateFilesClock(t *testing.T) {
+	m := newMock(t, mockserver.Config{})
+	raw := m.ctl(http.MethodGet, "/__mock/state", nil).wantStatus(t, 200).raw
+	withClock := func(clock string) string {
+		return strings.TrimSuffix(strings.TrimSpace(string(raw)), "}") + `,"clock":` + clock + "}"
+	}
+	m.ctl(http.MethodPut, "/__mock/state", withClock(`{"now":"2031-05-05T05:05:05Z","frozen":true}`)).wantStatus(t, http.StatusOK)
+	if c := m.ctl(http.MethodGet, "/__mock/clock", nil); c.field("now") != "2031-05-05T05:05:05Z" || c.field("frozen") != true {
+		t.Errorf("the clock after a PUT of a state file's: %s", c.raw)
+	}
+	for _, clock := range []string{`{"now":"9999-01-01T00:00:00Z"}`, `{"frozen":true}`, `{"now":"2031-05-05T05:05:05Z","tick":1}`} {
+		a := m.ctl(http.MethodPut, "/__mock/state", withClock(clock)).wantStatus(t, http.StatusUnprocessableEntity)
+		if !strings.Contains(string(a.raw), "clock") {
+			t.Errorf("PUT with the clock %s: %s, want the clock named", clock, a.raw)
+		}
+	}
+	if c := m.ctl(http.MethodGet, "/__mock/clock", nil); c.field("now") != "2031-05-05T05:05:05Z" || c.field("frozen") != true {
+		t.Errorf("the clock after refused PUTs: %s", c.raw)
+	}
+}
+
 // A snapshot that breaks several field rules names every one, each on its own line under
 // `state`, so a hand-edited file is mended in one go (D76).
 func TestStatePutNamesEveryBrokenRule(t *testing.T) {

@@ -88,7 +88,10 @@ func (o steerOptions) apply(cfg *mockserver.Config) error {
 	if err != nil {
 		return fmt.Errorf("state file %s: %w", o.stateFile, err)
 	}
-	cfg.State = &st
+	cfg.State = &st.State
+	if cfg.Now.IsZero() { // --now, when given, starts the clock instead
+		cfg.Clock = st.Clock
+	}
 	return nil
 }
 
@@ -100,7 +103,7 @@ func (o steerOptions) save(m *mockserver.Server) error {
 	if o.stateFile == "" {
 		return nil
 	}
-	b, err := json.Marshal(m.Snapshot())
+	b, err := json.Marshal(m.Default().StateFile())
 	if err != nil {
 		return fmt.Errorf("save state: %w", err)
 	}

@@ -33,6 +33,45 @@ func TestStateFileSurvivesARestart(t *testing.T) {
 	}
 }
 
+// --state-file keeps the world's clock when it is the world's own (set or frozen): a clock
+// frozen for screenshots is frozen at the same instant after a restart; --now given at the
+// restart starts the clock instead; a clock never moved is not kept (D65).
+func TestStateFileKeepsTheClock(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "world.json")
+	type clock struct {
+		Now    string `json:"now"`
+		Frozen bool   `json:"frozen"`
+	}
+	url, stop := startMock(t, "--state-file", file)
+	postJSON(t, url+"/__mock/clock", "", map[string]any{"set": "2031-05-05T05:05:05Z", "freeze": true})
+	if err := stop(); err != nil {
+		t.Fatalf("stop: %v", err)
+	}
+	url, stop = startMock(t, "--state-file", file)
+	var got clock
+	getJSON(t, url+"/__mock/clock", &got)
+	if got != (clock{"2031-05-05T05:05:05Z", true}) {
+		t.Errorf("the clock after a restart: %+v, want frozen at 2031-05-05T05:05:05Z", got)
+	}
+	postJSON(t, url+"/__mock/clock", "", map[string]any{"freeze": false})
+	if err := stop(); err != nil {
+		t.Fatalf("stop: %v", err)
+	}
+	url, stop = startMock(t, "--state-file", file, "--now", "2030-01-01T00:00:00Z")
+	getJSON(t, url+"/__mock/clock", &got)
+	if got.Frozen || !strings.HasPrefix(got.Now, "2030-01-01T00:00:0") {
+		t.Errorf("the clock of a restart with --now: %+v, want running from 2030-01-01T00:00:00Z", got)
+	}
+	_ = stop()
+
+	plain := filepath.Join(t.TempDir(), "plain.json")
+	_, stop = startMock(t, "--state-file", plain)
+	_ = stop()
+	if raw, err := os.ReadFile(plain); err != nil || strings.Contains(string(raw), `"clock"`) {
+		t.Errorf("the state file of a clock never moved keeps one (%v)", err)
+	}
+}
+
 func toJSON(v any) string { b, _ := json.Marshal(v); return string(b) }
 
 func TestSteerFlags(t *testing.T) {
