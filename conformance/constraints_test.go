@@ -10,6 +10,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	. "github.com/opsapi/mocktoolkit/conformance"
+	"github.com/opsapi/mocktoolkit/conformance/nearmiss"
 
 	"github.com/opsapi/mocktoolkit/conformance/rules"
 	"github.com/opsapi/mocktoolkit/spec"
@@ -215,10 +216,10 @@ func validationSpecs(op Operation, fr fieldRules) {
 				reject(fmt.Sprintf("%q given as %s instead of %s", c.field, nm.said, aType(c.want)), nm.value)
 			}
 		case "format":
-			v := NotFormatted(c.want)
+			v := nearmiss.Unformatted(c.want)
 			reject(fmt.Sprintf("%q of %q, not %s", c.field, v, aFormat(c.want)), v)
 			if c.want == "date-time" { // a date alone is no date-time: a lenient parser takes it
-				reject(fmt.Sprintf("%q of %q, a date without a time", c.field, DateAlone), DateAlone)
+				reject(fmt.Sprintf("%q of %q, a date without a time", c.field, nearmiss.Date), nearmiss.Date)
 			}
 		case "maxLength":
 			reject(fmt.Sprintf("%q of %d characters (max %d)", c.field, c.n+1, c.n), strings.Repeat("x", c.n+1))
@@ -235,10 +236,10 @@ func validationSpecs(op Operation, fr fieldRules) {
 			accept(fmt.Sprintf("%q of %d (max %d)", c.field, c.n, c.n), c.n)
 		case "enum":
 			reject(fmt.Sprintf("%q outside its enumeration (%q)", c.field, "not-"+c.enum[0]), "not-"+c.enum[0])
-			for _, v := range EnumNearMisses(c.field, c.enum) {
+			for _, v := range nearmiss.InEnum(c.field, c.enum) {
 				reject(fmt.Sprintf("%q outside its enumeration (%q)", c.field, v), v)
 			}
-			if words := EnumWords(c.enum); len(words) > 0 {
+			if words := nearmiss.Words(c.enum); len(words) > 0 {
 				It(fmt.Sprintf("rejects words a deployment might add to %q's enumeration (%s) with a validation error keyed by %q", c.field, strings.Join(words, ", "), c.field), Profile(profile, op, AspectValidation, ruleID, "ERR-5"), func() {
 					for _, v := range words {
 						By(fmt.Sprintf("sending %q as %q", v, c.field))
@@ -321,7 +322,7 @@ func (c constraint) violation() any {
 	case "maxLength":
 		return strings.Repeat("x", c.n+1)
 	case "format":
-		return NotFormatted(c.want)
+		return nearmiss.Unformatted(c.want)
 	case "min":
 		return c.n - 1
 	case "max":

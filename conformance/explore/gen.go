@@ -9,6 +9,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/opsapi/mocktoolkit/conformance"
+	"github.com/opsapi/mocktoolkit/conformance/nearmiss"
 )
 
 // idPools names the pool an id field draws from, per operation: records the manifest names and
@@ -350,9 +351,9 @@ func breakField(t *rapid.T, fields []field, body map[string]any) (string, string
 		kind := rapid.SampledFrom(outsideEnum(f.Name, f.Enum)).Draw(t, "break.enumKind")
 		body[f.Name] = rapid.SampledFrom(kind).Draw(t, "break.enum")
 	case "format":
-		bad := []string{conformance.NotFormatted(f.Format)}
+		bad := []string{nearmiss.Unformatted(f.Format)}
 		if f.Format == "date-time" {
-			bad = append(bad, conformance.DateAlone)
+			bad = append(bad, nearmiss.Date)
 		}
 		body[f.Name] = rapid.SampledFrom(bad).Draw(t, "break.format")
 	case "maxLength":
@@ -367,8 +368,8 @@ func breakField(t *rapid.T, fields []field, body map[string]any) (string, string
 
 // outsideEnum are the kinds of value field's enumeration enum does not hold: each value
 // prefixed, each in capitals (a deployment comparing without case takes them), the field's
-// values in another operation (EnumNearMisses) and the words a deployment might add
-// (EnumWords). A kind is drawn first, so that a short kind is drawn as often as a long one.
+// values in another operation (nearmiss.InEnum) and the words a deployment might add
+// (nearmiss.Words). A kind is drawn first, so that a short kind is drawn as often as a long one.
 func outsideEnum(field string, enum []string) [][]string {
 	var prefixed, capitals []string
 	for _, v := range enum {
@@ -377,7 +378,7 @@ func outsideEnum(field string, enum []string) [][]string {
 			capitals = append(capitals, up)
 		}
 	}
-	kinds := [][]string{prefixed, capitals, conformance.EnumNearMisses(field, enum), conformance.EnumWords(enum)}
+	kinds := [][]string{prefixed, capitals, nearmiss.InEnum(field, enum), nearmiss.Words(enum)}
 	return slices.DeleteFunc(kinds, func(k []string) bool { return len(k) == 0 })
 }
 
