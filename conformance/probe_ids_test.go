@@ -2,6 +2,8 @@ package conformance_test
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -64,6 +66,24 @@ func absentIDSpecs(f IDField) {
 		if ex.Status >= 400 {
 			Expect(ex).To(HaveErrorShape(), ruleAbsentID)
 		}
+		if !stated404(f) {
+			return
+		}
+		// Whatever the other fields say: the record is absent for every value of an
+		// enumeration the body holds (a tour card closed, not only opened).
+		for _, name := range slices.Sorted(maps.Keys(body)) {
+			values := enumOf(op, name)
+			if len(values) < 2 {
+				continue
+			}
+			for _, v := range values[1:] {
+				By(fmt.Sprintf("sending %q as %q", v, name))
+				other := maps.Clone(body)
+				other[name] = v
+				ex := sendCtx(ctx, Request{Op: op, As: caller(op).String(), Token: token(caller(op), op), Body: other})
+				Expect(ex).To(HaveStatus(404), "%s: %s %d names no record, %s %q", ruleAbsentID, f.Name, missingID, name, v)
+			}
+		}
 	})
 
 	// D28, D43: 404 where the operation lists it or does not show its codes, else 422 keyed by
@@ -101,4 +121,18 @@ func foreignIDSpec(f IDField) {
 		Expect(ex).To(HaveErrorStatus(), "%s: %s %d is the member's", Cite(rules.ISO1), f.Name, id)
 		Expect(ex).To(HaveErrorShape(), Cite(rules.ISO1))
 	})
+}
+
+// enumOf is the values of op's request field name, when it is an enumeration (none otherwise;
+// null left out).
+func enumOf(op Operation, name string) []string {
+	var out []string
+	if p := op.Request.Properties[name]; p != nil && p.Value != nil {
+		for _, v := range p.Value.Enum {
+			if s, ok := v.(string); ok {
+				out = append(out, s)
+			}
+		}
+	}
+	return out
 }

@@ -301,6 +301,12 @@ var variants = []variant{
 				req["priority"] = strings.ToLower(v)
 			}
 		})},
+	{"answers 400 to closing a tour card that does not exist, 404 only to opening one", "ID-1",
+		rewrite(op(conformance.OpTourCardsUpdate), func(_ *http.Request, req map[string]any, a *answer) {
+			if a.status == 404 && req["status"] == "closed" {
+				a.status, a.body = 400, map[string]any{"error": true, "message": "Unknown tour card.", "data": []any{}}
+			}
+		})},
 	{"takes a master card status on tour/cards/update", "ERR-1",
 		mutate(conformance.OpTourCardsUpdate, func(req map[string]any) {
 			if v, ok := req["status"].(string); ok && v != "open" && v != "closed" && !strings.HasPrefix(v, "not-") && v != strings.ToUpper(v) {
