@@ -19,7 +19,7 @@ var _ = Describe("AI assistant area", func() {
 	}, func() {
 		// Rule TRANS-2 (conformance/rules.md).
 		It("restores an archived conversation", Contract(op, AspectTransition, "TRANS-2"), func() {
-			ex := call(member, op, map[string]any{"conversation_id": manifest.AI.ArchivedConversationIDs[0]})
+			ex, _ := firstTaken(op, manifest.AI.ArchivedConversationIDs, func(id int64) map[string]any { return map[string]any{"conversation_id": id} })
 			expectSuccess(ex)
 			Expect(ex).To(HaveJSON("data", "an empty array", func(v any, _ bool) bool { a, ok := v.([]any); return ok && len(a) == 0 }), Cite(rules.TRANS2))
 		})

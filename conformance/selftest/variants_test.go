@@ -445,6 +445,12 @@ var variants = []variant{
 			n, _ := req["per_page"].(float64)
 			return n > 100
 		}, 200, success(map[string]any{"comments": []any{}, "pagination": map[string]any{"total": 0, "per_page": 101, "current_page": 1, "total_pages": 1}}))},
+	{"refuses to restore any archived conversation, answering 404", "TRANS-2",
+		rewrite(op(conformance.OpConversationsRestore), func(r *http.Request, _ map[string]any, a *answer) {
+			if a.status == 200 && r.Header.Get("Authorization") != "" {
+				a.status, a.body = 404, map[string]any{"error": true, "message": "Conversation not found.", "data": []any{}}
+			}
+		})},
 	{"answers conversation restore with data {}", "TRANS-2",
 		rewrite(op(conformance.OpConversationsRestore), func(_ *http.Request, _ map[string]any, a *answer) {
 			if a.status == 200 {
