@@ -3,12 +3,15 @@ package selftest_test
 import (
 	"os"
 	"regexp"
+	"slices"
 	"strconv"
+	"strings"
 	"testing"
 )
 
-// The READMEs state how many broken and correct variants the self-test runs; the numbers they
-// give are the numbers of variants there are, so a reader's count never goes stale.
+// The READMEs state how many broken and correct variants the self-test runs, and how many specs
+// the suite holds; the numbers they give are the numbers there are, so a reader's count never
+// goes stale.
 func TestReadmesCountTheVariants(t *testing.T) {
 	checks := []struct {
 		file    string
@@ -34,6 +37,22 @@ func TestReadmesCountTheVariants(t *testing.T) {
 			want    int
 		}{"../README.md", `it catches (\d+) of them`, n})
 	}
+	specs, err := os.ReadFile("../testdata/specs.golden")
+	if err != nil {
+		t.Fatal(err)
+	}
+	all, contract := 0, 0
+	for _, line := range strings.Split(strings.TrimSpace(string(specs)), "\n") {
+		all++
+		if i := strings.LastIndex(line, " ["); i >= 0 && slices.Contains(strings.Split(strings.Trim(line[i+2:], "]"), ", "), "contract") {
+			contract++
+		}
+	}
+	checks = append(checks, []struct {
+		file    string
+		pattern string
+		want    int
+	}{{"../../README.md", `\(` + "`conformance/`" + `, (\d+) specs:`, all}, {"../../README.md", `specs: (\d+) contract`, contract}}...)
 	for _, c := range checks {
 		text, err := os.ReadFile(c.file)
 		if err != nil {
