@@ -1,8 +1,11 @@
 package conformance_test
 
 import (
+	"errors"
 	"fmt"
+	"io"
 	"sync"
+	"syscall"
 	"time"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -81,8 +84,13 @@ func exhaustCounting(req Request, known int64) (hit *Exchange, n int, inAMinute 
 		case err != nil:
 			// The interface bounds neither the requests in flight nor their time: a deployment that
 			// refuses connections or keeps a request past CONFORMANCE_TIMEOUT breaks no rule it states.
-			Skip(fmt.Sprintf("%s: a request failed while %d were sent at once to spend the rate-limit window (%s); the interface sets no bound on concurrent requests or their time, so this proves nothing (lower %s, or raise %s)",
-				op.ID, k, err, EnvRateSenders, EnvTimeout))
+			advice := fmt.Sprintf("lower %s, or raise %s", EnvRateSenders, EnvTimeout)
+			if errors.Is(err, syscall.ECONNRESET) || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+				// A POST is not sent again on another connection: whether it was counted is unknown.
+				advice = fmt.Sprintf("the deployment closed a kept-alive connection under a request, as a limit of requests per connection or a short idle timeout does; lower %s, or let connections serve more requests", EnvRateSenders)
+			}
+			Skip(fmt.Sprintf("%s: a request failed while %d were sent at once to spend the rate-limit window (%s); the interface sets no bound on concurrent requests or their time, so this proves nothing (%s)",
+				op.ID, k, err, advice))
 		}
 		if projected := time.Since(start) + spendTime(need-n, nextRound(k, took), took); projected > rateWindow*3/4 {
 			Skip(fmt.Sprintf("spending a window of X-RateLimit-Limit %d takes %d requests; %d were answered in %s (the last %d at once in %s), so all of them would take about %s, too close to the minute the limit is counted in to judge (raise %s, or %s)",
