@@ -47,6 +47,10 @@ func TestStateFileKeepsTheClock(t *testing.T) {
 	if err := stop(); err != nil {
 		t.Fatalf("stop: %v", err)
 	}
+	saved, err := os.ReadFile(file)
+	if err != nil || !strings.Contains(string(saved), `"clock":{"frozen":true,"now":"2031-05-05T05:05:05Z"}`) {
+		t.Errorf("the state file keeps no clock at the second it was set (%v): …%s", err, saved[max(0, len(saved)-120):])
+	}
 	url, stop = startMock(t, "--state-file", file)
 	var got clock
 	getJSON(t, url+"/__mock/clock", &got)
@@ -69,6 +73,31 @@ func TestStateFileKeepsTheClock(t *testing.T) {
 	_ = stop()
 	if raw, err := os.ReadFile(plain); err != nil || strings.Contains(string(raw), `"clock"`) {
 		t.Errorf("the state file of a clock never moved keeps one (%v)", err)
+	}
+}
+
+// A state file's clock is read by the controls' rules and words (D65, D148, D187): a bad one
+// stops the start naming clock.now, never a Go time layout.
+func TestStateFileClockProblemsAreWorded(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "world.json")
+	_, stop := startMock(t, "--state-file", file)
+	if err := stop(); err != nil {
+		t.Fatal(err)
+	}
+	raw, _ := os.ReadFile(file)
+	for clock, says := range map[string]string{
+		`{"now":"x"}`:                        "clock.now must be an RFC 3339 date-time",
+		`{"now":"2030-01-01T00:00:00+24:00"}`: "clock.now must be an RFC 3339 date-time",
+		`{"NOW":"2030-01-01T00:00:00Z"}`:      "clock.NOW is not known",
+	} {
+		bad := strings.TrimSuffix(strings.TrimSpace(string(raw)), "}") + `,"clock":` + clock + "}"
+		if err := os.WriteFile(file, []byte(bad), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		err := run(context.Background(), []string{"--addr", "127.0.0.1:0", "--state-file", file}, func(string) string { return "" }, io.Discard, io.Discard)
+		if err == nil || !strings.Contains(err.Error(), says) || strings.Contains(err.Error(), "2006") || strings.Contains(err.Error(), "request body") {
+			t.Errorf("a state file with the clock %s: %v, want it to say %q", clock, err, says)
+		}
 	}
 }
 
