@@ -128,7 +128,7 @@ func TestStatePutTakesAStateFilesClock(t *testing.T) {
 	// clock.now or the member: names as written (D8), offsets within ±23:59 (D148).
 	for clock, says := range map[string]string{
 		`{"now":"9999-01-01T00:00:00Z"}`:                "clock.now: want an instant from",
-		`{"now":"0001-01-01T00:00:00Z","frozen":true}`: "clock.now: want an instant from",
+		`{"now":"0001-01-01T00:00:00Z","frozen":true}`:  "clock.now: want an instant from",
 		`{"frozen":true}`:                               "clock.now is required",
 		`{"now":"2031-05-05T05:05:05Z","tick":1}`:       "clock.tick is not known",
 		`{"NOW":"2031-01-01T00:00:00Z","Frozen":true}`:  "clock.Frozen is not known",
@@ -136,7 +136,7 @@ func TestStatePutTakesAStateFilesClock(t *testing.T) {
 		`{"now":123}`:                                   "clock.now must be an RFC 3339 date-time",
 		`{"now":"2030-01-01t00:00:00z"}`:                "clock.now must be an RFC 3339 date-time",
 		`{"now":"2031-05-05T05:05:05Z","frozen":"yes"}`: "clock.frozen must be true or false",
-		`"soon"`:                                        "clock must be an object",
+		`"soon"`: "clock must be an object",
 	} {
 		a := m.ctl(http.MethodPut, "/__mock/state", withClock(clock)).wantStatus(t, http.StatusUnprocessableEntity)
 		if errs, _ := a.body["errors"].(map[string]any); errs["state"] == nil || !strings.Contains(string(a.raw), says) {

@@ -86,7 +86,7 @@ func TestStateFileClockProblemsAreWorded(t *testing.T) {
 	}
 	raw, _ := os.ReadFile(file)
 	for clock, says := range map[string]string{
-		`{"now":"x"}`:                        "clock.now must be an RFC 3339 date-time",
+		`{"now":"x"}`:                         "clock.now must be an RFC 3339 date-time",
 		`{"now":"2030-01-01T00:00:00+24:00"}`: "clock.now must be an RFC 3339 date-time",
 		`{"NOW":"2030-01-01T00:00:00Z"}`:      "clock.NOW is not known",
 	} {
