@@ -27,7 +27,7 @@ func memberPassword(t *testing.T, url string) string {
 }
 
 // The credentials the proxy saw (the login's password, the bearer token) never reach the
-// recording in clear, wherever a text holds them or a start of them (D196, D200); the file
+// recording in clear, wherever a text holds them, their start or their end (D196, D200); the file
 // still loads.
 func TestProxyRecordingRedactsCredentials(t *testing.T) {
 	upstream, stopUpstream := startMock(t)
@@ -37,7 +37,7 @@ func TestProxyRecordingRedactsCredentials(t *testing.T) {
 	tok := loginMember(t, base)
 	pw := memberPassword(t, upstream)
 	title := "Call jane.doe@acme.com pw=" + pw + " tok " + tok
-	postJSON(t, base+"/services/operations/v1/operations/cards/create", tok, map[string]any{"title": title, "description": "token " + tok + " (it starts " + tok[:20] + "…)"})
+	postJSON(t, base+"/services/operations/v1/operations/cards/create", tok, map[string]any{"title": title, "description": "token " + tok + " (it starts " + tok[:20] + "…, ends …" + tok[len(tok)-20:] + ")"})
 	if err := stop(); err != nil {
 		t.Fatalf("stop the proxy: %v", err)
 	}
@@ -45,12 +45,12 @@ func TestProxyRecordingRedactsCredentials(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, leak := range []string{pw, tok, tok[:20], "jane.doe@acme.com"} {
+	for _, leak := range []string{pw, tok, tok[:20], tok[len(tok)-20:], "jane.doe@acme.com"} {
 		if strings.Contains(string(raw), leak) {
 			t.Errorf("the recording holds %q in clear:\n%s", leak, raw)
 		}
 	}
-	if !strings.Contains(string(raw), "pw=[redacted] tok [redacted]") || !strings.Contains(string(raw), "starts [redacted]…") {
+	if !strings.Contains(string(raw), "pw=[redacted] tok [redacted]") || !strings.Contains(string(raw), "starts [redacted]…, ends …[redacted])") {
 		t.Errorf("the recording lacks the redacted title:\n%s", raw)
 	}
 	_, stopReplay := startMock(t, "--scenario", file)

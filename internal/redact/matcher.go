@@ -2,29 +2,30 @@ package redact
 
 import (
 	"slices"
+	"sort"
 	"strings"
 	"unicode/utf8"
 )
 
-// MinQuotedPrefix is the shortest start of a kept value that is replaced on its own, in bytes: a
-// text quoting the first 20 characters of a 64-character token ("token abc123… expired") gives
-// away most of it. 16 characters of a random token are never ordinary text; 16 characters of a
-// password are still its most part.
-const MinQuotedPrefix = 16
+// QuotedPart is the shortest part of a kept value that is replaced on its own, in bytes, when a
+// text quotes the value's start or its end ("token abc123… expired", "the one ending in
+// …9f3e07b1c2d4a5e6"), cut at a whole character (D200): 16 characters of a random token are
+// never ordinary text. A part from inside a value, a shorter one, or a value quoted with spaces
+// put into it, is not found.
+const QuotedPart = 16
 
 // matcher finds the values a Known keeps, and their encodings, in a text: each pattern is
 // indexed by its first 4 bytes (every kept value has at least MinKnownLength characters), and a
 // bitmap of first 2 bytes skips most positions of a text at the cost of one bit test. Adding or
 // removing a value costs the value's own patterns, not the whole set: a strings.Replacer was
 // rebuilt over every value each time the set changed, which a client sending a new bearer token
-// with every request made cost milliseconds per exchange.
+// with every request made cost milliseconds per exchange. Quoted starts and ends (QuotedPart)
+// are found by starts, over the text, and by ends, over the text read backwards.
 type matcher struct {
 	first [1 << 16 / 64]uint64 // bit set: some pattern starts with these 2 bytes (never cleared)
 	index map[uint32]*bucket   // first 4 bytes → the patterns starting with them
 	refs  map[string]int       // pattern → how many kept values give it
-	// starts holds, by their first MinQuotedPrefix bytes, the patterns at least that long, so
-	// that a quoted start of one is found too (D200).
-	starts map[string][]string
+	starts, ends partIndex     // the patterns, and the patterns written backwards
 }
 
 // bucket holds the patterns of one 4-byte start, looked up whole by each of their lengths,
@@ -36,8 +37,67 @@ type bucket struct {
 	count    map[int]int // length → how many patterns have it
 }
 
+// partIndex holds patterns at least QuotedPart bytes long, sorted, by their first QuotedPart
+// bytes: the longest start of any of them that a text begins with is next to where the text
+// would sort, so a position costs two comparisons however many tokens share their first bytes.
+type partIndex struct {
+	first [1 << 16 / 64]uint64
+	by    map[string][]string
+}
+
+func (x *partIndex) add(p string) {
+	if x.by == nil {
+		x.by = map[string][]string{}
+	}
+	k := p[:QuotedPart]
+	at, _ := slices.BinarySearch(x.by[k], p)
+	x.by[k] = slices.Insert(x.by[k], at, p)
+	setBit(&x.first, key2(p))
+}
+
+func (x *partIndex) remove(p string) {
+	k := p[:QuotedPart]
+	if at, ok := slices.BinarySearch(x.by[k], p); ok {
+		x.by[k] = slices.Delete(x.by[k], at, at+1)
+	}
+	if len(x.by[k]) == 0 {
+		delete(x.by, k)
+	}
+}
+
+// longest is the length of the longest start of an indexed pattern that t begins with, when
+// it is at least QuotedPart bytes; 0 otherwise.
+func (x *partIndex) longest(t string) int {
+	if len(t) < QuotedPart || !hasBit(&x.first, key2(t)) {
+		return 0
+	}
+	list := x.by[t[:QuotedPart]]
+	if len(list) == 0 {
+		return 0
+	}
+	at := sort.SearchStrings(list, t)
+	n := 0
+	for _, j := range []int{at - 1, at} {
+		if j >= 0 && j < len(list) {
+			n = max(n, commonPrefix(list[j], t))
+		}
+	}
+	if n < QuotedPart {
+		return 0
+	}
+	return n
+}
+
+func commonPrefix(a, b string) int {
+	n := 0
+	for n < len(a) && n < len(b) && a[n] == b[n] {
+		n++
+	}
+	return n
+}
+
 func newMatcher() *matcher {
-	return &matcher{index: map[uint32]*bucket{}, refs: map[string]int{}, starts: map[string][]string{}}
+	return &matcher{index: map[uint32]*bucket{}, refs: map[string]int{}}
 }
 
 // patterns are v, v in capitals and in small letters (a hex token quoted in capitals is the
@@ -63,6 +123,16 @@ func key4(s string) uint32 {
 
 func key2(s string) uint16 { return uint16(s[0])<<8 | uint16(s[1]) }
 
+func hasBit(bits *[1 << 16 / 64]uint64, k uint16) bool { return bits[k/64]&(1<<(k%64)) != 0 }
+func setBit(bits *[1 << 16 / 64]uint64, k uint16)      { bits[k/64] |= 1 << (k % 64) }
+
+// backwards is s with its bytes in the other order.
+func backwards(s string) string {
+	b := []byte(s)
+	slices.Reverse(b)
+	return string(b)
+}
+
 // add indexes v's patterns.
 func (m *matcher) add(v string) {
 	for _, p := range patterns(v) {
@@ -79,9 +149,10 @@ func (m *matcher) add(v string) {
 			at, _ := slices.BinarySearchFunc(b.lengths, len(p), func(e, t int) int { return t - e })
 			b.lengths = slices.Insert(b.lengths, at, len(p))
 		}
-		m.first[key2(p)/64] |= 1 << (key2(p) % 64)
-		if len(p) >= MinQuotedPrefix {
-			m.starts[p[:MinQuotedPrefix]] = append(m.starts[p[:MinQuotedPrefix]], p)
+		setBit(&m.first, key2(p))
+		if len(p) >= QuotedPart {
+			m.starts.add(p)
+			m.ends.add(backwards(p))
 		}
 	}
 }
@@ -102,72 +173,102 @@ func (m *matcher) remove(v string) {
 		if len(b.patterns) == 0 {
 			delete(m.index, key4(p))
 		}
-		if len(p) >= MinQuotedPrefix {
-			k := p[:MinQuotedPrefix]
-			if m.starts[k] = slices.DeleteFunc(m.starts[k], func(e string) bool { return e == p }); len(m.starts[k]) == 0 {
-				delete(m.starts, k)
-			}
+		if len(p) >= QuotedPart {
+			m.starts.remove(p)
+			m.ends.remove(backwards(p))
 		}
 	}
 }
 
-// replace returns s with every pattern found, and every start of one at least MinQuotedPrefix
-// bytes long, replaced by Placeholder, scanning left to right, the longest at a position first;
-// s itself when none is found.
+// span is a part [from, to) of a text to replace.
+type span struct{ from, to int }
+
+// replace returns s with every pattern found, and every quoted start or end of one at least
+// QuotedPart bytes long, replaced by Placeholder; s itself when none is found. Patterns and
+// starts are found left to right, the longest at a position first; ends right to left, the
+// same way over the text read backwards; parts that overlap go as one.
 func (m *matcher) replace(s string) string {
-	var b strings.Builder
-	last := 0
+	var found []span
 	for i := 0; i+4 <= len(s); {
-		if k2 := key2(s[i:]); m.first[k2/64]&(1<<(k2%64)) == 0 {
-			i++
-			continue
-		}
 		n := 0
-		if b := m.index[key4(s[i:])]; b != nil {
-			for _, l := range b.lengths {
-				if i+l <= len(s) && b.patterns[s[i:i+l]] {
-					n = l
-					break
-				}
+		if hasBit(&m.first, key2(s[i:])) {
+			// A start of a pattern shares the pattern's first 4 bytes: only a position with a
+			// bucket can begin one.
+			if b := m.index[key4(s[i:])]; b != nil {
+				n = max(b.longest(s[i:]), wholeChars(s[i:], m.starts.longest(s[i:])))
 			}
-			// A start of a pattern shares the pattern's first 4 bytes, so only a position with
-			// a bucket can begin one.
-			n = max(n, m.quotedStart(s[i:]))
 		}
 		if n == 0 {
 			i++
 			continue
 		}
-		b.WriteString(s[last:i])
-		b.WriteString(Placeholder)
+		found = append(found, span{i, i + n})
 		i += n
-		last = i
 	}
-	if last == 0 {
+	if len(m.ends.by) > 0 {
+		var back string // s read backwards, made at the first position that may end a part
+		for j := 0; j+QuotedPart <= len(s); {
+			if !hasBit(&m.ends.first, uint16(s[len(s)-1-j])<<8|uint16(s[len(s)-2-j])) {
+				j++
+				continue
+			}
+			if back == "" {
+				back = backwards(s)
+			}
+			n := m.ends.longest(back[j:])
+			for n > 0 && !utf8.RuneStart(s[len(s)-j-n]) { // the part begins on a whole character
+				n--
+			}
+			if n < QuotedPart {
+				j++
+				continue
+			}
+			found = append(found, span{len(s) - j - n, len(s) - j})
+			j += n
+		}
+	}
+	if len(found) == 0 {
 		return s
+	}
+	return replaceSpans(s, found)
+}
+
+// wholeChars is n, a part's length at the start of s, cut back to end on a whole character of
+// s; 0 when that leaves less than QuotedPart bytes.
+func wholeChars(s string, n int) int {
+	for n > 0 && n < len(s) && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	if n < QuotedPart {
+		return 0
+	}
+	return n
+}
+
+// longest is the length of the longest of the bucket's patterns s begins with; 0 when none.
+func (b *bucket) longest(s string) int {
+	for _, l := range b.lengths {
+		if l <= len(s) && b.patterns[s[:l]] {
+			return l
+		}
+	}
+	return 0
+}
+
+// replaceSpans writes s with each run of overlapping spans replaced by one Placeholder.
+func replaceSpans(s string, found []span) string {
+	slices.SortFunc(found, func(a, b span) int { return a.from - b.from })
+	var b strings.Builder
+	last := 0
+	for j := 0; j < len(found); {
+		cur := found[j]
+		for j++; j < len(found) && found[j].from < cur.to; j++ {
+			cur.to = max(cur.to, found[j].to)
+		}
+		b.WriteString(s[last:cur.from])
+		b.WriteString(Placeholder)
+		last = cur.to
 	}
 	b.WriteString(s[last:])
 	return b.String()
-}
-
-// quotedStart is the length of the longest start of a pattern that s begins with, when it is at
-// least MinQuotedPrefix bytes, cut back to a whole character of s; 0 otherwise.
-func (m *matcher) quotedStart(s string) int {
-	if len(s) < MinQuotedPrefix {
-		return 0
-	}
-	n := 0
-	for _, p := range m.starts[s[:MinQuotedPrefix]] {
-		l := MinQuotedPrefix
-		for l < len(p) && l < len(s) && p[l] == s[l] {
-			l++
-		}
-		for l < len(s) && !utf8.RuneStart(s[l]) {
-			l--
-		}
-		if l >= MinQuotedPrefix {
-			n = max(n, l)
-		}
-	}
-	return n
 }

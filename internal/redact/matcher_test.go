@@ -7,43 +7,61 @@ import (
 	"unicode/utf8"
 )
 
-// naiveReplace is the matcher's meaning, written plainly: left to right, at each position the
-// longest kept pattern that starts there, or the longest start of one at least MinQuotedPrefix
-// bytes long ending on a whole character, is replaced.
+// naiveReplace is the matcher's meaning, written plainly. Left to right, at each position the
+// longest kept pattern there, or the longest start of one at least QuotedPart bytes long that
+// ends on a whole character, is a part, and the reading goes on after it; right to left, the
+// longest end of a pattern at least QuotedPart bytes long that begins on a whole character, the
+// same way. Parts that overlap are replaced as one Placeholder.
 func naiveReplace(kept []string, s string) string {
 	var pats []string
 	for _, v := range kept {
 		pats = append(pats, patterns(v)...)
 	}
-	var b strings.Builder
+	whole := func(i int) bool { return i == len(s) || utf8.RuneStart(s[i]) }
+	var found []span
 	for i := 0; i < len(s); {
 		n := 0
 		for _, p := range pats {
 			for l := len(p); l >= 1; l-- {
-				if !strings.HasPrefix(s[i:], p[:l]) {
-					continue
-				}
-				whole := i+l == len(s) || utf8.RuneStart(s[i+l])
-				if l == len(p) || l >= MinQuotedPrefix && whole {
+				if strings.HasPrefix(s[i:], p[:l]) && (l == len(p) || l >= QuotedPart && whole(i+l)) {
 					n = max(n, l)
 					break
 				}
 			}
 		}
 		if n == 0 {
-			b.WriteByte(s[i])
 			i++
 			continue
 		}
-		b.WriteString(Placeholder)
+		found = append(found, span{i, i + n})
 		i += n
 	}
-	return b.String()
+	for e := len(s); e > 0; {
+		n := 0
+		for _, p := range pats {
+			for l := len(p); l >= QuotedPart; l-- {
+				if strings.HasSuffix(s[:e], p[len(p)-l:]) && whole(e-l) {
+					n = max(n, l)
+					break
+				}
+			}
+		}
+		if n == 0 {
+			e--
+			continue
+		}
+		found = append(found, span{e - n, e})
+		e -= n
+	}
+	if len(found) == 0 {
+		return s
+	}
+	return replaceSpans(s, found)
 }
 
-// Values of a small alphabet overlap, nest and share their starts; texts quote kept values'
-// starts; after every note and every forgetting the matcher replaces exactly what the plain
-// reading does.
+// Values of a small alphabet overlap, nest and share their starts and ends; texts quote kept
+// values' starts and ends; after every note and every forgetting the matcher replaces exactly
+// what the plain reading does.
 func TestMatcherAgreesWithThePlainReading(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	word := func(min, max int) string {
@@ -61,8 +79,13 @@ func TestMatcherAgreesWithThePlainReading(t *testing.T) {
 			for e := k.order.Front(); e != nil; e = e.Next() {
 				kept = append(kept, e.Value.(string))
 			}
-			v := kept[rng.IntN(len(kept))]
-			text := word(0, 20) + v[:rng.IntN(len(v)+1)] + word(0, 20)
+			v, cut := kept[rng.IntN(len(kept))], 0
+			cut = rng.IntN(len(v) + 1)
+			quote := v[:cut] // its start, or its end
+			if rng.IntN(2) == 0 {
+				quote = v[cut:]
+			}
+			text := word(0, 20) + quote + word(0, 20)
 			if got, want := k.Replace(text), naiveReplace(kept, text); got != want {
 				t.Fatalf("round %d, kept %q: Replace(%q) = %q, want %q", round, kept, text, got, want)
 			}
