@@ -22,10 +22,10 @@ const QuotedPart = 16
 // with every request made cost milliseconds per exchange. Quoted starts and ends (QuotedPart)
 // are found by starts, over the text, and by ends, over the text read backwards.
 type matcher struct {
-	first [1 << 16 / 64]uint64 // bit set: some pattern starts with these 2 bytes (never cleared)
-	index map[uint32]*bucket   // first 4 bytes → the patterns starting with them
-	refs  map[string]int       // pattern → how many kept values give it
-	starts, ends partIndex     // the patterns, and the patterns written backwards
+	first        [1 << 16 / 64]uint64 // bit set: some pattern starts with these 2 bytes (never cleared)
+	index        map[uint32]*bucket   // first 4 bytes → the patterns starting with them
+	refs         map[string]int       // pattern → how many kept values give it
+	starts, ends partIndex            // the patterns, and the patterns written backwards
 }
 
 // bucket holds the patterns of one 4-byte start, looked up whole by each of their lengths,
