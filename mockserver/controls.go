@@ -226,6 +226,7 @@ func (s *Server) handleReset(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if err := s.resetWorld(wl, src); err != nil {
+		s.unmake(r)
 		s.writeResetError(w, wl, src, err)
 		return
 	}
@@ -423,6 +424,7 @@ func (s *Server) handleStatePut(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if err := s.loadState(wl, st); err != nil {
+		s.unmake(r)
 		writeSnapshotError(w, err)
 		return
 	}

@@ -64,7 +64,7 @@ func (s *Server) handleDashboard(w http.ResponseWriter, r *http.Request) {
 		Seed:          st.source.Seed,
 		Scenario:      st.source.Scenario,
 		Snapshot:      st.source.Snapshot,
-		Notes:         st.notes,
+		Notes:         wl.notes(),
 		Scenarios:     s.scenarioNames(),
 		Now:           wl.clockNow(),
 		Latency:       s.steering.latency.String(),

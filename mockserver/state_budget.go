@@ -148,6 +148,22 @@ func (s *Server) roomFor(keep *world, size, old int64, what string, evict bool) 
 	return &errNoRoom{msg: fmt.Sprintf("%s needs about %s of records; with what the other worlds hold (%s; %s) that passes the mock's limit (--max-state-mb %d), %s: delete or reset another world, or start the mock with a higher --max-state-mb", what, mib(size), mib(s.totalState()-old), s.largestWorlds(keep), s.cfg.MaxStateMB, why)}
 }
 
+// roomIfDropped is roomFor without dropping any world: it refuses only a store that would not
+// fit even with every idle world dropped (none when evict is false).
+func (s *Server) roomIfDropped(keep *world, size, old int64, what string, evict bool) error {
+	limit, r := s.stateLimit(), s.worlds
+	r.mu.Lock()
+	total, idle := r.stateTotal(), r.idleState(keep)
+	r.mu.Unlock()
+	if !evict {
+		idle = 0
+	}
+	if total-idle-old+size <= limit {
+		return nil
+	}
+	return s.roomFor(keep, size, old, what, false) // worded as roomFor words it; drops nothing
+}
+
 // RecordsBytes is what every world's records take in memory together, as --max-state-mb counts
 // it (D206): the binary sets its soft memory limit above it.
 func (s *Server) RecordsBytes() int64 { return s.totalState() }

@@ -175,7 +175,8 @@ func TestDroppedWorldSaysSoWhenMadeAgain(t *testing.T) {
 	if names := m.worldNames(t); strings.Contains(names, "w1") {
 		t.Fatalf("worlds %s: w1 was not dropped", names)
 	}
-	m.ctl(http.MethodGet, "/__worlds/w1/__mock/clock", nil).wantStatus(t, http.StatusOK)
+	// Made again by a reset (which builds its state afresh): the note stays.
+	m.ctl(http.MethodPost, "/__worlds/w1/__mock/reset", nil).wantStatus(t, http.StatusOK)
 	for _, w := range m.ctl(http.MethodGet, "/__mock/worlds", nil).list(t, "worlds") {
 		if w["name"] == "w1" {
 			notes, _ := w["notes"].([]any)
@@ -234,5 +235,35 @@ func TestStateBudgetHoldsUnderParallelLoads(t *testing.T) {
 	}
 	if limit := int64(limitMB << 20); total > limit {
 		t.Errorf("%d worlds hold %d bytes of records together, past --max-state-mb %d (%d)", len(worlds.Worlds), total, limitMB, limit)
+	}
+}
+
+// A reset or a snapshot refused for want of room, to a world not there yet, makes no world and
+// pushes none out (D141, D206): the 503 and the 413 said the world was unchanged while the
+// world appeared, made from the default scenario, and an idle worker's world was dropped.
+func TestRefusedForRoomMakesNoWorld(t *testing.T) {
+	m := newMock(t, mockserver.Config{MaxStateMB: 1})
+	var workers []string
+	for i := range 20 {
+		w := fmt.Sprintf("w%d", i)
+		if a := m.ctl(http.MethodPost, "/__worlds/"+w+"/__mock/reset", nil); a.status != http.StatusOK {
+			break
+		}
+		workers = append(workers, w)
+	}
+	before := m.worldNames(t)
+	a := m.ctl(http.MethodPost, "/__worlds/newtwo/__mock/reset", map[string]any{"scenario": "busy"}).wantStatus(t, http.StatusServiceUnavailable)
+	a.wantShape(t, "a")
+	big := m.ctl(http.MethodPost, "/__worlds/"+workers[0]+"/__mock/reset", map[string]any{"scenario": "busy"})
+	if big.status == http.StatusOK { // the busy scenario fits alone: take its snapshot
+		raw := m.ctl(http.MethodGet, "/__worlds/"+workers[0]+"/__mock/state", nil).wantStatus(t, http.StatusOK).raw
+		m.ctl(http.MethodPost, "/__worlds/"+workers[0]+"/__mock/reset", nil).wantStatus(t, http.StatusOK)
+		before = m.worldNames(t)
+		if st := m.ctl(http.MethodPut, "/__worlds/newthree/__mock/state", string(raw)).status; st != http.StatusRequestEntityTooLarge && st != http.StatusServiceUnavailable {
+			t.Fatalf("a snapshot past the room: %d", st)
+		}
+	}
+	if after := m.worldNames(t); after != before {
+		t.Errorf("worlds %s after refused changes, want %s (none made, none dropped)", after, before)
 	}
 }

@@ -36,6 +36,19 @@ type world struct {
 	// byPage is set on a world a page of another site made (one that may not evict): such
 	// worlds are the first to go when room is needed (D213).
 	byPage bool
+	// remade says why a world of this name was dropped before this one was made (D206): kept
+	// beside the state, so a reset does not lose it.
+	remade string
+}
+
+// notes are what GET /__mock/worlds and the dashboard say of w: its state's notes, and why a
+// world of its name was dropped before (never nil).
+func (w *world) notes() []string {
+	notes := append([]string{}, w.state().notes...)
+	if w.remade != "" {
+		notes = append(notes, w.remade)
+	}
+	return notes
 }
 
 // swap puts st in place of w's state once no operation is acting on the old one.

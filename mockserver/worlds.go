@@ -93,6 +93,14 @@ var errAbsent = errors.New("no such world")
 // A world is built outside the registry's lock, so a slow build (a heavy scenario) holds up
 // only the requests for that world; builds run a few at a time (buildSlots).
 func (s *Server) world(name string, create, evict bool) (*world, error) {
+	return s.makeWorld(name, create, evict, false)
+}
+
+// makeWorld is world; with lazyRoom, a new world's records are only checked to fit once idle
+// worlds are dropped, and none is dropped for them: a control making its world (a reset, a
+// snapshot: worldToChange) makes its own room for what it puts there, and is refused before it
+// pushes out any world when that does not fit (D141, D206).
+func (s *Server) makeWorld(name string, create, evict, lazyRoom bool) (*world, error) {
 	if name == "" || name == DefaultWorld {
 		s.worlds.def.inflight.Add(1)
 		return s.worlds.def, nil
@@ -132,7 +140,11 @@ func (s *Server) world(name string, create, evict bool) (*world, error) {
 		w.byPage = !evict
 		s.admitting.Lock() // its room and its registration in one step
 		defer s.admitting.Unlock()
-		if err = s.roomFor(nil, w.state().store.Size(), 0, fmt.Sprintf("The world %q", clip(name, 80)), evict); err != nil {
+		room := s.roomFor
+		if lazyRoom {
+			room = s.roomIfDropped
+		}
+		if err = room(nil, w.state().store.Size(), 0, fmt.Sprintf("The world %q", clip(name, 80)), evict); err != nil {
 			w.journal.detach()
 			w.flow.detach()
 			w, err = nil, &errNoWorld{status: noRoomStatus, msg: err.Error() + "."}
@@ -150,9 +162,7 @@ func (s *Server) world(name string, create, evict bool) (*world, error) {
 	}
 	if why, ok := r.dropped[name]; ok {
 		delete(r.dropped, name)
-		st := *w.state()
-		st.notes = append(slices.Clone(st.notes), why)
-		w.cur.Store(&st)
+		w.remade = why
 	}
 	w.inflight.Add(1)
 	r.named[name] = w

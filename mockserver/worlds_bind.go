@@ -31,6 +31,24 @@ type pendingWorld struct {
 	name  string
 	evict bool
 	w     *world // made, held in flight until the request ends
+	made  bool   // by this request (unmake takes it back)
+}
+
+// unmake forgets the world r's control made when the change it was made for is refused after
+// all (no room for a scenario or a snapshot): a refused control leaves no world (D141).
+func (s *Server) unmake(r *http.Request) {
+	b, _ := r.Context().Value(worldKey{}).(bound)
+	p := b.pending
+	if p == nil || !p.made {
+		return
+	}
+	reg := s.worlds
+	reg.mu.Lock()
+	defer reg.mu.Unlock()
+	if reg.named[p.name] == p.w {
+		reg.forget(p.w)
+	}
+	p.made = false
 }
 
 // splitWorld takes the /__worlds/<name> prefix off an escaped path: the name, the escaped path
@@ -198,12 +216,12 @@ func (s *Server) worldToChange(w http.ResponseWriter, r *http.Request) (*world, 
 	if p == nil || p.w != nil {
 		return s.worldOf(r), true
 	}
-	wl, err := s.world(p.name, true, p.evict)
+	wl, err := s.makeWorld(p.name, true, p.evict, true)
 	if err != nil {
 		writeNoWorld(w, err)
 		return nil, false
 	}
-	p.w = wl
+	p.w, p.made = wl, true
 	wl.touch()
 	wl.requests.Add(1)
 	wl.clock.stampDate(w.Header())

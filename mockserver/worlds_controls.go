@@ -32,10 +32,7 @@ type worldInfo struct {
 func (w *world) info() worldInfo {
 	st := w.state()
 	src := st.source
-	notes := st.notes
-	if notes == nil {
-		notes = []string{}
-	}
+	notes := w.notes()
 	return worldInfo{
 		Name: w.name, Scenario: src.Scenario, Seed: src.Seed, Snapshot: src.Snapshot,
 		Created: w.created, LastUsed: time.Unix(0, w.lastUsed.Load()).UTC(),
