@@ -33,9 +33,14 @@ func (s *Server) handleFixtures(w http.ResponseWriter, r *http.Request) {
 // handleDashboardRedirect sends GET / and GET /__mock to the dashboard at /__mock/ (of the
 // request's world), keeping the query (the dashboard takes ?token=).
 func (s *Server) handleDashboardRedirect(w http.ResponseWriter, r *http.Request) {
+	redirectToDashboard(w, r, s.worldOf(r).name)
+}
+
+// redirectToDashboard answers 301 to the dashboard of the world name.
+func redirectToDashboard(w http.ResponseWriter, r *http.Request, name string) {
 	target := dashboardPath
-	if wl := s.worldOf(r); wl.name != DefaultWorld {
-		target = WorldPrefix + wl.name + dashboardPath
+	if name != DefaultWorld {
+		target = WorldPrefix + name + dashboardPath
 	}
 	if r.URL.RawQuery != "" {
 		target += "?" + r.URL.RawQuery

@@ -65,3 +65,26 @@ func TestControlsMakeAWorldOnlyWhenTheyChangeIt(t *testing.T) {
 		}
 	}
 }
+
+// The way to a world's dashboard (GET /__worlds/<name> and /__worlds/<name>/__mock) makes no
+// world: it points to the dashboard, which makes the world for a request it admits. With
+// --admin-token, a tokenless <img> of a world's root made the world and pushed out a worker's.
+func TestDashboardRedirectMakesNoWorld(t *testing.T) {
+	m := newMock(t, mockserver.Config{MaxWorlds: 2, AdminToken: "s3cret"})
+	admin := []string{"X-Mock-Admin-Token", "s3cret"}
+	for _, w := range []string{"keep1", "keep2"} {
+		m.ctl(http.MethodPost, "/__worlds/"+w+"/__mock/reset", nil, admin...).wantStatus(t, http.StatusOK)
+	}
+	for _, path := range []string{"/__worlds/evict1", "/__worlds/evict2/", "/__worlds/evict3/__mock"} {
+		a := m.ctl(http.MethodGet, path+"?token=x", nil)
+		if a.status == http.StatusMovedPermanently && !strings.HasSuffix(a.header.Get("Location"), "/__mock/?token=x") {
+			t.Errorf("GET %s: Location %q, want its dashboard", path, a.header.Get("Location"))
+		} else if a.status != http.StatusMovedPermanently && a.status != http.StatusUnauthorized {
+			t.Errorf("GET %s: %d, want 301 to its dashboard or 401 asking the token", path, a.status)
+		}
+	}
+	m.ctl(http.MethodGet, "/__worlds/evict4/__mock/", nil).wantStatus(t, http.StatusUnauthorized) // the dashboard asks the token
+	if names := string(m.ctl(http.MethodGet, "/__mock/worlds", nil, admin...).raw); strings.Contains(names, "evict") || !strings.Contains(names, "keep1") {
+		t.Errorf("worlds after tokenless redirects: %s", names)
+	}
+}
