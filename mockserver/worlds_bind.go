@@ -145,14 +145,6 @@ func (s *Server) bindNamed(w http.ResponseWriter, r *http.Request, name string) 
 		// the same in every world: they make no world (D141, D213).
 		return bound{err: errAbsent}, false
 	}
-	if k := getOrHead(r) + " " + r.URL.Path; k == "GET /" || k == "GET /__mock" {
-		// The way to the world's dashboard needs no world to point there: the dashboard makes
-		// it, for a request it admits (the admin token, D141).
-		if s.spendUnbound(w, r) {
-			redirectToDashboard(w, r, name)
-		}
-		return b, true
-	}
 	if !s.reaches(r) {
 		return bound{err: &errNoWorld{status: http.StatusNotFound, msg: fmt.Sprintf("The world %q does not exist, and only a POST to one of the API's operations or a request to the mock's own endpoints makes one; %s %s is neither.", clip(name, 80), r.Method, clip(r.URL.Path, 100))}}, false
 	}
@@ -170,6 +162,14 @@ func (s *Server) bindNamed(w http.ResponseWriter, r *http.Request, name string) 
 		}
 	}
 	if !s.mayCreateWorld(w, r, name) {
+		return b, true
+	}
+	if k := getOrHead(r) + " " + r.URL.Path; k == "GET /" || k == "GET /__mock" {
+		// The way to the world's dashboard needs no world to point there: the dashboard makes
+		// it, for a request it admits (the admin token, D141).
+		if s.spendUnbound(w, r) {
+			redirectToDashboard(w, r, name)
+		}
 		return b, true
 	}
 	if worldChanges[getOrHead(r)+" "+r.URL.Path] {
