@@ -10,6 +10,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/opsapi/mocktoolkit/spec"
 )
 
 // The scenario file's records (fixtures/scenarios/scenario.schema.json): new records of the
@@ -413,7 +415,7 @@ func (b *scenarioBuilder) date(rec map[string]any, key string) *string {
 	if s, ok := rec[key].(string); ok {
 		for _, layout := range []string{time.RFC3339Nano, "2006-01-02 15:04:05", "2006-01-02T15:04:05", "2006-01-02"} {
 			if t, err := time.Parse(layout, s); err == nil {
-				if u := t.UTC(); u.Year() >= 1 && u.Year() <= 9999 {
+				if u := t.UTC(); !u.Before(spec.EarliestTime) && !u.After(spec.LatestTime) { // the API's range (D73)
 					out := u.Format(time.RFC3339)
 					return &out
 				}
