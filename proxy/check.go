@@ -35,6 +35,7 @@ func (p *Proxy) check(ctx context.Context, ex *exchange) []Violation {
 			reqBody = decoded
 		}
 	}
+	ex.reqJudged = reqWhole
 	one := check.Exchange{
 		Op: *ex.op, ReqHeader: ex.reqHeader, ReqBody: reqBody, ReqPartial: !reqWhole,
 		Status: ex.status, Header: ex.respHeader, Body: ex.respBody, BodyPartial: !ex.respWhole,

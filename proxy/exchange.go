@@ -27,6 +27,7 @@ type exchange struct {
 	reqHeader http.Header
 	reqBody   []byte // at most maxBody bytes
 	reqWhole  bool   // reqBody is the whole request body
+	reqJudged bool   // its fields were judged (set by check: whole, and in an encoding read)
 
 	status     int
 	respHeader http.Header

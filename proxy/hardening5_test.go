@@ -242,6 +242,12 @@ func TestLargeAnswersAreJudgedOrCountedUnjudged(t *testing.T) {
 	if r := s.proxy.Report(); r.BodiesUnjudged != 1 {
 		t.Errorf("report counts %d answers judged by status and headers only, want 1", r.BodiesUnjudged)
 	}
+	// A request body past its bound streams through unchecked: counted too, as the README says.
+	size = 10
+	s.post(t, pTagsList, "", `{"name":"`+strings.Repeat("a", 1200000)+`"}`)
+	if r := s.proxy.Report(); r.BodiesUnjudged != 2 {
+		t.Errorf("report counts %d exchanges with a body unjudged after a 1.2 MB request, want 2", r.BodiesUnjudged)
+	}
 }
 
 // A request body sent gzip-compressed is judged by the JSON it carries, not called "not JSON".

@@ -153,7 +153,7 @@ func (p *Proxy) record(ex *exchange) {
 	}
 	p.journal.scrub(&e)
 	id := p.journal.add(e)
-	p.stats.add(e, id, ex.op != nil, ex.respWhole || ex.op == nil)
+	p.stats.add(e, id, ex.op != nil, ex.op == nil || (ex.respWhole && ex.reqJudged))
 	p.logViolations(id, e)
 }
 

@@ -15,13 +15,13 @@ type stats struct {
 	checked    int
 	deployment int
 	client     int
-	unjudged   int                 // checked exchanges whose answer body was not judged
+	unjudged   int                 // checked exchanges whose request or answer body was not judged
 	ops        map[string]*opStats // by operation id
 }
 
 type opStats struct {
 	exchanges int
-	unjudged  int // exchanges whose answer body was not judged
+	unjudged  int // exchanges whose request or answer body was not judged
 	rules     map[rules.ID]*RuleCount
 }
 
@@ -46,7 +46,7 @@ type Example struct {
 func newStats() *stats { return &stats{ops: map[string]*opStats{}} }
 
 // add counts one journaled exchange (id is its journal id); bodyJudged is false when its
-// answer body was not judged (too large, or in an encoding the proxy does not read).
+// request or answer body was not judged (too large, or in an encoding the proxy does not read).
 func (s *stats) add(e Exchange, id int64, checked, bodyJudged bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -94,7 +94,7 @@ type Report struct {
 	Finished  time.Time `json:"finished"`
 	Exchanges int       `json:"exchanges"`
 	Checked   int       `json:"checked"`
-	// BodiesUnjudged counts the checked exchanges whose answer body was not judged (over the
+	// BodiesUnjudged counts the checked exchanges whose request or answer body was not judged (over the
 	// read-ahead bound, or in an encoding the proxy does not read): only status and headers were.
 	BodiesUnjudged       int               `json:"bodies_unjudged"`
 	DeploymentViolations int               `json:"deployment_violations"`
