@@ -140,7 +140,8 @@ func userinfo(s string) string {
 // schemeHeaders keep their scheme when redacted ("Bearer [redacted]").
 var schemeHeaders = map[string]bool{"Authorization": true, "Proxy-Authorization": true}
 
-// Headers flattens h for the journal, the values of credential headers replaced.
+// Headers flattens h for the journal, the values of credential headers replaced, and the
+// credentials in the query or fragment of a URL a header holds.
 func Headers(h http.Header) map[string]string {
 	out := make(map[string]string, len(h))
 	for k, v := range h {
@@ -151,6 +152,12 @@ func Headers(h http.Header) map[string]string {
 			if found && schemeHeaders[http.CanonicalHeaderKey(k)] {
 				val = scheme + " " + redacted
 			}
+		}
+		if strings.ContainsAny(val, "?#") {
+			// A URL's query or fragment (Referer, Location, Link): a credential there is
+			// named as in a form (?access_token=…, #id_token=…); a value without one (Prefer:
+			// code=413) is no URL.
+			val = redactPairs(val)
 		}
 		out[k] = userinfo(val)
 	}

@@ -67,13 +67,19 @@ func TestRedactHeaders(t *testing.T) {
 		h.Set(k, "s3cr3t")
 	}
 	h.Set("Accept", "application/json")
+	// Credentials in the query or fragment of a URL a header holds (an OAuth callback as the
+	// Referer, a redirect's Location, a Link); a Prefer code is no URL and stays.
+	h.Set("Referer", "http://app.test/cb?access_token=s3cr3t&code=s3cr3t&state=ok")
+	h.Set("Location", "https://idp.example/cb?x=1#id_token=s3cr3t")
+	h.Set("Link", `<https://x.example/?api_key=s3cr3t>; rel="next"`)
+	h.Set("Prefer", "code=413")
 	got := Headers(h)
 	for k, v := range got {
 		if strings.Contains(v, "s3cr3t") || strings.Contains(v, "c2VjcmV0") {
 			t.Errorf("%s: %q keeps its secret", k, v)
 		}
 	}
-	if got["Proxy-Authorization"] != "Basic [redacted]" || got["Accept"] != "application/json" {
+	if got["Proxy-Authorization"] != "Basic [redacted]" || got["Accept"] != "application/json" || got["Prefer"] != "code=413" || !strings.Contains(got["Referer"], "state=ok") {
 		t.Errorf("redacted headers: %v", got)
 	}
 }
