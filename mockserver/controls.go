@@ -120,7 +120,7 @@ func (s *Server) handleClockSet(w http.ResponseWriter, r *http.Request) {
 	fields := map[string][]string{}
 	if in.Set == nil && in.Freeze == nil && in.AdvanceSeconds == nil {
 		// A null counts as not sent: {"set": null} moves nothing, and says so.
-		fields["advance_seconds"] = []string{"The body must give set (an RFC 3339 date-time), freeze (true or false) or advance_seconds (a whole number of seconds); null gives none of them."}
+		fields["advance_seconds"] = []string{"The body must give set (an RFC 3339 date-time), freeze (true or false) or advance_seconds (a whole number of seconds); it gives none of them (a null gives none)."}
 	}
 	var at time.Time
 	if in.Set != nil {

@@ -118,7 +118,11 @@ var controlQueries = map[string][]string{
 // or "": ?world= where the control does not read it, or parameters it does not read.
 func controlQueryProblem(method string, r *http.Request) string {
 	if r.URL.Query().Has("world") && !worldQueryReads[method+" "+r.URL.Path] {
-		return "The world query parameter only chooses the journal GET /__mock/requests and GET /__mock/requests/count read; to act on a world, call /__worlds/<name>" + r.URL.Path + " or send the " + WorldHeader + " header. Nothing was changed."
+		act := "to act on a world, call /__worlds/<name>" + r.URL.Path + " or send the " + WorldHeader + " header"
+		if r.URL.Path == "/__mock/worlds" {
+			act = "GET /__mock/worlds lists every world, and DELETE /__mock/worlds?name=<name> deletes one"
+		}
+		return "The world query parameter only chooses the journal GET /__mock/requests and GET /__mock/requests/count read; " + act + ". Nothing was changed."
 	}
 	return unreadQuery(method, r)
 }

@@ -92,7 +92,7 @@ func (s *Server) readJournalQuery(w http.ResponseWriter, r *http.Request) (journ
 	if name := q.Get("world"); name != "" {
 		wl, found := s.worlds.lookup(name)
 		if !found {
-			writeShapeA(w, http.StatusNotFound, s.noSuchWorld(name))
+			s.writeNoSuchWorld(w, name)
 			return jq, false
 		}
 		jq.world = wl

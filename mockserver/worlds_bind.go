@@ -212,7 +212,22 @@ func (s *Server) noSuchWorld(name string) string {
 	} else {
 		why = " (never made, or dropped to make room)"
 	}
+	if s.worlds.max < 0 {
+		return fmt.Sprintf("The mock holds no world named %q: it serves only its default world (it was started with --max-worlds 0).", clip(name, 80))
+	}
 	return fmt.Sprintf("The mock holds no world named %q%s; GET /__mock/worlds lists them, and a reset or an API call through its prefix makes it.", clip(name, 80), why)
+}
+
+// writeNoSuchWorld answers a control's query naming a world not there: 400 naming the rule for
+// a name no world can have (D100), else 404 (noSuchWorld).
+func (s *Server) writeNoSuchWorld(w http.ResponseWriter, name string) {
+	if name != DefaultWorld {
+		if err := CheckWorldName(name); err != nil {
+			writeShapeA(w, http.StatusBadRequest, badWorldName(name, err))
+			return
+		}
+	}
+	writeShapeA(w, http.StatusNotFound, s.noSuchWorld(name))
 }
 
 // worldToChange is the world a control changes: the request's, made now when the request

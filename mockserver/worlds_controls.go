@@ -78,7 +78,7 @@ func (s *Server) handleWorldDelete(w http.ResponseWriter, r *http.Request) {
 	}
 	switch busy, ok := s.forgetWhenIdle(r, name); {
 	case !ok:
-		writeShapeA(w, http.StatusNotFound, s.noSuchWorld(name))
+		s.writeNoSuchWorld(w, name)
 	case busy > 0:
 		writeShapeA(w, http.StatusConflict, fmt.Sprintf("The world %q is still busy with %d request(s) after %s: it was not deleted; try again when they have finished.", clip(name, 80), busy, deleteWait))
 	default:

@@ -88,3 +88,25 @@ func TestDashboardRedirectMakesNoWorld(t *testing.T) {
 		t.Errorf("worlds after tokenless redirects: %s", names)
 	}
 }
+
+// A control's query naming a world no world can be called is refused with 400 naming the rule
+// (D100); with worlds off, a world not there is said to be impossible; ?world= on the worlds
+// list says how to name a world there.
+func TestWorldQueriesWordTheirRefusals(t *testing.T) {
+	m := newMock(t, mockserver.Config{})
+	for _, target := range []string{"/__mock/requests?world=a%2Fb", "/__mock/requests/count?world=a%2Fb"} {
+		if a := m.ctl(http.MethodGet, target, nil); a.status != http.StatusBadRequest || !strings.Contains(string(a.raw), "world name") {
+			t.Errorf("GET %s: %d %s, want 400 naming the world name rule", target, a.status, a.raw)
+		}
+	}
+	if a := m.ctl(http.MethodDelete, "/__mock/worlds?name=a%2Fb", nil); a.status != http.StatusBadRequest || !strings.Contains(string(a.raw), "world name") {
+		t.Errorf("DELETE ?name=a/b: %d %s, want 400", a.status, a.raw)
+	}
+	if a := m.ctl(http.MethodDelete, "/__mock/worlds?world=x", nil); a.status != http.StatusBadRequest || !strings.Contains(string(a.raw), "?name=") {
+		t.Errorf("DELETE ?world=x: %d %s, want 400 pointing to ?name=", a.status, a.raw)
+	}
+	off := newMock(t, mockserver.Config{MaxWorlds: -1})
+	if a := off.ctl(http.MethodGet, "/__mock/requests?world=a", nil); a.status != http.StatusNotFound || !strings.Contains(string(a.raw), "--max-worlds 0") || strings.Contains(string(a.raw), "makes it") {
+		t.Errorf("?world=a with worlds off: %d %s", a.status, a.raw)
+	}
+}

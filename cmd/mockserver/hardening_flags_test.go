@@ -35,7 +35,7 @@ func TestFlagsRefuseWhatCouldNeverMatch(t *testing.T) {
 	none := func(string) string { return "" }
 	for _, args := range [][]string{
 		{"--cors-origins", "javascript:alert(1)"}, {"--cors-origins", "http://a.com/path"}, {"--cors-origins", "http://a.com/"},
-		{"--cors-origins", "a.com"}, {"--allowed-hosts", "a b"}, {"--allowed-hosts", "https://staging.example.com"},
+		{"--cors-origins", "a.com"}, {"--cors-origins", "http://a.test:99999"}, {"--cors-origins", "http://a.test:"}, {"--allowed-hosts", "a b"}, {"--allowed-hosts", "https://staging.example.com"},
 		{"--cors-origins", ""}, {"--cors-origins", " , "}, {"--allowed-hosts", "a..b"}, {"--allowed-hosts", "-a.example.com"},
 		{"--allowed-hosts", "staging.example.com,*"}, // * stands alone: among names it would turn the guard off unasked
 	} {

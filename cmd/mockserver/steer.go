@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/opsapi/mocktoolkit/fixtures"
@@ -179,6 +180,13 @@ func checkOrigin(origin string) error {
 	}
 	if strings.Contains(u.Host, "*") {
 		return fmt.Errorf("%q: an origin names one site; patterns are not read (list each origin, or give * for any)", clipFlag(origin))
+	}
+	if p := u.Port(); p != "" {
+		if n, err := strconv.Atoi(p); err != nil || n < 1 || n > 65535 {
+			return fmt.Errorf("%q: the port %s is not one a browser can send (1 to 65535)", clipFlag(origin), clipFlag(p))
+		}
+	} else if strings.HasSuffix(u.Host, ":") {
+		return fmt.Errorf("%q: a colon with no port after it; leave it out or give the port", clipFlag(origin))
 	}
 	return nil
 }
