@@ -28,11 +28,21 @@ func RequestBodyType(contentType string) (t BodyType, charset string) {
 		return BodyUntyped, ""
 	}
 	mt, params, err := mime.ParseMediaType(contentType)
-	if err != nil || (mt != "application/json" && !strings.HasSuffix(mt, "+json")) {
+	if err != nil || !jsonType(mt) {
 		return BodyNotJSON, ""
 	}
 	if cs, ok := params["charset"]; ok && !strings.EqualFold(cs, "utf-8") && !strings.EqualFold(cs, "utf8") {
 		return BodyOtherCharset, cs
 	}
 	return BodyJSON, ""
+}
+
+// jsonType tells whether the media type mt is JSON: application/json, or a type/name+json
+// (application/vnd.api+json); "+json" or "application/+json" name no media type.
+func jsonType(mt string) bool {
+	typ, sub, ok := strings.Cut(mt, "/")
+	if !ok || typ == "" {
+		return false
+	}
+	return mt == "application/json" || (strings.HasSuffix(sub, "+json") && len(sub) > len("+json"))
 }

@@ -1,0 +1,27 @@
+package spec_test
+
+import (
+	"testing"
+
+	"github.com/opsapi/mocktoolkit/spec"
+)
+
+// A request body is JSON under application/json or a type/name+json, in UTF-8; "+json" alone
+// or with no name before it is no media type (D6).
+func TestRequestBodyType(t *testing.T) {
+	for ct, want := range map[string]spec.BodyType{
+		"application/json":                 spec.BodyJSON,
+		"application/json; charset=utf-8":  spec.BodyJSON,
+		"application/vnd.api+json":         spec.BodyJSON,
+		"":                                 spec.BodyUntyped,
+		"+json":                            spec.BodyNotJSON,
+		"application/+json":                spec.BodyNotJSON,
+		"/json":                            spec.BodyNotJSON,
+		"text/plain":                       spec.BodyNotJSON,
+		"application/json; charset=latin1": spec.BodyOtherCharset,
+	} {
+		if got, _ := spec.RequestBodyType(ct); got != want {
+			t.Errorf("RequestBodyType(%q) = %v, want %v", ct, got, want)
+		}
+	}
+}
