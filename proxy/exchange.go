@@ -33,6 +33,7 @@ type exchange struct {
 	respHeader http.Header
 	respBody   []byte // at most maxBody bytes, decoded when it was gzip
 	respWhole  bool   // respBody is the whole answer body, decoded
+	noAnswer   bool   // the upstream gave no answer: the proxy answered itself (upstreamFailed)
 
 	violations []Violation
 	notes      []string

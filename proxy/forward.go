@@ -433,7 +433,7 @@ func (p *Proxy) upstreamFailed(w http.ResponseWriter, r *http.Request, err error
 	upstreamsFault := clientStayed && status == http.StatusBadGateway
 	body, _ := json.Marshal(map[string]any{"error": true, "message": msg, "data": []any{}})
 	if ex != nil {
-		ex.status, ex.respBody, ex.respWhole = status, body, true
+		ex.status, ex.respBody, ex.respWhole, ex.noAnswer = status, body, true, true
 		ex.note(msg)
 		if upstreamsFault {
 			ex.violations = []Violation{violation(rules.UP1, msg)}

@@ -74,5 +74,10 @@ func TestUnreachableUpstreamIsExplained(t *testing.T) {
 		if res.StatusCode != http.StatusBadGateway || !strings.Contains(string(raw), tt.want) {
 			t.Errorf("upstream %s: %d %s, want 502 saying %q", tt.upstream, res.StatusCode, raw, tt.want)
 		}
+		// No answer is UP-1, not an answer judged by status and headers only.
+		if r := p.Report(); r.BodiesUnjudged != 0 || r.Checked != 1 || r.DeploymentViolations != 1 {
+			t.Errorf("upstream %s: report counts %d checked, %d bodies unjudged, %d deployment violations; want 1, 0, 1",
+				tt.upstream, r.Checked, r.BodiesUnjudged, r.DeploymentViolations)
+		}
 	}
 }

@@ -204,7 +204,7 @@ func finishProxy(p *proxy.Proxy, opts proxyOptions, out io.Writer) error {
 	r := p.Report()
 	checked := fmt.Sprintf("%d checked", r.Checked)
 	if r.BodiesUnjudged > 0 {
-		checked += fmt.Sprintf(", %d of them by status and headers only: the answer body was too large or in an encoding the proxy does not read", r.BodiesUnjudged)
+		checked += fmt.Sprintf(", %d of them by status and headers only: a request or answer body too large, or in an encoding the proxy does not read", r.BodiesUnjudged)
 	}
 	fmt.Fprintf(out, "proxy stopped: %d exchanges (%s), %d deployment violations, %d client violations\n",
 		r.Exchanges, checked, r.DeploymentViolations, r.ClientViolations)
