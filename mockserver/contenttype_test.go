@@ -50,6 +50,20 @@ func TestContentTypeMustBeJSON(t *testing.T) {
 			t.Errorf("%d %s, want 400 naming the header", status, answer)
 		}
 	})
+	t.Run("refuses two Content-Type headers, even both JSON", func(t *testing.T) {
+		req, _ := http.NewRequest(http.MethodPost, m.url+pCardsCreate, strings.NewReader(body))
+		req.Header.Set("Authorization", "Bearer "+member)
+		req.Header["Content-Type"] = []string{"application/json", "application/json"}
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		raw, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		if res.StatusCode != http.StatusBadRequest || !strings.Contains(string(raw), "more than one Content-Type header") {
+			t.Errorf("%d %s, want 400 saying the request carries more than one Content-Type header", res.StatusCode, raw)
+		}
+	})
 	t.Run("accepts an empty body without a header", func(t *testing.T) {
 		if status, answer := sendAs(t, m.url+pCardsList, member, "", ""); status != http.StatusOK {
 			t.Errorf("%d %s, want 200", status, answer)

@@ -40,16 +40,18 @@ type bodyProblem struct {
 // an empty body may come without one. It is checked before the body is read, so a form post is
 // told about its header, not about its bytes. Config.LenientContentType reads any body as JSON.
 func contentTypeProblem(r *http.Request) *bodyProblem {
-	ct := r.Header.Get("Content-Type")
-	if r.ContentLength == 0 || ct == "application/json" {
+	if r.ContentLength == 0 {
 		return nil
 	}
+	ct := r.Header.Get("Content-Type")
 	var msg string
-	switch t, charset := spec.RequestBodyType(ct); t {
+	switch t, charset := spec.RequestBodyType(r.Header); t {
 	case spec.BodyJSON:
 		return nil
 	case spec.BodyUntyped:
 		msg = "The Content-Type header is missing: a request body must be sent as application/json."
+	case spec.BodyTwoTypes:
+		msg = "The request carries more than one Content-Type header: send one, application/json."
 	case spec.BodyOtherCharset:
 		msg = "The Content-Type header names the charset " + strconv.Quote(text.Clip(charset, 40)) + ": a JSON body is sent in UTF-8."
 	default:

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"slices"
 	"testing"
 )
 
@@ -31,6 +32,9 @@ func (m *mock) ctl(method, path string, body any, headers ...string) answer {
 		req.Header.Set("Content-Type", "application/json")
 	}
 	for i := 0; i+1 < len(headers); i += 2 {
+		if http.CanonicalHeaderKey(headers[i]) == "Content-Type" && i == slices.Index(headers, headers[i]) {
+			req.Header.Del("Content-Type") // a Content-Type given replaces the default one
+		}
 		req.Header.Add(headers[i], headers[i+1])
 	}
 	res, err := http.DefaultClient.Do(req)

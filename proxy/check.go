@@ -62,9 +62,11 @@ func notJSON(h http.Header, body []byte) string {
 		return ""
 	}
 	ct := h.Get("Content-Type")
-	switch t, charset := spec.RequestBodyType(ct); t {
+	switch t, charset := spec.RequestBodyType(h); t {
 	case spec.BodyUntyped:
 		return "the request has a body but no Content-Type: send it as application/json"
+	case spec.BodyTwoTypes:
+		return "the request carries more than one Content-Type header: servers disagree on which counts; send one, application/json"
 	case spec.BodyNotJSON:
 		return fmt.Sprintf("the request's Content-Type is %q, not application/json", text.Clip(ct, 80))
 	case spec.BodyOtherCharset:

@@ -2,6 +2,7 @@ package spec
 
 import (
 	"mime"
+	"net/http"
 	"strings"
 )
 
@@ -18,12 +19,19 @@ const (
 	BodyNotJSON
 	// BodyOtherCharset: JSON declared in another charset (latin1, utf-16).
 	BodyOtherCharset
+	// BodyTwoTypes: more than one Content-Type header. Servers and proxies disagree on which
+	// one counts (the first, the last, or a refusal), so neither is taken (D6).
+	BodyTwoTypes
 )
 
 // RequestBodyType judges the Content-Type of a request that has a body, for the mock's refusal
 // (D6) and the proxy's client verdict (D91) alike; charset is the one it names when it is not
 // UTF-8.
-func RequestBodyType(contentType string) (t BodyType, charset string) {
+func RequestBodyType(h http.Header) (t BodyType, charset string) {
+	if len(h.Values("Content-Type")) > 1 {
+		return BodyTwoTypes, ""
+	}
+	contentType := h.Get("Content-Type")
 	if contentType == "" {
 		return BodyUntyped, ""
 	}

@@ -1,6 +1,7 @@
 package spec_test
 
 import (
+	"net/http"
 	"testing"
 
 	"github.com/opsapi/mocktoolkit/spec"
@@ -20,8 +21,13 @@ func TestRequestBodyType(t *testing.T) {
 		"text/plain":                       spec.BodyNotJSON,
 		"application/json; charset=latin1": spec.BodyOtherCharset,
 	} {
-		if got, _ := spec.RequestBodyType(ct); got != want {
+		if got, _ := spec.RequestBodyType(http.Header{"Content-Type": {ct}}); got != want {
 			t.Errorf("RequestBodyType(%q) = %v, want %v", ct, got, want)
 		}
+	}
+	// Two headers, even both JSON: servers disagree on which one counts.
+	two := http.Header{"Content-Type": {"application/json", "text/plain"}}
+	if got, _ := spec.RequestBodyType(two); got != spec.BodyTwoTypes {
+		t.Errorf("RequestBodyType(two Content-Type headers) = %v, want BodyTwoTypes", got)
 	}
 }

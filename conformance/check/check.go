@@ -72,7 +72,7 @@ func Judge(ctx context.Context, ex Exchange) []Violation {
 		shape := Envelope(ex.Op, ex.Status, ex.Body)
 		if len(shape) == 0 && ex.Status == http.StatusUnprocessableEntity {
 			keyed := broken
-			if t, _ := spec.RequestBodyType(ex.ReqHeader.Get("Content-Type")); t != spec.BodyJSON || encoded(ex.ReqHeader) {
+			if t, _ := spec.RequestBodyType(ex.ReqHeader); t != spec.BodyJSON || encoded(ex.ReqHeader) {
 				// The request is not plain JSON by its Content-Type (the client's fault, REQ-1)
 				// or is sent compressed (whether a deployment reads compressed requests is not
 				// shown): a refusal may name the header rather than the fields of a body it
