@@ -221,7 +221,7 @@ func (s *Server) handleReset(w http.ResponseWriter, r *http.Request) {
 	}
 	if in.Scenario != "" {
 		if !s.knownScenario(in.Scenario) {
-			writeValidation(w, map[string][]string{"scenario": {reference.MsgOneOf("scenario", s.scenarioNames())}})
+			writeValidation(w, map[string][]string{"scenario": {s.unknownScenario()}})
 			return
 		}
 		src.Scenario = in.Scenario

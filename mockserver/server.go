@@ -58,6 +58,9 @@ type Server struct {
 	answers   *answerbound.Budget
 	bodies    *inflight.Budget                                  // the operations' request bodies held at once (D216)
 	scenarios atomic.Pointer[map[string]*fixtures.ScenarioFile] // user-authored, by name (SetScenarios)
+	// scenarioProblem is why the scenarios' source stopped loading ("" while it loads), said
+	// when a reset names a scenario not among them (SetScenarioProblem).
+	scenarioProblem atomic.Pointer[string]
 	logins    *loginThrottle                                    // failed logins per client address and e-mail, in every world (D144)
 }
 

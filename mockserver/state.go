@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/opsapi/mocktoolkit/fixtures"
+	"github.com/opsapi/mocktoolkit/internal/text"
 	"github.com/opsapi/mocktoolkit/reference"
 )
 
@@ -217,6 +218,27 @@ func recordIDs(st reference.State) map[string]map[string]bool {
 // worlds may name from now on; worlds already built keep their records. The binary calls it when
 // a file of its --scenarios directory changes (D101).
 func (s *Server) SetScenarios(m map[string]*fixtures.ScenarioFile) { s.scenarios.Store(&m) }
+
+// SetScenarioProblem records why the source of the user-authored scenarios no longer loads
+// (nil once it loads again): the scenarios set last stay, and a reset naming one not among
+// them is told why it may be missing. The binary calls it when its --scenarios directory
+// changes and does not load (D101).
+func (s *Server) SetScenarioProblem(err error) {
+	problem := ""
+	if err != nil {
+		problem = err.Error()
+	}
+	s.scenarioProblem.Store(&problem)
+}
+
+// unknownScenario words the refusal of a reset naming no scenario the mock can build.
+func (s *Server) unknownScenario() string {
+	msg := reference.MsgOneOf("scenario", s.scenarioNames())
+	if p := s.scenarioProblem.Load(); p != nil && *p != "" {
+		msg += " The scenarios directory changed and does not load, so resets name the scenarios it held before: " + text.Clip(*p, 600)
+	}
+	return msg
+}
 
 // userScenarios are the user-authored scenarios now.
 func (s *Server) userScenarios() map[string]*fixtures.ScenarioFile { return *s.scenarios.Load() }

@@ -102,4 +102,20 @@ func TestScenarioDirChangesAreTakenWhileRunning(t *testing.T) {
 	if st, body := reset("first"); st != http.StatusOK {
 		t.Errorf("with a broken file added, a reset to the last good scenario: %d %v", st, body)
 	}
+	// A scenario added while the directory does not load is missing: the refusal says why.
+	write("third.yaml", tagScenario("third", "Later"))
+	time.Sleep(1500 * time.Millisecond)
+	if st, body := reset("third"); st != http.StatusUnprocessableEntity || !strings.Contains(fmt.Sprint(body), "does not load") || !strings.Contains(fmt.Sprint(body), "broken.yaml") {
+		t.Errorf("a reset to a scenario added while the directory does not load: %d %v, want 422 saying the directory does not load and naming broken.yaml", st, body)
+	}
+	if err := os.Remove(filepath.Join(dir, "broken.yaml")); err != nil {
+		t.Fatal(err)
+	}
+	deadline = time.Now().Add(5 * time.Second)
+	for st, _ := reset("third"); st != http.StatusOK && time.Now().Before(deadline); st, _ = reset("third") {
+		time.Sleep(200 * time.Millisecond)
+	}
+	if st, body := reset("nosuch"); strings.Contains(fmt.Sprint(body), "does not load") {
+		t.Errorf("once the directory loads again, a reset to an unknown scenario still says it does not load: %d %v", st, body)
+	}
 }

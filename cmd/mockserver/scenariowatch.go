@@ -37,6 +37,7 @@ func watchScenarioDir(ctx context.Context, o worldOptions, m *mockserver.Server,
 		loaded, err := loadScenarioDir(o.scenarioDir)
 		if err != nil {
 			logger.Warn("scenarios: the directory changed and does not load; resets keep the scenarios it held before", "dir", o.scenarioDir, "problems", err.Error())
+			m.SetScenarioProblem(err)
 			continue
 		}
 		if o.file != nil && isScenarioFile(o.file.Path()) {
@@ -45,6 +46,7 @@ func watchScenarioDir(ctx context.Context, o worldOptions, m *mockserver.Server,
 			}
 		}
 		m.SetScenarios(loaded)
+		m.SetScenarioProblem(nil)
 		names := make([]string, 0, len(loaded))
 		for name := range loaded {
 			names = append(names, name)
