@@ -61,7 +61,7 @@ type Server struct {
 	// scenarioProblem is why the scenarios' source stopped loading ("" while it loads), said
 	// when a reset names a scenario not among them (SetScenarioProblem).
 	scenarioProblem atomic.Pointer[string]
-	logins    *loginThrottle                                    // failed logins per client address and e-mail, in every world (D144)
+	logins          *loginThrottle // failed logins per client address and e-mail, in every world (D144)
 }
 
 // New returns the mock for cfg: the default world of cfg.Seed and cfg.Scenario (or cfg.State)
