@@ -63,3 +63,27 @@ func TestUpstreamCannotForgeTheVerdictInTrailersOr1xx(t *testing.T) {
 		t.Errorf("the header carries the upstream's verdict: %v", v)
 	}
 }
+
+// A page's script reads the verdict of a cross-origin answer only when the answer exposes the
+// header: where the upstream answers with CORS, the proxy adds it to the exposed headers and
+// keeps the ones the upstream exposes.
+func TestVerdictIsExposedToCrossOriginPages(t *testing.T) {
+	for _, exposed := range []string{"", "X-Request-Id", "x-contract-violations"} {
+		s := startProxy(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Access-Control-Allow-Origin", "http://app.example")
+			if exposed != "" {
+				w.Header().Set("Access-Control-Expose-Headers", exposed)
+			}
+			w.Header().Set("Content-Type", "application/json")
+			_, _ = io.WriteString(w, `{"error":false,"message":"ok","data":{"tags":[]}}`) // no rate-limit headers
+		}))
+		a := s.post(t, pTagsList, "", `{}`)
+		if a.header.Get(proxy.HeaderViolations) == "" {
+			t.Fatalf("an answer without rate-limit headers got no verdict")
+		}
+		got := strings.Join(a.header.Values("Access-Control-Expose-Headers"), ", ")
+		if !strings.Contains(strings.ToLower(got), "x-contract-violations") || !strings.Contains(got, exposed) || strings.Count(strings.ToLower(got), "x-contract-violations") != 1 {
+			t.Errorf("upstream exposing %q: the answer exposes %q, want the verdict header once beside what the upstream exposes", exposed, got)
+		}
+	}
+}

@@ -303,9 +303,7 @@ func (p *Proxy) inspect(resp *http.Response) error {
 	if !p.reserveAnswer(want) {
 		ex.note(fmt.Sprintf("answer body passed through unjudged: the answers being checked already hold the proxy's %d MiB for them", maxHeldAnswers>>20))
 		ex.violations = p.check(resp.Request.Context(), ex) // status and headers: the body is not whole
-		if ids := ruleIDs(ex.violations); len(ids) > 0 {
-			resp.Header.Set(HeaderViolations, strings.Join(ids, ","))
-		}
+		setVerdict(resp.Header, ex.violations)
 		p.record(ex)
 		return nil
 	}
@@ -371,11 +369,31 @@ func (p *Proxy) inspect(resp *http.Response) error {
 	default:
 		ex.violations = append(p.check(resp.Request.Context(), ex), cutShort...)
 	}
-	if ids := ruleIDs(ex.violations); len(ids) > 0 {
-		resp.Header.Set(HeaderViolations, strings.Join(ids, ","))
-	}
+	setVerdict(resp.Header, ex.violations)
 	p.record(ex)
 	return nil
+}
+
+// setVerdict puts the rule ids of vs in the answer's X-Contract-Violations. When the upstream
+// answers a browser's cross-origin request (Access-Control-Allow-Origin), the header is added to
+// Access-Control-Expose-Headers too: a page's script could not read the verdict otherwise (D94).
+func setVerdict(h http.Header, vs []Violation) {
+	ids := ruleIDs(vs)
+	if len(ids) == 0 {
+		return
+	}
+	h.Set(HeaderViolations, strings.Join(ids, ","))
+	if h.Get("Access-Control-Allow-Origin") == "" {
+		return
+	}
+	for _, v := range h.Values("Access-Control-Expose-Headers") {
+		for _, name := range strings.Split(v, ",") {
+			if strings.EqualFold(strings.TrimSpace(name), HeaderViolations) {
+				return
+			}
+		}
+	}
+	h.Add("Access-Control-Expose-Headers", HeaderViolations)
 }
 
 // prunedDepth is how deep an answer nested past spec.MaxDepth is judged: far below every field
