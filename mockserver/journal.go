@@ -341,7 +341,7 @@ func (s *Server) recordRequests(next http.Handler) http.Handler {
 				wl.recordFlow(rt.id, wl.state(), r, reqBody, rec.status, rec.body) // D170
 			}
 		}
-		wl.journal.noteOnRecord(r.Header, e.Request.raw, e.Response.raw) // D200
+		wl.journal.noteOnRecord(r.Header, r.URL.RawQuery, e.Request.raw, e.Response.raw) // D200
 		wl.journal.add(e)
 	})
 }

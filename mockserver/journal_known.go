@@ -24,8 +24,9 @@ var requestMarkers = [][]byte{[]byte(`password"`), []byte(`token"`), []byte(`cod
 var tokenAnswer = []byte(`"token"`)
 
 // noteOnRecord notes the credentials of a request about to be journaled that are cheap to find.
-func (j *journal) noteOnRecord(h http.Header, req, answer []byte) {
+func (j *journal) noteOnRecord(h http.Header, query string, req, answer []byte) {
 	j.known.NoteBearer(h)
+	j.known.NoteQuery(query)
 	for _, m := range requestMarkers {
 		if bytes.Contains(req, m) {
 			j.known.NoteJSON(req)

@@ -2,6 +2,7 @@ package proxy
 
 import (
 	"net/http"
+	"strings"
 	"sync"
 	"time"
 
@@ -126,6 +127,9 @@ func (p *Proxy) Exchanges(limit int) []Exchange { return p.journal.list(limit) }
 func (p *Proxy) record(ex *exchange) {
 	known := p.journal.known
 	known.NoteBearer(ex.reqHeader)
+	if _, query, ok := strings.Cut(ex.target, "?"); ok {
+		known.NoteQuery(query)
+	}
 	known.NoteJSON(ex.reqBody)
 	if len(ex.respBody) > largeAnswer { // decoded whole, it takes several times its size: one at a time
 		p.largeChecks <- struct{}{}

@@ -38,3 +38,24 @@ func TestJournalScrubsQuotedCredentials(t *testing.T) {
 		}
 	}
 }
+
+// A password sent as a query parameter (a client's mistake) is redacted there and remembered:
+// quoted later in a comment, it is replaced too.
+func TestJournalRemembersAPasswordSentInTheQuery(t *testing.T) {
+	s := startProxy(t, newMock(t))
+	member := manifest().Users.Member
+	tok := s.loginThrough(t, fmt.Sprintf(`{"email": %q, "password": %q}`, member.Email, member.Password))
+	const secret = "Query-Only-Secret-42"
+	s.post(t, "/services/operations/v1/operations/tags/list?password="+secret, tok, `{}`)
+	s.post(t, "/services/operations/v1/operations/comments/create", tok,
+		fmt.Sprintf(`{"card_id": %d, "comment": "it was %s"}`, manifest().Operations.CardID, secret))
+	res, err := http.Get(s.url + "/__proxy/exchanges")
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	if strings.Contains(string(raw), secret) || !strings.Contains(string(raw), "it was [redacted]") {
+		t.Errorf("the journal shows a password sent in a query, or lost the comment: %.600s", raw)
+	}
+}

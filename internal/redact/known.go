@@ -95,6 +95,22 @@ func (k *Known) NoteBearer(h http.Header) {
 	}
 }
 
+// NoteQuery keeps the values of the credential parameters (IsSecretName) of a query, as
+// Target redacts them there: the same password sent in a body or a header later is replaced.
+func (k *Known) NoteQuery(query string) {
+	if query == "" {
+		return
+	}
+	values, _ := url.ParseQuery(query) // what parses of a malformed query
+	for name, vs := range values {
+		if IsSecretName(name) {
+			for _, v := range vs {
+				k.Note(v)
+			}
+		}
+	}
+}
+
 // NoteJSON keeps the credential values of a JSON body (NoteValue); anything else is ignored.
 func (k *Known) NoteJSON(b []byte) {
 	b = bytes.TrimSpace(b)

@@ -80,12 +80,13 @@ func TestKnownNotes(t *testing.T) {
 	k.NoteJSON([]byte(`{"email":"a@example.com","password":"pass-word-1","data":{"accessToken":"acc-tok-1","secrets":["arr-tok-1"],"title":"plain title","token_count":"1234"}}`))
 	k.NoteJSON([]byte(`password=form-secret`))
 	k.NoteValue(map[string]any{"session_token": "cart-session-1", "code": 123456})
-	for _, v := range []string{"bearer-tok-123", "pass-word-1", "acc-tok-1", "arr-tok-1", "cart-session-1"} {
+	k.NoteQuery("page=2&password=query-pass-1&title=query+title")
+	for _, v := range []string{"bearer-tok-123", "pass-word-1", "acc-tok-1", "arr-tok-1", "cart-session-1", "query-pass-1"} {
 		if got := k.Replace("x " + v + " x"); got != "x [redacted] x" {
 			t.Errorf("%s not kept: %q", v, got)
 		}
 	}
-	for _, v := range []string{"dXNlcjpwYXNz", "a@example.com", "plain title", "1234", "form-secret"} {
+	for _, v := range []string{"dXNlcjpwYXNz", "a@example.com", "plain title", "1234", "form-secret", "query title"} {
 		if got := k.Replace(v); got != v {
 			t.Errorf("%s kept, want it left: %q", v, got)
 		}
