@@ -2,9 +2,12 @@ package main
 
 import (
 	"bytes"
+	"context"
+	"net/http"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 // safeBuffer is a bytes.Buffer safe for the flusher and the test to share.
@@ -53,4 +56,34 @@ func TestLogBufferLosesNothingAtClose(t *testing.T) {
 		}
 	}
 	_ = b.Close() // a second Close is harmless
+}
+
+// "mockserver stopped" is the last line: the request lines still in the log buffer are written
+// before it, not after (stdout and stderr read as one stream, as a terminal shows them).
+func TestStoppedIsTheLastLine(t *testing.T) {
+	var out safeBuffer
+	ctx, cancel := context.WithCancel(context.Background())
+	errc := make(chan error, 1)
+	go func() { errc <- run(ctx, []string{"--addr", "127.0.0.1:0"}, func(string) string { return "" }, &out, &out) }()
+	var url string
+	for deadline := time.Now().Add(10 * time.Second); url == "" && time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		if _, rest, ok := strings.Cut(out.String(), "listening on "); ok {
+			url, _, _ = strings.Cut(rest, " ")
+		}
+	}
+	for range 20 {
+		res, err := http.Get(url + "/__mock/fixtures")
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+	}
+	cancel()
+	if err := <-errc; err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	if n := strings.Count(out.String(), "msg=request"); n < 20 || lines[len(lines)-1] != "mockserver stopped" {
+		t.Errorf("%d request lines, last line %q; want 20 request lines before \"mockserver stopped\"", n, lines[len(lines)-1])
+	}
 }

@@ -333,6 +333,7 @@ func serve(ctx context.Context, opts options, std stdio) error {
 		logger.Error("the world was not saved", "state_file", opts.steer.stateFile, "err", err)
 		errs = append(errs, err)
 	}
+	_ = logs.Close() // the request lines still buffered come before the last line
 	if len(errs) > 0 {
 		return errors.Join(errs...)
 	}
