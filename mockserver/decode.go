@@ -32,7 +32,7 @@ func decode(body []byte, in any) error {
 		field := te.Field
 		msg := reference.MsgInvalid(field)
 		if num, ok := strings.CutPrefix(te.Value, "number "); ok {
-			msg = reference.MsgPastRange(field)
+			msg = reference.MsgPastRange(field, strings.HasPrefix(num, "-"))
 			if !jsonnum.WholeNumber(num) { // 1.0000000000000000001 passed validation as 1
 				msg = reference.MsgType(field, "an integer")
 			}

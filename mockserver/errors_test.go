@@ -233,4 +233,11 @@ func TestIntegralNumbersAndDuplicateKeys(t *testing.T) {
 	// Past what a float64 holds, still valid JSON: a field error too, not "not valid JSON".
 	m.post(pCardsUpdate, member, `{"id": 1e400}`).wantFieldError(t, "id")
 	m.post(pConvRestore, member, `{"conversation_id": 1e400}`).wantFieldError(t, "conversation_id")
+	// Past 64 bits, a number is worded by the bound on the side it went past, not by a range
+	// from -2^63 that a page number has no part of.
+	a = m.post(pCommentsList, member, fmt.Sprintf(`{"card_id": %d, "page": 99999999999999999999}`, card))
+	a.wantFieldError(t, "page")
+	if !strings.Contains(string(a.raw), "The page field must not be greater than 9223372036854775807.") {
+		t.Errorf("page past 64 bits: %s, want it worded by the upper bound", a.raw)
+	}
 }

@@ -95,12 +95,17 @@ func (f *fieldErrors) optPosition(field string, o Optional[int64]) {
 func validPosition(p int64) bool { return p >= minPosition && p <= maxPosition }
 
 // MsgPastRange words a whole number too large for any field to hold (past 64 bits): a
-// position by its own range (D75), any other field by the 64 bits it is read into.
-func MsgPastRange(field string) string {
-	if field == "position" {
+// position by its own range (D75), any other field by the bound of the 64 bits it is read
+// into on the side it went past (a page number far past the last one is "not greater than",
+// not a range from -2^63 that no page number has).
+func MsgPastRange(field string, negative bool) string {
+	switch {
+	case field == "position":
 		return MsgBetween(field, strconv.Itoa(minPosition), strconv.Itoa(maxPosition))
+	case negative:
+		return MsgMin(field, strconv.FormatInt(math.MinInt64, 10))
 	}
-	return MsgType(field, "an integer between -2^63 and 2^63-1")
+	return MsgMax(field, strconv.FormatInt(math.MaxInt64, 10))
 }
 
 // nextPosition is the position after top (and after 0 when top is negative): new records go
