@@ -69,7 +69,7 @@ func (s *Server) cors(next http.Handler) http.Handler {
 		h := w.Header()
 		control := strings.HasPrefix(r.URL.Path, "/__mock")
 		h.Add("Vary", "Origin")
-		allow, creds := s.steering.cors.allowOrigin(r.Header.Get("Origin"), control)
+		allow, creds := s.steering.cors.allowOrigin(requestOrigin(r), control)
 		if allow != "" {
 			h.Set("Access-Control-Allow-Origin", allow)
 			h.Set("Access-Control-Expose-Headers", corsExposeHeaders)
@@ -203,7 +203,7 @@ func (s *Server) originRefusal(r *http.Request) string {
 	if r.Method == http.MethodGet || r.Method == http.MethodHead {
 		return ""
 	}
-	origin := r.Header.Get("Origin")
+	origin := requestOrigin(r)
 	switch {
 	case origin == "" && crossSite(r):
 		return "this one was sent by a page of another site."
@@ -223,7 +223,7 @@ func (s *Server) ownOrListed(r *http.Request, origin string) bool {
 // a form post or a no-cors fetch needs no preflight: CORS would hide the answer from the page,
 // not stop the change. Calls without an Origin (curl, test clients, server-side code) pass.
 func (s *Server) apiOriginRefusal(r *http.Request) string {
-	origin := r.Header.Get("Origin")
+	origin := requestOrigin(r)
 	if s.steering.cors.any || origin == "" || s.ownOrListed(r, origin) {
 		return ""
 	}
@@ -247,7 +247,7 @@ func fromAnotherSite(r *http.Request) bool {
 	default: // same-origin, same-site, none
 		return false
 	}
-	origin := r.Header.Get("Origin")
+	origin := requestOrigin(r)
 	if origin == "" {
 		return false
 	}
@@ -286,4 +286,14 @@ func hostOnly(hostport string) string {
 		return h
 	}
 	return strings.Trim(hostport, "[]")
+}
+
+// requestOrigin is r's Origin header, or "null" (an opaque origin, listed nowhere and never
+// echoed) when r carries more than one: a browser sends one, and servers disagree on which of
+// two counts, so neither is taken, as with two Authorization headers (D10).
+func requestOrigin(r *http.Request) string {
+	if len(r.Header.Values("Origin")) > 1 {
+		return "null"
+	}
+	return r.Header.Get("Origin")
 }

@@ -151,4 +151,10 @@ func TestControlsRefuseForeignOrigins(t *testing.T) {
 	m.ctl(http.MethodPost, "/__mock/reset", nil, "Origin", m.url).wantStatus(t, 200)
 	m.ctl(http.MethodPost, "/__mock/reset", nil).wantStatus(t, 200)
 	m.ctl(http.MethodGet, "/__mock/clock", nil, "Origin", "https://evil.example").wantStatus(t, 200)
+	// Two Origin headers: servers disagree on which counts, so neither does (a listed one first
+	// does not let the other in).
+	m.ctl(http.MethodPost, "/__mock/reset", nil, "Origin", "http://localhost:5173", "Origin", "https://evil.example").wantStatus(t, 403)
+	if a := m.ctl(http.MethodPost, pTagsList, "{}", "Origin", "http://localhost:5173", "Origin", "https://evil.example"); a.header.Get("Access-Control-Allow-Origin") != "" {
+		t.Errorf("two Origin headers: the answer allows %q", a.header.Get("Access-Control-Allow-Origin"))
+	}
 }

@@ -267,7 +267,7 @@ func writeNoWorld(w http.ResponseWriter, err error) {
 // mayEvict tells whether r may push out an idle world to make room: any request but one from
 // a page of another site whose origin --cors-origins does not name (D141, D206).
 func (s *Server) mayEvict(r *http.Request) bool {
-	return !fromAnotherSite(r) || s.corsListed(r.Header.Get("Origin"))
+	return !fromAnotherSite(r) || s.corsListed(requestOrigin(r))
 }
 
 // isPreflight tells whether r is a CORS preflight.

@@ -129,7 +129,7 @@ func (s *Server) mayCreateWorld(w http.ResponseWriter, r *http.Request, name str
 		return false
 	}
 	why := s.steering.hosts.Refuses(r, "New worlds are made only under")
-	origin := r.Header.Get("Origin")
+	origin := requestOrigin(r)
 	switch {
 	case why != "":
 	case origin != "" && origin != "http://"+r.Host && origin != "https://"+r.Host && !s.corsAllows(origin):
