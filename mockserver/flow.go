@@ -17,6 +17,7 @@ import (
 	"github.com/opsapi/mocktoolkit/conformance/flow"
 	"github.com/opsapi/mocktoolkit/internal/answerbound"
 	"github.com/opsapi/mocktoolkit/internal/jsonnest"
+	"github.com/opsapi/mocktoolkit/internal/redact"
 	"github.com/opsapi/mocktoolkit/reference"
 	"github.com/opsapi/mocktoolkit/spec"
 )
@@ -107,6 +108,7 @@ type flowCall struct {
 	project                     int64 // the caller's project when as is "" (decided when the flow is built)
 	req, answer                 []byte
 	status                      int
+	secrets                     []string // the credential values its headers carried (D200)
 }
 
 func (f *flowLog) add(c flowCall) {
@@ -218,7 +220,7 @@ func (f *flowLog) snapshot(memberProject int64) ([]flow.Call, int, int, [leftOut
 		if c.accept != "" {
 			h.Set("Accept", c.accept)
 		}
-		out[i] = flow.Call{Operation: c.op, As: c.as, Header: h, Request: c.req, Status: c.status, Answer: c.answer}
+		out[i] = flow.Call{Operation: c.op, As: c.as, Header: h, Request: c.req, Status: c.status, Answer: c.answer, Secrets: c.secrets}
 	}
 	return out, f.dropped, f.givenUp, f.left
 }
@@ -307,7 +309,8 @@ func unreplayable(body []byte) (leftOut, bool) {
 // token), the headers that may matter and both bodies.
 func (wl *world) recordFlow(op string, st *worldState, r *http.Request, req []byte, status int, answer []byte) {
 	as, project := callerRole(st, r)
-	wl.flow.add(flowCall{op: op, as: as, project: project, contentType: r.Header.Get("Content-Type"), accept: r.Header.Get("Accept"), req: req, status: status, answer: answer})
+	wl.flow.add(flowCall{op: op, as: as, project: project, contentType: r.Header.Get("Content-Type"), accept: r.Header.Get("Accept"),
+		req: req, status: status, answer: answer, secrets: redact.HeaderCredentials(r.Header)})
 }
 
 // callerRole says who a request's bearer token belongs to, as a flow writes it (D171): a

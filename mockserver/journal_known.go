@@ -25,7 +25,7 @@ var tokenAnswer = []byte(`"token"`)
 
 // noteOnRecord notes the credentials of a request about to be journaled that are cheap to find.
 func (j *journal) noteOnRecord(h http.Header, query string, req, answer []byte) {
-	j.known.NoteBearer(h)
+	j.known.NoteHeaders(h)
 	j.known.NoteQuery(query)
 	for _, m := range requestMarkers {
 		if bytes.Contains(req, m) {

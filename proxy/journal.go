@@ -126,7 +126,8 @@ func (p *Proxy) Exchanges(limit int) []Exchange { return p.journal.list(limit) }
 // (its bearer token, the strings of its bodies' credential fields; D200).
 func (p *Proxy) record(ex *exchange) {
 	known := p.journal.known
-	known.NoteBearer(ex.reqHeader)
+	known.NoteHeaders(ex.reqHeader)
+	known.NoteHeaders(ex.respHeader)
 	if _, query, ok := strings.Cut(ex.target, "?"); ok {
 		known.NoteQuery(query)
 	}

@@ -10,10 +10,12 @@ import (
 // writes (D196): more than a journal's, since a recording writes every text it saw at the end.
 const recordedSecrets = 1 << 16
 
-// noteRequestSecrets notes the credentials a request carries (D196): its bearer token and the
-// strings of its JSON body's credential fields (read up to maxBody and given back unchanged).
+// noteRequestSecrets notes the credentials a request carries (D196): its credential headers'
+// values, the strings of its JSON body's credential fields and of its query's credential
+// parameters (the body read up to maxBody and given back unchanged).
 func (r *ScenarioRecorder) noteRequestSecrets(req *http.Request) {
-	r.secrets.NoteBearer(req.Header)
+	r.secrets.NoteHeaders(req.Header)
+	r.secrets.NoteQuery(req.URL.RawQuery)
 	if req.Body == nil || req.Body == http.NoBody {
 		return
 	}

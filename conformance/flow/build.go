@@ -17,6 +17,9 @@ type Call struct {
 	Request   []byte      // the request body
 	Status    int
 	Answer    []byte // the answer body
+	// Secrets are the credential values the request's headers carried (its bearer token, an
+	// API key, a session cookie): the flow never holds one, wherever it is quoted (D200).
+	Secrets []string
 }
 
 // Redacted stands in for a credential the manifest does not hold and no earlier answer gave
@@ -169,6 +172,9 @@ func knownSecrets(manifest []byte, calls []Call, secrets []string) *redact.Known
 			known.NoteJSON(c.Request)
 		}
 		known.NoteJSON(c.Answer)
+		for _, s := range c.Secrets {
+			known.Note(s)
+		}
 	}
 	// Last, so they are the most recent: a body full of credential-named junk pushes out only
 	// values of other calls, never the manifest's or the recorder's own.

@@ -2,6 +2,7 @@ package redact
 
 import (
 	"bytes"
+	"encoding/base64"
 	"container/list"
 	"encoding/json"
 	"net/http"
@@ -87,12 +88,73 @@ func (k *Known) Note(v string) {
 	k.version++
 }
 
-// NoteBearer keeps the bearer token of h's Authorization header, if any.
-func (k *Known) NoteBearer(h http.Header) {
-	scheme, tok, ok := strings.Cut(strings.TrimSpace(h.Get("Authorization")), " ")
-	if ok && strings.EqualFold(scheme, "Bearer") {
-		k.Note(strings.TrimSpace(tok))
+// NoteHeaders keeps the values of h's credential headers (HeaderCredentials).
+func (k *Known) NoteHeaders(h http.Header) {
+	for _, v := range HeaderCredentials(h) {
+		k.Note(v)
 	}
+}
+
+// HeaderCredentials are the credential values h's credential headers (IsSecretName) carry,
+// the ones Headers replaces: the credentials after the scheme of Authorization and
+// Proxy-Authorization (Bearer, Basic, Token, …; a Basic pair's password too), the values of
+// credential cookies in Cookie and Set-Cookie (credentialCookie), and any other such header's
+// whole value (X-Api-Key, X-Csrf-Token, X-Session-Id).
+func HeaderCredentials(h http.Header) []string {
+	var out []string
+	for name, vs := range h {
+		if !IsSecretName(name) {
+			continue
+		}
+		for _, v := range vs {
+			v = strings.TrimSpace(v)
+			switch http.CanonicalHeaderKey(name) {
+			case "Authorization", "Proxy-Authorization":
+				out = append(out, authCredentials(v)...)
+			case "Cookie":
+				for _, c := range strings.Split(v, ";") {
+					out = append(out, credentialCookie(c)...)
+				}
+			case "Set-Cookie":
+				first, _, _ := strings.Cut(v, ";")
+				out = append(out, credentialCookie(first)...)
+			default:
+				out = append(out, v)
+			}
+		}
+	}
+	return out
+}
+
+// credentialCookie is the value of one name=value cookie when it is a credential's: its name
+// says so (sid, JSESSIONID, auth_token), or it is long and opaque enough to be a session's
+// (16 characters or more); a preference (theme=dark) is none, so the word stays readable.
+func credentialCookie(c string) []string {
+	name, val, ok := strings.Cut(c, "=")
+	val = strings.Trim(strings.TrimSpace(val), `"`)
+	if ok && (IsSecretName(strings.TrimSpace(name)) || utf8.RuneCountInString(val) >= 16) {
+		return []string{val}
+	}
+	return nil
+}
+
+// authCredentials are the credentials of an Authorization value: what follows the scheme, and
+// for Basic the password of the pair it encodes (quoted alone, it is as good as the pair).
+func authCredentials(v string) []string {
+	scheme, cred, ok := strings.Cut(v, " ")
+	if !ok {
+		return []string{v} // a bare token, no scheme
+	}
+	cred = strings.TrimSpace(cred)
+	out := []string{cred}
+	if strings.EqualFold(scheme, "Basic") {
+		if pair, err := base64.StdEncoding.DecodeString(cred); err == nil && utf8.Valid(pair) {
+			if _, pass, ok := strings.Cut(string(pair), ":"); ok {
+				out = append(out, pass)
+			}
+		}
+	}
+	return out
 }
 
 // NoteQuery keeps the values of the credential parameters (IsSecretName) of a query, as
@@ -118,9 +180,17 @@ func (k *Known) NoteJSON(b []byte) {
 		return
 	}
 	var v any
-	if json.Unmarshal(b, &v) == nil {
-		k.NoteValue(v)
+	if json.Unmarshal(b, &v) != nil {
+		return
 	}
+	if obj, ok := v.(map[string]any); ok {
+		// The error envelope's errors are messages about fields, keyed by their names
+		// ("password": ["The password field is required."]), never their values.
+		if _, keyed := obj["errors"].(map[string]any); keyed {
+			delete(obj, "errors")
+		}
+	}
+	k.NoteValue(v)
 }
 
 // NoteValue keeps, at any depth of a decoded JSON value, every string held by a field whose
