@@ -33,6 +33,9 @@ func (p *Proxy) check(ctx context.Context, ex *exchange) []Violation {
 			reqWhole = false
 		} else {
 			reqBody = decoded
+			if codings(ex.reqHeader.Get("Content-Encoding")) != "" {
+				ex.reqPlain = decoded
+			}
 		}
 	}
 	ex.reqJudged = reqWhole

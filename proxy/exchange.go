@@ -28,6 +28,7 @@ type exchange struct {
 	reqBody   []byte // at most maxBody bytes
 	reqWhole  bool   // reqBody is the whole request body
 	reqJudged bool   // its fields were judged (set by check: whole, and in an encoding read)
+	reqPlain  []byte // the request body decoded, when it came compressed and was read (set by check)
 
 	status     int
 	respHeader http.Header

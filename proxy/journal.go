@@ -8,6 +8,7 @@ import (
 
 	"github.com/opsapi/mocktoolkit/internal/querycheck"
 	"github.com/opsapi/mocktoolkit/internal/redact"
+	"github.com/opsapi/mocktoolkit/internal/text"
 )
 
 // maxJournalBody is how much of each body a journal entry keeps.
@@ -131,7 +132,13 @@ func (p *Proxy) record(ex *exchange) {
 	if _, query, ok := strings.Cut(ex.target, "?"); ok {
 		known.NoteQuery(query)
 	}
-	known.NoteJSON(ex.reqBody)
+	reqBody := shownBody(ex.reqHeader, ex.reqBody, ex.reqPlain)
+	var respPlain []byte
+	if ex.respWhole {
+		respPlain = ex.respBody // decoded when it came compressed
+	}
+	respBody := shownBody(ex.respHeader, ex.respBody, respPlain)
+	known.NoteJSON(reqBody)
 	if len(ex.respBody) > largeAnswer { // decoded whole, it takes several times its size: one at a time
 		p.largeChecks <- struct{}{}
 		known.NoteJSON(ex.respBody)
@@ -147,8 +154,8 @@ func (p *Proxy) record(ex *exchange) {
 		DurationMS: float64(time.Since(ex.start).Microseconds()) / 1000,
 		Violations: ex.violations,
 		Notes:      ex.notes,
-		Request:    Message{Headers: redact.Headers(redact.BoundHeaders(ex.reqHeader)), Body: redact.Body(cut(ex.reqBody))},
-		Response:   Message{Headers: redact.Headers(redact.BoundHeaders(ex.respHeader)), Body: redact.Body(cut(ex.respBody))},
+		Request:    Message{Headers: redact.Headers(redact.BoundHeaders(ex.reqHeader)), Body: redact.Body(cut(reqBody))},
+		Response:   Message{Headers: redact.Headers(redact.BoundHeaders(ex.respHeader)), Body: redact.Body(cut(respBody))},
 	}
 	if e.Violations == nil {
 		e.Violations = []Violation{}
@@ -217,4 +224,19 @@ func (p *Proxy) handleExchanges(w http.ResponseWriter, r *http.Request) {
 		limit = n
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"exchanges": p.journal.list(limit)})
+}
+
+// shownBody is what the journal keeps of a body: the body itself, or, when it came compressed
+// (a Content-Encoding other than identity), the decoded bytes plain, or a placeholder when
+// they were not read (an encoding the proxy does not decode, a stream broken or past the
+// bound): redaction cannot read compressed bytes, so they are never kept (D97, D184).
+func shownBody(h http.Header, body, plain []byte) []byte {
+	enc := codings(h.Get("Content-Encoding"))
+	switch {
+	case enc == "" || len(body) == 0:
+		return body
+	case plain != nil:
+		return plain
+	}
+	return []byte("[a body sent with Content-Encoding " + text.Clip(enc, 60) + ": not kept]")
 }
