@@ -30,11 +30,11 @@ type exchange struct {
 	reqJudged bool   // its fields were judged (set by check: whole, and in an encoding read)
 	reqPlain  []byte // the request body decoded, when it came compressed and was read (set by check)
 
-	status     int
-	respHeader http.Header
-	respBody   []byte // at most maxBody bytes, decoded when it was gzip
-	respWhole  bool   // respBody is the whole answer body, decoded
-	noAnswer   bool   // the upstream gave no answer: the proxy answered itself (upstreamFailed)
+	status        int
+	respHeader    http.Header
+	respBody      []byte // at most maxBody bytes, decoded when it was gzip
+	respWhole     bool   // respBody is the whole answer body, decoded
+	noWholeAnswer bool   // the upstream gave no whole answer a client can read (UP-1): none, cut short, or not the gzip it says
 
 	violations []Violation
 	notes      []string

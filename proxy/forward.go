@@ -327,7 +327,7 @@ func (p *Proxy) inspect(resp *http.Response) error {
 		// status line and verdict first (each chunk is flushed as it is written).
 		why := fmt.Sprintf("the answer body broke off after %d bytes: %v", len(raw), err)
 		ex.note(why)
-		cutShort = []Violation{violation(rules.UP1, why)}
+		cutShort, ex.noWholeAnswer = []Violation{violation(rules.UP1, why)}, true
 	case err != nil: // the client went away: nobody reads this answer
 		ex.note("the answer body was not read to its end: the client went away")
 	case !whole:
@@ -340,7 +340,7 @@ func (p *Proxy) inspect(resp *http.Response) error {
 		switch {
 		case broken:
 			ex.respBody = raw
-			cutShort = []Violation{violation(rules.UP1, why)}
+			cutShort, ex.noWholeAnswer = []Violation{violation(rules.UP1, why)}, true
 		case why != "":
 			ex.respBody = raw
 			ex.note(why)
@@ -451,7 +451,7 @@ func (p *Proxy) upstreamFailed(w http.ResponseWriter, r *http.Request, err error
 	upstreamsFault := clientStayed && status == http.StatusBadGateway
 	body, _ := json.Marshal(map[string]any{"error": true, "message": msg, "data": []any{}})
 	if ex != nil {
-		ex.status, ex.respBody, ex.respWhole, ex.noAnswer = status, body, true, true
+		ex.status, ex.respBody, ex.respWhole, ex.noWholeAnswer = status, body, true, true
 		ex.note(msg)
 		if upstreamsFault {
 			ex.violations = []Violation{violation(rules.UP1, msg)}

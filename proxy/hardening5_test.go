@@ -313,3 +313,34 @@ func TestRequestNotSentAsJSONIsAClientViolation(t *testing.T) {
 		}
 	}
 }
+
+// An answer no client can read whole (not the gzip it says, a gzip stream cut short, a body
+// broken off) is UP-1, not an answer judged by status and headers only: the reports' and the
+// stop line's bodies_unjudged leave it out.
+func TestBrokenAnswersAreNotCountedUnjudged(t *testing.T) {
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	_, _ = zw.Write([]byte(`{"error":false,"message":"ok","data":{"tags":[]}}`))
+	_ = zw.Close()
+	cut := gz.Bytes()[:gz.Len()-8]
+	for name, answer := range map[string][]byte{
+		"not gzip":       answerWith("Content-Encoding: gzip\r\nContent-Length: 3\r\n", []byte("abc")),
+		"gzip cut short": answerWith("Content-Encoding: gzip\r\nContent-Length: "+itoa(len(cut))+"\r\n", cut),
+		"broken off":     answerWith("Content-Length: 100\r\n", []byte(`{"error":false`)),
+	} {
+		p, err := proxy.New(proxy.Config{Upstream: rawUpstream(t, answer)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		front := httptest.NewServer(p)
+		res, err := http.Post(front.URL+pTagsList, "application/json", strings.NewReader("{}"))
+		if err == nil {
+			_, _ = io.Copy(io.Discard, res.Body)
+			res.Body.Close()
+		}
+		front.Close()
+		if r := p.Report(); r.DeploymentViolations != 1 || r.BodiesUnjudged != 0 {
+			t.Errorf("%s: report counts %d deployment violations and %d bodies unjudged, want 1 (UP-1) and 0", name, r.DeploymentViolations, r.BodiesUnjudged)
+		}
+	}
+}
