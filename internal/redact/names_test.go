@@ -27,6 +27,7 @@ func TestIsSecretName(t *testing.T) {
 		"DD-Application-Key", "Dd-Application-Key", "X-App-Key", "appKey", "X-Consumer-Key", "consumer_key",
 		"X-Sentry-Auth", "X-Auth", "basic_auth", "X-Session", "user_session",
 		"bearer", "X-Bearer", "sid", "X-Sid", "refresh", "X-Refresh", "csrf", "X-Csrf", "xsrf", "X-XSRF-TOKEN", "assertion", "samlAssertion", "hmac", "X-Hmac",
+		"PHPSESSID", "phpsessid", "privKey", "priv_key", "SAMLResponse", "saml_response", "connectionString", "connection_string", "ConnStr", "dsn", "DATABASE_DSN", "sentryDsn",
 	}
 	plain := []string{
 		"token_count", "tokenCount", "TOKEN_TYPE", "token_type", "tokens_used", "tour_key", "tool_key", "toolKey",
@@ -35,6 +36,7 @@ func TestIsSecretName(t *testing.T) {
 		"secretary_name", "passport", "passes", "word", "pass_count", "keyboard", "author", "cookieless", "is_recovery", "Accept", "Content-Type",
 		"X-Request-Id", "X-RateLimit-Remaining", "X-Mock-World", "", "items[0]", "tags_2", "signal", "sig_count",
 		"sort_key", "cache_key", "idempotency_key", "foreign_key", "session_started", "auth_type", "authors",
+		"connection", "connection_count", "response", "saml_enabled", "privacy", "private", "is_private",
 	}
 	for _, n := range secrets {
 		if !IsSecretName(n) {
@@ -84,8 +86,8 @@ func TestTargetRedactsQueryAndPathParameters(t *testing.T) {
 // A password written into a URL (a DSN, a proxy address) is redacted wherever the URL stands:
 // a field's value, text, a header, a query parameter.
 func TestRedactURLUserinfo(t *testing.T) {
-	got := Body([]byte(`{"dsn":"postgres://app:Pg-S3cret@db:5432/x","note":"see https://u:Other-S3cret@h.example/p","plain":"https://h.example/p?q=1"}`)).(map[string]any)
-	if got["dsn"] != "postgres://app:[redacted]@db:5432/x" || got["note"] != "see https://u:[redacted]@h.example/p" || got["plain"] != "https://h.example/p?q=1" {
+	got := Body([]byte(`{"database_url":"postgres://app:Pg-S3cret@db:5432/x","note":"see https://u:Other-S3cret@h.example/p","plain":"https://h.example/p?q=1"}`)).(map[string]any)
+	if got["database_url"] != "postgres://app:[redacted]@db:5432/x" || got["note"] != "see https://u:[redacted]@h.example/p" || got["plain"] != "https://h.example/p?q=1" {
 		t.Errorf("Body: %v", got)
 	}
 	if text := Text("db=postgres://u:Pw-1234@h&x=1"); text != "db=postgres://u:[redacted]@h&x=1" {

@@ -32,11 +32,13 @@ var (
 		"privatekey": true, "secretkey": true, "accesskey": true, "signingkey": true, "jwt": true,
 		"sessionid": true, "authentication": true, "signature": true, "pin": true, "cvv": true, "cvc": true, "dpop": true,
 		"bearer": true, "csrf": true, "xsrf": true, "hmac": true, "assertion": true,
+		// a SAML response is a signed assertion; a connection string or a DSN holds a password
+		"samlresponse": true, "connectionstring": true, "connstring": true, "connstr": true, "dsn": true,
 	}
 	// keyOwners make a final "key" a credential: api_key, privateKey, X-Api-Key, secret-key
 	// (a tour_key or a tool_key is an identifier).
 	keyOwners = map[string]bool{
-		"api": true, "private": true, "secret": true, "access": true, "signing": true,
+		"api": true, "private": true, "priv": true, "secret": true, "access": true, "signing": true,
 		"encryption": true, "client": true, "session": true, "auth": true, "master": true, "license": true,
 		"subscription": true, "app": true, "application": true, "consumer": true,
 	}
@@ -74,7 +76,7 @@ func IsSecretName(name string) bool {
 		return true
 	}
 	for i, w := range ws {
-		if secretWords[w] || strings.Contains(w, "password") || strings.Contains(w, "passwd") || strings.HasSuffix(w, "secret") || strings.HasSuffix(w, "sessionid") {
+		if secretWords[w] || strings.Contains(w, "password") || strings.Contains(w, "passwd") || strings.HasSuffix(w, "secret") || strings.HasSuffix(w, "sessionid") || strings.HasSuffix(w, "sessid") {
 			return true
 		}
 		if i == 0 {
