@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"slices"
 	"sort"
+	"strings"
 	"sync"
 	"time"
 	"unicode/utf8"
@@ -57,7 +58,7 @@ type registry struct {
 const maxDroppedNames = 1024
 
 // CheckWorldName reports why name cannot name a world, or nil: 1 to 64 letters, digits, '-'
-// and '_', starting with a letter or digit.
+// and '_', starting with a letter or digit, and not "default" in other letters.
 func CheckWorldName(name string) error {
 	if name == "" || len(name) > maxWorldName {
 		return fmt.Errorf("a world name has 1 to %d characters", maxWorldName)
@@ -67,6 +68,11 @@ func CheckWorldName(name string) error {
 		if !ok {
 			return fmt.Errorf("a world name has only letters, digits, '-' and '_', and starts with a letter or digit")
 		}
+	}
+	if name != DefaultWorld && strings.EqualFold(name, DefaultWorld) {
+		// World names are read as written ("a" and "A" are two worlds); one that is the
+		// default's in other letters would be a second world its sender took for the default.
+		return fmt.Errorf("a world name differing from %q only in case is not one: the default world is %q, in small letters", DefaultWorld, DefaultWorld)
 	}
 	return nil
 }

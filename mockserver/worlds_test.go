@@ -125,7 +125,8 @@ func TestWorldNames(t *testing.T) {
 	tok := m.login(m.manifest.Users.Member)
 	m.ctl(http.MethodPost, pTagsList, nil, "Authorization", "Bearer "+tok, mockserver.WorldHeader, "other").wantStatus(t, 401)
 	m.ctl(http.MethodPost, pTagsList, nil, "Authorization", "Bearer "+tok, mockserver.WorldHeader, "default").wantStatus(t, 200)
-	for _, path := range []string{"/__worlds/bad%20name/__mock/clock", "/__worlds/" + strings.Repeat("x", 65) + "/__mock/clock", "/__worlds//__mock/clock", "/__worlds/-x/__mock/clock"} {
+	for _, path := range []string{"/__worlds/bad%20name/__mock/clock", "/__worlds/" + strings.Repeat("x", 65) + "/__mock/clock", "/__worlds//__mock/clock", "/__worlds/-x/__mock/clock",
+		"/__worlds/DEFAULT/__mock/clock", "/__worlds/Default/__mock/clock"} { // not the default world, nor a second one taken for it
 		a := m.ctl(http.MethodGet, path, nil).wantStatus(t, 400)
 		a.wantShape(t, "a")
 	}
