@@ -14,7 +14,7 @@ var rewrites = []struct {
 	pattern *regexp.Regexp
 	words   string
 }{
-	{regexp.MustCompile(`exceeded max depth$`), "it nests arrays and objects deeper than 10000 levels"},
+	{regexp.MustCompile(`^.*exceeded max depth$`), "it nests arrays and objects deeper than 10000 levels"},
 	{regexp.MustCompile(`^invalid character (.+) after top-level value$`), "more follows the JSON value: $1 after its end (one value per body)"},
 	{regexp.MustCompile(`^invalid character (.+) looking for beginning of value$`), "$1 cannot start a JSON value (strings take double quotes; true, false and null are lower case)"},
 	{regexp.MustCompile(`^invalid character (.+) in literal (true|false|null) \(expecting .+\)$`), "$1 in a word that is not true, false or null (strings take double quotes)"},
