@@ -21,7 +21,7 @@ func Problem(method, path, raw string, reads []string, settingsInBody bool) stri
 	unread, err := Unread(raw, reads)
 	switch {
 	case err != nil:
-		return fmt.Sprintf("The query string of %s %s cannot be read (%v): separate parameters with &, and %%-escape %%, & and ; in values.", method, path, err)
+		return fmt.Sprintf("The query string of %s %s cannot be read (%s): separate parameters with &, and %%-escape %%, & and ; in values.", method, path, queryProblem(err))
 	case len(unread) == 0:
 		return ""
 	}
@@ -33,6 +33,18 @@ func Problem(method, path, raw string, reads []string, settingsInBody bool) stri
 		takes = "reads only " + strings.Join(reads, ", ")
 	}
 	return fmt.Sprintf("%s %s %s; it does not read %s.", method, path, takes, strings.Join(unread, ", "))
+}
+
+// queryProblem words why net/url cannot read a query string.
+func queryProblem(err error) string {
+	var esc url.EscapeError
+	switch {
+	case errors.As(err, &esc):
+		return fmt.Sprintf("%q is no %%-escape: a %% takes two hexadecimal digits", clip(string(esc), 20))
+	case strings.Contains(err.Error(), "semicolon"):
+		return "a ; stands between parameters, where only & separates them"
+	}
+	return err.Error()
 }
 
 // Unread returns the names of raw's parameters that are not in reads, quoted, sorted, each cut
