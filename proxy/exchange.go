@@ -114,17 +114,38 @@ func decodeBody(h http.Header, body []byte, limit int64) (decoded []byte, why st
 	case "gzip", "x-gzip":
 		zr, err := gzip.NewReader(bytes.NewReader(body))
 		if err != nil {
-			return nil, fmt.Sprintf("the answer body is not gzip though its Content-Encoding says so (%v): no client can read it", err), true
+			return nil, fmt.Sprintf("the answer body is not gzip though its Content-Encoding says so (%s): no client can read it", gzipProblem(err)), true
 		}
 		decoded, err := io.ReadAll(io.LimitReader(zr, limit+1))
 		if int64(len(decoded)) > limit {
 			return nil, fmt.Sprintf("answer body over %d bytes once decoded: passed through, its fields unchecked", limit), false
 		}
 		if err != nil {
-			return nil, fmt.Sprintf("the answer's gzip stream is broken or cut short (%v) after %d decoded bytes: no client can read it whole", err, len(decoded)), true
+			return nil, fmt.Sprintf("the answer's gzip stream is broken or cut short (%s) after %d decoded bytes: no client can read it whole", gzipProblem(err), len(decoded)), true
 		}
 		return decoded, "", false
 	default:
 		return nil, "answer Content-Encoding " + strconv.Quote(enc) + " is not one the proxy decodes: its fields unchecked", false
 	}
+}
+
+// gzipProblem words why a gzip stream cannot be read, for the people reading a verdict.
+func gzipProblem(err error) string {
+	switch {
+	case errors.Is(err, gzip.ErrHeader):
+		return "its bytes do not start as gzip's do"
+	case errors.Is(err, gzip.ErrChecksum):
+		return "its checksum does not match what it holds"
+	case errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, io.EOF):
+		return "the bytes end before the gzip stream does"
+	}
+	return err.Error()
+}
+
+// transferProblem words why an answer's body could not be read to its end.
+func transferProblem(err error) string {
+	if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
+		return "the connection closed before the body's end"
+	}
+	return err.Error()
 }

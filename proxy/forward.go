@@ -321,11 +321,11 @@ func (p *Proxy) inspect(resp *http.Response) error {
 	case err != nil && resp.Request.Context().Err() == nil && len(raw) == 0:
 		// Not a byte of the body came: the client would get an empty reply, neither status nor
 		// verdict, so it gets the 502 of UP-1 that a missing answer gets (upstreamFailed).
-		return fmt.Errorf("the answer's body broke off before its first byte: %v", err)
+		return fmt.Errorf("the answer's body broke off before its first byte: %s", transferProblem(err))
 	case err != nil && resp.Request.Context().Err() == nil:
 		// The deployment's answer is not whole; the client gets the same broken transfer, its
 		// status line and verdict first (each chunk is flushed as it is written).
-		why := fmt.Sprintf("the answer body broke off after %d bytes: %v", len(raw), err)
+		why := fmt.Sprintf("the answer body broke off after %d bytes: %s", len(raw), transferProblem(err))
 		ex.note(why)
 		cutShort, ex.noWholeAnswer = []Violation{violation(rules.UP1, why)}, true
 	case err != nil: // the client went away: nobody reads this answer

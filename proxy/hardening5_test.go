@@ -342,5 +342,11 @@ func TestBrokenAnswersAreNotCountedUnjudged(t *testing.T) {
 		if r := p.Report(); r.DeploymentViolations != 1 || r.BodiesUnjudged != 0 {
 			t.Errorf("%s: report counts %d deployment violations and %d bodies unjudged, want 1 (UP-1) and 0", name, r.DeploymentViolations, r.BodiesUnjudged)
 		}
+		// The detail is worded for its reader, not in Go's terms.
+		if ex := p.Exchanges(1); len(ex) == 1 && len(ex[0].Violations) == 1 {
+			if d := ex[0].Violations[0].Detail; strings.Contains(d, "unexpected EOF") || strings.Contains(d, "gzip: ") {
+				t.Errorf("%s: the UP-1 detail %q speaks Go", name, d)
+			}
+		}
 	}
 }
