@@ -206,8 +206,8 @@ func finishProxy(p *proxy.Proxy, opts proxyOptions, out io.Writer) error {
 	if r.BodiesUnjudged > 0 {
 		checked += fmt.Sprintf(", %d of them by status and headers only: a request or answer body too large, or in an encoding the proxy does not read", r.BodiesUnjudged)
 	}
-	fmt.Fprintf(out, "proxy stopped: %d exchanges (%s), %d deployment violations, %d client violations\n",
-		r.Exchanges, checked, r.DeploymentViolations, r.ClientViolations)
+	fmt.Fprintf(out, "proxy stopped: %s (%s), %s, %s\n",
+		count(r.Exchanges, "exchange"), checked, count(r.DeploymentViolations, "deployment violation"), count(r.ClientViolations, "client violation"))
 	if opts.failOnViolation && r.DeploymentViolations > 0 {
 		var broken []string
 		for _, op := range r.Operations {
@@ -217,9 +217,17 @@ func finishProxy(p *proxy.Proxy, opts proxyOptions, out io.Writer) error {
 				}
 			}
 		}
-		return errors.Join(written, fmt.Errorf("proxy: the deployment broke the contract %d times (%s); --fail-on-violation", r.DeploymentViolations, strings.Join(broken, ", ")))
+		return errors.Join(written, fmt.Errorf("proxy: the deployment broke the contract %s (%s); --fail-on-violation", count(r.DeploymentViolations, "time"), strings.Join(broken, ", ")))
 	}
 	return written
+}
+
+// count words n things: "1 exchange", "2 exchanges".
+func count(n int, thing string) string {
+	if n == 1 {
+		return "1 " + thing
+	}
+	return strconv.Itoa(n) + " " + thing + "s"
 }
 
 // writeReport writes one report to file, when a file is named.

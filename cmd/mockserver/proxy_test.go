@@ -82,7 +82,7 @@ func TestProxyCommandFailOnViolation(t *testing.T) {
 			if (err != nil) != tc.wantFail {
 				t.Fatalf("run returned %v, want a failure: %v", err, tc.wantFail)
 			}
-			if tc.wantFail && !strings.Contains(err.Error(), "cardsList HDR-1") {
+			if tc.wantFail && !strings.Contains(err.Error(), "broke the contract 1 time (cardsList HDR-1)") {
 				t.Errorf("the failure %q does not name the operation and rule", err)
 			}
 			checkReports(t, jsonFile, junitFile, tc.broken)
