@@ -133,6 +133,7 @@ func TestNewChecksFieldRules(t *testing.T) {
 		{"rejects a session token of 65 characters", func(s *reference.State) { s.Carts[1].SessionToken = strings.Repeat("t", 65) }, "carts[1]: session_token"},
 		{"rejects a platform other than 1", func(s *reference.State) { s.Groups[1].PlatformID = 2 }, "groups[1] (id 2): platform_id"},
 		{"rejects a master board without a tool key", func(s *reference.State) { s.Boards[0].ToolKey = p("") }, "boards[0] (id 1): tool_key"},
+		{"rejects a group without a board", func(s *reference.State) { s.Groups[1].BoardID = 0 }, "group 2: board_id is missing or null"},
 		{"rejects a board that is its own master", func(s *reference.State) { s.Boards[1].MasterBoardID = &s.Boards[1].ID }, "master_board_id names the board itself"},
 		{"rejects an e-mail no one can log in with", func(s *reference.State) { s.Users[0].Email = "notanemail" }, "users[0] (id 1): email must be an e-mail address"},
 		{"rejects a reply to a later comment", func(s *reference.State) { s.Comments[0].ParentCommentID = p(int64(2)) }, "parent_comment_id must name an earlier comment"},

@@ -167,6 +167,9 @@ func (s *Store) loadGroups(st State) error {
 		if err := s.checkUser("group", g.ID, "created_by", g.CreatedBy); err != nil {
 			return err
 		}
+		if g.BoardID == 0 { // absent or null: decoded as 0, which no board has
+			return fmt.Errorf("group %d: board_id is missing or null: a group belongs to a board", g.ID)
+		}
 		if b, ok := s.boards[g.BoardID]; !ok || !samePtr(b.ProjectID, g.ProjectID) {
 			return fmt.Errorf("group %d: board %d does not exist in %s", g.ID, g.BoardID, scopeOf(g.ProjectID))
 		}
