@@ -97,7 +97,7 @@ func (s *Store) loadUsers(st State) error {
 			return err
 		}
 		if _, ok := s.projects[u.ProjectID]; !ok {
-			return fmt.Errorf("user %d: project %d does not exist", u.ID, u.ProjectID)
+			return fmt.Errorf("user %d: %s", u.ID, absent("project", "project_id", u.ProjectID))
 		}
 		email := normalizeEmail(u.Email)
 		if email == "" {
@@ -120,7 +120,7 @@ func (s *Store) loadTokens(st State) error {
 			return fmt.Errorf("token of user %d: duplicate token", t.UserID)
 		}
 		if _, ok := s.users[t.UserID]; !ok {
-			return fmt.Errorf("token: user %d does not exist", t.UserID)
+			return fmt.Errorf("token: %s", absent("user", "user_id", t.UserID))
 		}
 		s.tokens[t.Token] = t.UserID
 		s.tokenLog = append(s.tokenLog, cloneToken(t))
@@ -167,8 +167,8 @@ func (s *Store) loadGroups(st State) error {
 		if err := s.checkUser("group", g.ID, "created_by", g.CreatedBy); err != nil {
 			return err
 		}
-		if g.BoardID == 0 { // absent or null: decoded as 0, which no board has
-			return fmt.Errorf("group %d: board_id is missing or null: a group belongs to a board", g.ID)
+		if g.BoardID == 0 {
+			return fmt.Errorf("group %d: %s", g.ID, absent("board", "board_id", 0))
 		}
 		if b, ok := s.boards[g.BoardID]; !ok || !samePtr(b.ProjectID, g.ProjectID) {
 			return fmt.Errorf("group %d: board %d does not exist in %s", g.ID, g.BoardID, scopeOf(g.ProjectID))
@@ -189,7 +189,7 @@ func (s *Store) loadTags(st State) error {
 		}
 		s.next.tag = max(s.next.tag, t.ID)
 		if _, ok := s.projects[t.ProjectID]; !ok {
-			return fmt.Errorf("tag %d: project %d does not exist", t.ID, t.ProjectID)
+			return fmt.Errorf("tag %d: %s", t.ID, absent("project", "project_id", t.ProjectID))
 		}
 		if err := s.checkUser("tag", t.ID, "created_by", t.CreatedBy); err != nil {
 			return err
@@ -258,10 +258,13 @@ func (s *Store) loadComments(st State) error {
 	for _, c := range st.Comments {
 		card, ok := s.cards[c.CardID]
 		if !ok || card.ProjectID == nil || *card.ProjectID != c.ProjectID {
+			if c.CardID == 0 {
+				return fmt.Errorf("comment %d: %s", c.ID, absent("card", "card_id", 0))
+			}
 			return fmt.Errorf("comment %d: card %d does not exist in project %d", c.ID, c.CardID, c.ProjectID)
 		}
 		if _, ok := s.users[c.UserID]; !ok {
-			return fmt.Errorf("comment %d: user %d does not exist", c.ID, c.UserID)
+			return fmt.Errorf("comment %d: %s", c.ID, absent("user", "user_id", c.UserID))
 		}
 		if c.ParentCommentID != nil {
 			if p, ok := s.comments[*c.ParentCommentID]; !ok || p.CardID != c.CardID {
@@ -291,7 +294,7 @@ func (s *Store) loadConversations(st State) error {
 			return err
 		}
 		if _, ok := s.users[c.UserID]; !ok {
-			return fmt.Errorf("conversation %d: user %d does not exist", c.ID, c.UserID)
+			return fmt.Errorf("conversation %d: %s", c.ID, absent("user", "user_id", c.UserID))
 		}
 		if c.Status != ConversationActive && c.Status != ConversationArchived {
 			return fmt.Errorf("conversation %d: status %q is neither active nor archived", c.ID, c.Status)
@@ -337,7 +340,7 @@ func (s *Store) loadEntities(st State) error {
 			return fmt.Errorf("%s %d: duplicate id", e.Type, e.ID)
 		}
 		if _, ok := s.projects[e.ProjectID]; !ok {
-			return fmt.Errorf("%s %d: project %d does not exist", e.Type, e.ID, e.ProjectID)
+			return fmt.Errorf("%s %d: %s", e.Type, e.ID, absent("project", "project_id", e.ProjectID))
 		}
 		s.entities[key] = e
 	}
@@ -350,7 +353,7 @@ func (s *Store) loadThemes(st State) error {
 			return err
 		}
 		if _, ok := s.projects[v.ProjectID]; !ok {
-			return fmt.Errorf("theme version %d: project %d does not exist", v.VersionID, v.ProjectID)
+			return fmt.Errorf("theme version %d: %s", v.VersionID, absent("project", "project_id", v.ProjectID))
 		}
 	}
 	return nil
@@ -359,7 +362,7 @@ func (s *Store) loadThemes(st State) error {
 func (s *Store) loadRegenerations(st State) error {
 	for _, r := range st.Regenerations {
 		if _, ok := s.projects[r.ProjectID]; !ok {
-			return fmt.Errorf("thumbnail regeneration: project %d does not exist", r.ProjectID)
+			return fmt.Errorf("thumbnail regeneration: %s", absent("project", "project_id", r.ProjectID))
 		}
 		s.regenerations[r.ProjectID] = append(s.regenerations[r.ProjectID], cloneRegeneration(r))
 	}
@@ -371,3 +374,13 @@ func (s *Store) loadRegenerations(st State) error {
 
 // normalizeEmail is the key of the e-mail index: trimmed and lower-cased.
 func normalizeEmail(email string) string { return strings.ToLower(strings.TrimSpace(email)) }
+
+// absent says that the record a snapshot's reference names is not there: "project 7 does not
+// exist", or, for id 0 (the field absent or null, which decode as 0 and no record has),
+// "project_id is missing or null".
+func absent(what, field string, id int64) string {
+	if id == 0 {
+		return field + " is missing or null"
+	}
+	return fmt.Sprintf("%s %d does not exist", what, id)
+}
