@@ -52,6 +52,11 @@ func CheckNames(names []string) error {
 		if strings.ContainsAny(n, " \t/:@?#[]") {
 			return fmt.Errorf("%q is not a host name: give names such as staging.example.com, without a scheme, port or path", n)
 		}
+		for _, c := range n {
+			if c > 0x7f { // browsers send an international name in its ASCII form (IDNA)
+				return fmt.Errorf("%q: a Host header carries an international name in its ASCII form (münchen.de is xn--mnchen-3ya.de): give that form", n)
+			}
+		}
 		if strings.Contains(n, "*") { // matched as written, it would allow no host its user meant
 			return fmt.Errorf("%q: a name holds no wildcard (only * alone, for any host); list each host name, such as a.example.com,b.example.com", n)
 		}
