@@ -2,8 +2,8 @@ package redact
 
 import (
 	"bytes"
-	"encoding/base64"
 	"container/list"
+	"encoding/base64"
 	"encoding/json"
 	"net/http"
 	"net/url"
