@@ -7,12 +7,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"net"
 	"net/http"
 	"net/http/httputil"
 	"net/url"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -83,6 +85,9 @@ func (p *Proxy) reverseProxy(transport http.RoundTripper) *httputil.ReverseProxy
 		FlushInterval:  -1, // write each chunk as it arrives: bodies stream
 		ModifyResponse: p.inspect,
 		ErrorHandler:   p.upstreamFailed,
+		// Its own lines ("read error during body copy: unexpected EOF") say in Go's words what
+		// the journal and the reports say in ours (UP-1): kept for debugging only.
+		ErrorLog: slog.NewLogLogger(p.logger.Handler(), slog.LevelDebug),
 	}
 }
 
@@ -304,7 +309,7 @@ func (p *Proxy) inspect(resp *http.Response) error {
 		ex.note(fmt.Sprintf("answer body passed through unjudged: the answers being checked already hold the proxy's %d MiB for them", maxHeldAnswers>>20))
 		ex.violations = p.check(resp.Request.Context(), ex) // status and headers: the body is not whole
 		setVerdict(resp.Header, ex.violations)
-		p.record(ex)
+		resp.Body = p.streamOn(resp, ex, p.record(ex), 0)
 		return nil
 	}
 	late := time.AfterFunc(p.bodyTimeout, func() { ex.abort(slowAnswer{p.bodyTimeout}) })
@@ -370,8 +375,42 @@ func (p *Proxy) inspect(resp *http.Response) error {
 		ex.violations = append(p.check(resp.Request.Context(), ex), cutShort...)
 	}
 	setVerdict(resp.Header, ex.violations)
-	p.record(ex)
+	id := p.record(ex)
+	if !whole && err == nil { // the rest streams through
+		resp.Body = p.streamOn(resp, ex, id, int64(len(raw)))
+	}
 	return nil
+}
+
+// streamOn is resp's body, which streams to the client past what the proxy read ahead (read
+// bytes) after the exchange was journaled as id: a body that then breaks off is the
+// deployment's UP-1 as a shorter one is, in the journal and the reports, though the verdict
+// header went out before it (D95).
+func (p *Proxy) streamOn(resp *http.Response, ex *exchange, id, read int64) io.ReadCloser {
+	return &streamedBody{ReadCloser: resp.Body, read: read, broke: func(err error, read int64) {
+		if resp.Request.Context().Err() != nil {
+			return // the client went away: nobody reads this answer
+		}
+		p.brokeLate(id, ex, fmt.Sprintf("the answer body broke off after %d bytes: %s", read, transferProblem(err)))
+	}}
+}
+
+// streamedBody calls broke once, with the bytes read, when a read fails other than at the
+// body's end.
+type streamedBody struct {
+	io.ReadCloser
+	read  int64
+	once  sync.Once
+	broke func(err error, read int64)
+}
+
+func (b *streamedBody) Read(p []byte) (int, error) {
+	n, err := b.ReadCloser.Read(p)
+	b.read += int64(n)
+	if err != nil && !errors.Is(err, io.EOF) {
+		b.once.Do(func() { b.broke(err, b.read) })
+	}
+	return n, err
 }
 
 // setVerdict puts the rule ids of vs in the answer's X-Contract-Violations. When the upstream

@@ -350,3 +350,30 @@ func TestBrokenAnswersAreNotCountedUnjudged(t *testing.T) {
 		}
 	}
 }
+
+// An answer past the read-ahead bound that breaks off while it streams is UP-1 too, in the
+// journal and the reports, though its verdict header went out before: a deployment cutting off
+// large lists must not pass --fail-on-violation.
+func TestLargeAnswerBrokenOffWhileStreamingIsUP1(t *testing.T) {
+	body := []byte(`{"error":false,"message":"ok","data":"` + strings.Repeat("x", proxy.DefaultMaxAnswer+10))
+	up := rawUpstream(t, answerWith("Content-Length: "+itoa(len(body)+100)+"\r\n", body))
+	p, err := proxy.New(proxy.Config{Upstream: up})
+	if err != nil {
+		t.Fatal(err)
+	}
+	front := httptest.NewServer(p)
+	t.Cleanup(front.Close)
+	res, err := http.Post(front.URL+pTagsList, "application/json", strings.NewReader("{}"))
+	if err == nil {
+		_, _ = io.Copy(io.Discard, res.Body)
+		res.Body.Close()
+	}
+	r := p.Report()
+	if r.DeploymentViolations != 1 || r.BodiesUnjudged != 0 {
+		t.Errorf("report counts %d deployment violations and %d bodies unjudged, want 1 (UP-1) and 0", r.DeploymentViolations, r.BodiesUnjudged)
+	}
+	ex := p.Exchanges(1)
+	if len(ex) != 1 || len(ex[0].Violations) != 1 || ex[0].Violations[0].Rule != "UP-1" || !strings.Contains(ex[0].Violations[0].Detail, "broke off after") {
+		t.Errorf("journal entry %+v, want UP-1 saying the body broke off", ex[0].Violations)
+	}
+}

@@ -2,10 +2,12 @@ package proxy
 
 import (
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"time"
 
+	"github.com/opsapi/mocktoolkit/conformance/rules"
 	"github.com/opsapi/mocktoolkit/internal/querycheck"
 	"github.com/opsapi/mocktoolkit/internal/redact"
 	"github.com/opsapi/mocktoolkit/internal/text"
@@ -72,6 +74,22 @@ func (j *journal) add(e Exchange) int64 {
 	return e.ID
 }
 
+// amend changes the entry of id, if the journal still holds it, and returns it as changed.
+func (j *journal) amend(id int64, change func(*Exchange)) (Exchange, bool) {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	for i := range j.entries {
+		if e := &j.entries[i]; e.ID == id {
+			e.Violations = slices.Clone(e.Violations)
+			e.Notes = slices.Clone(e.Notes) // a list written earlier may still read the old ones
+			change(e)
+			e.scrubbed = 0 // its new texts are scrubbed when next listed
+			return *e, true
+		}
+	}
+	return Exchange{}, false
+}
+
 // list returns the entries newest first, at most limit of them (all when limit <= 0).
 func (j *journal) list(limit int) []Exchange {
 	j.mu.Lock()
@@ -125,7 +143,7 @@ func (p *Proxy) Exchanges(limit int) []Exchange { return p.journal.list(limit) }
 // record journals a finished exchange, redacted, and counts it for the reports: credentials
 // by name (D97), then every credential value the journal has seen, this exchange's included
 // (its bearer token, the strings of its bodies' credential fields; D200).
-func (p *Proxy) record(ex *exchange) {
+func (p *Proxy) record(ex *exchange) int64 {
 	known := p.journal.known
 	known.NoteHeaders(ex.reqHeader)
 	known.NoteHeaders(ex.respHeader)
@@ -169,6 +187,26 @@ func (p *Proxy) record(ex *exchange) {
 	// or nobody's when the client went away; it is not one judged by status and headers only.
 	p.stats.add(e, id, ex.op != nil, ex.op == nil || ex.noWholeAnswer || (ex.respWhole && ex.reqJudged))
 	p.logViolations(id, e)
+	return id
+}
+
+// brokeLate adds UP-1 to an exchange already journaled (id) whose answer body, streaming past
+// what was read ahead, broke off: the journal entry, while it is kept, and the reports count it
+// as they count a shorter answer that broke off (D95).
+func (p *Proxy) brokeLate(id int64, ex *exchange, why string) {
+	v := violation(rules.UP1, why)
+	e, ok := p.journal.amend(id, func(e *Exchange) {
+		e.Violations = append(e.Violations, v)
+		e.Notes = append(e.Notes, why)
+	})
+	if !ok { // pushed out of the journal already: counted all the same
+		e = Exchange{ID: id, Method: ex.method, Path: redact.Target(ex.target), Status: ex.status}
+		if ex.op != nil {
+			e.Operation = ex.op.ID
+		}
+	}
+	p.stats.late(e, id, v, ex.op != nil && !(ex.respWhole && ex.reqJudged))
+	p.logViolations(id, Exchange{ID: id, Method: e.Method, Path: e.Path, Status: e.Status, Violations: []Violation{v}})
 }
 
 // logViolations logs a deployment's violations one line per exchange. A client's are

@@ -87,6 +87,31 @@ func (s *stats) add(e Exchange, id int64, checked, bodyJudged bool) {
 	}
 }
 
+// late counts v, found after exchange id was counted (an answer that broke off while it
+// streamed); wasUnjudged says add counted it in bodies_unjudged, which an answer no client can
+// read whole is not.
+func (s *stats) late(e Exchange, id int64, v Violation, wasUnjudged bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	op := s.ops[e.Operation]
+	if op == nil {
+		return // not checked: not counted
+	}
+	if wasUnjudged {
+		op.unjudged--
+		s.unjudged--
+	}
+	s.deployment++
+	rc := op.rules[v.Rule]
+	if rc == nil {
+		rule := rulesByID[v.Rule]
+		rc = &RuleCount{Rule: v.Rule, Party: rule.Party, Statement: rule.Statement,
+			First: Example{ExchangeID: id, Method: e.Method, Path: e.Path, Status: e.Status, Detail: v.Detail}}
+		op.rules[v.Rule] = rc
+	}
+	rc.Count++
+}
+
 // Report is the summary of a run, as --report-json writes it.
 type Report struct {
 	Upstream  string    `json:"upstream"`
