@@ -310,7 +310,19 @@ func unreplayable(body []byte) (leftOut, bool) {
 func (wl *world) recordFlow(op string, st *worldState, r *http.Request, req []byte, status int, answer []byte) {
 	as, project := callerRole(st, r)
 	wl.flow.add(flowCall{op: op, as: as, project: project, contentType: r.Header.Get("Content-Type"), accept: r.Header.Get("Accept"),
-		req: req, status: status, answer: answer, secrets: redact.HeaderCredentials(r.Header)})
+		req: req, status: status, answer: answer, secrets: requestCredentials(r, req)})
+}
+
+// requestCredentials are the credential values a request carries outside its JSON fields, which
+// the flow replaces wherever they are quoted (D200): its headers' (HeaderCredentials), its
+// query's, and a form body's (a client posting password=… is refused, but the value is a
+// credential all the same).
+func requestCredentials(r *http.Request, body []byte) []string {
+	out := append(redact.HeaderCredentials(r.Header), redact.QueryCredentials(r.URL.RawQuery)...)
+	if b := bytes.TrimSpace(body); len(b) > 0 && b[0] != '{' && b[0] != '[' {
+		out = append(out, redact.QueryCredentials(string(b))...)
+	}
+	return out
 }
 
 // callerRole says who a request's bearer token belongs to, as a flow writes it (D171): a

@@ -123,6 +123,14 @@ func HeaderCredentials(h http.Header) []string {
 			}
 		}
 	}
+	for _, vs := range h { // a URL a header holds (Referer, Location): its query's credentials
+		for _, v := range vs {
+			if _, q, ok := strings.Cut(v, "?"); ok {
+				q, frag, _ := strings.Cut(q, "#")
+				out = append(append(out, QueryCredentials(q)...), QueryCredentials(frag)...)
+			}
+		}
+	}
 	return out
 }
 
@@ -160,23 +168,41 @@ func authCredentials(v string) []string {
 // NoteQuery keeps the values of the credential parameters (IsSecretName) of a query, as
 // Target redacts them there: the same password sent in a body or a header later is replaced.
 func (k *Known) NoteQuery(query string) {
-	if query == "" {
-		return
-	}
-	values, _ := url.ParseQuery(query) // what parses of a malformed query
-	for name, vs := range values {
-		if IsSecretName(name) {
-			for _, v := range vs {
-				k.Note(v)
-			}
-		}
+	for _, v := range QueryCredentials(query) {
+		k.Note(v)
 	}
 }
 
-// NoteJSON keeps the credential values of a JSON body (NoteValue); anything else is ignored.
+// QueryCredentials are the values of a query's (or a form body's) credential parameters
+// (IsSecretName), as Target redacts them.
+func QueryCredentials(query string) []string {
+	if query == "" || !strings.Contains(query, "=") {
+		return nil
+	}
+	values, _ := url.ParseQuery(query) // what parses of a malformed query
+	var out []string
+	for name, vs := range values {
+		if IsSecretName(name) {
+			out = append(out, vs...)
+		}
+	}
+	return out
+}
+
+// maxFormNoted bounds a body read as a form (NoteJSON): larger text is no form a login sends.
+const maxFormNoted = 64 << 10
+
+// NoteJSON keeps the credential values of a JSON body (NoteValue), or of a form-encoded one
+// (password=…&client_secret=…, NoteQuery); anything else is ignored.
 func (k *Known) NoteJSON(b []byte) {
 	b = bytes.TrimSpace(b)
-	if len(b) == 0 || (b[0] != '{' && b[0] != '[') {
+	if len(b) == 0 {
+		return
+	}
+	if b[0] != '{' && b[0] != '[' {
+		if len(b) <= maxFormNoted {
+			k.NoteQuery(string(b))
+		}
 		return
 	}
 	var v any
