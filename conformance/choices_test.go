@@ -26,6 +26,8 @@ const (
 	choiceMasterRecord = "the reference's master records have is_master true and no project"
 	// D19
 	choiceCardDefaults = "the reference creates a card with status open and priority normal unless told otherwise"
+	// D219
+	choiceCodePoints = "the reference counts a character beyond the Basic Multilingual Plane (an emoji) as one, as UTF-8 code points count"
 	// D19
 	choiceOpenValues = "the reference takes any text of at most 50 characters as a card's status (its allowed values are not shown)"
 	// D20

@@ -186,7 +186,9 @@ func validationSpecs(op Operation, fr fieldRules) {
 		if fr.spends {
 			serial = append(serial, Serial)
 		}
-		accept := func(name string, v any) {
+		// acceptAs declares a spec that sends v as the field and expects it accepted; choice,
+		// when not "", is the reference's choice it rests on (a reference spec, not contract).
+		acceptAs := func(name, choice string, v any) {
 			// A field whose allowed values are not shown (generic card status, D19): a value past
 			// its bound is refused whatever they are, but which value at the bound is accepted is
 			// the deployment's choice.
@@ -195,6 +197,9 @@ func validationSpecs(op Operation, fr fieldRules) {
 				why += "; " + choiceOpenValues
 			}
 			if choice, ok := answerNotShown[op.ID+"."+c.field]; ok {
+				why, open = why+"; "+choice, true
+			}
+			if choice != "" {
 				why, open = why+"; "+choice, true
 			}
 			It(fmt.Sprintf("accepts %s", name), serial, Profile(profile && !open, op, AspectValidation, "ERR-3"), func() {
@@ -206,6 +211,7 @@ func validationSpecs(op Operation, fr fieldRules) {
 				Expect(ex).To(AcceptField(c.field), why)
 			})
 		}
+		accept := func(name string, v any) { acceptAs(name, "", v) }
 		switch c.kind {
 		case "required":
 			reject(fmt.Sprintf("a body without %q", c.field), omit)
@@ -224,7 +230,11 @@ func validationSpecs(op Operation, fr fieldRules) {
 		case "maxLength":
 			reject(fmt.Sprintf("%q of %d characters (max %d)", c.field, c.n+1, c.n), strings.Repeat("x", c.n+1))
 			if c.chars {
-				accept(fmt.Sprintf("%q of %d characters (max %d), of two and four bytes in UTF-8", c.field, c.n, c.n), func() any { return wideChars(c.n) })
+				// What a character is, beyond the Basic Multilingual Plane, is not shown: a
+				// deployment counting UTF-16 units (Java, JavaScript) counts an emoji as two.
+				// Two- and three-byte characters are one in every count but bytes.
+				accept(fmt.Sprintf("%q of %d characters (max %d), of two and three bytes in UTF-8", c.field, c.n, c.n), func() any { return wideChars(c.n, "€") })
+				acceptAs(fmt.Sprintf("%q of %d characters (max %d), of two and four bytes in UTF-8", c.field, c.n, c.n), choiceCodePoints, func() any { return wideChars(c.n, "😀") })
 			} else {
 				accept(fmt.Sprintf("%q of %d characters (max %d)", c.field, c.n, c.n), func() any { return atBound(c.n) })
 			}
@@ -268,19 +278,20 @@ func validationSpecs(op Operation, fr fieldRules) {
 	}
 }
 
-// wideChars is n characters that are each more than one byte in UTF-8, and every other one two
-// UTF-16 code units: a Cyrillic letter (two bytes) and one outside the Basic Multilingual Plane
-// (an emoji, four bytes, a surrogate pair in UTF-16). Neither is split or joined by any Unicode
-// normalization, so the string is n characters however a deployment stores it; one counting
-// bytes or UTF-16 units against the maximum finds more. The letters spell runTag, so the value
-// is the run's own (whether a field must be unique is not shown).
-func wideChars(n int) string {
+// wideChars is n characters that are each more than one byte in UTF-8: Cyrillic letters (two
+// bytes) alternating with wide, a character of three bytes (€, one UTF-16 unit: one character in
+// every count but bytes) or of four (an emoji, outside the Basic Multilingual Plane: a
+// surrogate pair in UTF-16, so two in a count of UTF-16 units, D219). None is split or joined by
+// any Unicode normalization; a deployment counting bytes against the maximum finds more. The
+// letters spell runTag, so the value is the run's own (whether a field must be unique is not
+// shown).
+func wideChars(n int, wide string) string {
 	tag := runTag()
 	var b strings.Builder
 	for i := range n {
 		switch {
 		case i%2 == 1:
-			b.WriteString("😀")
+			b.WriteString(wide)
 		case i/2 < len(tag):
 			b.WriteRune('а' + rune(tag[i/2]-'0')) // а to й, for the digits
 		default:

@@ -101,6 +101,19 @@ func exhaustCounting(req Request, known int64) (hit *Exchange, n int, inAMinute 
 	return nil, n, time.Since(start) <= rateWindow, start, succeeded, said
 }
 
+// heldAtZero fails the spec when the window's limit was not held once spent (LIMIT-4): after
+// an answer says none is left, more successes come only as the window frees room, a reset
+// (Remaining then rises, and those answers do not say 0) or a bucket's refill, at most Limit a
+// minute. Many more successes that each say 0 mean the limit is not held. ex is the first 429.
+func heldAtZero(ex *Exchange, said remainders) {
+	GinkgoHelper()
+	if limit, ok := ex.HeaderInt("X-RateLimit-Limit"); ok && said.zeros > 0 {
+		if allowed := 2 + int(float64(limit)*time.Since(said.firstZero).Minutes()); said.zeros > allowed {
+			Fail(fmt.Sprintf("%s: %d requests succeeded saying X-RateLimit-Remaining 0 within %s before the first 429; a window refilling Limit %d a minute frees at most %d in that time: the limit was not held at 0\n\n%s", Cite(rules.LIMIT4), said.zeros, time.Since(said.firstZero).Round(time.Millisecond), limit, allowed, ex.Describe()))
+		}
+	}
+}
+
 // remainders is what successes said of X-RateLimit-Remaining: the lowest (-1: none said it),
 // how many said 0 and when the first of those was answered.
 type remainders struct {
@@ -290,14 +303,7 @@ func rateLimitSpecs(op Operation) {
 		if said.lowest > 0 { // the last request the window allowed said some were left
 			Fail(fmt.Sprintf("%s: %d requests succeeded before the first 429, the lowest X-RateLimit-Remaining they said being %d, never 0: what is left was overstated\n\n%s", Cite(rules.LIMIT4), succeeded, said.lowest, ex.Describe()))
 		}
-		// After an answer says none is left, more successes come only as the window frees room:
-		// a reset (Remaining then rises, and those answers do not say 0) or a bucket's refill,
-		// at most Limit a minute. Many more successes that each say 0 mean the limit is not held.
-		if limit, ok := ex.HeaderInt("X-RateLimit-Limit"); ok && said.zeros > 0 {
-			if allowed := 2 + int(float64(limit)*time.Since(said.firstZero).Minutes()); said.zeros > allowed {
-				Fail(fmt.Sprintf("%s: %d requests succeeded saying X-RateLimit-Remaining 0 within %s before the first 429; a window refilling Limit %d a minute frees at most %d in that time: the limit was not held at 0\n\n%s", Cite(rules.LIMIT4), said.zeros, time.Since(said.firstZero).Round(time.Millisecond), limit, allowed, ex.Describe()))
-			}
-		}
+		heldAtZero(ex, said)
 		limit, _ := ex.HeaderInt("X-RateLimit-Limit")
 		pastTheFirst429(spend, ex, start, succeeded, limit)
 	})
