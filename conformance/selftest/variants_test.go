@@ -422,6 +422,13 @@ var variants = []variant{
 				a.header.Del("Retry-After")
 			}
 		})},
+	{"never answers 429 to valid logins, counting down to 0 all the same", "LIMIT-2",
+		rewrite(op(conformance.OpAuthenticate), func(_ *http.Request, req map[string]any, a *answer) {
+			if a.status == 429 && req["password"] != nil { // a spent window; the token is never used: the probe runs last
+				a.status, a.body = 200, success(map[string]any{"token": strings.Repeat("0", 64)})
+				a.header.Del("Retry-After")
+			}
+		})},
 	{"omits Retry-After from widget/cards/list's 429 only", "HDR-2",
 		rewrite(op(conformance.OpWidgetCardsList), func(_ *http.Request, _ map[string]any, a *answer) { a.header.Del("Retry-After") })},
 	{"answers text/plain", "DOC-1",
