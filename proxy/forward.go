@@ -465,7 +465,7 @@ var ErrStopping = errors.New("the proxy is stopping")
 // upstreamFailed answers 502 in shape (a) when no answer came from the upstream.
 func (p *Proxy) upstreamFailed(w http.ResponseWriter, r *http.Request, err error) {
 	ex, _ := r.Context().Value(exchangeKey{}).(*exchange)
-	msg := fmt.Sprintf("The proxy could not get an answer from the upstream %s: %v.", p.upstream.Redacted(), err)
+	msg := fmt.Sprintf("The proxy could not get an answer from the upstream %s: %s.", p.upstream.Redacted(), upstreamProblem(err))
 	status := http.StatusBadGateway
 	stopping := errors.Is(context.Cause(r.Context()), ErrStopping)
 	var slow slowAnswer
@@ -475,7 +475,7 @@ func (p *Proxy) upstreamFailed(w http.ResponseWriter, r *http.Request, err error
 		msg = fmt.Sprintf("The proxy stopped before the upstream %s answered; the request may have reached it.", p.upstream.Redacted())
 	case ex != nil && ex.body.readError() != nil: // the client's request broke, not the upstream (a client that cut its body off went away too)
 		status = http.StatusBadRequest
-		msg = fmt.Sprintf("The proxy could not read the request's body (%v), so it did not reach the upstream whole; the client sent it malformed or cut it off.", ex.body.readError())
+		msg = fmt.Sprintf("The proxy could not read the request's body (%s), so it did not reach the upstream whole; the client sent it malformed or cut it off.", bodyProblem(ex.body.readError()))
 	case r.Context().Err() != nil && ex != nil && !ex.body.whole(): // gone mid-body (a half-close races the read's error)
 		status = http.StatusBadRequest
 		msg = "The client closed its connection before its request body was forwarded whole, so the request did not reach the upstream whole; the upstream is not at fault."
@@ -509,6 +509,58 @@ func (p *Proxy) upstreamFailed(w http.ResponseWriter, r *http.Request, err error
 	}
 	w.WriteHeader(status)
 	_, _ = w.Write(body)
+}
+
+// upstreamProblem words why no answer came from the upstream, for the people reading the
+// verdict: the kind of failure, not Go's text (which names the proxy's own DNS resolver).
+func upstreamProblem(err error) string {
+	var dns *net.DNSError
+	var op *net.OpError
+	var record tls.RecordHeaderError
+	var slow slowAnswer
+	var cert *tls.CertificateVerificationError
+	switch {
+	case errors.As(err, &slow):
+		return slow.Error()
+	case errors.As(err, &dns):
+		return "its host name does not resolve"
+	case errors.Is(err, syscall.ECONNREFUSED):
+		return "the connection was refused"
+	case errors.As(err, &record):
+		return "it did not answer the TLS handshake (it speaks plain HTTP?)"
+	case errors.As(err, &cert):
+		return err.Error() // certerr words the advice below
+	case strings.Contains(err.Error(), "timeout awaiting response headers"):
+		return fmt.Sprintf("no answer header arrived within %s", upstreamTimeout)
+	case strings.Contains(err.Error(), "malformed"):
+		return "its answer is not well-formed HTTP (" + lastPart(err) + ")"
+	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, syscall.ECONNRESET):
+		return "it closed the connection without an answer"
+	case errors.As(err, &op) && op.Timeout(), errors.Is(err, context.DeadlineExceeded):
+		return "it did not answer in time"
+	}
+	return lastPart(err)
+}
+
+// bodyProblem words why a client's request body could not be read.
+func bodyProblem(err error) string {
+	switch {
+	case errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, io.EOF):
+		return "it ended before the length it announced"
+	case strings.Contains(err.Error(), "chunk"):
+		return "its chunked transfer encoding is broken"
+	}
+	return lastPart(err)
+}
+
+// lastPart is the last clause of a wrapped error's text ("net/http: HTTP/1.x transport
+// connection broken: malformed MIME header line" → "malformed MIME header line").
+func lastPart(err error) string {
+	msg := err.Error()
+	if i := strings.LastIndex(msg, ": "); i >= 0 {
+		return msg[i+2:]
+	}
+	return msg
 }
 
 // connectHint says what to check when the upstream could not be reached at all, by the kind of

@@ -74,6 +74,9 @@ func TestUnreachableUpstreamIsExplained(t *testing.T) {
 		if res.StatusCode != http.StatusBadGateway || !strings.Contains(string(raw), tt.want) {
 			t.Errorf("upstream %s: %d %s, want 502 saying %q", tt.upstream, res.StatusCode, raw, tt.want)
 		}
+		if strings.Contains(string(raw), "dial tcp") || strings.Contains(string(raw), "tls: ") {
+			t.Errorf("upstream %s: %s speaks Go", tt.upstream, raw)
+		}
 		// No answer is UP-1, not an answer judged by status and headers only.
 		if r := p.Report(); r.BodiesUnjudged != 0 || r.Checked != 1 || r.DeploymentViolations != 1 {
 			t.Errorf("upstream %s: report counts %d checked, %d bodies unjudged, %d deployment violations; want 1, 0, 1",
