@@ -119,3 +119,29 @@ func TestScenarioDirChangesAreTakenWhileRunning(t *testing.T) {
 		t.Errorf("once the directory loads again, a reset to an unknown scenario still says it does not load: %d %v", st, body)
 	}
 }
+
+// Hidden files in the --scenarios directory are an editor's (an Emacs lock, a dangling
+// symbolic link while the file is edited; a vim swap file), not scenarios: the mock starts and
+// the scenario beside them loads.
+func TestScenarioDirSkipsEditorsHiddenFiles(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "launch.yaml"), []byte("name: launch\nbase: empty\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("root@host.1234:1700000000", filepath.Join(dir, ".#launch.yaml")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, ".launch.yaml.swp"), []byte{0, 1, 2}, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	url, stop := startMock(t, "--scenarios", dir)
+	defer func() { _ = stop() }()
+	res, err := http.Post(url+"/__mock/reset", "application/json", strings.NewReader(`{"scenario":"launch"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != http.StatusOK {
+		t.Errorf("a reset to the scenario beside an editor's lock file: %d, want 200", res.StatusCode)
+	}
+}

@@ -65,7 +65,7 @@ func dirSignature(dir string) string {
 	}
 	var b strings.Builder
 	for _, e := range entries {
-		if e.IsDir() || !isScenarioFile(e.Name()) {
+		if e.IsDir() || !inScenarioDir(e.Name()) {
 			continue
 		}
 		if fi, err := e.Info(); err == nil {

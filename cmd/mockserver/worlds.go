@@ -104,6 +104,13 @@ func (o worldOptions) apply(cfg *mockserver.Config) {
 	cfg.AllowedHosts = o.allowedHosts
 }
 
+// inScenarioDir tells whether a file of the --scenarios directory is a scenario: a YAML or JSON
+// file, not a JSON Schema beside them (*.schema.json), and not hidden: editors keep lock files,
+// swap files and backups there while a file is edited (.#launch.yaml, .launch.yaml.swp).
+func inScenarioDir(name string) bool {
+	return isScenarioFile(name) && !strings.HasSuffix(name, ".schema.json") && !strings.HasPrefix(name, ".")
+}
+
 // loadScenarioDir loads every scenario file of dir ("" for none), by scenario name; JSON
 // Schemas (*.schema.json) beside them are left alone.
 func loadScenarioDir(dir string) (map[string]*fixtures.ScenarioFile, error) {
@@ -118,7 +125,7 @@ func loadScenarioDir(dir string) (map[string]*fixtures.ScenarioFile, error) {
 	}
 	var problems []error // every file's, at once; nothing loads while there is one (D145)
 	for _, e := range entries {
-		if e.IsDir() || !isScenarioFile(e.Name()) || strings.HasSuffix(e.Name(), ".schema.json") {
+		if e.IsDir() || !inScenarioDir(e.Name()) {
 			continue
 		}
 		f, err := fixtures.LoadScenarioFile(filepath.Join(dir, e.Name()))
