@@ -171,6 +171,9 @@ func ParseUpstream(raw string) (*url.URL, error) {
 	// A user name, password, query or fragment would be shown on the dashboard and in every 502,
 	// and credentials in a URL are not sent as Authorization: clients send their own headers,
 	// which the proxy forwards as they came (D94).
+	if u.Port() == "" && strings.HasSuffix(u.Host, ":") {
+		return nil, fmt.Errorf("%q: a ':' with no port after it; give the port, or leave out the ':' for the scheme's own (80, 443)", redactedURL(raw))
+	}
 	if port := u.Port(); port != "" {
 		if n, err := strconv.Atoi(port); err != nil || n < 1 || n > 65535 {
 			return nil, fmt.Errorf("%q: the port %s is not one TCP has (1 to 65535)", redactedURL(raw), port)

@@ -23,6 +23,7 @@ func TestUpstreamHoldsNoSecrets(t *testing.T) {
 		"http://127.0.0.1:1/base?":                  "holds a query",
 		"http://127.0.0.1:1/base#TopSecret":         "fragment",
 		"ftp://127.0.0.1:1/":                        "want an http or https URL",
+		"http://127.0.0.1:":                         "no port after it",
 		"http://127.0.0.1:1/echo/a/../../b":         "'.' or '..' segments",
 		"http://127.0.0.1:1/api/%2e%2e/x":           "'.' or '..' segments",
 	} {
