@@ -60,7 +60,7 @@ func TestStateLeftoversCleanedAtStart(t *testing.T) {
 	dir := t.TempDir()
 	state := filepath.Join(dir, "state.json")
 	left := []string{".mockserver-state-state.json-123456", ".mockserver-state-state.json-987"}
-	keep := []string{".mockserver-state-other.json-42", "notes.txt"}
+	keep := []string{".mockserver-state-other.json-42", "notes.txt", ".mockserver-state-state.json-mybackup", ".mockserver-state-state.json-"}
 	for _, f := range append(append([]string{}, left...), keep...) {
 		if err := os.WriteFile(filepath.Join(dir, f), []byte("{"), 0o600); err != nil {
 			t.Fatal(err)

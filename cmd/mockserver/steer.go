@@ -117,8 +117,14 @@ func tempPrefix(path string) string { return ".mockserver-state-" + filepath.Bas
 // removeLeftovers removes the temporary files a save of path left when the process was killed
 // mid-save (kill -9, a crash): the state file itself is never touched (D149).
 func removeLeftovers(path string) {
-	left, _ := filepath.Glob(globEscape(filepath.Join(filepath.Dir(path), tempPrefix(path))) + "*")
+	prefix := filepath.Join(filepath.Dir(path), tempPrefix(path))
+	left, _ := filepath.Glob(globEscape(prefix) + "*")
 	for _, f := range left {
+		// os.CreateTemp puts digits where the pattern has *: a file named otherwise is a
+		// user's (".mockserver-state-s.json-mybackup"), and stays.
+		if suffix := strings.TrimPrefix(f, prefix); suffix == "" || strings.Trim(suffix, "0123456789") != "" {
+			continue
+		}
 		if fi, err := os.Lstat(f); err == nil && fi.Mode().IsRegular() {
 			_ = os.Remove(f)
 		}
