@@ -38,6 +38,7 @@ func TestFlagsRefuseWhatCouldNeverMatch(t *testing.T) {
 		{"--cors-origins", "a.com"}, {"--cors-origins", "http://a.test:99999"}, {"--cors-origins", "http://a.test:"}, {"--allowed-hosts", "a b"}, {"--allowed-hosts", "https://staging.example.com"},
 		{"--cors-origins", ""}, {"--cors-origins", " , "}, {"--allowed-hosts", "a..b"}, {"--allowed-hosts", "-a.example.com"},
 		{"--allowed-hosts", "staging.example.com,*"}, // * stands alone: among names it would turn the guard off unasked
+		{"--cors-origins", "*,http://a.com"},         // * stands alone, as in --allowed-hosts
 		{"--allowed-hosts", "münchen.de"},            // a Host header carries its ASCII form: it would never match
 	} {
 		if _, err := parseFlags(args, none, io.Discard); err == nil || !strings.Contains(err.Error(), args[0]) {

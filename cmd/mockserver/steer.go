@@ -46,6 +46,9 @@ func steerFlags(fs *flag.FlagSet, getenv func(string) string) func() (steerOptio
 			return steerOptions{}, errors.New("--cors-origins: empty; list the origins browsers may call from (such as http://localhost:5173), or * for any")
 		}
 		for _, origin := range splitList(*cors) {
+			if origin == "*" && len(splitList(*cors)) > 1 { // as --allowed-hosts: a list with * in it is read as neither
+				return steerOptions{}, errors.New("--cors-origins: * allows any origin, so it stands alone: give '*', or list origins without it")
+			}
 			if strings.EqualFold(origin, "null") { // D148
 				return steerOptions{}, errors.New("--cors-origins: null is not an origin to list: every sandboxed iframe, file:// page and redirected request sends it, so allowing it with credentials lets any page in")
 			}
