@@ -80,7 +80,11 @@ func (s *Server) handleWorldDelete(w http.ResponseWriter, r *http.Request) {
 	case !ok:
 		s.writeNoSuchWorld(w, name)
 	case busy > 0:
-		writeShapeA(w, http.StatusConflict, fmt.Sprintf("The world %q is still busy with %d request(s) after %s: it was not deleted; try again when they have finished.", clip(name, 80), busy, deleteWait))
+		requests := "requests"
+		if busy == 1 {
+			requests = "request"
+		}
+		writeShapeA(w, http.StatusConflict, fmt.Sprintf("The world %q is still busy with %d %s after %s: it was not deleted; try again when they have finished.", clip(name, 80), busy, requests, deleteWait))
 	default:
 		writeJSON(w, http.StatusOK, map[string]any{"deleted": name})
 	}

@@ -125,8 +125,8 @@ func writeRecording(rec *proxy.ScenarioRecorder, opts proxyOptions, out io.Write
 	if err := os.WriteFile(opts.recordScenario, buf.Bytes(), 0o644); err != nil {
 		return fmt.Errorf("record scenario: %w (the folder was writable at start; it was removed or its rights changed while the proxy ran)", err)
 	}
-	fmt.Fprintf(out, "scenario %s written to %s holding %d boards, %d groups, %d tags, %d cards, %d comments, %d carts from the answers' records (a group, board or tag a record names but no answer showed is added as a placeholder; the log names each record left out)\n",
-		name, opts.recordScenario, c["boards"], c["groups"], c["tags"], c["cards"], c["comments"], c["carts"])
+	fmt.Fprintf(out, "scenario %s written to %s holding %s, %s, %s, %s, %s, %s from the answers' records (a group, board or tag a record names but no answer showed is added as a placeholder; the log names each record left out)\n",
+		name, opts.recordScenario, count(c["boards"], "board"), count(c["groups"], "group"), count(c["tags"], "tag"), count(c["cards"], "card"), count(c["comments"], "comment"), count(c["carts"], "cart"))
 	return nil
 }
 
