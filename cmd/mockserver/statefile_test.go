@@ -45,6 +45,8 @@ func TestStateFileProblemsNameLineAndField(t *testing.T) {
 		{"{\n  \"users\": [\n", "the file ends before its JSON does"},
 		{"{\n  \"users\": [}\n", "line 2: not valid JSON"},
 		{`{}`, "the snapshot does not load: it holds no users"},
+		{`[]`, "The state file must be a JSON object, not an array."},
+		{"\xff{}", "the file is not UTF-8 text"},
 	} {
 		file := filepath.Join(t.TempDir(), "bad.json")
 		if err := os.WriteFile(file, []byte(tc.body), 0o600); err != nil {

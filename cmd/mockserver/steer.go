@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/opsapi/mocktoolkit/fixtures"
 	"github.com/opsapi/mocktoolkit/mockserver"
@@ -88,9 +89,12 @@ func (o steerOptions) apply(cfg *mockserver.Config) error {
 	if err != nil {
 		return fmt.Errorf("read state file: %w", err)
 	}
+	if !utf8.Valid(b) {
+		return fmt.Errorf("state file %s: the file is not UTF-8 text; a state file is a JSON snapshot, as GET /__mock/state writes it", o.stateFile)
+	}
 	st, err := mockserver.DecodeState(b)
-	if err != nil {
-		return fmt.Errorf("state file %s: %w", o.stateFile, err)
+	if err != nil { // worded for PUT /__mock/state's body, whose rules the file follows
+		return fmt.Errorf("state file %s: %s", o.stateFile, strings.Replace(err.Error(), "The body must be", "The state file must be", 1))
 	}
 	cfg.State = &st.State
 	if cfg.Now.IsZero() { // --now, when given, starts the clock instead
