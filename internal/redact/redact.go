@@ -186,6 +186,20 @@ func Body(b []byte) any {
 	if err := dec.Decode(&v); err != nil || dec.More() {
 		return Text(string(b))
 	}
+	if obj, ok := v.(map[string]any); ok {
+		// A validation envelope's errors are messages about fields, keyed by their names
+		// ("password": ["The password field is required."]): kept readable (a message quoting
+		// a value already seen is still scrubbed by value, D200).
+		if errs, keyed := obj["errors"].(map[string]any); keyed {
+			delete(obj, "errors")
+			v = redactValue(obj, false)
+			for k, msgs := range errs {
+				errs[k] = redactValue(msgs, false)
+			}
+			obj["errors"] = errs
+			return v
+		}
+	}
 	return redactValue(v, false)
 }
 

@@ -33,8 +33,10 @@ func TestRedactBody(t *testing.T) {
 	}{
 		{"JSON at any depth", `{"user":{"password":"p1","name":"n"},"code":"123456","client_secret":"s"}`,
 			`{"client_secret":"[redacted]","code":"[redacted]","user":{"name":"n","password":"[redacted]"}}`},
-		{"arrays and objects keep their shape", `{"errors":{"password":["too short","too weak"]},"tokens":{"refresh_token":{"v":"r","n":1,"ok":true,"x":null}}}`,
-			`{"errors":{"password":["[redacted]","[redacted]"]},"tokens":{"refresh_token":{"n":"[redacted]","ok":true,"v":"[redacted]","x":null}}}`},
+		{"arrays and objects keep their shape", `{"data":{"password":["too short","too weak"]},"tokens":{"refresh_token":{"v":"r","n":1,"ok":true,"x":null}}}`,
+			`{"data":{"password":["[redacted]","[redacted]"]},"tokens":{"refresh_token":{"n":"[redacted]","ok":true,"v":"[redacted]","x":null}}}`},
+		{"a validation error's messages stay readable", `{"message":"The password field is required.","errors":{"password":["The password field is required."],"token":["a=1&password=hunter2"]}}`,
+			`{"errors":{"password":["The password field is required."],"token":["a=1\u0026password=[redacted]"]},"message":"The password field is required."}`},
 		{"a form copied into a field", `{"note":"a=1&password=hunter2"}`, `{"note":"a=1\u0026password=[redacted]"}`},
 		{"form-encoded", `email=a%40b.co&password=hunter2&session_token=abc&code=99`,
 			`"email=a%40b.co\u0026password=[redacted]\u0026session_token=[redacted]\u0026code=[redacted]"`},
