@@ -18,8 +18,6 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
-	"unicode/utf16"
-	"unicode/utf8"
 
 	"github.com/onsi/ginkgo/v2/types"
 
@@ -568,15 +566,6 @@ var variants = []variant{
 					}
 				}
 			})(h).ServeHTTP
-		})},
-	{"counts a title's UTF-16 code units against its 255-character maximum", "ERR-3",
-		rewrite(nil, func(_ *http.Request, req map[string]any, a *answer) {
-			for _, f := range []string{"title", "name"} {
-				if s, ok := req[f].(string); ok && len(utf16.Encode([]rune(s))) > 255 && utf8.RuneCountInString(s) <= 255 && a.status < 300 {
-					a.status = 422
-					a.body = map[string]any{"message": "The " + f + " is too long.", "errors": map[string]any{f: []any{"The " + f + " is too long."}}}
-				}
-			}
 		})},
 	{"counts thumbnail regenerations in a 20-second window", "LIMIT-5",
 		func(h httpHandler) httpHandler {
