@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode/utf16"
 
 	"pgregory.net/rapid"
 
@@ -66,7 +67,8 @@ type request struct {
 	// repeated are the text fields whose value a record already holds (sent before in the run,
 	// or the manifest's tool key), and the date-time fields sent: a 422 naming only them may be
 	// a uniqueness refusal or a rule on dates (a snooze in the past), which the interface
-	// neither states nor rules out ("business rules ... not shown").
+	// neither states nor rules out ("business rules ... not shown"); also the text fields past
+	// their maximum length in UTF-16 units though within it in characters (wideIn, D219).
 	repeated []string
 }
 
@@ -75,6 +77,19 @@ func datesIn(fields []field, body map[string]any) []string {
 	var out []string
 	for _, f := range fields {
 		if _, sent := body[f.Name].(string); sent && f.Format == "date-time" {
+			out = append(out, f.Name)
+		}
+	}
+	return out
+}
+
+// wideIn names the text fields of body within their maximum length in characters (code points)
+// but past it in UTF-16 units (emoji): what a character is, is not shown (D219), so a deployment
+// counting UTF-16 units may refuse them, as it may refuse a value a record holds already.
+func wideIn(fields []field, body map[string]any) []string {
+	var out []string
+	for _, f := range fields {
+		if s, sent := body[f.Name].(string); sent && f.MaxLength > 0 && len(utf16.Encode([]rune(s))) > f.MaxLength {
 			out = append(out, f.Name)
 		}
 	}

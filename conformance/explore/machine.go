@@ -148,7 +148,7 @@ func (r *runner) send(t *rapid.T, e *env, req request) (*conformance.Exchange, i
 		r.waits.Add(int64(ex.Retries))
 		idx = len(r.trace)
 		r.trace = append(r.trace, Call{Op: req.op, As: req.as, Body: shown, Raw: string(ex.ReqBody), Status: ex.Status, Invalid: req.invalid(), Auth: req.auth})
-		req.repeated = append(e.repeats(req.op.ID, body), datesIn(r.schemas[req.op.ID], body)...)
+		req.repeated = append(append(e.repeats(req.op.ID, body), datesIn(r.schemas[req.op.ID], body)...), wideIn(r.schemas[req.op.ID], body)...)
 		if copies[req.op.ID] {
 			e.copiesAt = time.Now()
 		}
