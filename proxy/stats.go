@@ -76,15 +76,20 @@ func (s *stats) add(e Exchange, id int64, checked, bodyJudged bool) {
 		} else {
 			s.deployment++
 		}
-		rc := op.rules[v.Rule]
-		if rc == nil {
-			rule := rulesByID[v.Rule]
-			rc = &RuleCount{Rule: v.Rule, Party: rule.Party, Statement: rule.Statement,
-				First: Example{ExchangeID: id, Method: e.Method, Path: e.Path, Status: e.Status, Detail: v.Detail}}
-			op.rules[v.Rule] = rc
-		}
-		rc.Count++
+		op.count(e, id, v)
 	}
+}
+
+// count adds one exchange breaking v's rule; the first is kept as the example.
+func (op *opStats) count(e Exchange, id int64, v Violation) {
+	rc := op.rules[v.Rule]
+	if rc == nil {
+		rule := rulesByID[v.Rule]
+		rc = &RuleCount{Rule: v.Rule, Party: rule.Party, Statement: rule.Statement,
+			First: Example{ExchangeID: id, Method: e.Method, Path: e.Path, Status: e.Status, Detail: v.Detail}}
+		op.rules[v.Rule] = rc
+	}
+	rc.Count++
 }
 
 // late counts v, found after exchange id was counted (an answer that broke off while it
@@ -102,14 +107,7 @@ func (s *stats) late(e Exchange, id int64, v Violation, wasUnjudged bool) {
 		s.unjudged--
 	}
 	s.deployment++
-	rc := op.rules[v.Rule]
-	if rc == nil {
-		rule := rulesByID[v.Rule]
-		rc = &RuleCount{Rule: v.Rule, Party: rule.Party, Statement: rule.Statement,
-			First: Example{ExchangeID: id, Method: e.Method, Path: e.Path, Status: e.Status, Detail: v.Detail}}
-		op.rules[v.Rule] = rc
-	}
-	rc.Count++
+	op.count(e, id, v)
 }
 
 // Report is the summary of a run, as --report-json writes it.
