@@ -4,7 +4,7 @@ GO ?= go
 ADDR ?= 127.0.0.1:4010
 SEED ?= 20261121
 
-.PHONY: help run proxy test test-quick test-codegen codegen build fixtures-golden vet conformance conformance-golden
+.PHONY: help run proxy check-upstream test test-quick test-codegen codegen build fixtures-golden vet conformance conformance-golden
 
 # help prints each target's line with the variables it names ($(ADDR), ...) at their values.
 help: ## print this help
@@ -20,10 +20,7 @@ run: build ## run the mock with its seeded fixtures on $(ADDR)
 
 UPSTREAM ?=
 
-proxy: ## run the validating proxy on $(ADDR) in front of UPSTREAM (README, "Validating proxy"); reports in build/ at stop
-	@test -n "$(UPSTREAM)" || (echo "make proxy: set UPSTREAM=https://your-deployment" >&2; exit 1)
-	@mkdir -p build
-	CGO_ENABLED=0 $(GO) build -trimpath -o build/mockserver ./cmd/mockserver
+proxy: check-upstream build ## run the validating proxy on $(ADDR) in front of UPSTREAM (README, "Validating proxy"); reports in build/ at stop
 	exec ./build/mockserver proxy --upstream $(UPSTREAM) --addr $(ADDR) \
 	  --report-json build/proxy-report.json --report-junit build/proxy-junit.xml
 
@@ -63,6 +60,9 @@ codegen: ## regenerate spec/codegen/client from spec/openapi.yaml (oapi-codegen,
 
 # The commit --version names, also where GOFLAGS=-buildvcs=false leaves it out of the build.
 COMMIT := $(shell git rev-parse --short=12 HEAD 2>/dev/null)
+
+check-upstream:
+	@test -n "$(UPSTREAM)" || (echo "make proxy: set UPSTREAM=https://your-deployment" >&2; exit 1)
 
 build: ## build the mock binary into build/mockserver
 	CGO_ENABLED=0 $(GO) build -trimpath -ldflags='-X main.commit=$(COMMIT)' -o build/mockserver ./cmd/mockserver
@@ -138,12 +138,14 @@ SUITE_IMAGE_CTX    = build/image/conformance
 export TESTCONTAINERS_RYUK_DISABLED ?= true
 
 # container_build(tag,dockerfile,context) builds tag quietly, then removes the image the tag
-# named before (if no container uses it), so repeated builds (every `go test` of
+# named before (if no container uses it, and saying so), so repeated builds (every `go test` of
 # mockserver/container runs `make image`) do not pile up dangling images.
 container_build = old=$$(docker image inspect --format '{{.Id}}' $(1) 2>/dev/null); \
 	docker build --quiet --tag $(1) --file $(2) $(3) >/dev/null || exit 1; \
 	new=$$(docker image inspect --format '{{.Id}}' $(1)); \
-	if [ -n "$$old" ] && [ "$$old" != "$$new" ]; then docker image rm "$$old" >/dev/null 2>&1 || true; fi
+	if [ -n "$$old" ] && [ "$$old" != "$$new" ]; then \
+	  echo "$(1) now names this build; the image it named before ($$(echo $$old | cut -c8-19)) is removed unless a container uses it (MOCK_IMAGE=… or SUITE_IMAGE=… builds under another tag)" >&2; \
+	  docker image rm "$$old" >/dev/null 2>&1 || true; fi
 
 .PHONY: image image-conformance conformance-container conformance-image-run test-readme-container
 
@@ -166,8 +168,10 @@ image-conformance: ## build the suite image FROM scratch (go test -c); prints it
 	@echo "image $(SUITE_IMAGE): $$(docker image inspect --format '{{.Size}}' $(SUITE_IMAGE)) bytes" >&2
 	@echo $(SUITE_IMAGE)
 
-conformance-container: image ## run the suite against the mock image, started with testcontainers-go
-	CONFORMANCE_IMAGE=$(MOCK_IMAGE) go test -count=1 ./conformance $(if $(GINKGO_ARGS),-args $(GINKGO_ARGS))
+conformance-container: image ## run the suite against the mock image, started with testcontainers-go; reports in build/reports/container
+	@mkdir -p build/reports/container
+	CONFORMANCE_IMAGE=$(MOCK_IMAGE) CONFORMANCE_REPORTS=$(CURDIR)/build/reports/container go test -count=1 ./conformance $(if $(GINKGO_ARGS),-args $(GINKGO_ARGS))
+	@echo "reports (summary.txt, conformance.html, junit.xml, conformance.json) in build/reports/container" >&2
 
 # A network and two containers named after this make process, removed whatever the outcome.
 CONTAINER_RUN_ID = opsapi-conformance-$(shell echo $$PPID)

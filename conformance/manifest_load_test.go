@@ -4,7 +4,9 @@ import (
 	"context"
 	"net/http/httptest"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"syscall"
 	"testing"
@@ -175,6 +177,32 @@ func TestLoadConfigReadsThePushWait(t *testing.T) {
 	for _, v := range []string{"20", "-1s", "soon", "2h"} {
 		if _, err := conformance.LoadConfig(env(v)); err == nil || !strings.Contains(err.Error(), conformance.EnvPushWait) {
 			t.Errorf("%q: %v, want a refusal naming %s", v, err, conformance.EnvPushWait)
+		}
+	}
+}
+
+// -check-manifest answers alone: one line and the exit status, no testing PASS or FAIL after it
+// (which read as a suite verdict).
+func TestCheckManifestAnswersAlone(t *testing.T) {
+	_, here, _, _ := runtime.Caller(0) // the binary may run in another directory (the self-test's)
+	dir := filepath.Dir(here)
+	for _, tt := range []struct {
+		file, want string
+		code       int
+	}{
+		{filepath.Join(dir, "manifest", "manifest.example.json"), "holds everything a whole run needs", 0},
+		{filepath.Join(dir, "doc_test.go"), "conformance: manifest", 1},
+	} {
+		out, err := exec.Command(os.Args[0], "-check-manifest", tt.file).CombinedOutput()
+		code := 0
+		if ee, ok := err.(*exec.ExitError); ok {
+			code = ee.ExitCode()
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+		if code != tt.code || len(lines) != 1 || !strings.Contains(lines[0], tt.want) {
+			t.Errorf("-check-manifest %s: exit %d, output %q; want exit %d and one line saying %q", tt.file, code, out, tt.code, tt.want)
 		}
 	}
 }

@@ -33,20 +33,34 @@ var (
 // checkManifest names a manifest file to check instead of running the suite.
 var checkManifest = flag.String("check-manifest", "", "check this manifest file against manifest.schema.json and say what a whole run needs that it lacks, then exit")
 
-func TestConformance(t *testing.T) {
+// TestMain answers -check-manifest alone, before any test runs: its line is the whole output
+// (testing's PASS or FAIL after it read as a suite verdict), and the exit status says whether
+// the file is a manifest.
+func TestMain(m *testing.M) {
+	flag.Parse()
 	if *checkManifest != "" {
-		missing, err := mf.CheckFile(*checkManifest)
-		switch {
-		case err != nil:
-			fmt.Fprintf(os.Stderr, "conformance: manifest %v\n", err)
-			t.FailNow()
-		case len(missing) > 0:
-			fmt.Printf("conformance: %s matches manifest.schema.json; a whole run also needs %s (or leave out the operations that need them)\n", *checkManifest, strings.Join(missing, ", "))
-		default:
-			fmt.Printf("conformance: %s matches manifest.schema.json and holds everything a whole run needs\n", *checkManifest)
-		}
-		return
+		os.Exit(checkManifestFile(*checkManifest))
 	}
+	os.Exit(m.Run())
+}
+
+// checkManifestFile checks path against the manifest's schema and says what a whole run needs
+// that it lacks; it returns the exit status.
+func checkManifestFile(path string) int {
+	missing, err := mf.CheckFile(path)
+	switch {
+	case err != nil:
+		fmt.Fprintf(os.Stderr, "conformance: manifest %v\n", err)
+		return 1
+	case len(missing) > 0:
+		fmt.Printf("conformance: %s matches manifest.schema.json; a whole run also needs %s (or leave out the operations that need them)\n", path, strings.Join(missing, ", "))
+	default:
+		fmt.Printf("conformance: %s matches manifest.schema.json and holds everything a whole run needs\n", path)
+	}
+	return 0
+}
+
+func TestConformance(t *testing.T) {
 	RegisterFailHandler(judge)
 	suiteConfig, reporterConfig := GinkgoConfiguration()
 	if fi, err := os.Stdout.Stat(); err == nil && fi.Mode()&os.ModeCharDevice == 0 {

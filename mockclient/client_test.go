@@ -65,6 +65,9 @@ func TestClientControls(t *testing.T) {
 	if err != nil || !clk.Frozen || clk.Now.Hour() != 10 {
 		t.Fatalf("advance: %+v %v", clk, err)
 	}
+	if clk, err = c.SystemClock(ctx); err != nil || clk.Frozen || time.Since(clk.Now).Abs() > 2*time.Second {
+		t.Fatalf("system clock: %+v %v, want the system time, running", clk, err)
+	}
 	if n, err := c.Count(ctx, mockclient.Filter{Operation: "authenticate"}); err != nil || n != 1 {
 		t.Fatalf("count: %d %v", n, err)
 	}

@@ -93,6 +93,14 @@ func (c *Client) Advance(ctx context.Context, d time.Duration) (Clock, error) {
 	return c.clock(ctx, map[string]any{"advance_seconds": int64(d / time.Second)})
 }
 
+// SystemClock gives the world's clock back to the system time, running: the way back from
+// SetClock, Freeze and Advance, which a Reset keeps.
+func (c *Client) SystemClock(ctx context.Context) (Clock, error) {
+	var out Clock
+	err := c.do(ctx, "DELETE", "/__mock/clock", nil, &out)
+	return out, err
+}
+
 func (c *Client) clock(ctx context.Context, body map[string]any) (Clock, error) {
 	var out Clock
 	err := c.do(ctx, "POST", "/__mock/clock", body, &out)

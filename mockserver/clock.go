@@ -129,6 +129,14 @@ func (c *Clock) Set(t time.Time) error {
 	return nil
 }
 
+// Release gives the clock back to the system time, running (D104).
+func (c *Clock) Release() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	now := time.Now()
+	c.base, c.since, c.frozen = clampClock(now.UTC()), now, false
+}
+
 // Freeze stops the clock where it stands (true), or lets it run again from there (false).
 func (c *Clock) Freeze(frozen bool) {
 	c.mu.Lock()

@@ -168,6 +168,18 @@ func (s *Server) handleClockSet(w http.ResponseWriter, r *http.Request) {
 	s.handleClock(w, r)
 }
 
+// handleClockRelease gives the request's world's clock back to the system time, running: the
+// way back from a set, moved or frozen clock, which a reset keeps (D62, D104).
+func (s *Server) handleClockRelease(w http.ResponseWriter, r *http.Request) {
+	wl, ok := s.worldToChange(w, r)
+	if !ok {
+		return
+	}
+	wl.clock.Release()
+	wl.flow.noteClockMove()
+	s.handleClock(w, r)
+}
+
 // advanceRangeMessage words why advance_seconds is out of range: below 0, or past ten years.
 func advanceRangeMessage(negative bool) string {
 	if negative {

@@ -85,6 +85,17 @@ func TestDashboardInABrowser(t *testing.T) {
 		advanceOnThePage(ctx, t, m, before, admin)
 	})
 
+	t.Run("System time gives the clock back to the system time", func(t *testing.T) {
+		if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS("#clock-system"))); err != nil {
+			t.Fatal(err)
+		}
+		waitText(ctx, t, "#status", func(s string) bool { return strings.HasPrefix(s, "Clock back on the system time") }, "status after System time")
+		now, _ := time.Parse(time.RFC3339, m.ctl(http.MethodGet, "/__mock/clock", nil, admin...).field("now").(string))
+		if d := time.Since(now).Abs(); d > 5*time.Second {
+			t.Errorf("after System time the mock's clock reads %s, the system time is %s", now, time.Now().UTC())
+		}
+	})
+
 	t.Run("a fault rule added on the page fires", func(t *testing.T) {
 		err := chromedp.Do(ctx,
 			chromedp.SetValue(chromedp.CSS("#fault-operation"), "tagsList"),

@@ -144,6 +144,7 @@ func unreadQuery(method string, r *http.Request) string {
 // deleteClears says what each DELETE control does; none reads a body, so a body naming what to
 // clear (one fault rule, one operation's entries) would be ignored and everything cleared.
 var deleteClears = map[string]string{
+	"DELETE /__mock/clock":    "it gives the world's clock back to the system time",
 	"DELETE /__mock/faults":   "it clears every fault rule of the world",
 	"DELETE /__mock/requests": "it clears the world's whole journal",
 	"DELETE /__mock/worlds":   "it names the world to forget with ?name=",

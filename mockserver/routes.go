@@ -263,6 +263,7 @@ func (s *Server) controls() map[string]http.HandlerFunc {
 		"POST /__mock/reset":         s.handleReset,
 		"GET /__mock/clock":          s.handleClock,
 		"POST /__mock/clock":         s.handleClockSet,
+		"DELETE /__mock/clock":       s.handleClockRelease,
 		"GET /__mock/faults":         s.handleFaultsList,
 		"POST /__mock/faults":        s.handleFaultsAdd,
 		"DELETE /__mock/faults":      s.handleFaultsClear,

@@ -125,8 +125,8 @@ func TestControlsAnswerMethodNotAllowed(t *testing.T) {
 	m := newMock(t, mockserver.Config{})
 	a := m.ctl(http.MethodPatch, "/__mock/clock", nil).wantStatus(t, http.StatusMethodNotAllowed)
 	a.wantShape(t, "a")
-	if a.header.Get("Allow") != "GET, POST" {
-		t.Errorf("Allow %q, want GET, POST", a.header.Get("Allow"))
+	if a.header.Get("Allow") != "DELETE, GET, POST" {
+		t.Errorf("Allow %q, want DELETE, GET, POST", a.header.Get("Allow"))
 	}
 	// Methods are case-sensitive: "post" is not POST, and the answer says which was meant.
 	a = m.ctl("post", "/services/operations/v1/operations/cards/list", nil).wantStatus(t, http.StatusMethodNotAllowed)

@@ -126,3 +126,25 @@ func TestOverdueFollowsTheClock(t *testing.T) {
 		t.Errorf("card %v not in cards/list", card["id"])
 	}
 }
+
+// DELETE /__mock/clock is the way back from a set and frozen clock, which a reset keeps (D62):
+// the world's clock reads the system time again, running; a body is refused and changes nothing.
+func TestClockReleaseGoesBackToSystemTime(t *testing.T) {
+	m := newMock(t, mockserver.Config{})
+	m.ctl(http.MethodPost, "/__mock/clock", map[string]any{"set": "2030-01-01T09:00:00Z", "freeze": true}).wantStatus(t, 200)
+	m.ctl(http.MethodPost, "/__mock/reset", nil).wantStatus(t, 200)
+	if got := m.clockNow(); !got.Equal(time.Date(2030, 1, 1, 9, 0, 0, 0, time.UTC)) {
+		t.Fatalf("after a reset the frozen clock reads %s, want it kept at 2030-01-01T09:00:00Z", got)
+	}
+	m.ctl(http.MethodDelete, "/__mock/clock", map[string]any{"freeze": false}).wantStatus(t, 400)
+	if got := m.clockNow(); !got.Equal(time.Date(2030, 1, 1, 9, 0, 0, 0, time.UTC)) {
+		t.Fatalf("a refused DELETE moved the clock to %s", got)
+	}
+	a := m.ctl(http.MethodDelete, "/__mock/clock", nil).wantStatus(t, 200)
+	if a.field("frozen") != false {
+		t.Errorf("after DELETE the clock answer %s, want frozen false", a.raw)
+	}
+	if d := time.Since(m.clockNow()); d < -2*time.Second || d > 2*time.Second {
+		t.Errorf("after DELETE the clock reads %s, want the system time %s", m.clockNow(), time.Now().UTC())
+	}
+}

@@ -86,7 +86,16 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	var err error
 	switch sub {
 	case "help":
-		_, err = parseFlagsTo([]string{"--help"}, getenv, stdout, stderr)
+		switch {
+		case len(args) > 0 && args[0] == "proxy":
+			err = runProxy(ctx, []string{"--help"}, getenv, std)
+		case len(args) > 0 && !isFlag(args[0]) && args[0] != "serve" && args[0] != "fixtures":
+			fmt.Fprintf(stderr, "mockserver: help on an unknown subcommand %q\n\n", args[0])
+			printUsage(stderr, flagDefaults(getenv))
+			return &exitError{code: 2}
+		default:
+			_, err = parseFlagsTo([]string{"--help"}, getenv, stdout, stderr)
+		}
 	case "fixtures":
 		var opts options
 		if opts, err = parseFlagsTo(args, getenv, stdout, stderr); err == nil {

@@ -31,6 +31,8 @@ func TestTheCommandExplainsItself(t *testing.T) {
 		{name: "proxy: an unknown flag exits 2 with the usage", args: []string{"proxy", "--bogus"}, code: 2, err: "-upstream"},
 		{name: "proxy: a stray word exits 2 with the usage", args: []string{"proxy", "bogusword", "--upstream", "http://127.0.0.1:47040"}, code: 2, err: `unexpected argument "bogusword"`},
 		{name: "proxy --help exits 0", args: []string{"proxy", "--help"}, out: "-upstream"},
+		{name: "help proxy prints the proxy's help", args: []string{"help", "proxy"}, out: "-upstream"},
+		{name: "help on an unknown subcommand exits 2", args: []string{"help", "prxy"}, code: 2, err: `unknown subcommand "prxy"`},
 		{name: "an unknown scenario is a flag error", args: []string{"--scenario", "nope"}, code: 1, err: ""},
 	}
 	for _, tt := range tests {

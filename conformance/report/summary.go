@@ -302,6 +302,9 @@ func (t Tally) String() string {
 	return fmt.Sprintf("%d/%d/%d", t.Passed, t.Failed, t.Skipped)
 }
 
+// headersOnly is the verdict of a rate-limit cell that passed without a 429 (D151).
+const headersOnly = "HEADERS ONLY"
+
 // Row is one operation's outcome: its verdict over every aspect, and a cell per Aspects.
 type Row struct {
 	Op      string
@@ -340,7 +343,7 @@ func (s Summary) Rows() []Row {
 				v = Verdict(c)
 			}
 			if v == "PASS" && a == conformance.AspectRateLimit && slices.Contains(s.No429, id) {
-				v = "HEADERS ONLY"
+				v = headersOnly
 			}
 			r.Cells, r.CellVerdicts = append(r.Cells, c), append(r.CellVerdicts, v)
 		}
@@ -393,8 +396,12 @@ func (s Summary) Write(w io.Writer) error {
 	b.WriteString("\n")
 	for _, r := range s.Rows() {
 		fmt.Fprintf(&b, "%-24s %-9s", r.Op, r.Verdict)
-		for _, c := range r.Cells {
-			fmt.Fprintf(&b, " %-10s", c.String())
+		for i, c := range r.Cells {
+			cell := c.String()
+			if r.CellVerdicts[i] == headersOnly {
+				cell += "*" // the note under the table says what the mark means
+			}
+			fmt.Fprintf(&b, " %-10s", cell)
 		}
 		if r.Total.LeftOut > 0 {
 			fmt.Fprintf(&b, " (%d specs left out)", r.Total.LeftOut)
@@ -422,7 +429,7 @@ func (s Summary) writeNotes(b *strings.Builder) {
 	list("Differs from the reference's choice (where the interface is silent; never a failure)", s.Differs)
 	list("Skipped specs (an operation with skipped specs is PARTIAL, not PASS)", s.Skips)
 	if len(s.No429) > 0 {
-		fmt.Fprintf(b, "\nRate limit: no 429 was received for %s, so their ratelimit cells checked the rate-limit headers only (HEADERS ONLY).\n", strings.Join(s.No429, ", "))
+		fmt.Fprintf(b, "\n* HEADERS ONLY: no 429 was received for %s, so their ratelimit cells (marked *) checked the rate-limit headers only.\n", strings.Join(s.No429, ", "))
 	}
 	if s.Run.ReadOnly {
 		fmt.Fprintf(b, "\nLeft out by the readonly profile (%s; an operation with specs left out is PARTIAL, not PASS):\n", s.Run)

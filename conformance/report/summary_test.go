@@ -33,8 +33,10 @@ func TestVerdictIsNeverPassWithSkippedSpecs(t *testing.T) {
 func TestGroupJUnitByOperation(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "junit.xml")
 	in := `<?xml version="1.0" encoding="UTF-8"?>
-<testsuites tests="2"><testsuite name="Conformance" tests="2">
+<testsuites tests="5" disabled="2"><testsuite name="Conformance" tests="5" skipped="2">
 <testcase name="[It] Domain registration area domainCartRemove removes an item [contract, op:domainCartRemove, area:domains]" classname="Conformance" status="passed" time="0.1"></testcase>
+<testcase name="[It] Tags area tagsList answers 401 [contract, op:tagsList]" classname="Conformance" status="skipped" time="0"><skipped message="skipped"></skipped></testcase>
+<testcase name="[It] Tags area tagsCreate spends a window [contract, op:tagsCreate]" classname="Conformance" status="skipped" time="0"><skipped message="skipped - the window is spent"></skipped></testcase>
 <testcase name="[SynchronizedBeforeSuite]" classname="Conformance" status="passed" time="0"></testcase>
 <testcase name="[It] Recorded flows replays checkout (checkout.json) [flow, effect:write]" classname="Conformance" status="passed" time="0.1"></testcase>
 </testsuite></testsuites>`
@@ -47,6 +49,10 @@ func TestGroupJUnitByOperation(t *testing.T) {
 	out, _ := os.ReadFile(path)
 	if !strings.Contains(string(out), `classname="domainCartRemove"`) || !strings.Contains(string(out), `classname="Conformance"`) || !strings.Contains(string(out), `classname="flow"`) {
 		t.Errorf("classnames not grouped by operation:\n%s", out)
+	}
+	if strings.Contains(string(out), "answers 401") || !strings.Contains(string(out), "the window is spent") ||
+		!strings.Contains(string(out), `<testsuites tests="4" disabled="1"`) || !strings.Contains(string(out), `tests="4" disabled="0" skipped="1"`) {
+		t.Errorf("want the filtered-out spec dropped and counted out, the spec skipped for a reason kept:\n%s", out)
 	}
 }
 

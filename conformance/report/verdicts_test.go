@@ -134,6 +134,9 @@ func TestRateLimitPassNeedsA429(t *testing.T) {
 	if !strings.Contains(text, "no 429 was received for tagsCreate, so") || strings.Contains(text, "for tagsCreate, tagsList") {
 		t.Errorf("the summary does not say tagsCreate's rate limit was never reached:\n%s", text)
 	}
+	if !strings.Contains(row(text, "tagsCreate"), "1/0/0*") || strings.Contains(row(text, "tagsList"), "*") {
+		t.Errorf("the table marks the wrong rate-limit cells HEADERS ONLY:\n%s", text)
+	}
 	if !strings.Contains(page, "HEADERS ONLY") {
 		t.Errorf("the HTML report shows tagsCreate's rate-limit cell as a PASS")
 	}

@@ -110,8 +110,8 @@
     return v === "" ? undefined : Number(v);
   }
 
-  function clock(body, what) {
-    api("POST", "/__mock/clock", body)
+  function clock(body, what, method) {
+    api(method || "POST", "/__mock/clock", body)
       .then(function (d) { $("clock-now").textContent = d.now + (d.frozen ? " (frozen)" : ""); say(what + " " + d.now + "."); })
       .catch(function (err) { say(err.message, true); });
   }
@@ -142,6 +142,7 @@
   });
   $("clock-freeze").addEventListener("click", function () { clock({ freeze: true }, "Clock frozen at"); });
   $("clock-unfreeze").addEventListener("click", function () { clock({ freeze: false }, "Clock running from"); });
+  $("clock-system").addEventListener("click", function () { clock(undefined, "Clock back on the system time,", "DELETE"); });
 
   $("fault-form").addEventListener("submit", function (ev) {
     ev.preventDefault();
