@@ -41,7 +41,7 @@ func (cfg Config) LoadManifest(ctx context.Context, base string) (manifest.Manif
 	if err := dec.Decode(&m); err != nil {
 		return m, fmt.Errorf("load manifest from %s: %w", source, err)
 	}
-	reportSecrets.NoteJSON(raw)
+	reportSecrets.NoteBody(raw)
 	return m, nil
 }
 

@@ -29,12 +29,12 @@ func (j *journal) noteOnRecord(h http.Header, query string, req, answer []byte) 
 	j.known.NoteQuery(query)
 	for _, m := range requestMarkers {
 		if bytes.Contains(req, m) {
-			j.known.NoteJSON(req)
+			j.known.NoteBody(req)
 			break
 		}
 	}
 	if bytes.Contains(answer, tokenAnswer) {
-		j.known.NoteJSON(answer)
+		j.known.NoteBody(answer)
 	}
 }
 
@@ -46,8 +46,8 @@ func (j *journal) noteAll() {
 			continue
 		}
 		e.noted = true // before it is first viewed, so its raw bodies are still there
-		j.known.NoteJSON(e.Request.raw)
-		j.known.NoteJSON(e.Response.raw)
+		j.known.NoteBody(e.Request.raw)
+		j.known.NoteBody(e.Response.raw)
 	}
 }
 

@@ -156,13 +156,13 @@ func (p *Proxy) record(ex *exchange) int64 {
 		respPlain = ex.respBody // decoded when it came compressed
 	}
 	respBody := shownBody(ex.respHeader, ex.respBody, respPlain)
-	known.NoteJSON(reqBody)
+	known.NoteBody(reqBody)
 	if len(ex.respBody) > largeAnswer { // decoded whole, it takes several times its size: one at a time
 		p.largeChecks <- struct{}{}
-		known.NoteJSON(ex.respBody)
+		known.NoteBody(ex.respBody)
 		<-p.largeChecks
 	} else {
-		known.NoteJSON(ex.respBody)
+		known.NoteBody(ex.respBody)
 	}
 	e := Exchange{
 		Time:       ex.start.UTC(),

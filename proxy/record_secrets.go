@@ -25,6 +25,6 @@ func (r *ScenarioRecorder) noteRequestSecrets(req *http.Request) {
 		io.Closer
 	}{io.MultiReader(bytes.NewReader(b), req.Body), req.Body}
 	if err == nil {
-		r.secrets.NoteJSON(b)
+		r.secrets.NoteBody(b)
 	}
 }

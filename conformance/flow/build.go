@@ -169,16 +169,16 @@ func knownSecrets(manifest []byte, calls []Call, secrets []string) *redact.Known
 	known := redact.NewKnown(flowSecrets)
 	for _, c := range calls {
 		if c.Status >= 200 && c.Status < 300 {
-			known.NoteJSON(c.Request)
+			known.NoteBody(c.Request)
 		}
-		known.NoteJSON(c.Answer)
+		known.NoteBody(c.Answer)
 		for _, s := range c.Secrets {
 			known.Note(s)
 		}
 	}
 	// Last, so they are the most recent: a body full of credential-named junk pushes out only
 	// values of other calls, never the manifest's or the recorder's own.
-	known.NoteJSON(manifest)
+	known.NoteBody(manifest)
 	for _, s := range secrets { // the recorder's own, such as the mock's admin token
 		known.Note(s)
 	}

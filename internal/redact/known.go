@@ -103,35 +103,37 @@ func (k *Known) NoteHeaders(h http.Header) {
 func HeaderCredentials(h http.Header) []string {
 	var out []string
 	for name, vs := range h {
-		if !IsSecretName(name) {
-			continue
-		}
+		secret := IsSecretName(name)
 		for _, v := range vs {
 			v = strings.TrimSpace(v)
-			switch http.CanonicalHeaderKey(name) {
-			case "Authorization", "Proxy-Authorization":
-				out = append(out, authCredentials(v)...)
-			case "Cookie":
-				for _, c := range strings.Split(v, ";") {
-					out = append(out, credentialCookie(c)...)
-				}
-			case "Set-Cookie":
-				first, _, _ := strings.Cut(v, ";")
-				out = append(out, credentialCookie(first)...)
-			default:
-				out = append(out, v)
+			if secret {
+				out = append(out, headerSecrets(http.CanonicalHeaderKey(name), v)...)
 			}
-		}
-	}
-	for _, vs := range h { // a URL a header holds (Referer, Location): its query's credentials
-		for _, v := range vs {
-			if _, q, ok := strings.Cut(v, "?"); ok {
+			if _, q, ok := strings.Cut(v, "?"); ok { // a URL the header holds (Referer, Location)
 				q, frag, _ := strings.Cut(q, "#")
 				out = append(append(out, QueryCredentials(q)...), QueryCredentials(frag)...)
 			}
 		}
 	}
 	return out
+}
+
+// headerSecrets are the credentials of one value of a header whose name says it holds some.
+func headerSecrets(name, v string) []string {
+	switch name {
+	case "Authorization", "Proxy-Authorization":
+		return authCredentials(v)
+	case "Cookie":
+		var out []string
+		for _, c := range strings.Split(v, ";") {
+			out = append(out, credentialCookie(c)...)
+		}
+		return out
+	case "Set-Cookie":
+		first, _, _ := strings.Cut(v, ";")
+		return credentialCookie(first)
+	}
+	return []string{v}
 }
 
 // credentialCookie is the value of one name=value cookie when it is a credential's: its name
@@ -189,12 +191,12 @@ func QueryCredentials(query string) []string {
 	return out
 }
 
-// maxFormNoted bounds a body read as a form (NoteJSON): larger text is no form a login sends.
+// maxFormNoted bounds a body read as a form (NoteBody): larger text is no form a login sends.
 const maxFormNoted = 64 << 10
 
-// NoteJSON keeps the credential values of a JSON body (NoteValue), or of a form-encoded one
+// NoteBody keeps the credential values of a JSON body (NoteValue), or of a form-encoded one
 // (password=…&client_secret=…, NoteQuery); anything else is ignored.
-func (k *Known) NoteJSON(b []byte) {
+func (k *Known) NoteBody(b []byte) {
 	b = bytes.TrimSpace(b)
 	if len(b) == 0 {
 		return

@@ -82,12 +82,12 @@ func TestKnownNotes(t *testing.T) {
 	h.Set("X-Request-Id", "request-id-1")
 	h.Set("Referer", "https://app.example/login?user=a&password=referer-pass-3")
 	k.NoteHeaders(h)
-	k.NoteJSON([]byte(`{"email":"a@example.com","password":"pass-word-1","data":{"accessToken":"acc-tok-1","secrets":["arr-tok-1"],"title":"plain title","token_count":"1234"}}`))
-	k.NoteJSON([]byte(`password=form-secret`))
+	k.NoteBody([]byte(`{"email":"a@example.com","password":"pass-word-1","data":{"accessToken":"acc-tok-1","secrets":["arr-tok-1"],"title":"plain title","token_count":"1234"}}`))
+	k.NoteBody([]byte(`password=form-secret`))
 	k.NoteValue(map[string]any{"session_token": "cart-session-1", "code": 123456})
 	k.NoteQuery("page=2&password=query-pass-1&title=query+title")
 	// A validation error's messages are keyed by the field they are about, not its value.
-	k.NoteJSON([]byte(`{"message":"The password field is required.","errors":{"password":["The password field is required."]}}`))
+	k.NoteBody([]byte(`{"message":"The password field is required.","errors":{"password":["The password field is required."]}}`))
 	for _, v := range []string{"bearer-tok-123", "pass-word-1", "acc-tok-1", "arr-tok-1", "cart-session-1", "query-pass-1",
 		"dXNlcjpzZWNyZXQtcGFzcw==", "secret-pass", "header-key-777", "cookie-sid-555", "0123456789abcdef0", "set-cookie-9", "form-secret", "referer-pass-3"} {
 		if got := k.Replace("x " + v + " x"); got != "x [redacted] x" {
