@@ -146,3 +146,24 @@ func TestWorldRefusalsOnAPIPathsCarryRateLimitHeaders(t *testing.T) {
 		}
 	}
 }
+
+// A path that encodes a '/' (tags%2Flist) is no route of the API: 404 naming the path as sent,
+// in the default world, under a world's prefix and with the world header; decoded, it was
+// served as tags/list under a name the API does not have (D146). Other escapes still decode.
+func TestEncodedSlashIsNoRoute(t *testing.T) {
+	m := newMock(t, mockserver.Config{})
+	tok := m.login(m.manifest.Users.Member)
+	m.post("/__worlds/w1/services/operations/v1/operations/tags/list", "", map[string]any{}).wantStatus(t, 401) // makes w1
+	for _, path := range []string{
+		"/services/operations/v1/operations/tags%2Flist",
+		"/services/operations/v1/operations/tags%2flist",
+		"/__worlds/w1/services/operations/v1/operations/tags%2Flist",
+		"/__mock%2Fclock",
+	} {
+		a := m.post(path, tok, map[string]any{}).wantStatus(t, 404)
+		if !strings.Contains(string(a.raw), strings.TrimPrefix(path, "/__worlds/w1")) {
+			t.Errorf("%s: %s, want the path named as sent", path, a.raw)
+		}
+	}
+	m.post("/services/operations/v1/operations/t%61gs/list", tok, map[string]any{}).wantStatus(t, 200)
+}

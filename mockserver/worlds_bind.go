@@ -62,6 +62,25 @@ func splitWorld(path string) (name, rest string, ok bool) {
 	return name, "/" + rest, true
 }
 
+// withRoutePath returns r with escaped as its path (unescaped), the path every route is matched
+// on. A path that encodes a '/' (tags%2Flist) keeps it encoded, so that it matches no route
+// and answers 404 naming it as sent, as a server routing on the path as sent does (D146):
+// decoded, it reached tags/list under a name the API does not have.
+func withRoutePath(r *http.Request, escaped string) *http.Request {
+	p, err := url.PathUnescape(escaped)
+	if err != nil || strings.Contains(strings.ToUpper(escaped), "%2F") {
+		p = escaped
+	}
+	if p == r.URL.Path && r.URL.RawPath == "" {
+		return r
+	}
+	u := *r.URL
+	u.Path, u.RawPath = p, ""
+	r2 := r.WithContext(r.Context())
+	r2.URL = &u
+	return r2
+}
+
 // bindWorld binds the request's world once, before anything else reads the path (D100): the
 // /__worlds/<name> prefix is taken off the path (read from the path as sent, so an escaped
 // '/' stays in the name, D146), the X-Mock-World header read, and the world created on first
@@ -77,19 +96,10 @@ func (s *Server) bindWorld(next http.Handler) http.Handler {
 			def := s.worlds.def
 			def.touch()
 			def.requests.Add(1)
-			next.ServeHTTP(w, r)
+			next.ServeHTTP(w, withRoutePath(r, path))
 			return
 		}
-		r2 := r
-		if prefixed {
-			u := *r.URL
-			u.Path, u.RawPath = path, ""
-			if p, err := url.PathUnescape(path); err == nil {
-				u.Path = p
-			}
-			r2 = r.WithContext(r.Context())
-			r2.URL = &u
-		}
+		r2 := withRoutePath(r, path)
 		b := bound{}
 		if blank && !prefixed {
 			b.err = &errNoWorld{msg: fmt.Sprintf("The %s header is empty: name a world, or leave the header out for the default world.", WorldHeader)}

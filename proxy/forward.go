@@ -168,11 +168,15 @@ func (p *Proxy) forward(w http.ResponseWriter, r *http.Request) {
 	ex := &exchange{start: time.Now(), method: r.Method, target: r.URL.RequestURI(), path: r.URL.Path, reqHeader: r.Header.Clone(),
 		body: body, answerHeader: w.Header()}
 	if r.Method == http.MethodPost {
-		if op, ok := p.ops[r.URL.Path]; ok {
+		path := r.URL.Path
+		if esc := r.URL.EscapedPath(); strings.Contains(strings.ToUpper(esc), "%2F") {
+			path = esc // an encoded '/' names no operation, as the mock routes it (D146)
+		}
+		if op, ok := p.ops[path]; ok {
 			ex.op = &op
-		} else if op, ok := p.ops[routedPath(r.URL.Path)]; ok {
+		} else if op, ok := p.ops[routedPath(path)]; ok {
 			ex.op, ex.routed = &op, true
-			ex.note(fmt.Sprintf("the path %q is not the operation's own %q; it is checked as that operation, since servers commonly route it there", clipText(r.URL.Path, 200), op.Path))
+			ex.note(fmt.Sprintf("the path %q is not the operation's own %q; it is checked as that operation, since servers commonly route it there", clipText(path, 200), op.Path))
 		}
 	}
 	if ex.op != nil { // anything else passes through untouched, however it streams
@@ -451,7 +455,8 @@ func resetsCounts(method, path string, status int) bool {
 	case method == http.MethodPost && strings.HasSuffix(path, "/__mock/reset"),
 		method == http.MethodPut && strings.HasSuffix(path, "/__mock/state"),
 		method == http.MethodDelete && strings.HasSuffix(path, "/__mock/worlds"),
-		method == http.MethodPost && strings.HasSuffix(path, "/__mock/clock"):
+		method == http.MethodPost && strings.HasSuffix(path, "/__mock/clock"),
+		method == http.MethodDelete && strings.HasSuffix(path, "/__mock/clock"):
 		return true
 	}
 	return false

@@ -222,6 +222,23 @@ func TestUnroutedPathIsNotADeploymentViolation(t *testing.T) {
 	}
 }
 
+// A path that encodes a '/' (tags%2Flist) names no operation: the proxy forwards it as sent and
+// judges it as none, whatever the upstream makes of it (D146).
+func TestEncodedSlashIsNoOperation(t *testing.T) {
+	s := startProxy(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write([]byte(`not the envelope`)) // judged as tags/list, this would break ENV-1
+	}))
+	path := strings.Replace(pTagsList, "tags/list", "tags%2Flist", 1)
+	a := s.post(t, path, "", `{}`)
+	if v := a.header.Get(proxy.HeaderViolations); v != "" {
+		t.Errorf("%s: verdict %q, want none (no operation's path)", path, v)
+	}
+	if r := s.proxy.Report(); r.Checked != 0 {
+		t.Errorf("report counts %d exchanges checked, want 0", r.Checked)
+	}
+}
+
 // An answer past the request bound (an unpaginated list of a realistic project) is still judged,
 // and one past the answer bound is counted in the report as judged by status and headers only.
 func TestLargeAnswersAreJudgedOrCountedUnjudged(t *testing.T) {
