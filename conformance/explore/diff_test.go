@@ -12,6 +12,7 @@ import (
 	"github.com/opsapi/mocktoolkit/conformance"
 	"github.com/opsapi/mocktoolkit/conformance/explore"
 	"github.com/opsapi/mocktoolkit/fixtures"
+	"github.com/opsapi/mocktoolkit/internal/fulltest"
 	"github.com/opsapi/mocktoolkit/mockserver"
 )
 
@@ -107,6 +108,7 @@ func reference(t *testing.T) http.Handler {
 // mode without a crash: every value drawn from the target's manifest is resolved again in the
 // reference's.
 func TestDiffTargetWithOtherFixtureCounts(t *testing.T) {
+	fulltest.Require(t, "differential replay against three cart counts")
 	t.Parallel() // each serves its own mock
 	for name, carts := range map[string]func([]fixtures.ManifestCart) []fixtures.ManifestCart{
 		"six carts": func(c []fixtures.ManifestCart) []fixtures.ManifestCart { return append(c, c...) },

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/opsapi/mocktoolkit/conformance/explore"
+	"github.com/opsapi/mocktoolkit/internal/fulltest"
 )
 
 // staleLists serves every list's body as it was up to lag ago, as a read replica or a cache
@@ -52,6 +53,7 @@ func staleLists(lag time.Duration) func(http.Handler) http.Handler {
 // A deployment whose lists lag its writes by up to 700 ms breaks no property: a create's list,
 // and a sync's copies, are read again for up to the settle time (LIST-1, SYNC-1, D210).
 func TestListsThatLagTheWritesPass(t *testing.T) {
+	fulltest.Require(t, "explore against lists that lag the writes")
 	t.Parallel() // each serves its own mock
 	c, m := serve(t, staleLists(700*time.Millisecond))
 	res, err := explore.Run(context.Background(), c, m, explore.Options{Cases: 40, Seed: 20261128, Settle: 3 * time.Second})

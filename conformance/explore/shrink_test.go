@@ -94,6 +94,7 @@ func writeRecorded(w http.ResponseWriter, rec *httptest.ResponseRecorder, body [
 // fixed number of replays, to the three calls that plant it and at most two more (plus the list
 // reads that observe it), and prints them as a script that names those calls.
 func TestShrinksToThePlantedCalls(t *testing.T) {
+	fulltest.Require(t, "shrinking a planted bug over 300 cases")
 	t.Parallel() // each serves its own mock
 	c, m := serve(t, plantBug)
 	res, err := explore.Run(context.Background(), c, m, explore.Options{Cases: 300, Seed: 1, ShrinkReplays: 150})

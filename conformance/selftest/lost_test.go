@@ -14,15 +14,15 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/opsapi/mocktoolkit/internal/fulltest"
 )
 
 // TestLostProcessMarksEveryReport kills one process of a parallel run, as a crash or the
 // kernel's OOM killer would, and holds every report file to saying the run was interrupted,
 // in text a CI page shows as it is (no terminal escapes), not only the console.
 func TestLostProcessMarksEveryReport(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs the suite")
-	}
+	fulltest.Require(t, "a parallel run that loses a process")
 	var (
 		base  string
 		seen  atomic.Int64
