@@ -106,7 +106,7 @@ func (s *Server) loggedPath(r *http.Request) string {
 	if t := s.cfg.AdminToken; t != "" && strings.Contains(path, t) {
 		path = strings.ReplaceAll(path, t, redact.Placeholder)
 	}
-	if t, ok := bearer(r); ok && len(t) >= redact.MinKnownLength && strings.Contains(path, t) {
+	if t, ok := bearer(r); ok && redact.Distinctive(t) && strings.Contains(path, t) {
 		path = strings.ReplaceAll(path, t, redact.Placeholder)
 	}
 	return path

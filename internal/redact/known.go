@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"strings"
 	"sync"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -19,9 +20,41 @@ const Placeholder = redacted
 // DefaultKnownLimit is how many credential values a Known keeps when NewKnown is given 0.
 const DefaultKnownLimit = 1024
 
-// MinKnownLength is the shortest value a Known keeps, in characters: shorter ones would blank
-// ordinary words wherever they stand.
-const MinKnownLength = 4
+// MinKnownLength is the shortest value a Known keeps, in characters (Distinctive).
+const MinKnownLength = 8
+
+// Distinctive tells a credential value a Known keeps from one that could be ordinary text (D200):
+// at least 16 characters, or at least MinKnownLength of two kinds among letters, digits and
+// other signs (spaces aside). A word ("password", "data", "Organized"), a number or a phrase of
+// words was blanked wherever it stood, JSON keys included, once a client sent it as a wrong
+// password; such a value is still redacted where it is sent, by its name (D64).
+func Distinctive(v string) bool {
+	n := utf8.RuneCountInString(v)
+	if n >= 16 {
+		return true
+	}
+	if n < MinKnownLength {
+		return false
+	}
+	var letter, digit, other bool
+	for _, r := range v {
+		switch {
+		case unicode.IsLetter(r):
+			letter = true
+		case unicode.IsDigit(r):
+			digit = true
+		case !unicode.IsSpace(r):
+			other = true
+		}
+	}
+	kinds := 0
+	for _, k := range []bool{letter, digit, other} {
+		if k {
+			kinds++
+		}
+	}
+	return kinds >= 2
+}
 
 // MaxKnownValue is how much of a value a Known keeps, in bytes: a longer one (a header of half
 // a megabyte) is kept by its start, which still breaks any quote of it; MaxKnownBytes bounds
@@ -57,9 +90,9 @@ func NewKnown(limit int) *Known {
 	return &Known{limit: limit, order: list.New(), at: map[string]*list.Element{}, match: newMatcher()}
 }
 
-// Note keeps v as a credential value; values shorter than MinKnownLength characters are ignored.
+// Note keeps v as a credential value when it is Distinctive; others are ignored.
 func (k *Known) Note(v string) {
-	if utf8.RuneCountInString(v) < MinKnownLength {
+	if !Distinctive(v) {
 		return
 	}
 	if len(v) > MaxKnownValue {

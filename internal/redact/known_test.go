@@ -20,10 +20,14 @@ func TestKnownReplace(t *testing.T) {
 	}{
 		{"nothing kept", 0, nil, "my password is hunter22", "my password is hunter22"},
 		{"every occurrence", 0, []string{"hunter22"}, "hunter22 and again hunter22.", "[redacted] and again [redacted]."},
-		{"shorter than 4 ignored", 0, []string{"abc", "ab", "é中x"}, "abc ab é中x", "abc ab é中x"},
-		{"4 characters kept", 0, []string{"é中xy"}, "is é中xy", "is [redacted]"},
-		{"longest first", 0, []string{"tok-1", "tok-1-refresh"}, "tok-1-refresh then tok-1", "[redacted] then [redacted]"},
-		{"longest first, noted in the other order", 0, []string{"tok-1-refresh", "tok-1"}, "xtok-1-refreshx", "x[redacted]x"},
+		{"shorter than 8 ignored", 0, []string{"abc", "ab1", "é中x-1", "hunter2"}, "abc ab1 é中x-1 hunter2", "abc ab1 é中x-1 hunter2"},
+		{"8 characters of two kinds kept", 0, []string{"é中xy-123"}, "is é中xy-123", "is [redacted]"},
+		// A word, a number or a phrase could be ordinary text: a wrong password "password" blanked
+		// every "password" (JSON keys too) in the journals; 16 characters of anything are kept.
+		{"words, numbers and phrases ignored", 0, []string{"password", "Organized", "12345678", "new password"}, `{"password":"x"} Organized 12345678 new password`, `{"password":"x"} Organized 12345678 new password`},
+		{"16 characters of one kind kept", 0, []string{"abcdefghijklmnop"}, "t=abcdefghijklmnop", "t=[redacted]"},
+		{"longest first", 0, []string{"tok-1234", "tok-1234-refresh"}, "tok-1234-refresh then tok-1234", "[redacted] then [redacted]"},
+		{"longest first, noted in the other order", 0, []string{"tok-1234-refresh", "tok-1234"}, "xtok-1234-refreshx", "x[redacted]x"},
 		{"bounded: oldest forgotten", 2, []string{"first-secret", "second-secret", "third-secret"}, "first-secret second-secret third-secret", "first-secret [redacted] [redacted]"},
 		{"bounded: noting again makes recent", 2, []string{"first-secret", "second-secret", "first-secret", "third-secret"}, "first-secret second-secret third-secret", "[redacted] second-secret [redacted]"},
 		{"empty text", 0, []string{"hunter22"}, "", ""},
@@ -49,9 +53,9 @@ func TestKnownReplace(t *testing.T) {
 func TestKnownVersion(t *testing.T) {
 	k := NewKnown(0)
 	v0 := k.Version()
-	k.Note("abc")
+	k.Note("password")
 	if k.Version() != v0 || k.Len() != 0 {
-		t.Fatalf("a short value changed the set: version %d → %d, %d kept", v0, k.Version(), k.Len())
+		t.Fatalf("a word changed the set: version %d → %d, %d kept", v0, k.Version(), k.Len())
 	}
 	k.Note("hunter22")
 	v1 := k.Version()
