@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/opsapi/mocktoolkit/conformance/check"
 	"github.com/opsapi/mocktoolkit/internal/jsonwords"
@@ -39,6 +40,10 @@ type ScenarioRecorder struct {
 	// into one scenario would overwrite each other.
 	world     string
 	worldSeen bool
+
+	held    atomic.Int64 // answer bytes held by every exchange at once, at most heldMax
+	heldMax int64        // maxRecordingHeld
+	reading sync.Mutex   // one answer's JSON decoded at a time
 }
 
 // maxRecorded bounds the records a recording keeps: a scenario is a world a mock builds for a
@@ -59,7 +64,7 @@ func NewScenarioRecorder(next http.Handler) (*ScenarioRecorder, error) {
 	if err != nil {
 		return nil, fmt.Errorf("new scenario recorder: %w", err)
 	}
-	r := &ScenarioRecorder{next: next, ops: map[string]bool{}, maxBody: DefaultMaxBody, seen: map[string]map[int64]map[string]any{}, names: map[string]bool{}, cartAt: map[string]int{}, secrets: redact.NewKnown(recordedSecrets), notes: map[string]bool{}}
+	r := &ScenarioRecorder{next: next, ops: map[string]bool{}, maxBody: DefaultMaxBody, seen: map[string]map[int64]map[string]any{}, names: map[string]bool{}, cartAt: map[string]int{}, secrets: redact.NewKnown(recordedSecrets), notes: map[string]bool{}, heldMax: maxRecordingHeld}
 	for _, op := range spec.Operations(doc) {
 		r.ops[op.Path] = true
 	}
@@ -74,17 +79,25 @@ func (r *ScenarioRecorder) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 		return
 	}
 	r.noteRequestSecrets(req)
-	tee := &teeWriter{ResponseWriter: w, limit: maxRecordedAnswer}
+	tee := &teeWriter{ResponseWriter: w, limit: maxRecordedAnswer, held: &r.held, heldMax: r.heldMax}
+	defer tee.release()
 	r.next.ServeHTTP(tee, req)
 	if tee.status < 200 || tee.status > 299 {
 		return
 	}
-	if tee.over {
+	if tee.over || tee.busy {
+		note := fmt.Sprintf("an answer of %s over %d MiB was not recorded: its records are not in the file", req.URL.Path, maxRecordedAnswer>>20)
+		if tee.busy {
+			note = fmt.Sprintf("an answer of %s was not recorded: the recorder held %d MiB of answers at once, the most it holds; its records are not in the file", req.URL.Path, r.heldMax>>20)
+		}
 		r.mu.Lock()
-		r.notes[fmt.Sprintf("an answer of %s over %d MiB was not recorded: its records are not in the file", req.URL.Path, maxRecordedAnswer>>20)] = true
+		r.notes[note] = true
 		r.mu.Unlock()
 		return
 	}
+	// One answer is read at a time: its JSON takes several times its bytes while decoded.
+	r.reading.Lock()
+	defer r.reading.Unlock()
 	body, why, _ := decodeBody(w.Header(), tee.body.Bytes(), maxRecordedAnswer)
 	if why != "" { // an encoding the checks cannot read either
 		r.mu.Lock()
@@ -224,6 +237,11 @@ func (r *ScenarioRecorder) keepCart(cart map[string]any) {
 // recording is what a team takes from staging.
 const maxRecordedAnswer = 64 << 20
 
+// maxRecordingHeld bounds the answer bytes the recorder holds at once over every exchange (as
+// D95 bounds the checks'): 40 clients of endless answers took the proxy to 2.6 GB, each held up
+// to maxRecordedAnswer. An answer that would pass it streams through unrecorded, with a note.
+const maxRecordingHeld = 2 * maxRecordedAnswer
+
 // unreadableAnswer words why an answer's JSON could not be read for the recording: every record
 // in it is left out, so the log says why.
 func unreadableAnswer(err error) string {
@@ -246,10 +264,21 @@ func intField(rec map[string]any, key string) (int64, bool) {
 // teeWriter passes an answer through and keeps its status and up to limit bytes of its body.
 type teeWriter struct {
 	http.ResponseWriter
-	status int
-	body   bytes.Buffer
-	limit  int64
-	over   bool
+	status  int
+	body    bytes.Buffer
+	limit   int64
+	over    bool          // the answer passed limit
+	busy    bool          // the answer would have passed heldMax with the others' bytes
+	held    *atomic.Int64 // the bytes every teeWriter of the recorder holds
+	heldMax int64
+	counts  int64 // this one's part of held
+}
+
+// release gives back the bytes the writer holds, keeping none.
+func (t *teeWriter) release() {
+	t.held.Add(-t.counts)
+	t.counts = 0
+	t.body = bytes.Buffer{}
 }
 
 func (t *teeWriter) WriteHeader(code int) {
@@ -263,12 +292,18 @@ func (t *teeWriter) Write(b []byte) (int, error) {
 	if t.status == 0 {
 		t.status = http.StatusOK
 	}
-	if !t.over {
-		if int64(t.body.Len()+len(b)) > t.limit {
-			t.over = true
-		} else {
-			t.body.Write(b)
-		}
+	switch {
+	case t.over || t.busy:
+	case int64(t.body.Len()+len(b)) > t.limit:
+		t.over = true
+		t.release()
+	case t.held.Add(int64(len(b))) > t.heldMax:
+		t.held.Add(-int64(len(b)))
+		t.busy = true
+		t.release()
+	default:
+		t.counts += int64(len(b))
+		t.body.Write(b)
 	}
 	return t.ResponseWriter.Write(b)
 }
