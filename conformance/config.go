@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/opsapi/mocktoolkit/conformance/check"
 )
 
 // The environment variables of the suite, and the values they name.
@@ -102,7 +104,7 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 		RateSenders:  128,
 		RetryMax:     65 * time.Second,
 		Timeout:      30 * time.Second,
-		PushWait:     20 * time.Second,
+		PushWait:     check.ListSettle,
 		Parallel:     defaultParallel,
 	}
 	if v := cfg.BaseURL; v != "" {

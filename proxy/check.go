@@ -109,10 +109,21 @@ func (p *Proxy) trackerOf(h http.Header) *check.Tracker {
 		if len(p.worlds) >= maxTrackedWorlds {
 			clear(p.worlds)
 		}
-		t = check.NewTracker()
+		t = check.NewTrackerLag(p.listLag)
 		p.worlds[name] = t
 	}
 	return t
+}
+
+// listLag is the lag Config.ListLag sets: check.ListSettle for zero, none for a negative one.
+func listLag(d time.Duration) time.Duration {
+	switch {
+	case d == 0:
+		return check.ListSettle
+	case d < 0:
+		return 0
+	}
+	return d
 }
 
 // forgetCounts forgets what every tracker counted: a mock's control replaced records or moved

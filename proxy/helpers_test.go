@@ -43,6 +43,12 @@ type setup struct {
 // startProxy serves upstream with httptest and puts a proxy in front of it.
 func startProxy(t testing.TB, upstream http.Handler) *setup {
 	t.Helper()
+	return startProxyWith(t, upstream, proxy.Config{})
+}
+
+// startProxyWith is startProxy with cfg's settings (its Upstream and Transport are the test's).
+func startProxyWith(t testing.TB, upstream http.Handler, cfg proxy.Config) *setup {
+	t.Helper()
 	up := httptest.NewServer(upstream)
 	t.Cleanup(up.Close)
 	u, err := url.Parse(up.URL)
@@ -50,7 +56,8 @@ func startProxy(t testing.TB, upstream http.Handler) *setup {
 		t.Fatal(err)
 	}
 	seen := &tee{next: &http.Transport{DisableCompression: true}}
-	p, err := proxy.New(proxy.Config{Upstream: u, Transport: seen})
+	cfg.Upstream, cfg.Transport = u, seen
+	p, err := proxy.New(cfg)
 	if err != nil {
 		t.Fatalf("proxy.New: %v", err)
 	}

@@ -63,6 +63,10 @@ type Config struct {
 	// Logger receives one line per exchange with a deployment's violation, one per rule the
 	// clients break (the first time), and one per upstream failure (discarded when nil).
 	Logger *slog.Logger
+	// ListLag is how long after a create a list may still not show it (LIST-1, COMMENT-1): a
+	// deployment may read lists from a replica behind the writes (D123). Zero:
+	// check.ListSettle, as the suite waits; negative: no lag.
+	ListLag time.Duration
 }
 
 // Proxy is a validating reverse proxy: an http.Handler that forwards every request to the
@@ -88,6 +92,7 @@ type Proxy struct {
 	journal *journal
 	stats   *stats
 	tracker *check.Tracker
+	listLag time.Duration // Config.ListLag, for the worlds' trackers
 	// worlds are the trackers of the mock worlds a client names with X-Mock-World: each world
 	// has its own carts, records and windows, so one world's removal is no repeat of another's.
 	worldsMu sync.Mutex
@@ -121,7 +126,8 @@ func New(cfg Config) (*Proxy, error) {
 		ops:         ops,
 		journal:     newJournal(cfg.JournalSize),
 		stats:       newStats(),
-		tracker:     check.NewTracker(),
+		tracker:     check.NewTrackerLag(listLag(cfg.ListLag)),
+		listLag:     listLag(cfg.ListLag),
 		worlds:      map[string]*check.Tracker{},
 		bodies:      inflight.New(maxBodiesHeld),
 		started:     time.Now(),

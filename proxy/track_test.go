@@ -6,9 +6,11 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/opsapi/mocktoolkit/conformance/rules"
 	"github.com/opsapi/mocktoolkit/mockserver"
+	"github.com/opsapi/mocktoolkit/proxy"
 )
 
 // The proxy judges the rules that span one caller's exchanges through the checker's tracker: a
@@ -42,7 +44,7 @@ func TestProxyJudgesAcrossOneCallersExchanges(t *testing.T) {
 		{"a tag list that never grows", breakAnswer(limited(), pTagsList, frozen), []string{string(rules.LIST1)}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			s := startProxy(t, c.upstream)
+			s := startProxyWith(t, c.upstream, proxy.Config{ListLag: -1}) // lists show creates at once
 			token := s.login(t, manifest().Users.Member)
 			var got []string
 			for _, call := range []struct{ path, body string }{
@@ -59,6 +61,30 @@ func TestProxyJudgesAcrossOneCallersExchanges(t *testing.T) {
 				t.Errorf("violations %v, want %v", got, c.want)
 			}
 		})
+	}
+}
+
+// A list read from a replica behind the writes is one verdict with the suite's: the proxy does
+// not judge a list asked for within the lag (20 s by default, as CONFORMANCE_PUSH_WAIT) after
+// the create it does not show yet; with no lag, the same exchanges break LIST-1 (D123).
+func TestProxyAllowsListsToLagTheWrites(t *testing.T) {
+	const pTagsCreate = "/services/operations/v1/operations/tags/create"
+	stale := func(_ *int, _ http.Header, body map[string]any) { // a replica that never catches up
+		body["data"] = map[string]any{"tags": []any{}}
+	}
+	for _, c := range []struct {
+		lag  time.Duration
+		want []string
+	}{{0, nil}, {-1, []string{string(rules.LIST1)}}} {
+		s := startProxyWith(t, breakAnswer(newMock(t), pTagsList, stale), proxy.Config{ListLag: c.lag})
+		token := s.login(t, manifest().Users.Member)
+		var got []string
+		for _, call := range []struct{ path, body string }{{pTagsList, `{}`}, {pTagsCreate, `{"name": "lagged"}`}, {pTagsList, `{}`}} {
+			got = append(got, violations(s.post(t, call.path, token, call.body))...)
+		}
+		if !slices.Equal(got, c.want) {
+			t.Errorf("ListLag %s: violations %v, want %v", c.lag, got, c.want)
+		}
 	}
 }
 

@@ -180,6 +180,8 @@ func TestProxyFlagsACarelessUserGives(t *testing.T) {
 		"--upstream http://127.0.0.1:1 --allowed-hosts *.example.com": "wildcard",
 		"--upstream http://127.0.0.1:99999":                           "65535",
 		"--upstream 127.0.0.1:5100":                                   `"127.0.0.1:5100"`,
+		"--upstream http://127.0.0.1:1 --list-lag 20":                 "such as 20s",
+		"--upstream http://127.0.0.1:1 --list-lag -1s":                "from 0s to 1h",
 	} {
 		_, err := parseProxyFlags(strings.Fields(args), none, quiet)
 		if err == nil || !strings.Contains(err.Error(), want) {
@@ -192,6 +194,11 @@ func TestProxyFlagsACarelessUserGives(t *testing.T) {
 	for _, now := range []string{"0001-01-01T00:00:00Z", "9999-12-31T00:00:00Z"} {
 		if _, err := parseFlags([]string{"--now", now}, none, io.Discard); err == nil || !strings.Contains(err.Error(), "from 0001-01-01T00:00:01Z") {
 			t.Errorf("--now %s: %v, want the range it takes, from an instant it takes", now, err)
+		}
+	}
+	for lag, want := range map[string]time.Duration{"0s": -1, "3s": 3 * time.Second} {
+		if opts, err := parseProxyFlags([]string{"--upstream", "http://127.0.0.1:1", "--list-lag", lag}, none, quiet); err != nil || opts.listLag != want {
+			t.Errorf("--list-lag %s: %v %v, want %v", lag, opts.listLag, err, want)
 		}
 	}
 	var out strings.Builder

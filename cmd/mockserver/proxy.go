@@ -15,6 +15,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/opsapi/mocktoolkit/conformance/check"
 	"github.com/opsapi/mocktoolkit/internal/hostguard"
 	"github.com/opsapi/mocktoolkit/proxy"
 )
@@ -32,6 +33,7 @@ type proxyOptions struct {
 	failOnViolation bool
 	recordScenario  string // --record-scenario: the scenario file written at stop (record.go)
 	allowedHosts    []string
+	listLag         time.Duration // --list-lag; -1 for none (proxy.Config.ListLag)
 }
 
 // parseProxyFlags reads the flags of `mockserver proxy` as parseFlagsTo reads the mock's:
@@ -54,6 +56,7 @@ func parseProxyFlags(args []string, getenv func(string) string, std stdio) (_ pr
 	}
 	record := fs.String("record-scenario", envOr(getenv, "MOCK_PROXY_RECORD_SCENARIO", ""), "write at stop a scenario (mockserver --scenario) of the records the upstream's answers showed (MOCK_PROXY_RECORD_SCENARIO)")
 	fail := fs.Bool("fail-on-violation", failDefault, "exit non-zero at stop when the deployment broke a rule (MOCK_PROXY_FAIL_ON_VIOLATION)")
+	lag := fs.String("list-lag", envOr(getenv, "MOCK_PROXY_LIST_LAG", check.ListSettle.String()), "how long after a create a list may still not show it, as the suite's CONFORMANCE_PUSH_WAIT (MOCK_PROXY_LIST_LAG; 0s: at once)")
 	ver := fs.Bool("version", false, "print the version and exit")
 	err = fs.Parse(args)
 	if err == nil && fs.NArg() > 0 {
@@ -76,6 +79,12 @@ func parseProxyFlags(args []string, getenv func(string) string, std stdio) (_ pr
 		return proxyOptions{}, errHelp
 	}
 	opts := proxyOptions{addr: *addr, reportJSON: *reportJSON, reportJUnit: *reportJUnit, failOnViolation: *fail, recordScenario: *record, allowedHosts: splitList(*hosts)}
+	if opts.listLag, err = time.ParseDuration(*lag); err != nil || opts.listLag < 0 || opts.listLag > time.Hour {
+		return proxyOptions{}, fmt.Errorf("--list-lag %q: want a duration from 0s to 1h, such as 20s", *lag)
+	}
+	if opts.listLag == 0 {
+		opts.listLag = -1 // no lag: Config's zero is the default
+	}
 	if *upstream == "" {
 		return proxyOptions{}, errors.New("proxy: --upstream (or MOCK_PROXY_UPSTREAM) is required")
 	}
@@ -103,7 +112,7 @@ func runProxy(ctx context.Context, args []string, getenv func(string) string, st
 	}
 	logger := slog.New(slog.NewTextHandler(std.err, nil))
 	warnCertEnv(getenv, logger)
-	p, err := proxy.New(proxy.Config{Upstream: opts.upstream, Logger: logger, AllowedHosts: opts.allowedHosts})
+	p, err := proxy.New(proxy.Config{Upstream: opts.upstream, Logger: logger, AllowedHosts: opts.allowedHosts, ListLag: opts.listLag})
 	if err != nil {
 		return err
 	}

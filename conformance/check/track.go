@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -30,6 +31,7 @@ type Tracker struct {
 	mu      sync.Mutex
 	callers map[string]*trail
 	carts   map[string]cartMark // by session token: cart removal is public
+	lag     time.Duration       // how long a list may not show a create (ListSettle)
 }
 
 // trail is what a Tracker remembers of one caller.
@@ -58,7 +60,13 @@ type rateMark struct {
 
 // NewTracker returns an empty tracker.
 func NewTracker() *Tracker {
-	return &Tracker{callers: map[string]*trail{}, carts: map[string]cartMark{}}
+	return NewTrackerLag(ListSettle)
+}
+
+// NewTrackerLag returns an empty tracker whose lists may not show a create for lag (0: they
+// show it at once).
+func NewTrackerLag(lag time.Duration) *Tracker {
+	return &Tracker{callers: map[string]*trail{}, carts: map[string]cartMark{}, lag: lag}
 }
 
 // Forget drops what the tracker remembers of every caller: the records its counts stand on were
@@ -93,7 +101,7 @@ func (t *Tracker) Judge(caller string, ex Exchange, sent, answered time.Time) []
 		t.callers[caller] = tr
 	}
 	vs = append(vs, tr.countDown(ex, sent, answered)...)
-	vs = append(vs, tr.listed(ex, sent, answered)...)
+	vs = append(vs, tr.listed(ex, sent, answered, t.lag)...)
 	return vs
 }
 
@@ -144,7 +152,7 @@ var (
 // same kind (of the same card, for comments) counts at least one more entry per create than
 // the list before them. Only creates asked for after that list was answered, and answered
 // before the next list was asked for, are judged; an overlap leaves the next list unjudged.
-func (tr *trail) listed(ex Exchange, sent, answered time.Time) []Violation {
+func (tr *trail) listed(ex Exchange, sent, answered time.Time, lag time.Duration) []Violation {
 	if key, ok := createOf[ex.Op.ID]; ok {
 		if isReply(ex) {
 			return nil // a reply may be listed under its parent, not as an entry of its own (D210)
@@ -171,20 +179,27 @@ func (tr *trail) listed(ex Exchange, sent, answered time.Time) []Violation {
 		return nil
 	}
 	before, known := tr.lists[key]
-	tr.lists[key] = listMark{entries: n, answered: answered}
-	if !known || before.mixed || len(before.creates) == 0 {
+	mark := listMark{entries: n, answered: answered}
+	if !known || before.mixed || len(before.creates) == 0 || slices.ContainsFunc(before.creates, sent.Before) {
+		tr.lists[key] = mark // nothing to judge, or a create still under way when this list was asked for
 		return nil
 	}
-	for _, at := range before.creates {
-		if at.After(sent) {
-			return nil // a create still under way when this list was asked for
-		}
+	created := int64(len(before.creates))
+	if n >= before.entries+created {
+		tr.lists[key] = mark
+		return nil
 	}
-	if created := int64(len(before.creates)); n < before.entries+created {
-		return []Violation{{l.rule, fmt.Sprintf("%d successful %s since the caller's last %s, which counted %d, yet it now counts %d", created, createdWord(created), ex.Op.ID, before.entries, n)}}
+	if sent.Sub(before.creates[len(before.creates)-1]) < lag {
+		return nil // the list may lag the writes: a later one is judged against the same count
 	}
-	return nil
+	tr.lists[key] = mark
+	return []Violation{{l.rule, fmt.Sprintf("%d successful %s since the caller's last %s, which counted %d, yet it now counts %d, %s after the last create", created, createdWord(created), ex.Op.ID, before.entries, n, sent.Sub(before.creates[len(before.creates)-1]).Round(time.Second))}}
 }
+
+// ListSettle is how long after a create a list may still not show it (D123): a deployment may
+// read lists from a replica behind the writes, or carry out work after the answer. The suite
+// waits as long by default (CONFORMANCE_PUSH_WAIT), and explore mode too.
+const ListSettle = 20 * time.Second
 
 func createdWord(n int64) string {
 	if n == 1 {

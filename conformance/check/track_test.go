@@ -82,6 +82,7 @@ func TestTrackerJudgesRemainingAcrossAnswers(t *testing.T) {
 func TestTrackerJudgesCreatesInTheNextList(t *testing.T) {
 	list, create := op(t, "tagsList"), op(t, "tagsCreate")
 	comments, comment := op(t, "commentsList"), op(t, "commentsCreate")
+	lagged := 200 + int(check.ListSettle/time.Millisecond) // ms: sent past ListSettle after the create
 	tags := func(n int, ms int) step {
 		return step{answer(list, "50", "{}", `{"data":{"tags":[`+strings.TrimSuffix(strings.Repeat("{},", n), ",")+`]}}`), ms}
 	}
@@ -97,12 +98,18 @@ func TestTrackerJudgesCreatesInTheNextList(t *testing.T) {
 		steps []step
 		want  []rules.ID
 	}{
-		{"a tag created but not listed breaks LIST-1", []step{tags(2, 0), created(100), tags(2, 200)}, []rules.ID{rules.LIST1}},
+		{"a tag created but not listed breaks LIST-1", []step{tags(2, 0), created(100), tags(2, lagged)}, []rules.ID{rules.LIST1}},
+		// A list may be read from a replica behind the writes: within ListSettle of the create it
+		// is not judged, and the next list is judged against the count before the create.
+		{"a list lagging the create is not judged", []step{tags(2, 0), created(100), tags(2, 200)}, nil},
+		{"a lagging list, then one showing the create", []step{tags(2, 0), created(100), tags(2, 200), tags(3, lagged)}, nil},
+		{"a lagging list, then one still short", []step{tags(2, 0), created(100), tags(2, 200), tags(2, lagged)}, []rules.ID{rules.LIST1}},
 		{"a tag created and listed keeps it", []step{tags(2, 0), created(100), tags(3, 200)}, nil},
 		{"others' tags may show up too", []step{tags(2, 0), created(100), tags(5, 200)}, nil},
 		{"a create overlapping the first list is not judged", []step{tags(2, 0), created(5), tags(2, 200)}, nil},
 		{"a create before any list is not judged", []step{created(0), tags(2, 100)}, nil},
-		{"a comment not counted by its card's list breaks COMMENT-1", []step{total("7", "4", 0), commented("7", 100), total("7", "4", 200)}, []rules.ID{rules.COMMENT1}},
+		{"a comment not counted by its card's list breaks COMMENT-1", []step{total("7", "4", 0), commented("7", 100), total("7", "4", lagged)}, []rules.ID{rules.COMMENT1}},
+		{"a comment list lagging the create is not judged", []step{total("7", "4", 0), commented("7", 100), total("7", "4", 1600)}, nil},
 		{"a comment on another card is not this card's", []step{total("7", "4", 0), commented("8", 100), total("7", "4", 200)}, nil},
 		{"a reply may be listed under its parent, so it is not counted", []step{total("7", "4", 0), {answer(comment, "50", `{"card_id":7,"comment":"x","parent_comment_id":3}`, `{"data":{"comment":{}}}`), 100}, total("7", "4", 200)}, nil},
 	} {

@@ -17,9 +17,9 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/opsapi/mocktoolkit/conformance"
-	"github.com/opsapi/mocktoolkit/fixtures"
-
+	"github.com/opsapi/mocktoolkit/conformance/check"
 	"github.com/opsapi/mocktoolkit/conformance/rules"
+	"github.com/opsapi/mocktoolkit/fixtures"
 )
 
 // The environment variables of explore mode.
@@ -184,7 +184,7 @@ func Run(ctx context.Context, c *conformance.Client, m fixtures.Manifest, opts O
 	}
 	switch {
 	case opts.Settle == 0:
-		opts.Settle = 20 * time.Second
+		opts.Settle = check.ListSettle
 	case opts.Settle < 0:
 		opts.Settle = 0
 	}
