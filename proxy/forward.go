@@ -327,6 +327,10 @@ func (p *Proxy) inspect(resp *http.Response) error {
 	}
 	var cutShort []Violation
 	switch {
+	case err != nil && errors.Is(context.Cause(resp.Request.Context()), ErrStopping):
+		// The proxy stopped while the body came in, its verdict header not yet written: the
+		// client gets the 502 saying so (upstreamFailed), not a truncated answer with no verdict.
+		return ErrStopping
 	case err != nil && resp.Request.Context().Err() == nil && len(raw) == 0:
 		// Not a byte of the body came: the client would get an empty reply, neither status nor
 		// verdict, so it gets the 502 of UP-1 that a missing answer gets (upstreamFailed).

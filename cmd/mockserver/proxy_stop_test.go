@@ -19,8 +19,25 @@ func TestProxyStopAnswersExchangesCutOff(t *testing.T) {
 	old := shutdownTimeout
 	shutdownTimeout = 300 * time.Millisecond
 	t.Cleanup(func() { shutdownTimeout = old })
+	for _, trickle := range []bool{false, true} {
+		t.Run(map[bool]string{false: "no answer yet", true: "headers in, the body trickling"}[trickle], func(t *testing.T) {
+			stopWithExchangeWaiting(t, trickle)
+		})
+	}
+}
+
+// stopWithExchangeWaiting stops the proxy while an exchange waits for its upstream: for the
+// headers, or (trickle) for the rest of a body the proxy reads ahead before it writes the
+// verdict (a truncated 200 with no verdict went to the client).
+func stopWithExchangeWaiting(t *testing.T, trickle bool) {
 	release := make(chan struct{})
 	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if trickle {
+			w.Header().Set("Content-Type", "application/json")
+			w.Header().Set("Content-Length", "49")
+			_, _ = w.Write([]byte(`{"erro`))
+			w.(http.Flusher).Flush()
+		}
 		select {
 		case <-release:
 		case <-r.Context().Done():
