@@ -273,20 +273,32 @@ func envOr(getenv func(string) string, key, def string) string {
 	return def
 }
 
+// printManifest prints the manifest of the default world the same flags serve: the mock is
+// built as serve builds it, so a --state-file or --scenario is read as it would be (a CI
+// script reading credentials this way logged in with the default seed's).
 func printManifest(opts options, out io.Writer) error {
-	enc := json.NewEncoder(out)
-	enc.SetIndent("", "  ")
-	var w fixtures.World
-	var err error
-	if opts.worlds.file != nil {
-		w, err = opts.worlds.file.Build(opts.seed, time.Now())
-	} else {
-		w, err = fixtures.BuildScenario(opts.worlds.scenario, opts.seed, time.Now())
-	}
+	mock, err := newMock(opts, slog.New(slog.DiscardHandler))
 	if err != nil {
 		return err
 	}
-	return enc.Encode(w.Manifest)
+	enc := json.NewEncoder(out)
+	enc.SetIndent("", "  ")
+	return enc.Encode(mock.Manifest())
+}
+
+// newMock builds the mock opts describe, as serve and fixtures both need it.
+func newMock(opts options, logger *slog.Logger) (*mockserver.Server, error) {
+	cfg := mockserver.Config{Seed: opts.seed, Now: opts.now, RateLimit: opts.rateLimit, MaxRecords: opts.maxRecs, LenientContentType: opts.lenient, Logger: logger}
+	opts.worlds.apply(&cfg)
+	if err := opts.steer.apply(&cfg); err != nil {
+		return nil, err
+	}
+	mock, err := mockserver.New(cfg)
+	var bad *mockserver.StateError
+	if errors.As(err, &bad) {
+		return nil, fmt.Errorf("state file %s: %w", opts.steer.stateFile, err)
+	}
+	return mock, err
 }
 
 // serve runs the mock until ctx ends, then drains in-flight requests.
@@ -294,16 +306,7 @@ func serve(ctx context.Context, opts options, std stdio) error {
 	logs := newLogBuffer(std.err)
 	defer logs.Close()
 	logger := slog.New(newRequestLines(logs))
-	cfg := mockserver.Config{Seed: opts.seed, Now: opts.now, RateLimit: opts.rateLimit, MaxRecords: opts.maxRecs, LenientContentType: opts.lenient, Logger: logger}
-	opts.worlds.apply(&cfg)
-	if err := opts.steer.apply(&cfg); err != nil {
-		return err
-	}
-	mock, err := mockserver.New(cfg)
-	var bad *mockserver.StateError
-	if errors.As(err, &bad) {
-		return fmt.Errorf("state file %s: %w", opts.steer.stateFile, err)
-	}
+	mock, err := newMock(opts, logger)
 	if err != nil {
 		return err
 	}
@@ -320,7 +323,7 @@ func serve(ctx context.Context, opts options, std stdio) error {
 	defer cutOff(nil)
 	srv.BaseContext = func(net.Listener) context.Context { return reqCtx }
 	base := baseURL(ln.Addr())
-	fmt.Fprintf(std.out, "mockserver listening on %s (%s, seed %d)\n", base, ln.Addr(), opts.seed)
+	fmt.Fprintf(std.out, "mockserver listening on %s (%s)\n", base, ln.Addr())
 	printStartup(std.out, base, opts, mock)
 
 	errc := make(chan error, 1)

@@ -1,7 +1,9 @@
 package main
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"io"
 	"os"
 	"path/filepath"
@@ -9,6 +11,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/opsapi/mocktoolkit/mockserver"
 )
 
 // A FIFO given as --state-file is refused before it is opened, with a message naming the file:
@@ -131,5 +135,36 @@ func TestStateFileSavedPastMaxRecordsLoadsBack(t *testing.T) {
 	a := postJSON(t, url+"/services/operations/v1/operations/tags/create", token, map[string]any{"name": "past the cap"})
 	if msg, _ := a["message"].(string); a["error"] != true || !strings.Contains(msg, "--max-records") {
 		t.Errorf("a create in a project past the cap: %v, want a refusal naming --max-records", a)
+	}
+}
+
+// `mockserver fixtures` prints the manifest of the world the same flags serve: with a
+// --state-file, the snapshot's users, not the default seed's (a CI script reading credentials
+// this way logged in with the wrong ones).
+func TestFixturesReadsTheStateFile(t *testing.T) {
+	m, err := mockserver.New(mockserver.Config{Seed: 7})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := json.Marshal(m.Snapshot())
+	if err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(t.TempDir(), "state.json")
+	if err := os.WriteFile(file, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	if err := run(context.Background(), []string{"fixtures", "--state-file", file}, func(string) string { return "" }, &out, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	var got struct {
+		Users struct{ Member struct{ Email string } }
+	}
+	if err := json.Unmarshal(out.Bytes(), &got); err != nil {
+		t.Fatalf("%v: %s", err, out.String())
+	}
+	if want := m.Manifest().Users.Member.Email; got.Users.Member.Email != want {
+		t.Errorf("fixtures --state-file prints member %q, want the snapshot's %q", got.Users.Member.Email, want)
 	}
 }
