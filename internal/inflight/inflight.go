@@ -6,10 +6,12 @@
 package inflight
 
 import (
+	"context"
 	"errors"
 	"io"
 	"net/http"
 	"sync/atomic"
+	"time"
 )
 
 // ErrFull is the error of a body the budget has no room for.
@@ -17,8 +19,9 @@ var ErrFull = errors.New("the request bodies being received hold the whole budge
 
 // Budget is the bytes of request bodies held at once; safe for concurrent use.
 type Budget struct {
-	max  int64
-	used atomic.Int64
+	max     int64
+	used    atomic.Int64
+	waiting atomic.Bool // a body received as it arrives waits for room (HoldArriving)
 }
 
 // New returns a budget of max bytes.
@@ -44,6 +47,7 @@ type Body struct {
 	held  int64
 	limit int64
 	known bool
+	ctx   context.Context // HoldArriving's request: the wait for room ends with it
 }
 
 // Hold counts r's body, up to limit bytes (what the server keeps of it), against b and puts the
@@ -68,7 +72,7 @@ func (b *Budget) Hold(r *http.Request, limit int64) (*Body, error) {
 func (x *Body) Read(p []byte) (int, error) {
 	n, err := x.ReadCloser.Read(p)
 	if count := min(int64(n), x.limit-x.held); count > 0 && !x.known {
-		if !x.b.take(count) {
+		if !x.b.take(count) && !x.waitFor(count) {
 			return 0, ErrFull
 		}
 		x.held += count
@@ -76,12 +80,41 @@ func (x *Body) Read(p []byte) (int, error) {
 	return n, err
 }
 
+// maxWait bounds how long a body received as it arrives waits for room.
+const maxWait = 2 * time.Minute
+
+// waitFor waits, for a body of HoldArriving, until count bytes fit the budget, and takes them:
+// one such body at a time waits, keeping what it holds, so that of two large bodies arriving
+// together one is received whole (both were refused, and refused again when both retried); any
+// other is refused at once, giving its bytes back to the one waiting. It reports whether it
+// took them.
+func (x *Body) waitFor(count int64) bool {
+	if x.ctx == nil || !x.b.waiting.CompareAndSwap(false, true) {
+		return false
+	}
+	defer x.b.waiting.Store(false)
+	tick := time.NewTicker(10 * time.Millisecond)
+	defer tick.Stop()
+	deadline := time.After(maxWait)
+	for !x.b.take(count) {
+		select {
+		case <-tick.C:
+		case <-deadline:
+			return false
+		case <-x.ctx.Done():
+			return false
+		}
+	}
+	return true
+}
+
 // HoldArriving counts r's body against b as its bytes arrive, up to limit, whatever length it
 // announces, and puts the counted body in its place: for a body read whole before any other
 // turn is taken, so that a client trickling it in holds only what it has sent. A read past the
-// budget fails with ErrFull. Release gives the bytes back.
+// budget waits for room when no other such body waits, and fails with ErrFull otherwise.
+// Release gives the bytes back.
 func (b *Budget) HoldArriving(r *http.Request, limit int64) *Body {
-	body := &Body{ReadCloser: r.Body, b: b, limit: limit}
+	body := &Body{ReadCloser: r.Body, b: b, limit: limit, ctx: r.Context()}
 	if r.Body != nil && r.Body != http.NoBody {
 		r.Body = body
 	}
