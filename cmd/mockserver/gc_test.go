@@ -43,3 +43,15 @@ func TestMemoryLimitFollowsRecordsAndTheHeap(t *testing.T) {
 		t.Errorf("the heap reads %d live in %d held", live, used)
 	}
 }
+
+// GOGC stays 400 while the live heap is small, and is 100 once it passes 64 MiB: at 400 a
+// mock churning through busy worlds grew to five times its live heap (1 GB for 116 MB of
+// records).
+func TestGCPercentFollowsTheLiveHeap(t *testing.T) {
+	if got := gcPercentFor(20 << 20); got != gcPercent {
+		t.Errorf("a live heap of 20 MiB: GOGC %d, want %d", got, gcPercent)
+	}
+	if got := gcPercentFor(200 << 20); got != largeHeapGCPercent {
+		t.Errorf("a live heap of 200 MiB: GOGC %d, want %d", got, largeHeapGCPercent)
+	}
+}

@@ -310,7 +310,7 @@ func serve(ctx context.Context, opts options, std stdio) error {
 	if err != nil {
 		return err
 	}
-	if limitFollowsRecords {
+	if limitFollowsRecords || gcFollowsHeap {
 		go followRecords(ctx, mock)
 	}
 	go watchScenarioDir(ctx, opts.worlds, mock, logger)
