@@ -48,7 +48,7 @@ func (s *Server) handleWorlds(w http.ResponseWriter, _ *http.Request) {
 	for i, wl := range all {
 		rows[i] = wl.info()
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"worlds": rows, "max_worlds": s.worlds.max, "max_state_bytes": s.stateLimit()})
+	writeJSON(w, http.StatusOK, map[string]any{"worlds": rows, "max_worlds": max(s.worlds.max, 0), "max_state_bytes": s.stateLimit()}) // --max-worlds 0 turns them off: shown as 0
 }
 
 // clip shortens a value quoted in a message to about n bytes (text.Clip).

@@ -151,6 +151,9 @@ func TestWorldsAreBounded(t *testing.T) {
 	}
 	off := newMock(t, mockserver.Config{MaxWorlds: -1})
 	off.ctl(http.MethodGet, "/__worlds/a/__mock/clock", nil).wantStatus(t, 400).wantShape(t, "a")
+	if got := off.ctl(http.MethodGet, "/__mock/worlds", nil).field("max_worlds"); got != 0.0 {
+		t.Errorf("worlds turned off (--max-worlds 0): max_worlds %v, want 0 as the flag says", got)
+	}
 }
 
 // A page of another site may make a world while there is room, but never pushes out another:

@@ -28,6 +28,7 @@ func TestIsSecretName(t *testing.T) {
 		"X-Sentry-Auth", "X-Auth", "basic_auth", "X-Session", "user_session",
 		"bearer", "X-Bearer", "sid", "X-Sid", "refresh", "X-Refresh", "csrf", "X-Csrf", "xsrf", "X-XSRF-TOKEN", "assertion", "samlAssertion", "hmac", "X-Hmac",
 		"PHPSESSID", "phpsessid", "privKey", "priv_key", "SAMLResponse", "saml_response", "connectionString", "connection_string", "ConnStr", "dsn", "DATABASE_DSN", "sentryDsn",
+		"Sec-WebSocket-Protocol", // browsers carry a bearer token to a WebSocket in it (Kubernetes: base64url.bearer…)
 	}
 	plain := []string{
 		"token_count", "tokenCount", "TOKEN_TYPE", "token_type", "tokens_used", "tour_key", "tool_key", "toolKey",

@@ -34,6 +34,9 @@ var (
 		"bearer": true, "csrf": true, "xsrf": true, "hmac": true, "assertion": true,
 		// a SAML response is a signed assertion; a connection string or a DSN holds a password
 		"samlresponse": true, "connectionstring": true, "connstring": true, "connstr": true, "dsn": true,
+		// a browser cannot set Authorization on a WebSocket: the bearer token rides in the
+		// subprotocols (Kubernetes' base64url.bearer.authorization.k8s.io.<token>)
+		"secwebsocketprotocol": true,
 	}
 	// keyOwners make a final "key" a credential: api_key, privateKey, X-Api-Key, secret-key
 	// (a tour_key or a tool_key is an identifier).
