@@ -102,3 +102,21 @@ func TestRecordingHoldsABoundedNumberOfBytes(t *testing.T) {
 		t.Errorf("kept %d records, want the one answer within the bound", r.kept)
 	}
 }
+
+// A record whose title or name is empty is written under a stand-in name (the mock refuses an
+// empty one), and the log says so, as it says of every value it changed.
+func TestRecordingNamesTheStandInTitles(t *testing.T) {
+	r, err := NewScenarioRecorder(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.observe(map[string]any{"tags": []any{map[string]any{"id": 127.0, "name": " "}}})
+	var out bytes.Buffer
+	var notes []string
+	if _, err := r.WriteScenario(&out, ScenarioOptions{Name: "x", Note: func(s string) { notes = append(notes, s) }}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "Tag 127") || !strings.Contains(strings.Join(notes, "\n"), `tag 127: name is empty or missing, which the mock refuses: written as "Tag 127"`) {
+		t.Errorf("notes %q, file:\n%s\nwant the stand-in name written and said", notes, out.String())
+	}
+}

@@ -329,7 +329,9 @@ func (b *scenarioBuilder) title(rec map[string]any, key, kind string, id int64) 
 	if s := b.text(rec, key, 255); s != nil && strings.TrimSpace(*s) != "" {
 		return *s
 	}
-	return fmt.Sprintf("%s %d", kind, id)
+	stand := fmt.Sprintf("%s %d", kind, id)
+	b.changes[fmt.Sprintf("%s %d: %s is empty or missing, which the mock refuses: written as %q", strings.ToLower(kind), id, key, stand)] = true
+	return stand
 }
 
 // text is a string field scrubbed of personal data and cut to max characters (0: no bound).
