@@ -122,6 +122,10 @@ func describeMasterCardsUpdate() {
 			expectSuccess(ex)
 			Expect(ex).To(HaveKind("data.projects_updated", "an integer"), Cite(rules.DATA1))
 			expectStatusIfObject(ex, "data.card", "in_progress", Cite(rules.TRANS1))
+			By("updating it again with sync_to_projects: projects_updated is still an integer")
+			ex = call(superadmin, op, map[string]any{"id": manifest.Operations.MasterCardID, "status": "in_progress", "sync_to_projects": true})
+			expectSuccess(ex)
+			Expect(ex).To(HaveKind("data.projects_updated", "an integer"), Cite(rules.DATA1))
 		})
 
 		// Rules ERR-4, ENV-2 (conformance/rules.md).

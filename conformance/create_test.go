@@ -31,7 +31,10 @@ func describeCardsCreate() {
 		// Rules ENV-1, STATUS-2, DATA-1 (conformance/rules.md).
 		It("creates a card and returns the card record", Contract(op, AspectEnvelope, "ENV-1", "STATUS-2", "DATA-1"), func() {
 			title := unique("Created card")
-			ex := call(member, op, map[string]any{"title": title, "priority": "high"})
+			// A due date (days ahead: no business rule can find it past) makes the record's
+			// date-derived fields (is_overdue) be answered too, in the types the interface gives.
+			due := time.Now().UTC().Add(72 * time.Hour).Format(time.RFC3339)
+			ex := call(member, op, map[string]any{"title": title, "priority": "high", "due_date": due})
 			expectSuccess(ex)
 			Expect(ex).To(HaveKind("data.card", "an object"), Cite(rules.DATA1))
 			Expect(ex).To(HaveKind("data.card.id", "an integer"), Cite(rules.DATA1))

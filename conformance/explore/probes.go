@@ -31,9 +31,12 @@ const (
 )
 
 // projectPools are the pools of records of the member's project (master records, tour cards
-// included, belong to no project).
+// included, belong to no project). A user (an owner_id) is none: the interface describes no
+// user record nor who may be named an owner, so naming the member as the owner of the
+// outsider's own card is no breach (ID-1 leaves user ids aside for the same reason); an outside
+// deployment that took it was failed.
 var projectPools = map[string]bool{"card": true, "createdCard": true, "tag": true, "group": true,
-	"board": true, "owner": true, "page": true, "template": true, "layout": true,
+	"board": true, "page": true, "template": true, "layout": true,
 	"unapproved": true, "approved": true, "conversation": true}
 
 // actForeign sends, as the outsider, a valid body of an operation of a project (A, not S) that

@@ -495,6 +495,20 @@ var variants = []variant{
 				}
 			}
 		})},
+	// Found by an outside vendor's broken copies: types broken only on the answers a request
+	// with a due date, or a sync, gets.
+	{"answers is_overdue as text on a card created with a due date", "DOC-1",
+		rewrite(op(conformance.OpCardsCreate), func(_ *http.Request, req map[string]any, a *answer) {
+			if card, ok := a.data()["card"].(map[string]any); ok && req["due_date"] != nil {
+				card["is_overdue"] = fmt.Sprint(card["is_overdue"])
+			}
+		})},
+	{"answers projects_updated as text to a master card update that syncs", "DOC-1",
+		rewrite(op(conformance.OpMasterCardsUpdate), func(_ *http.Request, req map[string]any, a *answer) {
+			if d := a.data(); d != nil && req["sync_to_projects"] == true && d["projects_updated"] != nil {
+				d["projects_updated"] = fmt.Sprint(d["projects_updated"])
+			}
+		})},
 	{"keeps item_count at what the cart held before its first removal", "CART-2",
 		func(h httpHandler) httpHandler {
 			var (
