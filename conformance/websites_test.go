@@ -38,6 +38,17 @@ func describeThumbnailsRegenerate() {
 			Expect(ex).To(HaveKind("data.preview_image", "a string"), Cite(rules.DATA1))
 		})
 
+		// Rules ERR-2, ERR-5: entity_id's minimum holds whatever the type names (the probe of
+		// the minimum sends one type; an outside deployment checked it for pages only).
+		It("rejects an entity_id of 0 for every type with a validation error keyed by \"entity_id\"", Contract(op, AspectValidation, "ERR-2", "ERR-5"), func() {
+			for _, typ := range []string{"page", "template", "layout"} {
+				By("the type " + typ)
+				ex := send(Request{Op: op, As: member.String(), Token: token(member, op), Body: map[string]any{"type": typ, "entity_id": 0}, Intent: Invalid})
+				Expect(ex).To(HaveStatus(422), Cite(rules.ERR2))
+				Expect(ex).To(HaveValidationErrorFor("entity_id"))
+			}
+		})
+
 		// Rules ERR-4, ENV-2 (conformance/rules.md).
 		It("answers 404 with body shape (a) for an entity that does not exist", Contract(op, AspectNotFound, "ERR-4", "ENV-2"), func() {
 			expectNotFound(call(member, op, map[string]any{"type": "layout", "entity_id": missingID}), Cite(rules.ERR4))

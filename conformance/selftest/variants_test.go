@@ -509,6 +509,12 @@ var variants = []variant{
 				d["projects_updated"] = fmt.Sprint(d["projects_updated"])
 			}
 		})},
+	{"takes an entity_id of 0 for a layout", "ERR-2",
+		rewrite(op(conformance.OpThumbnailsRegenerate), func(_ *http.Request, req map[string]any, a *answer) {
+			if req["type"] == "layout" && req["entity_id"] == 0.0 && a.status == 422 {
+				a.status, a.body = 404, map[string]any{"error": true, "message": "Layout not found.", "data": []any{}}
+			}
+		})},
 	{"keeps item_count at what the cart held before its first removal", "CART-2",
 		func(h httpHandler) httpHandler {
 			var (
