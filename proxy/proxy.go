@@ -126,7 +126,6 @@ func New(cfg Config) (*Proxy, error) {
 		ops:         ops,
 		journal:     newJournal(cfg.JournalSize),
 		stats:       newStats(),
-		tracker:     check.NewTrackerLag(listLag(cfg.ListLag)),
 		listLag:     listLag(cfg.ListLag),
 		worlds:      map[string]*check.Tracker{},
 		bodies:      inflight.New(maxBodiesHeld),
@@ -134,6 +133,7 @@ func New(cfg Config) (*Proxy, error) {
 
 		bodyTimeout: upstreamTimeout,
 	}
+	p.tracker = check.NewTrackerLag(p.listLag)
 	if p.maxBody <= 0 {
 		p.maxBody = DefaultMaxBody
 	}

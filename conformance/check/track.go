@@ -189,11 +189,12 @@ func (tr *trail) listed(ex Exchange, sent, answered time.Time, lag time.Duration
 		tr.lists[key] = mark
 		return nil
 	}
-	if sent.Sub(before.creates[len(before.creates)-1]) < lag {
+	since := sent.Sub(before.creates[len(before.creates)-1])
+	if since < lag {
 		return nil // the list may lag the writes: a later one is judged against the same count
 	}
 	tr.lists[key] = mark
-	return []Violation{{l.rule, fmt.Sprintf("%d successful %s since the caller's last %s, which counted %d, yet it now counts %d, %s after the last create", created, createdWord(created), ex.Op.ID, before.entries, n, sent.Sub(before.creates[len(before.creates)-1]).Round(time.Second))}}
+	return []Violation{{l.rule, fmt.Sprintf("%d successful %s since the caller's last %s, which counted %d, yet it now counts %d, %s after the last create", created, createdWord(created), ex.Op.ID, before.entries, n, since.Round(time.Second))}}
 }
 
 // ListSettle is how long after a create a list may still not show it (D123): a deployment may
