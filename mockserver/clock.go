@@ -97,14 +97,7 @@ func (c *Clock) Advance(d time.Duration) error {
 	if d < 0 {
 		return fmt.Errorf("the clock only moves forward")
 	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	now := c.now()
-	if LatestClock.Sub(now) < d {
-		return fmt.Errorf("the clock would pass %s, the latest time the mock keeps", LatestClock.Format(time.RFC3339))
-	}
-	c.base, c.since = now.Add(d), time.Now()
-	return nil
+	return c.Move(nil, nil, d)
 }
 
 func clampClock(t time.Time) time.Time {
@@ -126,6 +119,31 @@ func (c *Clock) Set(t time.Time) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.base, c.since = t.UTC(), time.Now()
+	return nil
+}
+
+// Move applies one POST /__mock/clock at once (D104): set (when not nil), then freeze (when not
+// nil), then advance by d. When the advance would carry the clock past LatestClock it applies
+// none of them, so a refused request leaves the clock as it found it.
+func (c *Clock) Move(set *time.Time, freeze *bool, d time.Duration) error {
+	if set != nil {
+		if err := CheckClockStart(*set); err != nil {
+			return err
+		}
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	from := c.now()
+	if set != nil {
+		from = set.UTC()
+	}
+	if d < 0 || LatestClock.Sub(from) < d {
+		return fmt.Errorf("the clock would pass %s, the latest time the mock keeps", LatestClock.Format(time.RFC3339))
+	}
+	c.base, c.since = from.Add(d), time.Now()
+	if freeze != nil {
+		c.frozen = *freeze
+	}
 	return nil
 }
 

@@ -138,6 +138,19 @@ func (s *Server) handleClockSet(w http.ResponseWriter, r *http.Request) {
 			fields["advance_seconds"] = []string{advanceRangeMessage(n < 0)}
 		}
 	}
+	var advance time.Duration
+	if in.AdvanceSeconds != nil && fields["advance_seconds"] == nil {
+		advance = time.Duration(*in.AdvanceSeconds) * time.Second
+		// Checked before the world is made: from the instant set, or from the clock a world
+		// not there yet would start on.
+		from := at
+		if in.Set == nil && pendingFor(r) {
+			from = s.base.Now()
+		}
+		if (in.Set != nil || pendingFor(r)) && LatestClock.Sub(from) < advance {
+			fields["advance_seconds"] = []string{advancePastMessage()}
+		}
+	}
 	if len(fields) > 0 {
 		writeValidation(w, fields)
 		return
@@ -146,18 +159,13 @@ func (s *Server) handleClockSet(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
+	var set *time.Time
 	if in.Set != nil {
-		_ = wl.clock.Set(at) // checked above
+		set = &at
 	}
-	if in.Freeze != nil {
-		wl.clock.Freeze(*in.Freeze)
-	}
-	if in.AdvanceSeconds != nil {
-		if wl.clock.Advance(time.Duration(*in.AdvanceSeconds)*time.Second) != nil {
-			past := " The clock would pass " + LatestClock.Format(time.RFC3339) + ", the latest instant the mock keeps."
-			writeValidation(w, map[string][]string{"advance_seconds": {reference.MsgInvalid("advance_seconds") + past}})
-			return
-		}
+	if wl.clock.Move(set, in.Freeze, advance) != nil {
+		writeValidation(w, map[string][]string{"advance_seconds": {advancePastMessage()}})
+		return
 	}
 	if in.Set != nil || (in.AdvanceSeconds != nil && *in.AdvanceSeconds > 0) {
 		// The server's login throttle runs on real time (D144), so a clock moved to wait out a
@@ -178,6 +186,11 @@ func (s *Server) handleClockRelease(w http.ResponseWriter, r *http.Request) {
 	wl.clock.Release()
 	wl.flow.noteClockMove()
 	s.handleClock(w, r)
+}
+
+// advancePastMessage words an advance that would carry the clock past LatestClock.
+func advancePastMessage() string {
+	return reference.MsgInvalid("advance_seconds") + " The clock would pass " + LatestClock.Format(time.RFC3339) + ", the latest instant the mock keeps."
 }
 
 // advanceRangeMessage words why advance_seconds is out of range: below 0, or past ten years.
