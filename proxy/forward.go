@@ -22,6 +22,7 @@ import (
 	"github.com/opsapi/mocktoolkit/internal/answerbound"
 	"github.com/opsapi/mocktoolkit/internal/certerr"
 	"github.com/opsapi/mocktoolkit/internal/jsonnest"
+	"github.com/opsapi/mocktoolkit/internal/redact"
 	"github.com/opsapi/mocktoolkit/spec"
 )
 
@@ -176,7 +177,7 @@ func (p *Proxy) forward(w http.ResponseWriter, r *http.Request) {
 			ex.op = &op
 		} else if op, ok := p.ops[routedPath(path)]; ok {
 			ex.op, ex.routed = &op, true
-			ex.note(fmt.Sprintf("the path %q is not the operation's own %q; it is checked as that operation, since servers commonly route it there", clipText(path, 200), op.Path))
+			ex.note(fmt.Sprintf("the path %q is not the operation's own %q; it is checked as that operation, since servers commonly route it there", clipText(redact.PathParams(path), 200), op.Path))
 		}
 	}
 	if ex.op != nil { // anything else passes through untouched, however it streams

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"compress/gzip"
+	"encoding/json"
 	"io"
 	"net"
 	"net/http"
@@ -392,5 +393,24 @@ func TestLargeAnswerBrokenOffWhileStreamingIsUP1(t *testing.T) {
 	ex := p.Exchanges(1)
 	if len(ex) != 1 || len(ex[0].Violations) != 1 || ex[0].Violations[0].Rule != "UP-1" || !strings.Contains(ex[0].Violations[0].Detail, "broke off after") {
 		t.Errorf("journal entry %+v, want UP-1 saying the body broke off", ex[0].Violations)
+	}
+}
+
+// A credential sent as a path parameter of a path the proxy routes to an operation
+// ("/tags/list;password=…") never reaches the journal, in the note that names the path either.
+func TestRoutedPathNoteRedactsPathParameters(t *testing.T) {
+	s := startProxy(t, newMock(t))
+	const secret = "Sup3rSecretPathValue"
+	s.post(t, pTagsList+";password="+secret, "", `{}`)
+	es := s.proxy.Exchanges(1)
+	if len(es) != 1 {
+		t.Fatalf("%d exchanges journalled, want 1", len(es))
+	}
+	raw, _ := json.Marshal(es[0])
+	if strings.Contains(string(raw), secret) {
+		t.Errorf("the journal holds the path parameter's secret: %s", raw)
+	}
+	if !strings.Contains(strings.Join(es[0].Notes, " "), "password=") {
+		t.Errorf("notes %q do not name the routed path", es[0].Notes)
 	}
 }
