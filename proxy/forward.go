@@ -24,6 +24,7 @@ import (
 	"github.com/opsapi/mocktoolkit/internal/jsonnest"
 	"github.com/opsapi/mocktoolkit/internal/redact"
 	"github.com/opsapi/mocktoolkit/spec"
+	"golang.org/x/net/http/httpguts"
 )
 
 // upstreamTimeout bounds each wait on the upstream before the client has a status: for the
@@ -543,13 +544,33 @@ func upstreamProblem(err error) string {
 	case strings.Contains(err.Error(), "timeout awaiting response headers"):
 		return fmt.Sprintf("no answer header arrived within %s", upstreamTimeout)
 	case strings.Contains(err.Error(), "malformed"):
-		return "its answer is not well-formed HTTP (" + lastPart(err) + ")"
+		return malformedAnswer(err.Error())
 	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, syscall.ECONNRESET):
 		return "it closed the connection without an answer"
 	case errors.As(err, &op) && op.Timeout(), errors.Is(err, context.DeadlineExceeded):
 		return "it did not answer in time"
 	}
 	return lastPart(err)
+}
+
+// malformedAnswer words an answer that is not well-formed HTTP without quoting what the upstream
+// sent: the line Go's error quotes may hold a credential (a Set-Cookie with a stray CR, a token
+// with a NUL), so only a header's name is named, when it is one.
+func malformedAnswer(msg string) string {
+	const line = "malformed MIME header line: "
+	if i := strings.Index(msg, line); i >= 0 {
+		text, err := strconv.Unquote(msg[i+len(line):])
+		name, _, found := strings.Cut(text, ":")
+		if err == nil && found && len(name) <= 64 && httpguts.ValidHeaderFieldName(name) {
+			return "its answer's " + name + " header holds a character a header value may not (a bare CR, a NUL or another control character)"
+		}
+		return "its answer holds a header line that is not well-formed"
+	}
+	msg = lastPart(errors.New(msg))
+	if i := strings.IndexByte(msg, '"'); i >= 0 {
+		msg = strings.TrimSpace(msg[:i])
+	}
+	return "its answer is not well-formed HTTP (" + msg + ")"
 }
 
 // bodyProblem words why a client's request body could not be read.

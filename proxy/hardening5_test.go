@@ -414,3 +414,35 @@ func TestRoutedPathNoteRedactsPathParameters(t *testing.T) {
 		t.Errorf("notes %q do not name the routed path", es[0].Notes)
 	}
 }
+
+// An upstream header line that is not well-formed (a Set-Cookie with a bare CR, a token with a
+// NUL) makes the answer a 502 and the upstream's UP-1, whose wording names the header but never
+// quotes the line: it may hold a credential.
+func TestMalformedUpstreamHeaderIsNotQuoted(t *testing.T) {
+	const secret = "Sup3rSecretCookieValue"
+	for _, line := range []string{"Set-Cookie: sid=" + secret + "\rx=y\r\n", "X-Auth-Token: abc\x00" + secret + "\r\n"} {
+		upstream := rawUpstream(t, answerWith(line, []byte("{}")))
+		p, err := proxy.New(proxy.Config{Upstream: upstream})
+		if err != nil {
+			t.Fatal(err)
+		}
+		front := httptest.NewServer(p)
+		t.Cleanup(front.Close)
+		req, _ := http.NewRequest(http.MethodPost, front.URL+pTagsList, strings.NewReader("{}"))
+		req.Header.Set("Content-Type", "application/json")
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		name, _, _ := strings.Cut(line, ":")
+		if res.StatusCode != http.StatusBadGateway || !strings.Contains(string(body), name+" header") {
+			t.Errorf("%q: %d %s, want 502 naming the %s header", line, res.StatusCode, body, name)
+		}
+		journal, _ := json.Marshal(p.Exchanges(1))
+		if strings.Contains(string(body), secret) || strings.Contains(string(journal), secret) {
+			t.Errorf("%q: the secret is quoted: %s / %s", line, body, journal)
+		}
+	}
+}
