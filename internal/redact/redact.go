@@ -142,6 +142,45 @@ func userinfo(s string) string {
 	return urlPassword.ReplaceAllString(s, "${1}"+redacted+"@")
 }
 
+// schemeToken is a token after an authorization scheme in free text ("curl -H 'Authorization:
+// Bearer eyJ…'" pasted into a note): a token68 of eight characters at least.
+var schemeToken = regexp.MustCompile(`\b(?i:bearer|basic)\s+([A-Za-z0-9\-._~+/]{8,}=*)`)
+
+// freeText replaces the credentials in a text: the values of credential pairs (redactPairs,
+// its values ending at textValueEnds), the password of a URL, and a token after a scheme when
+// it holds a character past its first that is not a small letter, so that "Bearer bonds" and
+// "Basic understanding" stay phrases.
+func freeText(s string) string {
+	s = userinfo(redactPairs(s, textValueEnds))
+	if !strings.ContainsAny(s, "bB") {
+		return s
+	}
+	var out strings.Builder
+	last := 0
+	for _, m := range schemeToken.FindAllStringSubmatchIndex(s, -1) {
+		tok := s[m[2]:m[3]]
+		if !strings.ContainsFunc(tok[1:], func(r rune) bool { return !unicode.IsLower(r) }) {
+			continue
+		}
+		out.WriteString(s[last:m[2]])
+		out.WriteString(redacted)
+		last = m[3]
+	}
+	if last == 0 {
+		return s
+	}
+	out.WriteString(s[last:])
+	return out.String()
+}
+
+// The characters a credential's bare value ends at: in text, a form or a query string; in a URL
+// a header holds (a Link's "<…?api_key=…>; rel=next", a Referer's "…?code=…#top"), also at its
+// fragment, its closing angle bracket, a quote or a space.
+const (
+	textValueEnds = "&;,}]\r\n"
+	urlValueEnds  = textValueEnds + "#<>\"' \t"
+)
+
 // schemeHeaders keep their scheme when redacted ("Bearer [redacted]").
 var schemeHeaders = map[string]bool{"Authorization": true, "Proxy-Authorization": true}
 
@@ -162,7 +201,7 @@ func Headers(h http.Header) map[string]string {
 			// A URL's query or fragment (Referer, Location, Link): a credential there is
 			// named as in a form (?access_token=…, #id_token=…); a value without one (Prefer:
 			// code=413) is no URL.
-			val = redactPairs(val)
+			val = redactPairs(val, urlValueEnds)
 		}
 		out[k] = userinfo(val)
 	}
@@ -227,7 +266,7 @@ func redactValue(v any, secret bool) any {
 		if secret {
 			return redacted
 		}
-		return userinfo(redactPairs(t))
+		return freeText(t)
 	case json.Number:
 		if secret {
 			return redacted
@@ -264,7 +303,7 @@ func Text(s string) string {
 		}
 		return match
 	})
-	return userinfo(redactPairs(s))
+	return freeText(s)
 }
 
 // redactPairs replaces the value after every credential name in text followed by ':' or '='
@@ -273,9 +312,9 @@ func Text(s string) string {
 // value is replaced up to its closing quote (or the end), keeping the quotes; an array or object
 // up to where it closes (or the end); any other up to the next '&', ';', ',', '}', ']' or line
 // end. Names are read as runs of letters,
-// digits and "_-.%[]", percent-decoded, and judged by IsSecretName; a name inside another
+// digits and "_-.%[]" and backslash, percent-decoded and JSON-unescaped, and judged by IsSecretName; a name inside another
 // value may redact more than needed, never less.
-func redactPairs(s string) string {
+func redactPairs(s, valueEnds string) string {
 	var out strings.Builder
 	last := 0
 	for i := 0; i < len(s); {
@@ -292,6 +331,12 @@ func redactPairs(s string) string {
 		if unescaped, err := url.QueryUnescape(name); err == nil {
 			name = unescaped
 		}
+		if strings.IndexByte(name, '\\') >= 0 { // a JSON string's escapes: "pass\u0077ord"
+			var unescaped string
+			if json.Unmarshal([]byte(`"`+name+`"`), &unescaped) == nil {
+				name = unescaped
+			}
+		}
 		if !IsSecretName(name) && !IsSecretName(strings.Trim(name, "[].")) {
 			continue
 		}
@@ -304,7 +349,7 @@ func redactPairs(s string) string {
 			continue
 		}
 		k = skipBlank(s, k+1)
-		start, end, quote := valueSpan(s, k)
+		start, end, quote := valueSpan(s, k, valueEnds)
 		if end == start {
 			continue
 		}
@@ -324,7 +369,7 @@ func redactPairs(s string) string {
 
 func isNameByte(b byte) bool {
 	return b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= '0' && b <= '9' ||
-		b == '_' || b == '-' || b == '.' || b == '%' || b == '[' || b == ']'
+		b == '_' || b == '-' || b == '.' || b == '%' || b == '[' || b == ']' || b == '\\'
 }
 
 func skipBlank(s string, k int) int {
@@ -337,7 +382,7 @@ func skipBlank(s string, k int) int {
 // valueSpan finds the value starting at k: a quoted string (to its closing quote, escapes
 // skipped, or to the end) or a bare run up to a delimiter. It returns the span and the quote
 // to keep around the replacement.
-func valueSpan(s string, k int) (start, end int, quote string) {
+func valueSpan(s string, k int, valueEnds string) (start, end int, quote string) {
 	if k >= len(s) {
 		return k, k, ""
 	}
@@ -356,7 +401,7 @@ func valueSpan(s string, k int) (start, end int, quote string) {
 		return k, bracketEnd(s, k), ""
 	}
 	e := k
-	for e < len(s) && !strings.ContainsRune("&;,}]\r\n", rune(s[e])) {
+	for e < len(s) && !strings.ContainsRune(valueEnds, rune(s[e])) {
 		e++
 	}
 	return k, e, ""

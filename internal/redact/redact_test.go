@@ -45,6 +45,11 @@ func TestRedactBody(t *testing.T) {
 			`"--b\r\nContent-Disposition: form-data; name=\"password\"\r\n\r\n[redacted]\r\n--b\r\nContent-Disposition: form-data; name=\"title\"\r\n\r\nkept\r\n--b--"`},
 		{"text lines", "user: ada\nPassword: correct horse\napi_key = k-1", `"user: ada\nPassword: [redacted]\napi_key = [redacted]"`},
 		{"JSON cut short", `{"email": "a@b.co", "password": "half-sent`, `"{\"email\": \"a@b.co\", \"password\": \"[redacted]\""`},
+		{"JSON cut short, its key escaped", `{"pass\u0077ord": "half-sent`, `"{\"pass\\u0077ord\": \"[redacted]\""`},
+		{"JSON in a JSON string cut short", `{"note": "{\"password\":\"hunter22\"}`, `"{\"note\": \"{\\\"password\\\":[redacted]}"`},
+		{"a scheme's token in free text", `{"note":"call it with Bearer eyJhbGciOi.J9x, or Basic dXNlcjpwYXNz"}`,
+			`{"note":"call it with Bearer [redacted], or Basic [redacted]"}`},
+		{"a scheme before words stays", `{"title":"Bearer bonds and Basic understanding"}`, `{"title":"Bearer bonds and Basic understanding"}`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -83,6 +88,21 @@ func TestRedactHeaders(t *testing.T) {
 	}
 	if got["Proxy-Authorization"] != "Basic [redacted]" || got["Accept"] != "application/json" || got["Prefer"] != "code=413" || !strings.Contains(got["Referer"], "state=ok") {
 		t.Errorf("redacted headers: %v", got)
+	}
+}
+
+// A credential in a URL a header holds ends where the URL's part does: the Link's closing angle
+// bracket and its parameters, the Referer's fragment, stay.
+func TestRedactHeadersKeepsTheURLsShape(t *testing.T) {
+	h := http.Header{}
+	h.Set("Link", `<https://x.example/?api_key=s3cr3t>; rel="next", <https://x.example/?page=2>; rel="last"`)
+	h.Set("Referer", "https://app.example/cb?code=s3cr3t#top")
+	got := Headers(h)
+	if want := `<https://x.example/?api_key=[redacted]>; rel="next", <https://x.example/?page=2>; rel="last"`; got["Link"] != want {
+		t.Errorf("Link: %q, want %q", got["Link"], want)
+	}
+	if want := "https://app.example/cb?code=[redacted]#top"; got["Referer"] != want {
+		t.Errorf("Referer: %q, want %q", got["Referer"], want)
 	}
 }
 
