@@ -36,6 +36,9 @@ func checkOutputPaths(opts proxyOptions) error {
 		} else if err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return fmt.Errorf("%s %s: %w", o.flag, o.path, errors.Unwrap(err))
 		}
+		if o.flag == "--record-scenario" {
+			removeLeftovers(linkTarget(o.path)) // of a recording's write cut short by a kill
+		}
 		if dir := filepath.Dir(linkTarget(o.path)); !isDir(dir) {
 			return fmt.Errorf("%s %s: the directory %s does not exist or is not a directory", o.flag, o.path, dir)
 		} else if err := writableDir(dir); err != nil {
@@ -122,12 +125,28 @@ func writeRecording(rec *proxy.ScenarioRecorder, opts proxyOptions, out io.Write
 	if err != nil {
 		return err
 	}
-	if err := os.WriteFile(opts.recordScenario, buf.Bytes(), 0o644); err != nil {
+	if nothingRecorded(c) {
+		if fi, err := os.Stat(opts.recordScenario); err == nil && fi.Size() > 0 {
+			fmt.Fprintf(out, "scenario %s not written: no answer showed a record, and %s is left as it was\n", name, opts.recordScenario)
+			return nil
+		}
+	}
+	if err := writeFileAtomic(opts.recordScenario, buf.Bytes()); err != nil {
 		return fmt.Errorf("record scenario: %w (the folder was writable at start; it was removed or its rights changed while the proxy ran)", err)
 	}
 	fmt.Fprintf(out, "scenario %s written to %s holding %s, %s, %s, %s, %s, %s from the answers' records (a group, board or tag a record names but no answer showed is added as a placeholder; the log names each record left out)\n",
 		name, opts.recordScenario, count(c["boards"], "board"), count(c["groups"], "group"), count(c["tags"], "tag"), count(c["cards"], "card"), count(c["comments"], "comment"), count(c["carts"], "cart"))
 	return nil
+}
+
+// nothingRecorded tells whether a recording holds no record of any kind.
+func nothingRecorded(counts map[string]int) bool {
+	for _, n := range counts {
+		if n > 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // baseIDs lists the ids of st by the scenario's record kinds: the ids a recorded record cannot

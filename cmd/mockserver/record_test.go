@@ -159,3 +159,40 @@ func TestProxyWritesItsReportsWhenTheRecordingFails(t *testing.T) {
 		}
 	}
 }
+
+// A proxy stopped before any answer showed a record leaves an existing scenario file as it was
+// (a re-run that recorded nothing does not wipe yesterday's recording), through a link too;
+// a recording that holds records replaces it, keeping its rights.
+func TestProxyRecordingNothingKeepsTheFile(t *testing.T) {
+	upstream, stopUpstream := startMock(t)
+	defer func() { _ = stopUpstream() }()
+	dir := t.TempDir()
+	file := filepath.Join(dir, "kept.yaml")
+	const earlier = "name: kept\nbase: empty\n"
+	if err := os.WriteFile(file, []byte(earlier), 0o640); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(dir, "link.yaml")
+	if err := os.Symlink("kept.yaml", link); err != nil {
+		t.Fatal(err)
+	}
+	_, stop := startProxyCmd(t, nil, "--upstream", upstream, "--record-scenario", link)
+	if err := stop(); err != nil {
+		t.Fatalf("stop the proxy: %v", err)
+	}
+	if raw, _ := os.ReadFile(file); string(raw) != earlier {
+		t.Errorf("a recording of nothing replaced the file:\n%s", raw)
+	}
+	base, stop := startProxyCmd(t, nil, "--upstream", upstream, "--record-scenario", link)
+	postJSON(t, base+"/services/operations/v1/operations/boards/list", loginMember(t, base), map[string]any{})
+	if err := stop(); err != nil {
+		t.Fatalf("stop the proxy: %v", err)
+	}
+	fi, err := os.Lstat(file)
+	if raw, _ := os.ReadFile(file); err != nil || string(raw) == earlier || fi.Mode().Perm() != 0o640 {
+		t.Errorf("a recording of boards: file mode %v, content:\n%s\nwant the boards written, mode 0640", fi.Mode(), raw)
+	}
+	if fi, err := os.Lstat(link); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Errorf("the link is no longer a link")
+	}
+}

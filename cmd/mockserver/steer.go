@@ -115,7 +115,10 @@ func (o steerOptions) save(m *mockserver.Server) error {
 	if err != nil {
 		return fmt.Errorf("save state: %w", err)
 	}
-	return writeFileAtomic(o.stateFile, b)
+	if err := writeFileAtomic(o.stateFile, b); err != nil {
+		return fmt.Errorf("save state: %w", err)
+	}
+	return nil
 }
 
 // tempPrefix names the temporary files of a save of path: ".mockserver-state-<file>-".
@@ -151,14 +154,18 @@ func globEscape(s string) string {
 }
 
 // writeFileAtomic replaces path with b through a synced temporary file and a rename; a path
-// that is a symbolic link has the file it names replaced, and stays a link.
+// that is a symbolic link has the file it names replaced, and stays a link. A kill mid-write
+// leaves the old file whole (and a temporary file the next start removes).
 func writeFileAtomic(path string, b []byte) error {
 	path = linkTarget(path)
 	tmp, err := os.CreateTemp(filepath.Dir(path), tempPrefix(path)+"*")
 	if err != nil {
-		return fmt.Errorf("save state: %w", err)
+		return err
 	}
 	defer os.Remove(tmp.Name()) // fails harmlessly once renamed
+	if fi, statErr := os.Stat(path); statErr == nil {
+		_ = tmp.Chmod(fi.Mode().Perm()) // a file replaced keeps its rights
+	}
 	_, err = tmp.Write(b)
 	if err == nil {
 		err = tmp.Sync()
@@ -170,7 +177,7 @@ func writeFileAtomic(path string, b []byte) error {
 		err = os.Rename(tmp.Name(), path)
 	}
 	if err != nil {
-		return fmt.Errorf("save state %s: %w", path, err)
+		return fmt.Errorf("write %s: %w", path, err)
 	}
 	// Sync the directory so the rename itself survives a crash; not every system allows it.
 	if dir, err := os.Open(filepath.Dir(path)); err == nil {
