@@ -303,19 +303,24 @@ const smallSnapshot = 2 << 20
 // read's error; either way r.Body still yields the whole body (what was read, then the rest,
 // or the read's error).
 func readBodyAhead(r *http.Request, limit int64) (bool, error) {
-	head, err := io.ReadAll(io.LimitReader(r.Body, limit+1))
+	// Sized by Content-Length when it gives one, so a snapshot of hundreds of megabytes is not
+	// copied over and over as the buffer doubles.
+	buf := bytes.NewBuffer(make([]byte, 0, min(max(r.ContentLength, 0), limit)+bytes.MinRead))
+	_, err := buf.ReadFrom(io.LimitReader(r.Body, limit+1))
+	head := buf.Bytes()
+	if err == nil && int64(len(head)) <= limit { // all of it: read as it is, not copied again
+		r.Body = &readAhead{Reader: bytes.NewReader(head), data: head, Closer: r.Body}
+		return true, nil
+	}
 	rest := io.Reader(r.Body)
-	switch {
-	case err != nil:
+	if err != nil {
 		rest = errReader{err}
-	case int64(len(head)) <= limit:
-		rest = http.NoBody
 	}
 	r.Body = struct {
 		io.Reader
 		io.Closer
 	}{io.MultiReader(bytes.NewReader(head), rest), r.Body}
-	return err == nil && int64(len(head)) <= limit, err
+	return false, err
 }
 
 // errReader fails every read with err.

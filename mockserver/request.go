@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"maps"
 	"net/http"
 	"reflect"
 	"slices"
@@ -87,31 +86,12 @@ func bodyEncoded(h http.Header) bool {
 // readBody reads at most limit bytes of the request body as one JSON object, decoded once,
 // and returns the bytes (trimmed) and the object; an empty body has no
 // bytes and counts as {} (D2). Of duplicate keys the last wins (D8).
-// It is the one body reader of the operations and of the mock's controls.
+// It is the one body reader of the operations; the controls read theirs with readObject.
 func readBody(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, map[string]any, *bodyProblem) {
-	if p := encodingProblem(r); p != nil {
-		return nil, nil, p
+	raw, problem := readRaw(w, r, limit)
+	if problem != nil {
+		return nil, nil, problem
 	}
-	if r.ContentLength > limit { // refused unread: a client waiting on "100 Continue" sends nothing
-		return nil, nil, &bodyProblem{status: http.StatusRequestEntityTooLarge, message: "The request body must not be larger than " + byteSize(limit) + "."}
-	}
-	var raw []byte
-	var err error
-	if ra, ok := r.Body.(*readAhead); ok && int64(len(ra.data)) <= limit {
-		raw = ra.data // read whole by the journal; never written to
-	} else {
-		raw, err = io.ReadAll(http.MaxBytesReader(w, r.Body, limit))
-	}
-	var tooLarge *http.MaxBytesError
-	switch {
-	case errors.As(err, &tooLarge):
-		return nil, nil, &bodyProblem{status: http.StatusRequestEntityTooLarge, message: "The request body must not be larger than " + byteSize(limit) + "."}
-	case errors.Is(err, inflight.ErrFull):
-		return nil, nil, &bodyProblem{status: http.StatusServiceUnavailable, message: bodiesFullMessage(maxBodiesHeld)}
-	case err != nil:
-		return nil, nil, &bodyProblem{status: http.StatusBadRequest, message: "The request body could not be read."}
-	}
-	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 {
 		return nil, map[string]any{}, nil
 	}
@@ -134,9 +114,59 @@ func readBody(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, map[
 	}
 	obj, ok := value.(map[string]any)
 	if !ok {
-		return nil, nil, &bodyProblem{status: http.StatusBadRequest, message: "The request body must be a JSON object."}
+		return nil, nil, notAnObject()
 	}
 	return raw, obj, nil
+}
+
+func notAnObject() *bodyProblem {
+	return &bodyProblem{status: http.StatusBadRequest, message: "The request body must be a JSON object."}
+}
+
+// readObject reads a request body that must be a JSON object (or empty) without decoding it
+// into values, for the controls that decode it into their own types: a snapshot of a hundred
+// megabytes took a gigabyte as a tree of maps. The same problems as readBody's.
+func readObject(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, *bodyProblem) {
+	raw, problem := readRaw(w, r, limit)
+	if problem != nil || len(raw) == 0 {
+		return nil, problem
+	}
+	var typeErr *json.UnmarshalTypeError
+	switch err := json.Unmarshal(raw, &struct{}{}); { // checks the syntax, skips the members
+	case errors.As(err, &typeErr), string(raw) == "null":
+		return nil, notAnObject()
+	case err != nil:
+		return nil, notJSON(raw, err)
+	}
+	return raw, nil
+}
+
+// readRaw reads a request body up to limit, trimmed of white space, refusing a content
+// encoding it cannot read and a body past limit.
+func readRaw(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, *bodyProblem) {
+	if p := encodingProblem(r); p != nil {
+		return nil, p
+	}
+	if r.ContentLength > limit { // refused unread: a client waiting on "100 Continue" sends nothing
+		return nil, &bodyProblem{status: http.StatusRequestEntityTooLarge, message: "The request body must not be larger than " + byteSize(limit) + "."}
+	}
+	var raw []byte
+	var err error
+	if ra, ok := r.Body.(*readAhead); ok && int64(len(ra.data)) <= limit {
+		raw = ra.data // read whole by the journal; never written to
+	} else {
+		raw, err = io.ReadAll(http.MaxBytesReader(w, r.Body, limit))
+	}
+	var tooLarge *http.MaxBytesError
+	switch {
+	case errors.As(err, &tooLarge):
+		return nil, &bodyProblem{status: http.StatusRequestEntityTooLarge, message: "The request body must not be larger than " + byteSize(limit) + "."}
+	case errors.Is(err, inflight.ErrFull):
+		return nil, &bodyProblem{status: http.StatusServiceUnavailable, message: bodiesFullMessage(maxBodiesHeld)}
+	case err != nil:
+		return nil, &bodyProblem{status: http.StatusBadRequest, message: "The request body could not be read."}
+	}
+	return bytes.TrimSpace(raw), nil
 }
 
 // notJSON words why raw, trimmed, is not JSON text: the byte order mark it starts with, or the
@@ -198,7 +228,7 @@ func decodeControl(w http.ResponseWriter, r *http.Request, v any, limit int64) b
 // decodeControlChecked is decodeControl with check run on the body as written, before it is
 // decoded: the fields it returns answer 422 shape (c).
 func decodeControlChecked(w http.ResponseWriter, r *http.Request, v any, limit int64, check func([]byte) map[string][]string) bool {
-	body, _, problem := readBody(w, r, limit)
+	body, problem := readObject(w, r, limit)
 	if problem != nil {
 		writeShapeA(w, problem.status, problem.message)
 		return false
@@ -237,26 +267,38 @@ func decodeControlChecked(w http.ResponseWriter, r *http.Request, v any, limit i
 // resembles; unknown is the first such name at the top. A body that is not a JSON object goes
 // on as it is, for the decoder to word.
 func controlBody(body []byte, names map[string]bool) (canon []byte, unknown string) {
-	dec := json.NewDecoder(bytes.NewReader(body))
-	dec.UseNumber()
-	var doc any
-	if dec.Decode(&doc) != nil {
+	// Read without decoding the body into a tree of values: a snapshot of a hundred megabytes
+	// took a gigabyte that way.
+	keys, object := topKeys(body)
+	if !object {
 		return body, ""
 	}
-	obj, ok := doc.(map[string]any)
-	if !ok {
-		return body, ""
-	}
-	for _, k := range slices.Sorted(maps.Keys(obj)) {
+	slices.Sort(keys)
+	for _, k := range keys {
 		if !names[k] {
 			return nil, k
 		}
 	}
-	canon, err := json.Marshal(integral(doc))
-	if err != nil {
-		return body, ""
+	return jsonnum.Integral(body), ""
+}
+
+// topKeys lists the member names of a JSON object, as written; object is false for any other
+// value. Each member's value is read past, one at a time.
+func topKeys(body []byte) (keys []string, object bool) {
+	dec := json.NewDecoder(bytes.NewReader(body))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return nil, false
 	}
-	return canon, ""
+	for dec.More() {
+		tok, err := dec.Token()
+		key, isKey := tok.(string)
+		var value json.RawMessage
+		if err != nil || !isKey || dec.Decode(&value) != nil {
+			return nil, false
+		}
+		keys = append(keys, key)
+	}
+	return keys, true
 }
 
 // controlFieldError words a decoding error of a control's JSON object under its field.

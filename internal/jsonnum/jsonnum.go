@@ -63,3 +63,40 @@ func splitNumber(num string) (sign, digits string, point int64) {
 	whole, frac, _ := strings.Cut(mant, ".")
 	return sign, whole + frac, int64(len(whole)) + exp
 }
+
+// Integral returns the JSON text doc with every whole number outside its strings written as an
+// integer (IntegerText), and the rest byte for byte; doc itself when no number changes. It
+// reads the text once without decoding it, so a snapshot of hundreds of megabytes is not held
+// as a tree of values. doc must be valid JSON.
+func Integral(doc []byte) []byte {
+	var out []byte
+	from := 0
+	inString, escaped := false, false
+	for i := 0; i < len(doc); i++ {
+		c := doc[i]
+		switch {
+		case escaped:
+			escaped = false
+		case inString:
+			escaped = c == '\\'
+			inString = c != '"'
+		case c == '"':
+			inString = true
+		case c == '-' || (c >= '0' && c <= '9'):
+			j := i + 1
+			for j < len(doc) && strings.IndexByte("0123456789.eE+-", doc[j]) >= 0 {
+				j++
+			}
+			num := string(doc[i:j])
+			if text, ok := IntegerText(num); ok && text != num {
+				out = append(append(out, doc[from:i]...), text...)
+				from = j
+			}
+			i = j - 1
+		}
+	}
+	if out == nil {
+		return doc
+	}
+	return append(out, doc[from:]...)
+}

@@ -1,6 +1,7 @@
 package jsonnum_test
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -40,4 +41,9 @@ func TestIntegerText(t *testing.T) {
 			t.Errorf("IntegerText(%.40q) = %.40q, %v; want %.40q, %v", tt.in, got, ok, tt.want, tt.ok)
 		}
 	}
+}
+
+func ExampleIntegral() {
+	fmt.Println(string(jsonnum.Integral([]byte(`{"id":5.0,"n":[1e1,-2.50e1,0.5],"title":"5.0 and 1e1","x":7}`))))
+	// Output: {"id":5,"n":[10,-25,0.5],"title":"5.0 and 1e1","x":7}
 }
