@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/opsapi/mocktoolkit/conformance/rules"
 	"github.com/opsapi/mocktoolkit/internal/page"
@@ -50,8 +51,33 @@ func (p *Proxy) serveControl(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusServiceUnavailable, map[string]any{"error": true, "message": fmt.Sprintf("The proxy is still writing %d MiB of its pages to clients that have not read them; try again in a moment.", maxPagesInFlight>>20), "data": []any{}})
 	})
 	defer bw.Done()
-	handle(bw, r)
+	// One page is built at a time: fifty clients asking for a journal of large bodies at once
+	// each encoded their own copy. The turn passes on once the page's header is written (the
+	// page is built then), so a client that does not read holds its bytes, not the turn.
+	select {
+	case p.pageBuilds <- struct{}{}:
+	case <-r.Context().Done():
+		return
+	}
+	release := sync.OnceFunc(func() { <-p.pageBuilds })
+	defer release()
+	handle(&builtPage{ResponseWriter: bw, built: release}, r)
 }
+
+// builtPage is the writer of one of the proxy's pages: writing its header gives up the turn to
+// build (serveControl).
+type builtPage struct {
+	http.ResponseWriter
+	built func()
+}
+
+func (b *builtPage) WriteHeader(code int) {
+	b.built()
+	b.ResponseWriter.WriteHeader(code)
+}
+
+// Unwrap lets http.ResponseController reach the connection.
+func (b *builtPage) Unwrap() http.ResponseWriter { return b.ResponseWriter }
 
 // maxPagesInFlight bounds the bytes of the proxy's large pages being written at once.
 const maxPagesInFlight = 64 << 20

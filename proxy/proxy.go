@@ -82,6 +82,9 @@ type Proxy struct {
 	largeChecks chan struct{}
 	// pages are the bytes of the proxy's own large pages being written (serveControl).
 	pages *answerbound.Budget
+	// pageBuilds is the turn to build one of the proxy's own pages: one at a time, as a
+	// journal of large bodies encodes to tens of MB.
+	pageBuilds chan struct{}
 	// bodies are the request bytes read ahead now, over every exchange (D216).
 	bodies  *inflight.Budget
 	logger  *slog.Logger
@@ -121,6 +124,7 @@ func New(cfg Config) (*Proxy, error) {
 		maxBody:     cfg.MaxBody,
 		largeChecks: make(chan struct{}, 1),
 		pages:       answerbound.New(maxPagesInFlight),
+		pageBuilds:  make(chan struct{}, 1),
 		logger:      cfg.Logger,
 		hosts:       hostguard.New(cfg.AllowedHosts),
 		ops:         ops,
