@@ -291,6 +291,13 @@ func (p *Proxy) inspect(resp *http.Response) error {
 		}
 	}
 	ex.status, ex.respHeader = resp.StatusCode, resp.Header.Clone()
+	if loopRefusal(resp) {
+		// Another proxy of this toolkit refused the request as looped (A → B → A): the answer
+		// is that proxy's, not the deployment's, and is passed on unjudged (D140).
+		ex.note("the upstream is a proxy that refused the request as looped back to it: its answer is passed on unjudged")
+		p.record(ex)
+		return nil
+	}
 	if ex.op == nil {
 		why := "not a POST of one of the 24 operations"
 		switch {

@@ -28,6 +28,7 @@ func (p *Proxy) admit(w http.ResponseWriter, r *http.Request) bool {
 	case hostRefusal != "":
 		writeJSON(w, http.StatusForbidden, map[string]any{"error": true, "message": hostRefusal})
 	case p.looped(r):
+		w.Header().Set("Via", "1.1 "+p.via) // marks the refusal as a proxy's, not the deployment's
 		writeJSON(w, http.StatusLoopDetected, map[string]any{"error": true, "message": "This request already passed through this proxy: its upstream " + p.upstream.Redacted() + " leads back to it. Point --upstream at the deployment, not at the proxy.", "data": []any{}})
 	case r.ProtoMajor != 1: // the HTTP/2 preface "PRI * HTTP/2.0", which net/http lets through
 		writeJSON(w, http.StatusHTTPVersionNotSupported, map[string]any{"error": true, "message": wireerr.Message(http.StatusHTTPVersionNotSupported, "", "the proxy"), "data": []any{}})
@@ -47,6 +48,20 @@ func (p *Proxy) admit(w http.ResponseWriter, r *http.Request) bool {
 func (p *Proxy) looped(r *http.Request) bool {
 	for _, v := range r.Header.Values("Via") {
 		if strings.Contains(v, p.via) {
+			return true
+		}
+	}
+	return false
+}
+
+// loopRefusal tells an answer that is a proxy of this toolkit refusing a looped request: 508
+// with that proxy's Via.
+func loopRefusal(resp *http.Response) bool {
+	if resp.StatusCode != http.StatusLoopDetected {
+		return false
+	}
+	for _, v := range resp.Header.Values("Via") {
+		if strings.Contains(v, viaPrefix) {
 			return true
 		}
 	}
@@ -80,10 +95,13 @@ func pathProblem(path string) string {
 
 // newVia names this proxy in Via headers: "mockserver-proxy-" and 8 random hex digits, so two
 // proxies in a chain never take each other for themselves.
+// viaPrefix starts every proxy's name in Via headers.
+const viaPrefix = "mockserver-proxy-"
+
 func newVia() string {
 	b := make([]byte, 4)
 	_, _ = rand.Read(b)
-	return "mockserver-proxy-" + hex.EncodeToString(b)
+	return viaPrefix + hex.EncodeToString(b)
 }
 
 // clipText shortens a value quoted in a message to about n bytes (text.Clip).

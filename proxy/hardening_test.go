@@ -99,6 +99,42 @@ func TestProxyLoopDetected(t *testing.T) {
 	if res.StatusCode != http.StatusLoopDetected {
 		t.Errorf("status %d, want 508", res.StatusCode)
 	}
+	// The 508 is the proxy's own refusal, not the deployment's answer: never judged.
+	if v := res.Header.Get(proxy.HeaderViolations); v != "" || p.DeploymentViolations() != 0 {
+		t.Errorf("the loop's refusal is judged as the deployment's: verdict %q, %d deployment violations", v, p.DeploymentViolations())
+	}
+}
+
+// Two proxies whose upstreams lead to each other (A → B → A): the 508 one of them answers is
+// judged by neither as the deployment's (D140).
+func TestTwoProxyLoopIsNoDeploymentViolation(t *testing.T) {
+	var hb http.Handler = http.NotFoundHandler()
+	b := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { hb.ServeHTTP(w, r) }))
+	t.Cleanup(b.Close)
+	bu, _ := url.Parse(b.URL)
+	pa, err := proxy.New(proxy.Config{Upstream: bu})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := httptest.NewServer(pa)
+	t.Cleanup(a.Close)
+	au, _ := url.Parse(a.URL)
+	pb, err := proxy.New(proxy.Config{Upstream: au})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hb = pb
+	res, err := (&http.Client{Timeout: 10 * time.Second}).Post(a.URL+"/services/operations/v1/operations/tags/list", "application/json", strings.NewReader(`{}`))
+	if err != nil {
+		t.Fatalf("the request never came back: %v", err)
+	}
+	res.Body.Close()
+	if res.StatusCode != http.StatusLoopDetected || res.Header.Get(proxy.HeaderViolations) != "" {
+		t.Errorf("status %d with verdict %q, want 508 unjudged", res.StatusCode, res.Header.Get(proxy.HeaderViolations))
+	}
+	if pa.DeploymentViolations() != 0 || pb.DeploymentViolations() != 0 {
+		t.Errorf("deployment violations: A %d, B %d, want none", pa.DeploymentViolations(), pb.DeploymentViolations())
+	}
 }
 
 // A path with ".." is never forwarded: joined to the upstream's base path it would leave it
