@@ -33,6 +33,8 @@ func TestTheCommandExplainsItself(t *testing.T) {
 		{name: "proxy --help exits 0", args: []string{"proxy", "--help"}, out: "-upstream"},
 		{name: "help proxy prints the proxy's help", args: []string{"help", "proxy"}, out: "-upstream"},
 		{name: "help on an unknown subcommand exits 2", args: []string{"help", "prxy"}, code: 2, err: `unknown subcommand "prxy"`},
+		{name: "help with more than one subcommand exits 2", args: []string{"help", "proxy", "extra"}, code: 2, err: "help takes one subcommand"},
+		{name: "help help prints the usage", args: []string{"help", "help"}, out: "Usage:"},
 		{name: "an unknown scenario is a flag error", args: []string{"--scenario", "nope"}, code: 1, err: ""},
 	}
 	for _, tt := range tests {
