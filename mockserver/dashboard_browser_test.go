@@ -81,6 +81,16 @@ func TestDashboardInABrowser(t *testing.T) {
 	before := waitText(ctx, t, "#clock-now", func(s string) bool { return s != "" }, "clock")
 	waitText(ctx, t, "#credentials", func(s string) bool { return strings.Contains(s, m.manifest.Users.Member.Email) }, "credentials")
 
+	t.Run("the token leaves the address bar and a reload still opens the page", func(t *testing.T) {
+		if href, err := chromedp.Run(ctx, chromedp.Location()); err != nil || strings.Contains(href, "s3cret") {
+			t.Errorf("the address bar reads %q (%v), want no token", href, err)
+		}
+		if err := chromedp.Do(ctx, chromedp.Reload(), chromedp.WaitVisible(chromedp.CSS("#clock-now"))); err != nil {
+			t.Fatalf("reload the dashboard: %v", err)
+		}
+		waitText(ctx, t, "#credentials", func(s string) bool { return strings.Contains(s, m.manifest.Users.Member.Email) }, "credentials after a reload")
+	})
+
 	t.Run("advancing the clock moves the mock's clock", func(t *testing.T) {
 		advanceOnThePage(ctx, t, m, before, admin)
 	})

@@ -5,6 +5,13 @@
   var params = new URLSearchParams(location.search);
   var token = params.get("token") || sessionStorage.getItem("mockAdminToken") || "";
   if (token) { sessionStorage.setItem("mockAdminToken", token); }
+  if (params.has("token")) {
+    // The token leaves the address bar (history, screenshots, a shared link): the tab keeps it,
+    // and the token prompt sends it again when the page is reloaded.
+    params.delete("token");
+    var rest = params.toString();
+    history.replaceState(null, "", location.pathname + (rest ? "?" + rest : "") + location.hash);
+  }
   var prefix = document.body.getAttribute("data-prefix") || "";
   var requests = [];
 
