@@ -20,9 +20,12 @@ type exchange struct {
 	start  time.Time
 	op     *spec.Operation // nil when the request is not one of the 24 operations
 	routed bool            // op was found by routedPath, not by the exact path
-	method string
-	target string // path and query, as the client sent them
-	path   string
+	// unrouted: routed, and the upstream answered that it does not route the path there (404,
+	// 405, a redirect): not the operation's exchange, so not counted as checked.
+	unrouted bool
+	method   string
+	target   string // path and query, as the client sent them
+	path     string
 
 	reqHeader http.Header
 	reqBody   []byte // at most maxBody bytes

@@ -377,7 +377,7 @@ func (p *Proxy) inspect(resp *http.Response) error {
 	switch {
 	case ex.routed && notRouted(resp.StatusCode):
 		ex.note(fmt.Sprintf("the upstream answered %d: it does not route this path to the operation, so the answer is not judged as the operation's", resp.StatusCode))
-		ex.violations = cutShort
+		ex.violations, ex.unrouted = cutShort, len(cutShort) == 0
 	case len(ex.respBody) > largeAnswer:
 		// Judging a large answer takes several times its size in decoded values: one at a time.
 		select {

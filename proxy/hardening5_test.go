@@ -221,6 +221,9 @@ func TestUnroutedPathIsNotADeploymentViolation(t *testing.T) {
 	if a.status != http.StatusNotFound || a.header.Get(proxy.HeaderViolations) != "" {
 		t.Errorf("tags/list/ through the proxy to the mock: %d with verdict %q, want the 404 unjudged", a.status, a.header.Get(proxy.HeaderViolations))
 	}
+	if r := s.proxy.Report(); r.Checked != 0 {
+		t.Errorf("the report counts %d exchanges checked, want 0 (the path is not the operation's)", r.Checked)
+	}
 }
 
 // A path that encodes a '/' (tags%2Flist) names no operation: the proxy forwards it as sent and
