@@ -7,9 +7,11 @@ import (
 	"fmt"
 	"net/http"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/opsapi/mocktoolkit/internal/jsonnum"
 	"github.com/opsapi/mocktoolkit/reference"
 	"github.com/opsapi/mocktoolkit/spec"
 )
@@ -204,6 +206,9 @@ func sentence(field string, e *openapi3.SchemaError) string {
 	case "nullable":
 		return reference.MsgNotNull(field)
 	case "type":
+		if n, ok := e.Value.(json.Number); ok && s != nil && s.Type.Is("integer") && jsonnum.WholeNumber(string(n)) {
+			return reference.MsgPastRange(field, strings.HasPrefix(string(n), "-")) // 1e400: whole, past any bits
+		}
 		return reference.MsgType(field, article(s))
 	case "maxLength":
 		return reference.MsgMaxLength(field, derefU(s.MaxLength))

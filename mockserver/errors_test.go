@@ -233,6 +233,12 @@ func TestIntegralNumbersAndDuplicateKeys(t *testing.T) {
 	// Past what a float64 holds, still valid JSON: a field error too, not "not valid JSON".
 	m.post(pCardsUpdate, member, `{"id": 1e400}`).wantFieldError(t, "id")
 	m.post(pConvRestore, member, `{"conversation_id": 1e400}`).wantFieldError(t, "conversation_id")
+	// 1e400 is a whole number, worded as 1e20 is: by the bound it passed, not as no integer.
+	for num, want := range map[string]string{"1e400": "must not be greater than 9223372036854775807", "-1e400": "must be at least -9223372036854775808", "1.5": "must be an integer"} {
+		if a := m.post(pCommentsList, member, `{"card_id": `+num+`}`); !strings.Contains(string(a.raw), want) {
+			t.Errorf("card_id %s: %s, want %q", num, a.raw, want)
+		}
+	}
 	// Past 64 bits, a number is worded by the bound on the side it went past, not by a range
 	// from -2^63 that a page number has no part of.
 	a = m.post(pCommentsList, member, fmt.Sprintf(`{"card_id": %d, "page": 99999999999999999999}`, card))
