@@ -1,13 +1,9 @@
 package mockserver
 
 import (
-	"bufio"
 	"context"
 	"fmt"
 	"net/http"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -22,12 +18,7 @@ import (
 // reports the resident memory a second later (RSS-MB) against the goal of 150 MB (D143).
 // One iteration takes seconds: run it with -benchtime=1x.
 func BenchmarkJournalWorstCaseRSS(b *testing.B) {
-	bin := filepath.Join(b.TempDir(), "mockserver")
-	build := exec.Command("go", "build", "-trimpath", "-o", bin, "../cmd/mockserver")
-	build.Env = append(os.Environ(), "CGO_ENABLED=0")
-	if out, err := build.CombinedOutput(); err != nil {
-		b.Fatalf("build: %v\n%s", err, out)
-	}
+	bin := buildBinary(b)
 	var rss float64
 	for range b.N {
 		rss = fillWorlds(b, bin) / 1024
@@ -40,21 +31,8 @@ func BenchmarkJournalWorstCaseRSS(b *testing.B) {
 func fillWorlds(b *testing.B, bin string) float64 {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, bin, "--addr", "127.0.0.1:0", "--rate-limit", "1000000")
-	cmd.Env = append(os.Environ(), "GOGC=") // the binary's own setting
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		b.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		b.Fatal(err)
-	}
-	defer func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }()
-	line, err := bufio.NewReader(out).ReadString('\n')
-	if err != nil {
-		b.Fatalf("read the address: %v", err)
-	}
-	base := strings.Fields(line[strings.Index(line, "http://"):])[0]
+	base, cmd, stop := serveBinary(ctx, b, bin, []string{"GOGC="}, "--rate-limit", "1000000") // GOGC=: the binary's own setting
+	defer stop()
 	body := strings.Repeat("x", maxJournalBody)
 	pad := strings.Repeat("h", redact.MaxHeaderValue-16)
 	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 8}}
@@ -85,5 +63,5 @@ func fillWorlds(b *testing.B, bin string) float64 {
 	}
 	wg.Wait()
 	time.Sleep(time.Second)
-	return vmRSS(b, cmd.Process.Pid)
+	return procStatus(b, cmd.Process.Pid, "VmRSS:")
 }

@@ -1,16 +1,10 @@
 package mockserver
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
 	"net/http"
-	"os"
-	"os/exec"
-	"path/filepath"
-	"strconv"
-	"strings"
 	"testing"
 	"time"
 )
@@ -21,12 +15,7 @@ import (
 // it). Read into a tree of values three times over, a 157 MB snapshot peaked at 2 GB.
 // One iteration takes seconds: run it with -benchtime=1x.
 func BenchmarkSnapshotPutPeakRSS(b *testing.B) {
-	bin := filepath.Join(b.TempDir(), "mockserver")
-	build := exec.Command("go", "build", "-trimpath", "-o", bin, "../cmd/mockserver")
-	build.Env = append(os.Environ(), "CGO_ENABLED=0")
-	if out, err := build.CombinedOutput(); err != nil {
-		b.Fatalf("build: %v\n%s", err, out)
-	}
+	bin := buildBinary(b)
 	var peak, size float64
 	for range b.N {
 		peak, size = putLargeSnapshot(b, bin)
@@ -41,21 +30,8 @@ func BenchmarkSnapshotPutPeakRSS(b *testing.B) {
 func putLargeSnapshot(b *testing.B, bin string) (peak, size float64) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, bin, "--addr", "127.0.0.1:0", "--scenario", "busy", "--max-state-mb", "4096")
-	cmd.Env = append(os.Environ(), "GOGC=") // the binary's own setting
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		b.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		b.Fatal(err)
-	}
-	defer func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }()
-	line, err := bufio.NewReader(out).ReadString('\n')
-	if err != nil {
-		b.Fatalf("read the address: %v", err)
-	}
-	base := strings.Fields(line[strings.Index(line, "http://"):])[0]
+	base, cmd, stop := serveBinary(ctx, b, bin, []string{"GOGC="}, "--scenario", "busy", "--max-state-mb", "4096") // GOGC=: the binary's own setting
+	defer stop()
 	body := largeSnapshot(b, base, 40)
 	req, _ := http.NewRequest(http.MethodPut, base+"/__mock/state", bytes.NewReader(body))
 	req.Header.Set("Content-Type", "application/json")
@@ -67,16 +43,7 @@ func putLargeSnapshot(b *testing.B, bin string) (peak, size float64) {
 	if res.StatusCode != http.StatusOK {
 		b.Fatalf("PUT /__mock/state: %d", res.StatusCode)
 	}
-	status, err := os.ReadFile("/proc/" + strconv.Itoa(cmd.Process.Pid) + "/status")
-	if err != nil {
-		b.Skip("no /proc to read the peak from")
-	}
-	for _, l := range strings.Split(string(status), "\n") {
-		if v, ok := strings.CutPrefix(l, "VmHWM:"); ok {
-			kb, _ := strconv.ParseFloat(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), 64)
-			peak = kb / 1024
-		}
-	}
+	peak = procStatus(b, cmd.Process.Pid, "VmHWM:") / 1024
 	return peak, float64(len(body)) / (1 << 20)
 }
 
@@ -99,7 +66,7 @@ func largeSnapshot(b *testing.B, base string, times int) []byte {
 			top = max(top, r.(map[string]any)["id"].(float64))
 		}
 		for k := 1; k <= times; k++ {
-			for _, r := range recs[:len(recs)] {
+			for _, r := range recs {
 				c := map[string]any{}
 				for f, v := range r.(map[string]any) {
 					c[f] = v

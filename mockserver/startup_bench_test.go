@@ -4,10 +4,7 @@ import (
 	"bufio"
 	"context"
 	"net/http"
-	"os"
 	"os/exec"
-	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -36,12 +33,7 @@ func BenchmarkStartInProcess(b *testing.B) {
 // one it lets the process idle for a second and reports its resident memory (idle-RSS-MB)
 // from /proc.
 func BenchmarkBinary(b *testing.B) {
-	bin := filepath.Join(b.TempDir(), "mockserver")
-	build := exec.Command("go", "build", "-trimpath", "-o", bin, "../cmd/mockserver")
-	build.Env = append(os.Environ(), "CGO_ENABLED=0")
-	if out, err := build.CombinedOutput(); err != nil {
-		b.Fatalf("build: %v\n%s", err, out)
-	}
+	bin := buildBinary(b)
 	var total time.Duration
 	var rss float64
 	b.ResetTimer()
@@ -97,20 +89,5 @@ func startBinary(b *testing.B, bin string, idle bool) (time.Duration, float64) {
 	b.StopTimer()
 	defer b.StartTimer()
 	time.Sleep(time.Second)
-	return ready, vmRSS(b, cmd.Process.Pid)
-}
-
-// vmRSS reads VmRSS (kB) from /proc/<pid>/status.
-func vmRSS(b *testing.B, pid int) float64 {
-	status, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/status")
-	if err != nil {
-		b.Fatalf("read status: %v", err)
-	}
-	for _, l := range strings.Split(string(status), "\n") {
-		if f := strings.Fields(l); len(f) >= 2 && f[0] == "VmRSS:" {
-			kb, _ := strconv.ParseFloat(f[1], 64)
-			return kb
-		}
-	}
-	return 0
+	return ready, procStatus(b, cmd.Process.Pid, "VmRSS:")
 }

@@ -1,16 +1,11 @@
 package mockserver
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"os"
-	"os/exec"
-	"path/filepath"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -28,12 +23,7 @@ const busyWorlds = 64
 // p50 and p99 latency, and the process's resident memory at the end (RSS-MB) and at its peak
 // (peak-RSS-MB, VmHWM): the figures GOGC is chosen by (cmd/mockserver/gc.go, docs/performance.md).
 func BenchmarkWorlds(b *testing.B) {
-	bin := filepath.Join(b.TempDir(), "mockserver")
-	build := exec.Command("go", "build", "-trimpath", "-o", bin, "../cmd/mockserver")
-	build.Env = append(os.Environ(), "CGO_ENABLED=0")
-	if out, err := build.CombinedOutput(); err != nil {
-		b.Fatalf("build: %v\n%s", err, out)
-	}
+	bin := buildBinary(b)
 	// GOMEMLIMIT=off keeps the binary's own soft limit out of the GOGC rows; "defaults" sets
 	// neither, so the binary's own choice applies (cmd/mockserver/gc.go).
 	for _, row := range []struct{ name, gogc, limit string }{
@@ -48,21 +38,8 @@ func BenchmarkWorlds(b *testing.B) {
 func runWorlds(b *testing.B, bin string, env []string) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, bin, "--addr", "127.0.0.1:0", "--rate-limit", "1000000000")
-	cmd.Env = append(os.Environ(), env...)
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		b.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		b.Fatal(err)
-	}
-	defer func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }()
-	line, err := bufio.NewReader(out).ReadString('\n') // "mockserver listening on http://ADDR ..."
-	if err != nil {
-		b.Fatalf("read the address: %v", err)
-	}
-	base := strings.Fields(line[strings.Index(line, "http://"):])[0]
+	base, cmd, stop := serveBinary(ctx, b, bin, env, "--rate-limit", "1000000000")
+	defer stop()
 	clients, m := worldClients(b, base)
 	var next atomic.Int64
 	lat := make([][]time.Duration, busyWorlds)
@@ -164,20 +141,4 @@ func (c *worldClient) send(path string, body []byte) (time.Duration, error) {
 		err = nil
 	}
 	return d, err
-}
-
-// procStatus reads one kB figure (VmRSS:, VmHWM:) from /proc/<pid>/status.
-func procStatus(b *testing.B, pid int, field string) float64 {
-	raw, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
-	if err != nil {
-		b.Fatalf("read status: %v", err)
-	}
-	for _, l := range strings.Split(string(raw), "\n") {
-		if f := strings.Fields(l); len(f) >= 2 && f[0] == field {
-			var kb float64
-			_, _ = fmt.Sscan(f[1], &kb)
-			return kb
-		}
-	}
-	return 0
 }
