@@ -45,6 +45,11 @@ func fillWorlds(b *testing.B, bin string) float64 {
 				prefix := fmt.Sprintf("/__worlds/w%d", w)
 				if w == 64 {
 					prefix = ""
+				} else if res, err := client.Post(base+prefix+"/__mock/reset", "application/json", nil); err != nil || res.StatusCode != http.StatusOK {
+					b.Errorf("make the world %s: %v %v", prefix, err, res) // a request to an unknown path makes no world
+					return
+				} else {
+					res.Body.Close()
 				}
 				for i := range DefaultJournalSize {
 					req, _ := http.NewRequest(http.MethodPost, base+prefix+fmt.Sprintf("/nope/%d", i), strings.NewReader(body))
