@@ -64,13 +64,17 @@ func (b *journalBody) view() {
 		return // already redacted
 	}
 	b.Headers = redact.Headers(b.header)
-	b.Body = redact.Body(b.raw)
+	raw := b.raw
+	if b.size > len(raw) {
+		raw = redact.CutTail(raw) // the cut may fall inside a credential
+	}
+	b.Body = redact.Body(raw)
 	if b.size > len(b.raw) {
 		text, ok := b.Body.(string)
 		if !ok {
-			text = redact.Text(string(b.raw))
+			text = redact.Text(string(raw))
 		}
-		b.Body = text + fmt.Sprintf(" …[cut: the first %d bytes of %d or more]", len(b.raw), b.size)
+		b.Body = text + fmt.Sprintf(" …[cut: the first %d bytes of %d or more]", len(raw), b.size)
 	}
 	b.header, b.raw = nil, nil
 }

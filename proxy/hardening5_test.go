@@ -449,3 +449,17 @@ func TestMalformedUpstreamHeaderIsNotQuoted(t *testing.T) {
 		}
 	}
 }
+
+// The journal's cut of a long body never keeps the start of a credential it falls inside.
+func TestJournalCutKeepsNoPartOfACredential(t *testing.T) {
+	s := startProxy(t, newMock(t))
+	member := manifest().Users.Member
+	tok := s.loginThrough(t, `{"email":"`+member.Email+`","password":"`+member.Password+`"}`) // the proxy sees the password
+	for pad := 65515; pad <= 65530; pad++ {
+		s.post(t, pTagsList, tok, `{"note":"`+strings.Repeat("a", pad)+member.Password+`"}`)
+		raw, _ := json.Marshal(s.proxy.Exchanges(1))
+		if keep := member.Password[:len(member.Password)-4]; strings.Contains(string(raw), keep) {
+			t.Fatalf("pad %d: the journal keeps %q of the password", pad, keep)
+		}
+	}
+}

@@ -231,7 +231,12 @@ func (p *Proxy) logViolations(id int64, e Exchange) {
 }
 
 // cut keeps the first maxJournalBody bytes of b.
-func cut(b []byte) []byte { return b[:min(len(b), maxJournalBody)] }
+func cut(b []byte) []byte {
+	if len(b) > maxJournalBody {
+		return redact.CutTail(b[:maxJournalBody]) // the cut may fall inside a credential
+	}
+	return b
+}
 
 // handleExchanges answers the journal as JSON, newest first; ?limit=N keeps the newest N.
 func (p *Proxy) handleExchanges(w http.ResponseWriter, r *http.Request) {

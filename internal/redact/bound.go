@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"sort"
 	"strconv"
+	"strings"
 )
 
 // Bounds of the headers a journal keeps of a request or an answer (D64, D97): each value at
@@ -63,4 +64,24 @@ func withinBounds(h http.Header) bool {
 		}
 	}
 	return n <= MaxHeaders
+}
+
+// cutTailMax is how much of a word a body cut short loses at its cut: more than any password
+// or token is long.
+const cutTailMax = 256
+
+// CutTail is b, a body cut short by a journal's bound, without the run of word characters
+// (letters, digits and those of a token: "-._~+/=%\") it ends in, up to cutTailMax bytes: the
+// cut may fall inside a credential, whose start would stay in clear where no name announces it
+// and too short for the known values' scrub to be sure of (a password less its last character).
+func CutTail(b []byte) []byte {
+	end := len(b)
+	for end > 0 && len(b)-end < cutTailMax && tokenByte(b[end-1]) {
+		end--
+	}
+	return b[:end]
+}
+
+func tokenByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte(`-._~+/=%\`, c) >= 0 || c >= 0x80
 }
