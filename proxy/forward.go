@@ -550,6 +550,8 @@ func upstreamProblem(err error) string {
 		return err.Error() // certerr words the advice below
 	case strings.Contains(err.Error(), "timeout awaiting response headers"):
 		return fmt.Sprintf("no answer header arrived within %s", upstreamTimeout)
+	case strings.Contains(err.Error(), "multiple Content-Length"):
+		return "its answer has more than one Content-Length header, so no client can tell where its body ends"
 	case strings.Contains(err.Error(), "malformed"):
 		return malformedAnswer(err.Error())
 	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, syscall.ECONNRESET):

@@ -463,3 +463,20 @@ func TestJournalCutKeepsNoPartOfACredential(t *testing.T) {
 		}
 	}
 }
+
+// An answer with two Content-Length headers is a 502 worded in the proxy's words, not Go's.
+func TestTwoContentLengthsWorded(t *testing.T) {
+	upstream := rawUpstream(t, []byte("HTTP/1.1 200 OK\r\nContent-Length: 5\r\nContent-Length: 50\r\nConnection: close\r\n\r\nhello"))
+	p, _ := proxy.New(proxy.Config{Upstream: upstream})
+	front := httptest.NewServer(p)
+	t.Cleanup(front.Close)
+	r, err := http.Post(front.URL+pTagsList, "application/json", strings.NewReader("{}"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(r.Body)
+	r.Body.Close()
+	if r.StatusCode != http.StatusBadGateway || !strings.Contains(string(body), "more than one Content-Length header") || strings.Contains(string(body), "got [") {
+		t.Errorf("%d %s, want 502 saying the answer has more than one Content-Length", r.StatusCode, body)
+	}
+}
