@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/opsapi/mocktoolkit/internal/text"
 	"github.com/opsapi/mocktoolkit/proxy"
 )
 
@@ -96,6 +97,7 @@ func TestScenarioRecorderNamesWhatItDrops(t *testing.T) {
 	for _, c := range []struct{ path, answer, want string }{
 		{"/services/operations/v1/operations/cards/list", `{"error":false,"message":"ok","data":{"cards":[{"id":7,"title":"A","score":1e400}]}}`, "past the largest a JSON reader keeps"},
 		{"/services/operations/v1/operations/comments/list", `{"error":false,"message":"ok","data":{"comments":[{"id":4,"card_id":7,"comment":"re","parent_comment_id":9}],"cards":[{"id":7,"title":"A"}]}}`, "reply_to left out"},
+		{"/services/operations/v1/operations/tags/list", `{"error":false,"message":"ok","data":{"tags":[{"id":1` + strings.Repeat("0", 500000) + `}]}}`, "past the largest a JSON reader keeps"},
 		{"/services/domains/v1/domain-cart/remove", `{"error":false,"message":"ok","data":{"cart":{"session_token":"t1234","status":"shipped","currency":"USD","items":[]}}}`, `status "shipped" left out`},
 		{"/services/operations/v1/operations/cards/list", `{"error":false,"message":"ok","data":{"tags":[{"id":77,"name":"T77","position":2147483648}],"cards":[{"id":8,"title":"A","tag_id":77}]}}`, "position 2147483648 left out"},
 	} {
@@ -115,7 +117,12 @@ func TestScenarioRecorderNamesWhatItDrops(t *testing.T) {
 			t.Fatal(err)
 		}
 		if !strings.Contains(strings.Join(notes, "\n"), c.want) {
-			t.Errorf("%s answering %s: notes %q, want one saying %q", c.path, c.answer, notes, c.want)
+			t.Errorf("%s answering %s: notes %q, want one saying %q", c.path, text.Clip(c.answer, 200), text.Clip(strings.Join(notes, "|"), 400), c.want)
+		}
+		for _, n := range notes {
+			if len(n) > 2000 { // a log line quoting a 500 000-digit number was 500 KB
+				t.Errorf("%s: a note of %d bytes: %s", c.path, len(n), text.Clip(n, 200))
+			}
 		}
 	}
 }
