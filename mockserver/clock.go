@@ -137,7 +137,7 @@ func (c *Clock) Move(set *time.Time, freeze *bool, d time.Duration) error {
 	if set != nil {
 		from = set.UTC()
 	}
-	if d < 0 || LatestClock.Sub(from) < d {
+	if passesLatest(from, d) {
 		return fmt.Errorf("the clock would pass %s, the latest time the mock keeps", LatestClock.Format(time.RFC3339))
 	}
 	c.base, c.since = from.Add(d), time.Now()
@@ -146,6 +146,10 @@ func (c *Clock) Move(set *time.Time, freeze *bool, d time.Duration) error {
 	}
 	return nil
 }
+
+// passesLatest tells whether moving from by d (a negative d included) leaves the instants the
+// clock keeps.
+func passesLatest(from time.Time, d time.Duration) bool { return d < 0 || LatestClock.Sub(from) < d }
 
 // Release gives the clock back to the system time, running (D104).
 func (c *Clock) Release() {

@@ -147,7 +147,7 @@ func (s *Server) handleClockSet(w http.ResponseWriter, r *http.Request) {
 		if in.Set == nil && pendingFor(r) {
 			from = s.base.Now()
 		}
-		if (in.Set != nil || pendingFor(r)) && LatestClock.Sub(from) < advance {
+		if (in.Set != nil || pendingFor(r)) && passesLatest(from, advance) {
 			fields["advance_seconds"] = []string{advancePastMessage()}
 		}
 	}
