@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/opsapi/mocktoolkit/internal/inflight"
 	"github.com/opsapi/mocktoolkit/mockserver"
 )
 
@@ -49,4 +50,49 @@ func TestRequestBodiesHeldAtOnceAreBounded(t *testing.T) {
 	time.Sleep(300 * time.Millisecond)
 	creds := m.manifest.Users.Member
 	m.ctl(http.MethodPost, "/v1/authenticate", map[string]any{"email": creds.Email, "password": creds.Password}).wantStatus(t, http.StatusOK)
+}
+
+// Clients that announce bodies and stop sending them cannot keep every other client out until
+// the read timeout (D216): once they have been arriving for a second, the slowest give way
+// (408 shape (a), their connections closed) to a body that needs room, which is then served.
+func TestStalledBodiesGiveWayToOthers(t *testing.T) {
+	m := newMock(t, mockserver.Config{})
+	host := strings.TrimPrefix(m.url, "http://")
+	var conns []net.Conn
+	for range 64 { // 64 × ~1 MiB announced, a few bytes sent: the whole budget
+		c, err := net.Dial("tcp", host)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { c.Close() })
+		conns = append(conns, c)
+		fmt.Fprintf(c, "POST /__worlds/idle/v1/authenticate HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n{\"email\":\"", host, 1<<20-1024)
+	}
+	time.Sleep(inflight.Grace + 300*time.Millisecond)
+	creds := m.manifest.Users.Member
+	login := fmt.Sprintf(`{"email":%q,"password":%q,"pad":"%s"}`, creds.Email, creds.Password, strings.Repeat("a", 512<<10))
+	res, err := http.Post(m.url+"/__worlds/busy/v1/authenticate", "application/json", strings.NewReader(login))
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	if res.StatusCode != http.StatusOK {
+		t.Fatalf("a login while stalled bodies held the budget: %d %.300s, want 200 once they gave way", res.StatusCode, body)
+	}
+	gaveWay, deadline := 0, time.Now().Add(200*time.Millisecond)
+	for _, c := range conns {
+		_ = c.SetReadDeadline(deadline)
+		answer, _ := io.ReadAll(c)
+		if len(answer) == 0 {
+			continue
+		}
+		gaveWay++
+		if !strings.HasPrefix(string(answer), "HTTP/1.1 408") || !strings.Contains(string(answer), `"error":true`) || !strings.Contains(string(answer), "too slowly") {
+			t.Errorf("a stalled body that gave way was answered %.300q, want 408 shape (a) saying why", answer)
+		}
+	}
+	if gaveWay == 0 || gaveWay > 2 {
+		t.Errorf("%d stalled bodies gave way for one of 512 KiB, want one or two", gaveWay)
+	}
 }

@@ -2,6 +2,7 @@ package mockserver
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -9,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/opsapi/mocktoolkit/internal/inflight"
 	"github.com/opsapi/mocktoolkit/internal/redact"
 )
 
@@ -285,7 +287,7 @@ func (s *Server) recordRequests(next http.Handler) http.Handler {
 		var reqBody []byte
 		var readErr error
 		if !unread {
-			held, err := s.bodies.Hold(r, maxBody) // every body held at once stays under maxBodiesHeld (D216)
+			held, err := s.bodies.Hold(w, r, maxBody) // every body held at once stays under maxBodiesHeld (D216)
 			if err != nil {
 				s.peekRate(w, r)
 				writeBodiesFull(w, s.bodies.Max())
@@ -293,6 +295,11 @@ func (s *Server) recordRequests(next http.Handler) http.Handler {
 			}
 			defer held.Release()
 			reqBody, readErr = readUpTo(r.Body, r.ContentLength, limit+1) // one more: was it cut?
+			if errors.Is(readErr, inflight.ErrGaveWay) { // cut short for another client (D216)
+				s.peekRate(w, r)
+				writeBodyGaveWay(w)
+				return
+			}
 		}
 		reqSize := len(reqBody)
 		switch {

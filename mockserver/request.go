@@ -210,6 +210,14 @@ func writeBodiesFull(w http.ResponseWriter, max int64) {
 	writeShapeA(w, http.StatusServiceUnavailable, bodiesFullMessage(max))
 }
 
+// writeBodyGaveWay answers a request whose body stopped arriving, or came too slowly, while the
+// budget of bodies held at once was full and another needed room (D216): 408 shape (a); its
+// connection's reading has been cut off, so the connection closes.
+func writeBodyGaveWay(w http.ResponseWriter) {
+	w.Header().Set("Connection", "close")
+	writeShapeA(w, http.StatusRequestTimeout, "The request body arrived too slowly while other requests waited for room, and was not read whole; send it again.")
+}
+
 // byteSize words a size limit: "1 MiB".
 func byteSize(n int64) string {
 	if n >= 1<<20 && n%(1<<20) == 0 {

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/opsapi/mocktoolkit/internal/inflight"
 )
 
 // The request bodies the proxy reads ahead for checking are bounded over every exchange (D216):
@@ -35,5 +37,48 @@ func TestRequestBodiesReadAheadAreBounded(t *testing.T) {
 	res.Body.Close()
 	if res.StatusCode != http.StatusServiceUnavailable || !strings.Contains(string(body), "not forwarded") {
 		t.Errorf("a body while the budget is held: %d %s, want 503 saying it was not forwarded", res.StatusCode, body)
+	}
+}
+
+// Clients that announce bodies to an operation and stop sending them cannot keep every other
+// client from being forwarded until the read timeout (D216): once they have been arriving for
+// a second, the slowest give way (408, not forwarded) to a body that needs room.
+func TestStalledBodiesGiveWayToOthers(t *testing.T) {
+	_, base := serveProxy(t, newMock(t))
+	host := strings.TrimPrefix(base, "http://")
+	var conns []net.Conn
+	for range 64 {
+		c, err := net.Dial("tcp", host)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { c.Close() })
+		conns = append(conns, c)
+		fmt.Fprintf(c, "POST /v1/authenticate HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n{\"email\":\"", host, 1<<20-1024)
+	}
+	time.Sleep(inflight.Grace + 300*time.Millisecond)
+	res, err := http.Post(base+"/v1/authenticate", "application/json", strings.NewReader(`{"email":"`+strings.Repeat("a", 128<<10)+`"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	if res.StatusCode == http.StatusServiceUnavailable || res.StatusCode == http.StatusRequestTimeout {
+		t.Fatalf("a body while stalled bodies held the budget: %d %.300s, want it forwarded once they gave way", res.StatusCode, body)
+	}
+	gaveWay, deadline := 0, time.Now().Add(200*time.Millisecond)
+	for _, c := range conns {
+		_ = c.SetReadDeadline(deadline)
+		answer, _ := io.ReadAll(c)
+		if len(answer) == 0 {
+			continue
+		}
+		gaveWay++
+		if !strings.HasPrefix(string(answer), "HTTP/1.1 408") || !strings.Contains(string(answer), "not forwarded") {
+			t.Errorf("a stalled body that gave way was answered %.300q, want 408 saying it was not forwarded", answer)
+		}
+	}
+	if gaveWay == 0 {
+		t.Error("no stalled body gave way")
 	}
 }

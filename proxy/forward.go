@@ -21,6 +21,7 @@ import (
 	"github.com/opsapi/mocktoolkit/conformance/rules"
 	"github.com/opsapi/mocktoolkit/internal/answerbound"
 	"github.com/opsapi/mocktoolkit/internal/certerr"
+	"github.com/opsapi/mocktoolkit/internal/inflight"
 	"github.com/opsapi/mocktoolkit/internal/jsonnest"
 	"github.com/opsapi/mocktoolkit/internal/redact"
 	"github.com/opsapi/mocktoolkit/spec"
@@ -182,7 +183,7 @@ func (p *Proxy) forward(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	if ex.op != nil { // anything else passes through untouched, however it streams
-		held, err := p.bodies.Hold(r, p.maxBody+1) // the bodies read ahead at once stay under maxBodiesHeld (D216)
+		held, err := p.bodies.Hold(w, r, p.maxBody+1) // the bodies read ahead at once stay under maxBodiesHeld (D216)
 		if err != nil {
 			w.Header().Set("Retry-After", "1")
 			w.Header().Set("Connection", "close") // the body is still on the connection
@@ -191,6 +192,11 @@ func (p *Proxy) forward(w http.ResponseWriter, r *http.Request) {
 		}
 		defer held.Release()
 		ex.reqBody, r.Body, ex.reqWhole, err = readAhead(r.Body, p.maxBody, r.ContentLength)
+		if errors.Is(err, inflight.ErrGaveWay) { // cut short for another client (D216)
+			w.Header().Set("Connection", "close")
+			writeJSON(w, http.StatusRequestTimeout, map[string]any{"error": true, "message": "The request body arrived too slowly while other requests waited for room, and was not read whole; the request was not forwarded. Send it again.", "data": []any{}})
+			return
+		}
 		if err != nil {
 			ex.note("the request body could not be read: " + err.Error())
 		}

@@ -14,14 +14,14 @@ import (
 func Example() {
 	budget := inflight.New(1 << 10)
 	first := httptest.NewRequest("POST", "/", strings.NewReader(strings.Repeat("a", 600)))
-	held, _ := budget.Hold(first, 1<<20)
+	held, _ := budget.Hold(httptest.NewRecorder(), first, 1<<20)
 
 	second := httptest.NewRequest("POST", "/", strings.NewReader(strings.Repeat("b", 600)))
-	_, err := budget.Hold(second, 1<<20)
+	_, err := budget.Hold(httptest.NewRecorder(), second, 1<<20)
 	fmt.Println(errors.Is(err, inflight.ErrFull))
 
 	held.Release()
-	_, err = budget.Hold(second, 1<<20)
+	_, err = budget.Hold(httptest.NewRecorder(), second, 1<<20)
 	fmt.Println(err)
 	// Output:
 	// true

@@ -2,7 +2,10 @@
 // connection: each body read into memory counts against one budget until its request is done,
 // and a body that would pass it is refused before it is read (D216). Without it, a few hundred
 // connections each sending a body just under the per-request limit, and holding its last bytes,
-// took the mock and the proxy to hundreds of MB.
+// took the mock and the proxy to hundreds of MB. A body that has been arriving for a while
+// and is the slowest gives way when another needs room (ErrGaveWay): otherwise clients that
+// announce bodies and never send them hold the budget, and every other client is refused,
+// until the server's read timeout.
 package inflight
 
 import (
@@ -10,6 +13,8 @@ import (
 	"errors"
 	"io"
 	"net/http"
+	"sort"
+	"sync"
 	"sync/atomic"
 	"time"
 )
@@ -17,11 +22,24 @@ import (
 // ErrFull is the error of a body the budget has no room for.
 var ErrFull = errors.New("the request bodies being received hold the whole budget")
 
+// ErrGaveWay is the read error of a body cut short so that another could be received: it had
+// been arriving for at least Grace, slower than every other such body, when the budget was full.
+var ErrGaveWay = errors.New("the request body arrived too slowly while others waited for room")
+
+// Grace is how long a body may be arriving before it can be made to give way.
+const Grace = time.Second
+
+// roomWait bounds how long a body waits for the room the bodies made to give way set free.
+const roomWait = time.Second
+
 // Budget is the bytes of request bodies held at once; safe for concurrent use.
 type Budget struct {
 	max     int64
 	used    atomic.Int64
 	waiting atomic.Bool // a body received as it arrives waits for room (HoldArriving)
+
+	mu   sync.Mutex
+	live map[*Body]struct{} // the bodies of Hold still arriving, which may be made to give way
 }
 
 // New returns a budget of max bytes.
@@ -43,41 +61,116 @@ func (b *Budget) take(n int64) bool {
 // byte by byte as it arrives.
 type Body struct {
 	io.ReadCloser
-	b     *Budget
-	held  int64
-	limit int64
-	known bool
-	ctx   context.Context // HoldArriving's request: the wait for room ends with it
+	b      *Budget
+	held   atomic.Int64 // read by makeRoom while the body is being read
+	limit  int64
+	known  bool            // held is the announced length (up to limit), taken at once
+	length int64           // the announced length, -1 when unknown
+	ctx    context.Context // HoldArriving's request: the wait for room ends with it
+
+	start   time.Time
+	got     atomic.Int64 // bytes arrived so far
+	cut     func() bool  // ends the body's reading at once (its connection's read deadline)
+	gaveWay atomic.Bool
 }
 
 // Hold counts r's body, up to limit bytes (what the server keeps of it), against b and puts the
-// counted body in its place; it returns ErrFull, and leaves r as it was, when the announced
-// length does not fit. Release gives the bytes back.
-func (b *Budget) Hold(r *http.Request, limit int64) (*Body, error) {
-	body := &Body{ReadCloser: r.Body, b: b, limit: limit}
+// counted body in its place. When the announced length does not fit, bodies that have been
+// arriving for at least Grace give way, slowest first (their reads fail with ErrGaveWay: w's
+// connection is cut off by its read deadline), until it does; Hold returns ErrFull, and
+// leaves r as it was, when even that leaves no room. Release gives the bytes back.
+func (b *Budget) Hold(w http.ResponseWriter, r *http.Request, limit int64) (*Body, error) {
+	body := &Body{ReadCloser: r.Body, b: b, limit: limit, start: time.Now(), length: r.ContentLength}
 	if r.Body == nil || r.Body == http.NoBody {
 		return body, nil
 	}
 	if r.ContentLength > 0 {
 		n := min(r.ContentLength, limit)
-		if !b.take(n) {
+		if !b.take(n) && !b.makeRoom(n, nil) {
 			return nil, ErrFull
 		}
-		body.held, body.known = n, true
+		body.held.Store(n)
+		body.known = true
 	}
+	rc := http.NewResponseController(w)
+	body.cut = func() bool { return rc.SetReadDeadline(time.Now()) == nil }
+	b.mu.Lock()
+	if b.live == nil {
+		b.live = map[*Body]struct{}{}
+	}
+	b.live[body] = struct{}{}
+	b.mu.Unlock()
 	r.Body = body
 	return body, nil
 }
 
 func (x *Body) Read(p []byte) (int, error) {
 	n, err := x.ReadCloser.Read(p)
-	if count := min(int64(n), x.limit-x.held); count > 0 && !x.known {
-		if !x.b.take(count) && !x.waitFor(count) {
+	x.got.Add(int64(n))
+	if count := min(int64(n), x.limit-x.held.Load()); count > 0 && !x.known {
+		if !x.b.take(count) && !x.waitFor(count) && (x.cut == nil || !x.b.makeRoom(count, x)) {
 			return 0, ErrFull
 		}
-		x.held += count
+		x.held.Add(count)
+	}
+	if err != nil || x.length >= 0 && x.got.Load() >= x.length {
+		x.arrived()
+		if x.gaveWay.Load() && err != io.EOF {
+			err = ErrGaveWay
+		}
 	}
 	return n, err
+}
+
+// arrived takes the body off the bodies that may be made to give way: it has all arrived
+// (or failed), and cutting its connection now would set nothing free.
+func (x *Body) arrived() {
+	if x.cut != nil {
+		x.b.mu.Lock()
+		delete(x.b.live, x)
+		x.b.mu.Unlock()
+	}
+}
+
+// makeRoom makes bodies that have been arriving for at least Grace give way, slowest first,
+// until what they hold would let need bytes fit, and waits up to roomWait for their requests
+// to give the bytes back; it takes need and reports whether it could.
+func (b *Budget) makeRoom(need int64, self *Body) bool {
+	now := time.Now()
+	b.mu.Lock()
+	var slow []*Body
+	for x := range b.live {
+		if x != self && now.Sub(x.start) >= Grace && !x.gaveWay.Load() {
+			slow = append(slow, x)
+		}
+	}
+	rate := func(x *Body) float64 { return float64(x.got.Load()) / now.Sub(x.start).Seconds() }
+	sort.Slice(slow, func(i, j int) bool { return rate(slow[i]) < rate(slow[j]) })
+	short := need - (b.max - b.used.Load())
+	for _, x := range slow {
+		if short <= 0 {
+			break
+		}
+		x.gaveWay.Store(true)
+		if !x.cut() {
+			x.gaveWay.Store(false)
+			continue
+		}
+		delete(b.live, x)
+		short -= x.held.Load()
+	}
+	b.mu.Unlock()
+	if short > 0 {
+		return false
+	}
+	deadline := time.Now().Add(roomWait)
+	for !b.take(need) {
+		if time.Now().After(deadline) {
+			return false
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	return true
 }
 
 // maxWait bounds how long a body received as it arrives waits for room.
@@ -114,7 +207,7 @@ func (x *Body) waitFor(count int64) bool {
 // budget waits for room when no other such body waits, and fails with ErrFull otherwise.
 // Release gives the bytes back.
 func (b *Budget) HoldArriving(r *http.Request, limit int64) *Body {
-	body := &Body{ReadCloser: r.Body, b: b, limit: limit, ctx: r.Context()}
+	body := &Body{ReadCloser: r.Body, b: b, limit: limit, ctx: r.Context(), length: -1}
 	if r.Body != nil && r.Body != http.NoBody {
 		r.Body = body
 	}
@@ -123,8 +216,8 @@ func (b *Budget) HoldArriving(r *http.Request, limit int64) *Body {
 
 // Release gives the body's bytes back to the budget (once its request is done).
 func (x *Body) Release() {
-	if x != nil && x.held > 0 {
-		x.b.used.Add(-x.held)
-		x.held = 0
+	if x != nil {
+		x.arrived()
+		x.b.used.Add(-x.held.Swap(0))
 	}
 }
