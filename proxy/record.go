@@ -26,15 +26,16 @@ type ScenarioRecorder struct {
 	ops     map[string]bool // the interface's paths
 	maxBody int64
 
-	mu      sync.Mutex
-	seen    map[string]map[int64]map[string]any // kind → id → the record's fields, later answers winning
-	names   map[string]bool                     // personal names the answers showed (login results)
-	carts   []map[string]any                    // carts in the order first seen (never written with their tokens)
-	cartAt  map[string]int                      // a cart's session token → its place in carts
-	secrets *redact.Known                       // credentials seen in requests and answers (D196)
-	notes   map[string]bool                     // records left out as seen (D197)
-	kept    int                                 // records in seen, every kind
-	over    int                                 // records left out past maxRecorded
+	mu        sync.Mutex
+	seen      map[string]map[int64]map[string]any // kind → id → the record's fields, later answers winning
+	names     map[string]bool                     // personal names the answers showed (login results)
+	carts     []map[string]any                    // carts in the order first seen (never written with their tokens)
+	cartAt    map[string]int                      // a cart's session token → its place in carts
+	secrets   *redact.Known                       // credentials seen in requests and answers (D196)
+	notes     map[string]bool                     // records left out as seen (D197), at most maxNotes
+	notesOver int                                 // notes past maxNotes, counted only
+	kept      int                                 // records in seen, every kind
+	over      int                                 // records left out past maxRecorded
 	// world is the mock world (X-Mock-World) whose answers the recording keeps, the first it
 	// saw ("" for the deployment's own); worlds hold records of the same ids, which merged
 	// into one scenario would overwrite each other.
@@ -44,6 +45,19 @@ type ScenarioRecorder struct {
 	held    atomic.Int64 // answer bytes held by every exchange at once, at most heldMax
 	heldMax int64        // maxRecordingHeld
 	reading sync.Mutex   // one answer's JSON decoded at a time
+}
+
+// maxNotes bounds the distinct notes a recording keeps for its log: each world name and each
+// bad id makes one, and a client sending thousands would grow the recorder and its log.
+const maxNotes = 100
+
+// note keeps a note for the log, counting those past maxNotes; r.mu is held.
+func (r *ScenarioRecorder) note(s string) {
+	if !r.notes[s] && len(r.notes) >= maxNotes {
+		r.notesOver++
+		return
+	}
+	r.notes[s] = true
 }
 
 // maxRecorded bounds the records a recording keeps: a scenario is a world a mock builds for a
@@ -91,7 +105,7 @@ func (r *ScenarioRecorder) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 			note = fmt.Sprintf("an answer of %s was not recorded: the recorder held %d MiB of answers at once, the most it holds; its records are not in the file", req.URL.Path, r.heldMax>>20)
 		}
 		r.mu.Lock()
-		r.notes[note] = true
+		r.note(note)
 		r.mu.Unlock()
 		return
 	}
@@ -101,7 +115,7 @@ func (r *ScenarioRecorder) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 	body, why, _ := decodeBody(w.Header(), tee.body.Bytes(), maxRecordedAnswer)
 	if why != "" { // an encoding the checks cannot read either
 		r.mu.Lock()
-		r.notes["an answer of "+req.URL.Path+" was not recorded: "+why] = true
+		r.note("an answer of " + req.URL.Path + " was not recorded: " + why)
 		r.mu.Unlock()
 		return
 	}
@@ -110,7 +124,7 @@ func (r *ScenarioRecorder) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 	}
 	if err := json.Unmarshal(body, &answer); err != nil {
 		r.mu.Lock()
-		r.notes[fmt.Sprintf("an answer of %s was not recorded: %s", req.URL.Path, unreadableAnswer(err))] = true
+		r.note(fmt.Sprintf("an answer of %s was not recorded: %s", req.URL.Path, unreadableAnswer(err)))
 		r.mu.Unlock()
 		return
 	}
@@ -136,7 +150,7 @@ func (r *ScenarioRecorder) sameWorld(world string) bool {
 	if r.world != "" {
 		kept = fmt.Sprintf("world %q", text.Clip(r.world, 80))
 	}
-	r.notes[fmt.Sprintf("answers of mock world %q left out: a recording keeps one world's records, %s (the first it saw), since worlds hold records of the same ids", text.Clip(world, 80), kept)] = true
+	r.note(fmt.Sprintf("answers of mock world %q left out: a recording keeps one world's records, %s (the first it saw), since worlds hold records of the same ids", text.Clip(world, 80), kept))
 	return false
 }
 
@@ -179,15 +193,15 @@ func (r *ScenarioRecorder) keep(kind string, rec map[string]any) {
 	f, isNum := rec["id"].(float64)
 	switch {
 	case isNum && !ok && f >= 1<<53:
-		r.notes[fmt.Sprintf("a record of %s with an id past 9007199254740991 (2^53-1, the largest a JavaScript client reads exactly) left out of the recording", kind)] = true
+		r.note(fmt.Sprintf("a record of %s with an id past 9007199254740991 (2^53-1, the largest a JavaScript client reads exactly) left out of the recording", kind))
 	case isNum && (!ok || id < 1):
-		r.notes[fmt.Sprintf("a record of %s with id %v left out of the recording: an id is a whole number from 1", kind, f)] = true
+		r.note(fmt.Sprintf("a record of %s with id %v left out of the recording: an id is a whole number from 1", kind, f))
 	case !isNum:
 		raw, _ := json.Marshal(rec["id"])
 		if r := []rune(string(raw)); len(r) > 40 {
 			raw = []byte(string(r[:40]) + "…")
 		}
-		r.notes[fmt.Sprintf("a record of %s with id %s left out of the recording: an id is a whole number from 1", kind, raw)] = true
+		r.note(fmt.Sprintf("a record of %s with id %s left out of the recording: an id is a whole number from 1", kind, raw))
 	}
 	if !ok || id < 1 {
 		return

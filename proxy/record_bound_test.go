@@ -120,3 +120,26 @@ func TestRecordingNamesTheStandInTitles(t *testing.T) {
 		t.Errorf("notes %q, file:\n%s\nwant the stand-in name written and said", notes, out.String())
 	}
 }
+
+// The notes a recording keeps for its log are bounded: each bad id (and each mock world left
+// out) makes a note of its own, and a client sending ten thousand grew the recorder and wrote
+// ten thousand log lines at the stop. Those past the bound are counted in one line.
+func TestRecordingNotesAreBounded(t *testing.T) {
+	r, err := NewScenarioRecorder(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var tags []any
+	for i := range 10_000 {
+		tags = append(tags, map[string]any{"id": -float64(i) - 1, "name": "bad"})
+	}
+	r.observe(map[string]any{"tags": tags})
+	var notes []string
+	if _, err := r.WriteScenario(&bytes.Buffer{}, ScenarioOptions{Name: "x", Note: func(s string) { notes = append(notes, s) }}); err != nil {
+		t.Fatal(err)
+	}
+	all := strings.Join(notes, "\n")
+	if len(notes) > maxNotes+5 || len(r.notes) > maxNotes || !strings.Contains(all, "and 9900 more notes like these") || !strings.Contains(all, "with id -1 left out") {
+		t.Errorf("%d notes kept, %d logged (%.300s…): want at most %d and the rest counted", len(r.notes), len(notes), all, maxNotes)
+	}
+}

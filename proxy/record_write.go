@@ -117,10 +117,17 @@ func (r *ScenarioRecorder) WriteScenario(w io.Writer, opts ScenarioOptions) (map
 	b := &scenarioBuilder{seen: r.seen, carts: r.carts, scrub: newScrubber(r.names, r.secrets), made: map[string]bool{}, taken: opts.Taken, changes: map[string]bool{}}
 	b.build(opts.Name)
 	notes := slices.Sorted(maps.Keys(r.notes))
+	if r.notesOver > 0 {
+		notes = append(notes, fmt.Sprintf("and %d more notes like these, not shown", r.notesOver))
+	}
 	if r.over > 0 {
 		notes = append(notes, fmt.Sprintf("%d records left out of the recording past the first %d it keeps", r.over, maxRecorded))
 	}
-	notes = append(notes, slices.Sorted(maps.Keys(b.changes))...)
+	changes := slices.Sorted(maps.Keys(b.changes))
+	if len(changes) > maxNotes {
+		changes = append(changes[:maxNotes], fmt.Sprintf("and %d more changes like these, not shown", len(changes)-maxNotes))
+	}
+	notes = append(notes, changes...)
 	r.mu.Unlock()
 	note := opts.Note
 	if note == nil {
