@@ -281,3 +281,32 @@ func TestCORSOriginsAsBrowsersSendThem(t *testing.T) {
 		t.Errorf("a reset from http://localhost:3000 with HTTP://LOCALHOST:3000 listed: %d %q %s", rec.Code, rec.Header().Get("Access-Control-Allow-Origin"), rec.Body)
 	}
 }
+
+// An --addr the listener cannot take is refused in the flag's words, not Go's ("listen tcp:
+// address 99999: invalid port"): a port past 65535 at parsing, a taken port or an address this
+// machine does not have when listening, for the mock and the proxy alike.
+func TestAddrRefusedInTheFlagsWords(t *testing.T) {
+	none := func(string) string { return "" }
+	for _, addr := range []string{"127.0.0.1:99999", "127.0.0.1:-1", "127.0.0.1:nosuchservice"} {
+		_, err := parseFlags([]string{"--addr", addr}, none, io.Discard)
+		if err == nil || !strings.Contains(err.Error(), "from 0 to 65535") {
+			t.Errorf("--addr %s: %v, want the port's range named", addr, err)
+		}
+	}
+	taken, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer taken.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	for _, args := range [][]string{
+		{"--addr", taken.Addr().String()},
+		{"proxy", "--upstream", "http://127.0.0.1:1", "--addr", taken.Addr().String()},
+	} {
+		err := run(ctx, args, none, io.Discard, io.Discard)
+		if err == nil || !strings.Contains(err.Error(), "--addr "+taken.Addr().String()) || !strings.Contains(err.Error(), "another process is listening") || strings.Contains(err.Error(), "bind:") {
+			t.Errorf("%v on a taken port: %v, want the flag named and why in our words", args, err)
+		}
+	}
+}

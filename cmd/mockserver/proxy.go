@@ -118,7 +118,7 @@ func runProxy(ctx context.Context, args []string, getenv func(string) string, st
 	}
 	ln, err := net.Listen("tcp", opts.addr)
 	if err != nil {
-		return fmt.Errorf("listen: %w", err)
+		return listenError(opts.addr, err)
 	}
 	if err := notItself(ctx, opts.upstream, ln.Addr()); err != nil {
 		ln.Close()

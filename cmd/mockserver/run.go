@@ -13,6 +13,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/opsapi/mocktoolkit/fixtures"
@@ -179,13 +180,34 @@ func flagSet(getenv func(string) string) (*flag.FlagSet, func() (options, error)
 
 // checkAddr refuses an --addr with no port: Go listens on every interface, on a port of its
 // choosing, for "" and ":", while the banner named 127.0.0.1. ":4010" (every interface, port
-// 4010) is a choice a user makes knowingly and is kept.
+// 4010) is a choice a user makes knowingly and is kept. A port past 65535 is refused here, in
+// the flag's words, rather than by the listener's.
 func checkAddr(addr string) error {
 	_, port, err := net.SplitHostPort(addr)
 	if err != nil || port == "" {
 		return fmt.Errorf("--addr: want host:port such as 127.0.0.1:4010 (0.0.0.0:4010 listens on every interface), got %q", addr)
 	}
+	if _, err := net.LookupPort("tcp", port); err != nil {
+		return fmt.Errorf("--addr %q: the port must be a number from 0 to 65535", addr)
+	}
 	return nil
+}
+
+// listenError words why the listener could not be opened on addr, in the flag's terms.
+func listenError(addr string, err error) error {
+	why := err.Error()
+	var dns *net.DNSError
+	switch {
+	case errors.Is(err, syscall.EADDRINUSE):
+		why = "another process is listening on that address (stop it, or choose another port)"
+	case errors.Is(err, syscall.EADDRNOTAVAIL):
+		why = "no network interface of this machine has that address (127.0.0.1 is this machine; 0.0.0.0 is every interface)"
+	case errors.Is(err, syscall.EACCES):
+		why = "this user may not listen on that port (ports below 1024 need privileges)"
+	case errors.As(err, &dns):
+		why = "the host name does not resolve"
+	}
+	return fmt.Errorf("--addr %s: cannot listen: %s", addr, why)
 }
 
 // flagDefaults is the flag list of the usage.
@@ -320,7 +342,7 @@ func serve(ctx context.Context, opts options, std stdio) error {
 	go watchScenarioDir(ctx, opts.worlds, mock, logger)
 	ln, err := net.Listen("tcp", opts.addr)
 	if err != nil {
-		return fmt.Errorf("listen: %w", err)
+		return listenError(opts.addr, err)
 	}
 	srv := newHTTPServer(mock, defaultLimits)
 	reqCtx, cutOff := context.WithCancelCause(context.WithoutCancel(ctx))
