@@ -21,6 +21,8 @@ func TestBadJSONSaysWhereAndWhy(t *testing.T) {
 		{`{"name": "a"`, "the JSON ends before its value does"},
 		{`{"name": nul}`, "not true, false or null"},
 		{"\xef\xbb\xbf{\"name\": \"a\"}", "byte order mark"},
+		{"\xff\xfe{\x00}\x00", "UTF-16"}, // as Windows tools save "Unicode" text
+		{"\xfe\xff\x00{\x00}", "UTF-16"},
 	} {
 		a := m.ctl(http.MethodPost, "/services/operations/v1/operations/tags/create", c.body, "Authorization", "Bearer "+tok, "Content-Type", "application/json")
 		if a.status != http.StatusBadRequest || !strings.Contains(string(a.raw), c.want) || strings.Contains(string(a.raw), "literal") {

@@ -210,6 +210,15 @@ func (s *Server) originRefusal(r *http.Request) string {
 	case origin == "", s.ownOrListed(r, origin):
 		return ""
 	}
+	return notListed(r, origin)
+}
+
+// notListed ends a refusal's message: the origin that is not among those allowed, or, for a
+// request carrying more than one Origin (requestOrigin's "null"), that it names none of them.
+func notListed(r *http.Request, origin string) string {
+	if len(r.Header.Values("Origin")) > 1 {
+		return "a request with more than one Origin header names none of them (a browser sends one)."
+	}
 	return "the origin " + strconv.Quote(clip(origin, 100)) + " is not one of them."
 }
 
@@ -227,7 +236,7 @@ func (s *Server) apiOriginRefusal(r *http.Request) string {
 	if s.steering.cors.any || origin == "" || s.ownOrListed(r, origin) {
 		return ""
 	}
-	return "The mock serves the API to pages of the origins --cors-origins names; the origin " + strconv.Quote(clip(origin, 100)) + " is not one of them."
+	return "The mock serves the API to pages of the origins --cors-origins names; " + notListed(r, origin)
 }
 
 // crossSite tells whether the browser marks r as sent by a page of another site (D141, D182).

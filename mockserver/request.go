@@ -178,6 +178,8 @@ func notJSON(raw []byte, err error) *bodyProblem {
 	switch {
 	case bytes.HasPrefix(raw, []byte("\xef\xbb\xbf")):
 		msg += ": it starts with a byte order mark (U+FEFF); send the UTF-8 text without one"
+	case bytes.HasPrefix(raw, []byte("\xff\xfe")), bytes.HasPrefix(raw, []byte("\xfe\xff")):
+		msg += ": it is UTF-16 text (it starts with a UTF-16 byte order mark); send it as UTF-8"
 	case errors.As(err, &syntax):
 		line, col := lineColumn(raw, syntax.Offset)
 		msg += fmt.Sprintf(": line %d, column %d: %s", line, col, clip(jsonwords.Syntax(err), 200))

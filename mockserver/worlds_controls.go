@@ -137,7 +137,7 @@ func (s *Server) mayCreateWorld(w http.ResponseWriter, r *http.Request, name str
 	switch {
 	case why != "":
 	case origin != "" && origin != "http://"+r.Host && origin != "https://"+r.Host && !s.corsAllows(origin):
-		why = "New worlds are made only by requests from the mock's own pages and the origins of --cors-origins; the origin " + strconv.Quote(clip(origin, 100)) + " is not one of them."
+		why = "New worlds are made only by requests from the mock's own pages and the origins of --cors-origins; " + notListed(r, origin)
 	case crossSite(r) && r.Header.Get("Sec-Fetch-Mode") != "cors":
 		why = "A page of another site loading this address without CORS (an image, a script, a form) does not make a world; call it with fetch or XMLHttpRequest."
 	}
