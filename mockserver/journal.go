@@ -295,7 +295,7 @@ func (s *Server) recordRequests(next http.Handler) http.Handler {
 			}
 			defer held.Release()
 			reqBody, readErr = readUpTo(r.Body, r.ContentLength, limit+1) // one more: was it cut?
-			if errors.Is(readErr, inflight.ErrGaveWay) { // cut short for another client (D216)
+			if errors.Is(readErr, inflight.ErrGaveWay) {                  // cut short for another client (D216)
 				s.peekRate(w, r)
 				writeBodyGaveWay(w)
 				return
