@@ -295,7 +295,8 @@ func (s *Server) recordRequests(next http.Handler) http.Handler {
 			}
 			defer held.Release()
 			reqBody, readErr = readUpTo(r.Body, r.ContentLength, limit+1) // one more: was it cut?
-			if errors.Is(readErr, inflight.ErrGaveWay) {                  // cut short for another client (D216)
+			// Cut short for another client's body (D216).
+			if errors.Is(readErr, inflight.ErrGaveWay) {
 				s.peekRate(w, r)
 				writeBodyGaveWay(w)
 				return
