@@ -36,6 +36,10 @@ func (p *Proxy) admit(w http.ResponseWriter, r *http.Request) bool {
 		// CONNECT's authority form, OPTIONS * and the like name no path to forward: the proxy is a
 		// reverse proxy in front of one upstream, not a tunnel.
 		writeJSON(w, http.StatusMethodNotAllowed, map[string]any{"error": true, "message": "The proxy forwards requests for paths of its upstream; " + clipText(r.Method+" "+r.RequestURI, 200) + " names none (it is not a tunnel or a forward proxy).", "data": []any{}})
+	case strings.ContainsRune(r.RequestURI, '#'):
+		// A fragment stays in the client; sent anyway, Go reads it as part of the path and would
+		// forward it as "%23", a path the client never named.
+		writeJSON(w, http.StatusBadRequest, map[string]any{"error": true, "message": "The request target " + clipText(r.RequestURI, 200) + " holds '#': a URL's fragment is never sent in a request (escape a '#' that belongs to the path or query as %23). The request was not forwarded.", "data": []any{}})
 	case badPath != "":
 		writeJSON(w, http.StatusBadRequest, map[string]any{"error": true, "message": "The path " + clipText(r.URL.EscapedPath(), 200) + " has " + badPath + "; the proxy forwards only paths without them, which every server reads alike.", "data": []any{}})
 	default:

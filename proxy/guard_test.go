@@ -86,3 +86,36 @@ func TestProxyRefusesConnect(t *testing.T) {
 		t.Errorf("CONNECT: %d %s, want 405 shape (a)", rec.Code, rec.Body)
 	}
 }
+
+// A request line carrying a fragment ("#frag", which a client never sends) is refused, not
+// forwarded: Go reads '#' as part of the path, and the upstream got "%23frag", a path nobody
+// named. An escaped '#' (%23) is the client's own and passes.
+func TestProxyRefusesAFragmentInTheRequestLine(t *testing.T) {
+	var got []string
+	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		got = append(got, r.RequestURI)
+	}))
+	defer up.Close()
+	u, _ := url.Parse(up.URL)
+	p, err := proxy.New(proxy.Config{Upstream: u})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, target := range []string{"/x/y#frag", "/x/y?a=1#frag"} {
+		r := httptest.NewRequest(http.MethodGet, "http://127.0.0.1:4010/x", nil)
+		r.URL, _ = url.ParseRequestURI(target)
+		r.RequestURI, r.Host = target, "127.0.0.1:4010"
+		rec := httptest.NewRecorder()
+		p.ServeHTTP(rec, r)
+		if rec.Code != http.StatusBadRequest || !strings.Contains(rec.Body.String(), "fragment") || !strings.Contains(rec.Body.String(), `"error":true`) {
+			t.Errorf("%s: %d %s, want 400 shape (a) naming the fragment", target, rec.Code, rec.Body)
+		}
+	}
+	r := httptest.NewRequest(http.MethodGet, "/x/y%23z", nil)
+	r.Host = "127.0.0.1:4010"
+	rec := httptest.NewRecorder()
+	p.ServeHTTP(rec, r)
+	if len(got) != 1 || got[0] != "/x/y%23z" {
+		t.Errorf("the upstream got %q (the client %d %s), want only the escaped '#' forwarded as sent", got, rec.Code, rec.Body)
+	}
+}
