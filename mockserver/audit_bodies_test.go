@@ -3,13 +3,13 @@ package mockserver_test
 import (
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/opsapi/mocktoolkit/internal/inflight"
+	"github.com/opsapi/mocktoolkit/internal/stalled"
 	"github.com/opsapi/mocktoolkit/mockserver"
 )
 
@@ -20,17 +20,8 @@ import (
 func TestRequestBodiesHeldAtOnceAreBounded(t *testing.T) {
 	m := newMock(t, mockserver.Config{})
 	host := strings.TrimPrefix(m.url, "http://")
-	const size = 1<<20 - 1024
-	var conns []net.Conn
-	for range 64 { // 64 × ~1 MiB: the whole budget
-		c, err := net.Dial("tcp", host)
-		if err != nil {
-			t.Fatal(err)
-		}
-		conns = append(conns, c)
-		fmt.Fprintf(c, "POST /v1/authenticate HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n{\"email\":\"", host, size)
-	}
-	time.Sleep(300 * time.Millisecond) // each is being read
+	conns := stalled.Open(t, host, "/v1/authenticate", 64, 1<<20-1024) // 64 × ~1 MiB: the whole budget
+	time.Sleep(300 * time.Millisecond)                                 // each is being read
 	res, err := http.Post(m.url+"/v1/authenticate", "application/json", strings.NewReader(`{"email":"`+strings.Repeat("a", 512<<10)+`"}`))
 	if err != nil {
 		t.Fatal(err)
@@ -58,16 +49,7 @@ func TestRequestBodiesHeldAtOnceAreBounded(t *testing.T) {
 func TestStalledBodiesGiveWayToOthers(t *testing.T) {
 	m := newMock(t, mockserver.Config{})
 	host := strings.TrimPrefix(m.url, "http://")
-	var conns []net.Conn
-	for range 64 { // 64 × ~1 MiB announced, a few bytes sent: the whole budget
-		c, err := net.Dial("tcp", host)
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { c.Close() })
-		conns = append(conns, c)
-		fmt.Fprintf(c, "POST /__worlds/idle/v1/authenticate HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n{\"email\":\"", host, 1<<20-1024)
-	}
+	conns := stalled.Open(t, host, "/__worlds/idle/v1/authenticate", 64, 1<<20-1024)
 	time.Sleep(inflight.Grace + 300*time.Millisecond)
 	creds := m.manifest.Users.Member
 	login := fmt.Sprintf(`{"email":%q,"password":%q,"pad":"%s"}`, creds.Email, creds.Password, strings.Repeat("a", 512<<10))
@@ -80,19 +62,13 @@ func TestStalledBodiesGiveWayToOthers(t *testing.T) {
 	if res.StatusCode != http.StatusOK {
 		t.Fatalf("a login while stalled bodies held the budget: %d %.300s, want 200 once they gave way", res.StatusCode, body)
 	}
-	gaveWay, deadline := 0, time.Now().Add(200*time.Millisecond)
-	for _, c := range conns {
-		_ = c.SetReadDeadline(deadline)
-		answer, _ := io.ReadAll(c)
-		if len(answer) == 0 {
-			continue
-		}
-		gaveWay++
-		if !strings.HasPrefix(string(answer), "HTTP/1.1 408") || !strings.Contains(string(answer), `"error":true`) || !strings.Contains(string(answer), "too slowly") {
+	answers := stalled.Answers(conns)
+	for _, answer := range answers {
+		if !strings.HasPrefix(answer, "HTTP/1.1 408") || !strings.Contains(answer, `"error":true`) || !strings.Contains(answer, "too slowly") {
 			t.Errorf("a stalled body that gave way was answered %.300q, want 408 shape (a) saying why", answer)
 		}
 	}
-	if gaveWay == 0 || gaveWay > 2 {
-		t.Errorf("%d stalled bodies gave way for one of 512 KiB, want one or two", gaveWay)
+	if len(answers) == 0 || len(answers) > 2 {
+		t.Errorf("%d stalled bodies gave way for one of 512 KiB, want one or two", len(answers))
 	}
 }

@@ -1,15 +1,14 @@
 package proxy_test
 
 import (
-	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/opsapi/mocktoolkit/internal/inflight"
+	"github.com/opsapi/mocktoolkit/internal/stalled"
 )
 
 // The request bodies the proxy reads ahead for checking are bounded over every exchange (D216):
@@ -17,15 +16,7 @@ import (
 // fill the budget, and the next such body is refused with 503 shape (a), not forwarded.
 func TestRequestBodiesReadAheadAreBounded(t *testing.T) {
 	_, base := serveProxy(t, newMock(t))
-	host := strings.TrimPrefix(base, "http://")
-	for range 64 {
-		c, err := net.Dial("tcp", host)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer c.Close()
-		fmt.Fprintf(c, "POST /v1/authenticate HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n{\"email\":\"", host, 1<<20-1024)
-	}
+	stalled.Open(t, strings.TrimPrefix(base, "http://"), "/v1/authenticate", 64, 1<<20-1024)
 	time.Sleep(300 * time.Millisecond)
 	// 128 KiB: over what the budget has left (64 KiB), and small enough to sit in the socket
 	// buffers, so the client has written it all when the proxy answers and closes.
@@ -45,17 +36,7 @@ func TestRequestBodiesReadAheadAreBounded(t *testing.T) {
 // a second, the slowest give way (408, not forwarded) to a body that needs room.
 func TestStalledBodiesGiveWayToOthers(t *testing.T) {
 	_, base := serveProxy(t, newMock(t))
-	host := strings.TrimPrefix(base, "http://")
-	var conns []net.Conn
-	for range 64 {
-		c, err := net.Dial("tcp", host)
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { c.Close() })
-		conns = append(conns, c)
-		fmt.Fprintf(c, "POST /v1/authenticate HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n{\"email\":\"", host, 1<<20-1024)
-	}
+	conns := stalled.Open(t, strings.TrimPrefix(base, "http://"), "/v1/authenticate", 64, 1<<20-1024)
 	time.Sleep(inflight.Grace + 300*time.Millisecond)
 	res, err := http.Post(base+"/v1/authenticate", "application/json", strings.NewReader(`{"email":"`+strings.Repeat("a", 128<<10)+`"}`))
 	if err != nil {
@@ -66,19 +47,13 @@ func TestStalledBodiesGiveWayToOthers(t *testing.T) {
 	if res.StatusCode == http.StatusServiceUnavailable || res.StatusCode == http.StatusRequestTimeout {
 		t.Fatalf("a body while stalled bodies held the budget: %d %.300s, want it forwarded once they gave way", res.StatusCode, body)
 	}
-	gaveWay, deadline := 0, time.Now().Add(200*time.Millisecond)
-	for _, c := range conns {
-		_ = c.SetReadDeadline(deadline)
-		answer, _ := io.ReadAll(c)
-		if len(answer) == 0 {
-			continue
-		}
-		gaveWay++
-		if !strings.HasPrefix(string(answer), "HTTP/1.1 408") || !strings.Contains(string(answer), "not forwarded") {
+	answers := stalled.Answers(conns)
+	for _, answer := range answers {
+		if !strings.HasPrefix(answer, "HTTP/1.1 408") || !strings.Contains(answer, "not forwarded") {
 			t.Errorf("a stalled body that gave way was answered %.300q, want 408 saying it was not forwarded", answer)
 		}
 	}
-	if gaveWay == 0 {
+	if len(answers) == 0 {
 		t.Error("no stalled body gave way")
 	}
 }
