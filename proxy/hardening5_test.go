@@ -58,6 +58,14 @@ func throughProxy(t *testing.T, upstream *url.URL) (int, string) {
 // answerThroughProxy is throughProxy's answer, its body read (so its trailers are in).
 func answerThroughProxy(t *testing.T, upstream *url.URL) *http.Response {
 	t.Helper()
+	_, res, _ := exchangeThroughProxy(t, upstream)
+	return res
+}
+
+// exchangeThroughProxy sends a tags/list call through a new proxy in front of upstream and
+// returns the proxy, its answer and the answer's body.
+func exchangeThroughProxy(t *testing.T, upstream *url.URL) (*proxy.Proxy, *http.Response, []byte) {
+	t.Helper()
 	p, err := proxy.New(proxy.Config{Upstream: upstream})
 	if err != nil {
 		t.Fatal(err)
@@ -72,8 +80,8 @@ func answerThroughProxy(t *testing.T, upstream *url.URL) *http.Response {
 		t.Fatalf("the client got no answer at all: %v", err)
 	}
 	defer res.Body.Close()
-	_, _ = io.Copy(io.Discard, res.Body)
-	return res
+	body, _ := io.ReadAll(res.Body)
+	return p, res, body
 }
 
 func answerWith(header string, body []byte) []byte {
@@ -424,21 +432,7 @@ func TestRoutedPathNoteRedactsPathParameters(t *testing.T) {
 func TestMalformedUpstreamHeaderIsNotQuoted(t *testing.T) {
 	const secret = "Sup3rSecretCookieValue"
 	for _, line := range []string{"Set-Cookie: sid=" + secret + "\rx=y\r\n", "X-Auth-Token: abc\x00" + secret + "\r\n"} {
-		upstream := rawUpstream(t, answerWith(line, []byte("{}")))
-		p, err := proxy.New(proxy.Config{Upstream: upstream})
-		if err != nil {
-			t.Fatal(err)
-		}
-		front := httptest.NewServer(p)
-		t.Cleanup(front.Close)
-		req, _ := http.NewRequest(http.MethodPost, front.URL+pTagsList, strings.NewReader("{}"))
-		req.Header.Set("Content-Type", "application/json")
-		res, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		body, _ := io.ReadAll(res.Body)
-		res.Body.Close()
+		p, res, body := exchangeThroughProxy(t, rawUpstream(t, answerWith(line, []byte("{}"))))
 		name, _, _ := strings.Cut(line, ":")
 		if res.StatusCode != http.StatusBadGateway || !strings.Contains(string(body), name+" header") {
 			t.Errorf("%q: %d %s, want 502 naming the %s header", line, res.StatusCode, body, name)
