@@ -372,7 +372,7 @@ func (s *Server) handleFlow(w http.ResponseWriter, r *http.Request) {
 	if size > largeFlow {
 		// One large build at a time, the turn given up once the document is built: a client
 		// that does not read its flow holds its bytes, not every other world's turn.
-		bw, release, ok := s.takeTurn(w, r, s.flowBuilds)
+		bw, release, ok := s.flowBuilds.Take(r.Context(), w)
 		if !ok {
 			return // the client went away while another flow was built
 		}

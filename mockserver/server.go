@@ -29,7 +29,7 @@ import (
 type Server struct {
 	// flowBuilds lets one GET /__mock/flow build its document at a time (D173): a build costs
 	// time in the flow's bytes, and parallel ones only multiplied the memory held.
-	flowBuilds chan struct{}
+	flowBuilds *answerbound.Turn
 	cfg        Config
 	logger     *slog.Logger
 	base       *Clock // the configured clock (--now), where every new world's clock starts
@@ -53,7 +53,7 @@ type Server struct {
 	// snapshot's swap, a new world's registration) as one step: resets run in parallel passed
 	// the check together and then all swapped in, past the bound (D206).
 	admitting sync.Mutex
-	bigReads  chan struct{} // one whole read of a large world at a time (readWhole)
+	bigReads  *answerbound.Turn // one whole read of a large world at a time (readWhole)
 	// answers are the bytes of large answers still being written (boundAnswers).
 	answers   *answerbound.Budget
 	bodies    *inflight.Budget                                  // the operations' request bodies held at once (D216)
@@ -91,13 +91,13 @@ func New(cfg Config) (*Server, error) {
 	s.steering = newSteering(cfg)
 	s.journals = newJournalBudget(journalBytes)
 	s.flows = &flowBudget{}
-	s.flowBuilds = make(chan struct{}, 1)
+	s.flowBuilds = answerbound.NewTurn()
 	s.bodies = inflight.New(maxBodiesHeld)
 	s.SetScenarios(cfg.Scenarios)
 	s.loading = make(chan struct{}, 1)
 	s.uploads = inflight.New(maxSnapshot + 1)
 	s.buildSlots = make(chan struct{}, runtime.GOMAXPROCS(0))
-	s.bigReads = make(chan struct{}, 1)
+	s.bigReads = answerbound.NewTurn()
 	s.answers = answerbound.New(maxAnswersInFlight)
 	s.logins = newLoginThrottle()
 	def, err := s.newWorld(DefaultWorld, Source{Seed: cfg.Seed, Scenario: cfg.Scenario}, s.base.Now())

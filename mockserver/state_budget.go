@@ -7,7 +7,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/opsapi/mocktoolkit/reference"
 )
@@ -185,47 +184,16 @@ var largeRead int64 = 16 << 20 // a var only so that tests may lower it (export_
 // maxAnswersInFlight bounds the bytes of large answers already built and still being written
 // to their clients. A large read gives up its turn once its answer is built, so a client that
 // does not read holds its answer's bytes, not every other reader's turn; an answer that would
-// pass the bound is refused with 503 (builtAnswer), as the memory bound needs.
+// pass the bound is refused with 503 (boundAnswers), as the memory bound needs.
 var maxAnswersInFlight int64 = 256 << 20 // a var only so that tests may lower it (export_test.go)
 
-// readWhole waits for the one slot of whole reads of a large world (takeTurn).
+// readWhole waits for the turn of whole reads of a large world (answerbound.Turn).
 func (s *Server) readWhole(w http.ResponseWriter, r *http.Request, wl *world) (http.ResponseWriter, func(), bool) {
 	if wl.state().store.Size() < largeRead {
 		return w, func() {}, true
 	}
-	return s.takeTurn(w, r, s.bigReads)
+	return s.bigReads.Take(r.Context(), w)
 }
-
-// takeTurn waits for the one slot of slots (costly answers built one at a time); it returns
-// the writer to answer through, which gives the slot up once the answer is built, and the
-// release to defer. ok is false when the client went away first.
-func (s *Server) takeTurn(w http.ResponseWriter, r *http.Request, slots chan struct{}) (http.ResponseWriter, func(), bool) {
-	select {
-	case slots <- struct{}{}:
-		bw := &builtAnswer{ResponseWriter: w}
-		bw.release = sync.OnceFunc(func() { <-slots })
-		return bw, bw.release, true
-	case <-r.Context().Done():
-		return nil, nil, false
-	}
-}
-
-// builtAnswer is the writer of a large read: an answer is written whole (writeBody), so when
-// its header is written the answer is built, and the slot goes to the next reader while it is
-// written (holding it until written let clients that do not read block every other large read
-// for the write timeout); what is being written is bounded by boundedAnswer.
-type builtAnswer struct {
-	http.ResponseWriter
-	release func()
-}
-
-func (b *builtAnswer) WriteHeader(code int) {
-	b.release()
-	b.ResponseWriter.WriteHeader(code)
-}
-
-// Unwrap lets http.ResponseController reach the connection, and writeFlow the bound's writer.
-func (b *builtAnswer) Unwrap() http.ResponseWriter { return b.ResponseWriter }
 
 // boundAnswers counts every answer over answerbound.Large bytes against maxAnswersInFlight
 // while it is written, and refuses one that would pass it with 503 shape (a) and Retry-After:

@@ -8,7 +8,6 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/opsapi/mocktoolkit/conformance/rules"
 	"github.com/opsapi/mocktoolkit/internal/page"
@@ -52,32 +51,14 @@ func (p *Proxy) serveControl(w http.ResponseWriter, r *http.Request) {
 	})
 	defer bw.Done()
 	// One page is built at a time: fifty clients asking for a journal of large bodies at once
-	// each encoded their own copy. The turn passes on once the page's header is written (the
-	// page is built then), so a client that does not read holds its bytes, not the turn.
-	select {
-	case p.pageBuilds <- struct{}{}:
-	case <-r.Context().Done():
+	// each encoded their own copy.
+	built, release, ok := p.pageBuilds.Take(r.Context(), bw)
+	if !ok {
 		return
 	}
-	release := sync.OnceFunc(func() { <-p.pageBuilds })
 	defer release()
-	handle(&builtPage{ResponseWriter: bw, built: release}, r)
+	handle(built, r)
 }
-
-// builtPage is the writer of one of the proxy's pages: writing its header gives up the turn to
-// build (serveControl).
-type builtPage struct {
-	http.ResponseWriter
-	built func()
-}
-
-func (b *builtPage) WriteHeader(code int) {
-	b.built()
-	b.ResponseWriter.WriteHeader(code)
-}
-
-// Unwrap lets http.ResponseController reach the connection.
-func (b *builtPage) Unwrap() http.ResponseWriter { return b.ResponseWriter }
 
 // maxPagesInFlight bounds the bytes of the proxy's large pages being written at once.
 const maxPagesInFlight = 64 << 20

@@ -84,7 +84,7 @@ type Proxy struct {
 	pages *answerbound.Budget
 	// pageBuilds is the turn to build one of the proxy's own pages: one at a time, as a
 	// journal of large bodies encodes to tens of MB.
-	pageBuilds chan struct{}
+	pageBuilds *answerbound.Turn
 	// bodies are the request bytes read ahead now, over every exchange (D216).
 	bodies  *inflight.Budget
 	logger  *slog.Logger
@@ -124,7 +124,7 @@ func New(cfg Config) (*Proxy, error) {
 		maxBody:     cfg.MaxBody,
 		largeChecks: make(chan struct{}, 1),
 		pages:       answerbound.New(maxPagesInFlight),
-		pageBuilds:  make(chan struct{}, 1),
+		pageBuilds:  answerbound.NewTurn(),
 		logger:      cfg.Logger,
 		hosts:       hostguard.New(cfg.AllowedHosts),
 		ops:         ops,
