@@ -143,7 +143,8 @@ func runProxy(ctx context.Context, args []string, getenv func(string) string, st
 	fmt.Fprintf(std.out, "dashboard at %s/__proxy/, exchanges at %s/__proxy/exchanges\n", base, base)
 
 	errc := make(chan error, 1)
-	go func() { errc <- srv.Serve(p.Listener(ln)) }() // net/http's own answers in shape (a) (D183)
+	served := boundConns(srv, p.Listener(ln), "proxy")
+	go func() { errc <- srv.Serve(served) }() // net/http's own answers in shape (a) (D183)
 	select {
 	case err := <-errc:
 		return fmt.Errorf("serve: %w", err)

@@ -353,7 +353,8 @@ func serve(ctx context.Context, opts options, std stdio) error {
 	printStartup(std.out, base, opts, mock)
 
 	errc := make(chan error, 1)
-	go func() { errc <- srv.Serve(mock.Listener(ln)) }() // net/http's own answers in the envelope (D79)
+	served := boundConns(srv, mock.Listener(ln), "mock")
+	go func() { errc <- srv.Serve(served) }() // net/http's own answers in the envelope (D79)
 	select {
 	case err := <-errc:
 		return fmt.Errorf("serve: %w", err)

@@ -1,0 +1,65 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+)
+
+// The mock and the proxy bound the connections they keep open (D220): a client holding more
+// idle keep-alive connections than the bound keeps no one out (the idlest give way), and when
+// every connection is in the middle of a request a new one gets 503 in shape (a).
+func TestConnectionsAreBounded(t *testing.T) {
+	old := maxConns
+	maxConns = 8
+	t.Cleanup(func() { maxConns = old })
+	mock, stop := startMock(t)
+	defer stop()
+	proxyURL, stopProxy := startCmd(t, nil, "proxy", "--upstream", mock, "--addr", "127.0.0.1:0")
+	defer stopProxy()
+	// The proxy first: its busy connections leave the mock behind it free.
+	for _, base := range []string{proxyURL, mock} {
+		host := strings.TrimPrefix(base, "http://")
+		for range 2 * maxConns { // idle keep-alive connections, twice the bound
+			c, err := net.Dial("tcp", host)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer c.Close()
+			fmt.Fprintf(c, "GET /__mock/clock HTTP/1.1\r\nHost: %s\r\n\r\n", host)
+		}
+		time.Sleep(200 * time.Millisecond)
+		res, err := http.Get(base + "/__mock/clock")
+		if err != nil {
+			t.Fatalf("%s: a request past the bound, every other connection idle: %v", base, err)
+		}
+		res.Body.Close()
+		if res.StatusCode != http.StatusOK {
+			t.Errorf("%s: a request past the bound, every other connection idle: %d, want 200", base, res.StatusCode)
+		}
+		// Every connection busy: headers sent, a body announced and not sent (the proxy forwards
+		// only once it has read an operation's body; the mock reads every body first).
+		for range maxConns {
+			c, err := net.Dial("tcp", host)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer c.Close()
+			fmt.Fprintf(c, "POST /v1/authenticate HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{", host)
+		}
+		time.Sleep(200 * time.Millisecond)
+		res, err = http.Get(base + "/__mock/clock")
+		if err != nil {
+			t.Fatalf("%s: a request past the bound, every connection busy: %v", base, err)
+		}
+		body, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		if res.StatusCode != http.StatusServiceUnavailable || res.Header.Get("Retry-After") == "" || !strings.Contains(string(body), `"error":true`) || !strings.Contains(string(body), "connections open") {
+			t.Errorf("%s: a request past the bound, every connection busy: %d %s, want 503 shape (a) with Retry-After", base, res.StatusCode, body)
+		}
+	}
+}
