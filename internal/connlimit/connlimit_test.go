@@ -67,6 +67,7 @@ func TestNewConnectionTakesTheIdlestPlace(t *testing.T) {
 			t.Fatalf("a request under the bound: %s", got)
 		}
 		idle = append(idle, c)
+		time.Sleep(20 * time.Millisecond) // each idle from a later moment than the one before
 	}
 	if got := get(t, dial(t, host), host, "/"); got != "200 OK ok" {
 		t.Fatalf("a new connection past the bound, every other idle: %s, want it served", got)
