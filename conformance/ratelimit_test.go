@@ -292,7 +292,12 @@ func rateLimitSpecs(op Operation) {
 			if !inAMinute {
 				Skip(fmt.Sprintf("%d requests took more than a minute without a 429: the limit is per minute, so this proves nothing (raise %s)", n, EnvRateSenders))
 			}
-			Fail(fmt.Sprintf("%s\n%d requests on one token were answered within a minute, none with 429", Cite(rules.LIMIT2), n))
+			if succeeded < n {
+				// A deployment may check the token before it counts a request (a token ended by a
+				// login elsewhere, D212): whether refused requests count is not shown.
+				Skip(fmt.Sprintf("%d of %d requests were refused with another status than 429 (was the token ended meanwhile?); whether a refused request counts against the limit is not shown, so only %d successes within a minute would prove the limit not kept", n-succeeded, n, n))
+			}
+			Fail(fmt.Sprintf("%s\n%d requests on one token succeeded within a minute, none answered 429", Cite(rules.LIMIT2), n))
 		}
 		Expect(ex).To(HaveEnvelopeB())
 		Expect(ex).To(HaveRetryAfter())

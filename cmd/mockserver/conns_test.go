@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"fmt"
 	"io"
 	"net"
@@ -21,6 +22,9 @@ func TestConnectionsAreBounded(t *testing.T) {
 	defer stop()
 	proxyURL, stopProxy := startCmd(t, nil, "proxy", "--upstream", mock, "--addr", "127.0.0.1:0")
 	defer stopProxy()
+	// A client of its own, with no connection kept: one kept from a request before would be a
+	// connection the bound already counts.
+	client := &http.Client{Transport: &http.Transport{DisableKeepAlives: true}}
 	// The proxy first: its busy connections leave the mock behind it free.
 	for _, base := range []string{proxyURL, mock} {
 		host := strings.TrimPrefix(base, "http://")
@@ -31,9 +35,11 @@ func TestConnectionsAreBounded(t *testing.T) {
 			}
 			defer c.Close()
 			fmt.Fprintf(c, "GET /__mock/clock HTTP/1.1\r\nHost: %s\r\n\r\n", host)
+			if res, err := http.ReadResponse(bufio.NewReader(c), nil); err != nil || res.StatusCode != http.StatusOK {
+				t.Fatalf("%s: an idle connection's request: %v %v, want 200 (the ones before idle)", base, res, err)
+			}
 		}
-		time.Sleep(200 * time.Millisecond)
-		res, err := http.Get(base + "/__mock/clock")
+		res, err := client.Get(base + "/__mock/clock")
 		if err != nil {
 			t.Fatalf("%s: a request past the bound, every other connection idle: %v", base, err)
 		}
@@ -50,9 +56,10 @@ func TestConnectionsAreBounded(t *testing.T) {
 			}
 			defer c.Close()
 			fmt.Fprintf(c, "POST /v1/authenticate HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{", host)
+			time.Sleep(20 * time.Millisecond) // read, and so busy, before the next arrives
 		}
-		time.Sleep(200 * time.Millisecond)
-		res, err = http.Get(base + "/__mock/clock")
+		time.Sleep(300 * time.Millisecond)
+		res, err = client.Get(base + "/__mock/clock")
 		if err != nil {
 			t.Fatalf("%s: a request past the bound, every connection busy: %v", base, err)
 		}
