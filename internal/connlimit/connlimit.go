@@ -3,10 +3,12 @@
 // of the mock for the idle timeout, and as many as the process may open would have kept every
 // other client out. Past the bound a new connection takes the place of the one idle longest
 // (a keep-alive connection between requests, or one that has sent no complete request for
-// Grace); when every connection is busy with a request, it is answered 503 and closed.
+// Grace); when every connection is busy with a request, its request is answered 503 and the
+// connection closed.
 package connlimit
 
 import (
+	"bytes"
 	"net"
 	"net/http"
 	"sync"
@@ -25,6 +27,8 @@ type Limit struct {
 
 	mu    sync.Mutex
 	conns map[net.Conn]*conn
+
+	refusing chan struct{} // refusals being answered, at most maxRefusing
 }
 
 type conn struct {
@@ -35,7 +39,7 @@ type conn struct {
 // New returns a bound of max connections; refusal is written, whole, to a connection past it
 // when none can give way.
 func New(max int, refusal []byte) *Limit {
-	return &Limit{max: max, refusal: refusal, conns: map[net.Conn]*conn{}}
+	return &Limit{max: max, refusal: refusal, conns: map[net.Conn]*conn{}, refusing: make(chan struct{}, maxRefusing)}
 }
 
 // Open is the number of connections open.
@@ -62,9 +66,38 @@ func (ln *listener) Accept() (net.Conn, error) {
 		if ln.l.admit(c) {
 			return c, nil
 		}
-		_ = c.SetWriteDeadline(time.Now().Add(time.Second))
-		_, _ = c.Write(ln.l.refusal)
-		_ = c.Close()
+		select {
+		case ln.l.refusing <- struct{}{}:
+			go ln.l.refuse(c)
+		default: // refusals in flight are bounded too: past it, closed unanswered
+			_ = c.Close()
+		}
+	}
+}
+
+// maxRefusing bounds the refused connections being answered at once.
+const maxRefusing = 64
+
+// refuse answers c's request with the refusal once its headers are in (an answer sent before
+// the request reaches a client as a broken connection, not an answer), waiting at most Grace.
+func (l *Limit) refuse(c net.Conn) {
+	defer func() { <-l.refusing }()
+	defer c.Close()
+	_ = c.SetDeadline(time.Now().Add(Grace))
+	buf := make([]byte, 4<<10)
+	var tail []byte // the bytes read last, from 3 before the latest read: the headers' end may span reads
+	for total := 0; total < 64<<10; {
+		n, err := c.Read(buf)
+		total += n
+		tail = append(tail, buf[:n]...)
+		if bytes.Contains(tail, []byte("\r\n\r\n")) {
+			_, _ = c.Write(l.refusal)
+			return
+		}
+		if err != nil {
+			return
+		}
+		tail = append([]byte(nil), tail[max(len(tail)-3, 0):]...)
 	}
 }
 
