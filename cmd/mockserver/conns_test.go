@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/opsapi/mocktoolkit/internal/connlimit"
 )
 
 // The mock and the proxy bound the connections they keep open (D220): a client holding more
@@ -67,6 +69,14 @@ func TestConnectionsAreBounded(t *testing.T) {
 		res.Body.Close()
 		if res.StatusCode != http.StatusServiceUnavailable || res.Header.Get("Retry-After") == "" || !strings.Contains(string(body), `"error":true`) || !strings.Contains(string(body), "connections open") {
 			t.Errorf("%s: a request past the bound, every connection busy: %d %s, want 503 shape (a) with Retry-After", base, res.StatusCode, body)
+		}
+		// Bodies that have been arriving for a second give way, the slowest first: trickled
+		// bodies keep no one out for the read timeout.
+		time.Sleep(connlimit.Grace)
+		if res, err = client.Get(base + "/__mock/clock"); err != nil || res.StatusCode != http.StatusOK {
+			t.Errorf("%s: a request past the bound once the busy connections' bodies had crawled for a second: %v %v, want 200", base, res, err)
+		} else {
+			res.Body.Close()
 		}
 	}
 }

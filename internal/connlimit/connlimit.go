@@ -3,15 +3,20 @@
 // of the mock for the idle timeout, and as many as the process may open would have kept every
 // other client out. Past the bound a new connection takes the place of the one idle longest
 // (a keep-alive connection between requests, or one that has sent no complete request for
-// Grace); when every connection is busy with a request, its request is answered 503 and the
-// connection closed.
+// Grace); failing that, of the one whose request body has been arriving for Grace the slowest
+// (2048 bodies trickled a byte every 3 s kept every other client out for the read timeout);
+// when every connection is busy otherwise, its request is answered 503 and the connection
+// closed. Serve on Listener, with the server's ConnState, ConnContext and Handler from Limit.
 package connlimit
 
 import (
 	"bytes"
+	"context"
+	"io"
 	"net"
 	"net/http"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -34,6 +39,14 @@ type Limit struct {
 type conn struct {
 	state http.ConnState
 	since time.Time
+	body  *arriving // the request body being received, nil when none
+}
+
+// arriving is a request body being received: when it started, and its bytes so far.
+type arriving struct {
+	start time.Time
+	got   atomic.Int64
+	done  atomic.Bool // read whole, failed, or its request is over
 }
 
 // New returns a bound of max connections; refusal is written, whole, to a connection past it
@@ -101,19 +114,15 @@ func (l *Limit) refuse(c net.Conn) {
 	}
 }
 
-// admit counts c, closing the connection idle longest when the bound is reached; false when
-// every open connection is busy.
+// admit counts c, closing the connection idle longest, or else the one receiving a body the
+// slowest, when the bound is reached; false when every open connection is busy otherwise.
 func (l *Limit) admit(c net.Conn) bool {
 	now := time.Now()
 	l.mu.Lock()
 	var victim net.Conn
 	if len(l.conns) >= l.max {
-		var oldest time.Time
-		for vc, e := range l.conns {
-			idle := e.state == http.StateIdle || e.state == http.StateNew && now.Sub(e.since) >= Grace
-			if idle && (victim == nil || e.since.Before(oldest)) {
-				victim, oldest = vc, e.since
-			}
+		if victim = l.idlest(now); victim == nil {
+			victim = l.slowestBody(now)
 		}
 		if victim == nil {
 			l.mu.Unlock()
@@ -127,6 +136,80 @@ func (l *Limit) admit(c net.Conn) bool {
 		_ = victim.Close()
 	}
 	return true
+}
+
+// idlest is the connection idle longest: between requests, or with no whole request headers
+// for Grace; nil when none. l.mu is held.
+func (l *Limit) idlest(now time.Time) net.Conn {
+	var victim net.Conn
+	var oldest time.Time
+	for vc, e := range l.conns {
+		idle := e.state == http.StateIdle || e.state == http.StateNew && now.Sub(e.since) >= Grace
+		if idle && (victim == nil || e.since.Before(oldest)) {
+			victim, oldest = vc, e.since
+		}
+	}
+	return victim
+}
+
+// slowestBody is the connection whose request body has been arriving for Grace, at the fewest
+// bytes a second; nil when none. l.mu is held.
+func (l *Limit) slowestBody(now time.Time) net.Conn {
+	var victim net.Conn
+	var lowest float64
+	for vc, e := range l.conns {
+		if e.body == nil || e.body.done.Load() || now.Sub(e.body.start) < Grace {
+			continue
+		}
+		rate := float64(e.body.got.Load()) / now.Sub(e.body.start).Seconds()
+		if victim == nil || rate < lowest {
+			victim, lowest = vc, rate
+		}
+	}
+	return victim
+}
+
+type connKey struct{}
+
+// ConnContext puts the connection in its requests' context; set it as the server's ConnContext.
+func (l *Limit) ConnContext(ctx context.Context, c net.Conn) context.Context {
+	return context.WithValue(ctx, connKey{}, c)
+}
+
+// Handler follows how each request's body arrives, so a connection receiving one too slowly
+// can give way (admit); wrap the server's handler with it.
+func (l *Limit) Handler(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		c, _ := r.Context().Value(connKey{}).(net.Conn)
+		if c == nil || r.Body == nil || r.Body == http.NoBody {
+			next.ServeHTTP(w, r)
+			return
+		}
+		body := &arriving{start: time.Now()}
+		defer body.done.Store(true)
+		l.mu.Lock()
+		if e := l.conns[c]; e != nil {
+			e.body = body
+		}
+		l.mu.Unlock()
+		r.Body = &followed{ReadCloser: r.Body, body: body}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// followed is a request body whose arrival is followed.
+type followed struct {
+	io.ReadCloser
+	body *arriving
+}
+
+func (f *followed) Read(p []byte) (int, error) {
+	n, err := f.ReadCloser.Read(p)
+	f.body.got.Add(int64(n))
+	if err != nil {
+		f.body.done.Store(true)
+	}
+	return n, err
 }
 
 // ConnState follows each connection's state; set it as the server's ConnState.
