@@ -111,6 +111,7 @@ func runProxy(ctx context.Context, args []string, getenv func(string) string, st
 		return err
 	}
 	logger := slog.New(slog.NewTextHandler(std.err, nil))
+	routeStdLog(logger)
 	warnCertEnv(getenv, logger)
 	p, err := proxy.New(proxy.Config{Upstream: opts.upstream, Logger: logger, AllowedHosts: opts.allowedHosts, ListLag: opts.listLag})
 	if err != nil {

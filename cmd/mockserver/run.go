@@ -332,6 +332,7 @@ func serve(ctx context.Context, opts options, std stdio) error {
 	logs := newLogBuffer(std.err)
 	defer logs.Close()
 	logger := slog.New(newRequestLines(logs))
+	routeStdLog(logger)
 	mock, err := newMock(opts, logger)
 	if err != nil {
 		return err
