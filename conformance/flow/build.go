@@ -136,7 +136,7 @@ func idLike(key string) bool {
 // (apiKey inside an object), name=value pairs inside text, and every credential value the
 // recording saw (known) wherever it stands, a title that quotes a password or a token included.
 // References pass unchanged.
-func scrub(v any, known *redact.Known) any {
+func scrub(v any, known secrets) any {
 	switch t := v.(type) {
 	case string:
 		return known.Replace(redact.Text(t))
@@ -160,16 +160,16 @@ func scrub(v any, known *redact.Known) any {
 
 // knownSecrets holds every credential value the manifest holds (passwords, cart tokens), a
 // recorded answer carries under a credential's name (a token issued) or an accepted request
-// sent under one (a password that logged in), to be replaced by Redacted wherever it stands
-// (D200). A value a refused call sent (a wrong password, a cart token naming no cart) is no
-// credential of anything: replaced inside other text, it changed what the replay sent (a
-// 256-character tag name cut to 40 turned a refused create into a write). Values shorter than
-// 4 characters are left alone: they would blank out ordinary words.
-func knownSecrets(manifest []byte, calls []Call, secrets []string) *redact.Known {
-	known := redact.NewKnown(flowSecrets)
+// sent under one (a password that logged in), to be replaced by Redacted wherever it stands,
+// and those a refused call sent under one, to be masked (D200). Values that could be ordinary
+// words are left alone (redact.Distinctive).
+func knownSecrets(manifest []byte, calls []Call, own []string) secrets {
+	known, refused := redact.NewKnown(flowSecrets), redact.NewMasking(flowSecrets)
 	for _, c := range calls {
 		if c.Status >= 200 && c.Status < 300 {
 			known.NoteBody(c.Request)
+		} else {
+			refused.NoteBody(c.Request)
 		}
 		known.NoteBody(c.Answer)
 		for _, s := range c.Secrets {
@@ -179,11 +179,21 @@ func knownSecrets(manifest []byte, calls []Call, secrets []string) *redact.Known
 	// Last, so they are the most recent: a body full of credential-named junk pushes out only
 	// values of other calls, never the manifest's or the recorder's own.
 	known.NoteBody(manifest)
-	for _, s := range secrets { // the recorder's own, such as the mock's admin token
+	for _, s := range own { // the recorder's own, such as the mock's admin token
 		known.Note(s)
 	}
-	return known
+	return secrets{known, refused}
 }
+
+// secrets are the credential values a flow replaces wherever they stand: those of known by
+// Redacted, and those refused calls sent (a wrong password, a guessed cart token) by asterisks
+// of their length, so a text replayed keeps its length and its verdict (a 256-character tag
+// name cut to 40 turned a refused create into a write), while no such value, often a
+// mistyped real one, leaves the recording.
+type secrets struct{ known, refused *redact.Known }
+
+// Replace replaces every value of both sets in s.
+func (k secrets) Replace(s string) string { return k.refused.Replace(k.known.Replace(s)) }
 
 // flowSecrets bounds knownSecrets: far more than a manifest and the logins of a recording
 // hold, and few enough that the replacer built from them costs milliseconds (a body of

@@ -397,10 +397,11 @@ func TestJunkCredentialsDoNotCrowdOutTheManifests(t *testing.T) {
 	}
 }
 
-// A credential a refused call sent (a wrong password, a cart token naming no cart) is no
-// credential of anything: other fields that hold its text replay as sent, so a refused create
-// stays refused and an accepted one accepted. A login e-mail sent in another case or with spaces
-// refers to the manifest's user, so the replay logs in as the target's.
+// A credential a refused call sent (a wrong password, often a mistyped real one; a cart token
+// naming no cart) never leaves the recording, yet other fields that quote it keep their length
+// (asterisks, one a character), so a refused create stays refused and an accepted one
+// accepted. A login e-mail sent in another case or with spaces refers to the manifest's user,
+// so the replay logs in as the target's.
 func TestRefusedCredentialsDoNotRewriteOtherFields(t *testing.T) {
 	long := strings.Repeat("x", 256)
 	cs := []flow.Call{
@@ -411,10 +412,13 @@ func TestRefusedCredentialsDoNotRewriteOtherFields(t *testing.T) {
 		{Operation: "authenticate", As: flow.AsNone, Request: []byte(`{"email":" ANN@Example.com ","password":"s3cret-pass"}`), Status: 200, Answer: []byte(`{"error":false,"message":"ok","data":{"token":"tok-1"}}`)},
 	}
 	raw, _ := json.Marshal(flow.Build("run", cs, testManifest()))
-	for _, want := range []string{`"title":"` + long + `"`, `"title":"x1x1x1x1 twice x1x1x1x1"`, `"email":{"manifest":"users.member.email"},"password":{"manifest":"users.member.password"}`} {
+	for _, want := range []string{`"title":"` + strings.Repeat("*", 256) + `"`, `"title":"******** twice ********"`, `"email":{"manifest":"users.member.email"},"password":{"manifest":"users.member.password"}`} {
 		if !strings.Contains(string(raw), want) {
 			t.Errorf("the flow lacks %s:\n%s", want, raw)
 		}
+	}
+	if strings.Contains(string(raw), "x1x1x1x1") || strings.Contains(string(raw), long[:64]) {
+		t.Errorf("a refused call's credential left the recording:\n%s", raw)
 	}
 	if strings.Contains(string(raw), "ANN@") {
 		t.Errorf("the e-mail stayed as typed:\n%s", raw)

@@ -90,6 +90,15 @@ func NewKnown(limit int) *Known {
 	return &Known{limit: limit, order: list.New(), at: map[string]*list.Element{}, match: newMatcher()}
 }
 
+// NewMasking returns an empty set like NewKnown's whose Replace writes each value found as
+// asterisks, one a character, so a text keeps its length: a flow replays the text, and a
+// shorter one could pass a length rule the recorded one broke.
+func NewMasking(limit int) *Known {
+	k := NewKnown(limit)
+	k.match.mask = true
+	return k
+}
+
 // Note keeps v as a credential value when it is Distinctive; others are ignored.
 func (k *Known) Note(v string) {
 	if !Distinctive(v) {

@@ -26,6 +26,7 @@ type matcher struct {
 	index        map[uint32]*bucket   // first 4 bytes → the patterns starting with them
 	refs         map[string]int       // pattern → how many kept values give it
 	starts, ends partIndex            // the patterns, and the patterns written backwards
+	mask         bool                 // a found run is written as asterisks of its length, not Placeholder
 }
 
 // bucket holds the patterns of one 4-byte start, looked up whole by each of their lengths,
@@ -230,7 +231,7 @@ func (m *matcher) replace(s string) string {
 	if len(found) == 0 {
 		return s
 	}
-	return replaceSpans(s, found)
+	return replaceSpans(s, found, m.mask)
 }
 
 // wholeChars is n, a part's length at the start of s, cut back to end on a whole character of
@@ -255,8 +256,9 @@ func (b *bucket) longest(s string) int {
 	return 0
 }
 
-// replaceSpans writes s with each run of overlapping spans replaced by one Placeholder.
-func replaceSpans(s string, found []span) string {
+// replaceSpans writes s with each run of overlapping spans replaced by one Placeholder, or by
+// as many asterisks as it has characters when mask is set.
+func replaceSpans(s string, found []span, mask bool) string {
 	slices.SortFunc(found, func(a, b span) int { return a.from - b.from })
 	var b strings.Builder
 	last := 0
@@ -266,7 +268,11 @@ func replaceSpans(s string, found []span) string {
 			cur.to = max(cur.to, found[j].to)
 		}
 		b.WriteString(s[last:cur.from])
-		b.WriteString(Placeholder)
+		if mask {
+			b.WriteString(strings.Repeat("*", utf8.RuneCountInString(s[cur.from:cur.to])))
+		} else {
+			b.WriteString(Placeholder)
+		}
 		last = cur.to
 	}
 	b.WriteString(s[last:])

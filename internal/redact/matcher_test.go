@@ -56,7 +56,7 @@ func naiveReplace(kept []string, s string) string {
 	if len(found) == 0 {
 		return s
 	}
-	return replaceSpans(s, found)
+	return replaceSpans(s, found, false)
 }
 
 // Values of a small alphabet overlap, nest and share their starts and ends; texts quote kept
