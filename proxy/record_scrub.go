@@ -64,7 +64,9 @@ func newScrubber(names map[string]bool, secrets *redact.Known) *scrubber {
 }
 
 func (s *scrubber) text(t string) string {
-	t = s.secrets.Replace(t)
+	// Credentials by pattern first (a URL's password, "Bearer …", api_key=…), as the journals
+	// redact them (D142): the file is shared and committed.
+	t = s.secrets.Replace(redact.Text(t))
 	t = emailPattern.ReplaceAllStringFunc(t, func(e string) string {
 		key := strings.ToLower(strings.ReplaceAll(e, "%40", "@"))
 		if s.emails[key] == "" {

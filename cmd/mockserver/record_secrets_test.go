@@ -38,6 +38,8 @@ func TestProxyRecordingRedactsCredentials(t *testing.T) {
 	pw := memberPassword(t, upstream)
 	title := "Call jane.doe@acme.com pw=" + pw + " tok " + tok
 	postJSON(t, base+"/services/operations/v1/operations/cards/create", tok, map[string]any{"title": title, "description": "token " + tok + " (it starts " + tok[:20] + "…, ends …" + tok[len(tok)-20:] + ")"})
+	// Credentials the proxy never saw sent are redacted by pattern, as in the journals (D142).
+	postJSON(t, base+"/services/operations/v1/operations/cards/create", tok, map[string]any{"title": "db", "description": "use postgres://app:DbPw77abcQ@db/x or Authorization: Bearer DescBearer77abcQxyz, api_key=DescKey77abcQ"})
 	if err := stop(); err != nil {
 		t.Fatalf("stop the proxy: %v", err)
 	}
@@ -45,7 +47,7 @@ func TestProxyRecordingRedactsCredentials(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, leak := range []string{pw, tok, tok[:20], tok[len(tok)-20:], "jane.doe@acme.com"} {
+	for _, leak := range []string{pw, tok, tok[:20], tok[len(tok)-20:], "jane.doe@acme.com", "DbPw77abcQ", "DescBearer77abcQxyz", "DescKey77abcQ"} {
 		if strings.Contains(string(raw), leak) {
 			t.Errorf("the recording holds %q in clear:\n%s", leak, raw)
 		}
