@@ -32,7 +32,8 @@ func (l *lockedBuffer) String() string {
 }
 
 // The request log (a CI artifact, read where the journal is not) never shows a credential a
-// path carries: a ';token=' parameter, the request's own bearer token, the admin token.
+// path carries: a ';token=' parameter, the request's own bearer token, the admin token, and any
+// password or token the world has seen (D200).
 func TestRequestLogKeepsCredentialsOutOfPaths(t *testing.T) {
 	var log lockedBuffer
 	const admin = "S3cretAdm1nTok-xyz"
@@ -45,11 +46,14 @@ func TestRequestLogKeepsCredentialsOutOfPaths(t *testing.T) {
 	m.ctl(http.MethodPost, pTagsList+";token="+tok, "{}", "Authorization", "Bearer "+tok)
 	m.ctl(http.MethodPost, "/services/operations/v1/operations/"+tok, "{}", "Authorization", "Bearer "+tok)
 	m.ctl(http.MethodPost, "/services/operations/v1/operations/"+admin, "{}")
+	// A token or password the world has seen, in a path sent without it as a credential.
+	m.ctl(http.MethodPost, "/v1/session/"+tok, "{}")
+	m.ctl(http.MethodPost, "/v1/authenticate/"+mf.Users.Member.Password, "{}")
 	out := log.String()
 	if !strings.Contains(out, "msg=request") {
 		t.Fatalf("no request lines logged: %s", out)
 	}
-	for _, secret := range []string{tok, admin} {
+	for _, secret := range []string{tok, admin, mf.Users.Member.Password} {
 		if strings.Contains(out, secret) {
 			t.Errorf("the request log shows the credential %q:\n%s", secret, out)
 		}

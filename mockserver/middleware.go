@@ -26,7 +26,7 @@ func (s *Server) recoverPanics(next http.Handler) http.Handler {
 				if v == http.ErrAbortHandler {
 					panic(v)
 				}
-				s.logger.Error("panic serving request", "path", r.URL.Path, "panic", v)
+				s.logger.Error("panic serving request", "path", s.loggedPath(r), "panic", v)
 				writeShapeA(w, http.StatusInternalServerError, "Internal server error.")
 			}
 		}()
@@ -109,7 +109,8 @@ func (s *Server) loggedPath(r *http.Request) string {
 	if t, ok := bearer(r); ok && redact.Distinctive(t) && strings.Contains(path, t) {
 		path = strings.ReplaceAll(path, t, redact.Placeholder)
 	}
-	return path
+	// A password or token the world has seen, quoted in a path, as its journal replaces it (D200).
+	return s.worldOf(r).journal.known.Replace(path)
 }
 
 // Listener returns ln with the answers net/http writes by itself, before any handler runs, put
