@@ -156,3 +156,20 @@ func TestSpecIsServed(t *testing.T) {
 		t.Errorf("/openapi.json has %d operations, want 24", got)
 	}
 }
+
+// With an admin token, a client without it learns nothing of the worlds: a read of a world's
+// journal, flow, faults or snapshot answers 401 whether the world exists or not, under the
+// prefix and under X-Mock-World alike (a 404 for a world not there told which ones were).
+func TestAdminTokenBeforeWorldExistence(t *testing.T) {
+	const token = "s3cr3t-Admin-Tok"
+	m := newMockWithAdmin(t, token)
+	m.ctl(http.MethodPost, "/__worlds/team-a/__mock/reset", nil, mockserver.AdminTokenHeader, token).wantStatus(t, http.StatusOK)
+	for _, world := range []string{"team-a", "nosuch"} {
+		for _, path := range []string{"/__mock/state", "/__mock/requests", "/__mock/flow", "/__mock/faults"} {
+			m.ctl(http.MethodGet, "/__worlds/"+world+path, nil).wantStatus(t, http.StatusUnauthorized)
+			m.ctl(http.MethodGet, path, nil, "X-Mock-World", world).wantStatus(t, http.StatusUnauthorized)
+		}
+		m.ctl(http.MethodDelete, "/__worlds/"+world+"/__mock/requests", nil).wantStatus(t, http.StatusUnauthorized)
+	}
+	m.ctl(http.MethodGet, "/__worlds/nosuch/__mock/state", nil, mockserver.AdminTokenHeader, token).wantStatus(t, http.StatusNotFound)
+}

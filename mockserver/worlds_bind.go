@@ -162,6 +162,11 @@ func (s *Server) bindNamed(w http.ResponseWriter, r *http.Request, name string) 
 		return bound{}, false // the server's list of worlds: no world is needed, or made
 	}
 	if _, control := s.ctrl[getOrHead(r)+" "+r.URL.Path]; control {
+		// The Host guard and the admin token first: a client without the token must not learn
+		// which worlds exist from a 404.
+		if !(s.hostAllowed(w, r) && s.admitted(w, r)) {
+			return b, true
+		}
 		if msg := controlQueryProblem(getOrHead(r), r); msg != "" { // a refused control makes no world
 			return bound{err: &errNoWorld{status: http.StatusBadRequest, msg: msg}}, false
 		}
