@@ -310,3 +310,15 @@ func TestAddrRefusedInTheFlagsWords(t *testing.T) {
 		}
 	}
 }
+
+// An --admin-token given empty ("$ADMIN" unset in a CI line) is refused: the controls would be
+// open with no sign of it.
+func TestEmptyAdminTokenRefused(t *testing.T) {
+	none := func(string) string { return "" }
+	if _, err := parseFlags([]string{"--admin-token", ""}, none, io.Discard); err == nil || !strings.Contains(err.Error(), "--admin-token: empty") {
+		t.Errorf("--admin-token '': %v, want a refusal", err)
+	}
+	if _, err := parseFlags(nil, none, io.Discard); err != nil {
+		t.Errorf("no --admin-token: %v, want the controls open", err)
+	}
+}

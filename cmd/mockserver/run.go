@@ -414,4 +414,9 @@ func printStartup(out io.Writer, base string, opts options, mock *mockserver.Ser
 	if opts.worlds.maxWorlds > 0 {
 		fmt.Fprintf(out, "isolated worlds: %s/__worlds/<name>/… (or header X-Mock-World), up to %d\n", base, opts.worlds.maxWorlds)
 	}
+	if opts.steer.adminToken != "" {
+		fmt.Fprintln(out, "controls (/__mock/): guarded by --admin-token (send it as X-Mock-Admin-Token)")
+	} else {
+		fmt.Fprintln(out, "controls (/__mock/): open to every client that reaches this address (--admin-token guards them)")
+	}
 }

@@ -34,6 +34,11 @@ func steerFlags(fs *flag.FlagSet, getenv func(string) string) func() (steerOptio
 	cors := fs.String("cors-origins", envOr(getenv, "MOCK_CORS_ORIGINS", "*"), "comma-separated origins browsers may call from, * for any (MOCK_CORS_ORIGINS)")
 	return func() (steerOptions, error) {
 		o := steerOptions{stateFile: *stateFile, adminToken: *admin}
+		var emptyAdmin bool
+		fs.Visit(func(f *flag.Flag) { emptyAdmin = emptyAdmin || f.Name == "admin-token" && *admin == "" })
+		if emptyAdmin { // --admin-token "$UNSET" would leave the controls open with no sign of it
+			return steerOptions{}, errors.New("--admin-token: empty; give the token the controls require, or leave the flag out to keep them open")
+		}
 		for _, c := range *admin {
 			if c <= ' ' || c > '~' { // a header carries no such token: every control would answer 401
 				return steerOptions{}, errors.New("--admin-token: want visible ASCII characters only, no spaces (it travels in the X-Mock-Admin-Token header)")

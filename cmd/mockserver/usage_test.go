@@ -72,14 +72,14 @@ func TestStartupLinesShowWhatWasLoaded(t *testing.T) {
 		done <- run(ctx, []string{"--addr", "127.0.0.1:0", "--scenario", "empty"}, func(string) string { return "" }, w, &bytes.Buffer{})
 	}()
 	deadline := time.Now().Add(5 * time.Second)
-	for !strings.Contains(w.String(), "isolated worlds") && time.Now().Before(deadline) {
+	for !strings.Contains(w.String(), "controls (/__mock/)") && time.Now().Before(deadline) {
 		time.Sleep(10 * time.Millisecond)
 	}
 	cancel()
 	if err := <-done; err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"dashboard: http://127.0.0.1:", "scenario empty", "isolated worlds"} {
+	for _, want := range []string{"dashboard: http://127.0.0.1:", "scenario empty", "isolated worlds", "controls (/__mock/): open"} {
 		if !strings.Contains(w.String(), want) {
 			t.Errorf("start-up lines lack %q:\n%s", want, w.String())
 		}
