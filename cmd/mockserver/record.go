@@ -45,12 +45,19 @@ func checkOutputPaths(opts proxyOptions) error {
 			return fmt.Errorf("%s %s: the directory %s cannot be written (%v); %s at stop", o.flag, o.path, dir, errors.Unwrap(err), o.what)
 		}
 		for _, other := range outputs[i+1:] {
-			if other.path != "" && realPath(other.path) == realPath(o.path) {
+			if other.path != "" && (realPath(other.path) == realPath(o.path) || sameFile(other.path, o.path)) {
 				return fmt.Errorf("%s %s and %s %s are the same file: one would overwrite the other", o.flag, o.path, other.flag, other.path)
 			}
 		}
 	}
 	return nil
+}
+
+// sameFile tells two existing paths that are one file under two names (hard links).
+func sameFile(a, b string) bool {
+	fa, errA := os.Stat(a)
+	fb, errB := os.Stat(b)
+	return errA == nil && errB == nil && os.SameFile(fa, fb)
 }
 
 // linkTarget is where path leads when it is a symbolic link (followed as writing it would, a

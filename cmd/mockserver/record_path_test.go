@@ -84,3 +84,20 @@ func TestRecordScenarioThroughALinkToTheReportRefused(t *testing.T) {
 		t.Fatalf("a recording through a link to the report: %v, want a refusal", err)
 	}
 }
+
+// Two names of one file (a hard link) are the same file: the JSON report written through one
+// was overwritten by the JUnit report written through the other.
+func TestReportsThroughAHardLinkRefused(t *testing.T) {
+	dir := t.TempDir()
+	json, xml := filepath.Join(dir, "r.json"), filepath.Join(dir, "r.xml")
+	if err := os.WriteFile(json, []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Link(json, xml); err != nil {
+		t.Skip("no hard links here:", err)
+	}
+	err := runProxyArgs(t, "--report-json", json, "--report-junit", xml)
+	if err == nil || !strings.Contains(err.Error(), "same file") {
+		t.Fatalf("reports through two names of one file: %v, want a refusal", err)
+	}
+}
