@@ -139,7 +139,7 @@ func writeRecording(rec *proxy.ScenarioRecorder, opts proxyOptions, out io.Write
 		}
 	}
 	if err := writeFileAtomic(opts.recordScenario, buf.Bytes()); err != nil {
-		return fmt.Errorf("record scenario: %w (the folder was writable at start; it was removed or its rights changed while the proxy ran)", err)
+		return fmt.Errorf("--record-scenario %s: the recording was not written: %w (the folder was writable at start; it was removed or its rights changed while the proxy ran)", opts.recordScenario, err)
 	}
 	fmt.Fprintf(out, "scenario %s written to %s holding %s, %s, %s, %s, %s, %s from the answers' records (a group, board or tag a record names but no answer showed is added as a placeholder; the log names each record left out)\n",
 		name, opts.recordScenario, count(c["boards"], "board"), count(c["groups"], "group"), count(c["tags"], "tag"), count(c["cards"], "card"), count(c["comments"], "comment"), count(c["carts"], "cart"))

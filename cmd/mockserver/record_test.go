@@ -150,7 +150,7 @@ func TestProxyWritesItsReportsWhenTheRecordingFails(t *testing.T) {
 		t.Fatal(err)
 	}
 	err := stop()
-	if err == nil || !strings.Contains(err.Error(), "record scenario") || !strings.Contains(err.Error(), "removed") {
+	if err == nil || !strings.Contains(err.Error(), "--record-scenario") || !strings.Contains(err.Error(), "not written") || !strings.Contains(err.Error(), "removed") || strings.Contains(err.Error(), ".mockserver-state-") {
 		t.Errorf("stop: %v, want an error naming the recording and why", err)
 	}
 	for _, f := range []string{jsonReport, junit} {

@@ -121,7 +121,7 @@ func (o steerOptions) save(m *mockserver.Server) error {
 		return fmt.Errorf("save state: %w", err)
 	}
 	if err := writeFileAtomic(o.stateFile, b); err != nil {
-		return fmt.Errorf("save state: %w", err)
+		return fmt.Errorf("state file %s: the world was not saved: %w", o.stateFile, err)
 	}
 	return nil
 }
@@ -163,9 +163,10 @@ func globEscape(s string) string {
 // leaves the old file whole (and a temporary file the next start removes).
 func writeFileAtomic(path string, b []byte) error {
 	path = linkTarget(path)
-	tmp, err := os.CreateTemp(filepath.Dir(path), tempPrefix(path)+"*")
+	dir := filepath.Dir(path)
+	tmp, err := os.CreateTemp(dir, tempPrefix(path)+"*")
 	if err != nil {
-		return err
+		return worded{fmt.Sprintf("no file can be made in the directory %s (%s)", dir, osReason(err)), err}
 	}
 	defer os.Remove(tmp.Name()) // fails harmlessly once renamed
 	if fi, statErr := os.Stat(path); statErr == nil {
@@ -178,18 +179,41 @@ func writeFileAtomic(path string, b []byte) error {
 	if cerr := tmp.Close(); err == nil {
 		err = cerr
 	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), path)
-	}
 	if err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
+		return worded{fmt.Sprintf("writing it in the directory %s failed (%s)", dir, osReason(err)), err}
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		return worded{fmt.Sprintf("it could not take the place of %s (%s)", path, osReason(err)), err}
 	}
 	// Sync the directory so the rename itself survives a crash; not every system allows it.
-	if dir, err := os.Open(filepath.Dir(path)); err == nil {
-		_ = dir.Sync()
-		dir.Close()
+	if d, err := os.Open(dir); err == nil {
+		_ = d.Sync()
+		d.Close()
 	}
 	return nil
+}
+
+// worded is an error in the command's words that wraps the system's.
+type worded struct {
+	msg string
+	err error
+}
+
+func (w worded) Error() string { return w.msg }
+func (w worded) Unwrap() error { return w.err }
+
+// osReason is the system's reason for err, without the paths Go's error names (a temporary
+// file's among them): "no such file or directory", "no space left on device".
+func osReason(err error) string {
+	var pe *fs.PathError
+	var le *os.LinkError
+	switch {
+	case errors.As(err, &pe):
+		return pe.Err.Error()
+	case errors.As(err, &le):
+		return le.Err.Error()
+	}
+	return err.Error()
 }
 
 // checkOrigin refuses what a browser never sends as an Origin, so it could never match: an

@@ -89,6 +89,9 @@ func TestFailedSaveKeepsThePreviousFile(t *testing.T) {
 	if !errors.As(err, &pathErr) {
 		t.Errorf("error %v does not wrap the cause", err)
 	}
+	if strings.Contains(err.Error(), ".mockserver-state-") { // the temporary file is ours, not the user's
+		t.Errorf("error %v names the temporary file", err)
+	}
 	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
 		t.Errorf("the previous target is gone: %v", err)
 	}
