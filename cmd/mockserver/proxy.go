@@ -59,9 +59,13 @@ func parseProxyFlags(args []string, getenv func(string) string, std stdio) (_ pr
 	lag := fs.String("list-lag", envOr(getenv, "MOCK_PROXY_LIST_LAG", check.ListSettle.String()), "how long after a create a list may still not show it, as the suite's CONFORMANCE_PUSH_WAIT (MOCK_PROXY_LIST_LAG; 0s: at once)")
 	ver := fs.Bool("version", false, "print the version and exit")
 	err = fs.Parse(args)
-	if err == nil && fs.NArg() > 0 {
+	switch {
+	case err == nil && fs.NArg() > 0:
 		err = fmt.Errorf("mockserver proxy: unexpected argument %q", fs.Arg(0))
 		fmt.Fprintf(&errs, "%v\n", err)
+	case err != nil && !errors.Is(err, flag.ErrHelp):
+		errs.Reset()
+		fmt.Fprintln(&errs, flagError(err))
 	}
 	if err != nil {
 		out, ret := std.err, error(&exitError{code: 2})

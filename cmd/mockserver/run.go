@@ -237,7 +237,7 @@ func parseFlagsTo(args []string, getenv func(string) string, stdout, stderr io.W
 			printUsage(stdout, flagDefaults(getenv))
 			return options{}, errHelp
 		}
-		fmt.Fprint(stderr, errs.String())
+		fmt.Fprintln(stderr, flagError(err))
 		printUsage(stderr, flagDefaults(getenv))
 		return options{}, &exitError{code: 2}
 	}
