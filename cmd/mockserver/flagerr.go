@@ -16,7 +16,9 @@ var flagErrors = []struct {
 		return fmt.Sprintf("--%s: want true or false (or 1 or 0), got %s", m[2], m[1])
 	}},
 	{regexp.MustCompile(`^invalid value (".*") for flag -+([^:]*): .*$`), func(m []string) string { return fmt.Sprintf("--%s: the value %s is not one it takes", m[2], m[1]) }},
-	{regexp.MustCompile(`^bad flag syntax: (.*)$`), func(m []string) string { return fmt.Sprintf("%q is not a flag (flags are written --name or --name=value)", m[1]) }},
+	{regexp.MustCompile(`^bad flag syntax: (.*)$`), func(m []string) string {
+		return fmt.Sprintf("%q is not a flag (flags are written --name or --name=value)", m[1])
+	}},
 }
 
 // flagError words an error of Go's flag package as the command's own: "mockserver: unknown
