@@ -558,6 +558,14 @@ func upstreamProblem(err error) string {
 		return fmt.Sprintf("no answer header arrived within %s", upstreamTimeout)
 	case strings.Contains(err.Error(), "multiple Content-Length"):
 		return "its answer has more than one Content-Length header, so no client can tell where its body ends"
+	case strings.Contains(err.Error(), "missing colon"):
+		return "its answer holds a header line without a colon"
+	case strings.Contains(err.Error(), "response headers exceeded"):
+		return "its answer's headers are larger than the proxy reads (1 MiB)"
+	case strings.Contains(err.Error(), "chunk"):
+		return "its answer's chunked transfer encoding is broken"
+	case strings.Contains(err.Error(), "use of closed network connection"):
+		return "the connection to it was closed while its answer was read"
 	case strings.Contains(err.Error(), "malformed"):
 		return malformedAnswer(err.Error())
 	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, syscall.ECONNRESET):
@@ -584,6 +592,9 @@ func malformedAnswer(msg string) string {
 	msg = lastPart(errors.New(msg))
 	if i := strings.IndexByte(msg, '"'); i >= 0 {
 		msg = strings.TrimSpace(msg[:i])
+	}
+	if msg == "" {
+		return "its answer is not well-formed HTTP"
 	}
 	return "its answer is not well-formed HTTP (" + msg + ")"
 }
