@@ -202,6 +202,15 @@ func Headers(h http.Header) map[string]string {
 			// named as in a form (?access_token=…, #id_token=…); a value without one (Prefer:
 			// code=413) is no URL.
 			val = redactPairs(val, urlValueEnds)
+			// A URL inside the URL's query, escaped as a query value is (?next=%2Fcb%3F
+			// access_token%3D…): read decoded, and shown so when it held a credential.
+			if strings.Contains(strings.ToLower(val), "%3d") {
+				if dec, err := url.PathUnescape(val); err == nil {
+					if red := redactPairs(dec, urlValueEnds); red != dec {
+						val = red
+					}
+				}
+			}
 		}
 		out[k] = userinfo(val)
 	}
@@ -468,7 +477,9 @@ func Target(target string) string {
 			if IsSecretName(k) {
 				vs[i] = redacted
 			} else {
-				vs[i] = userinfo(v)
+				// A value may be a URL of its own (next=/cb?access_token=…, escaped as a query
+				// value is): its pairs are read decoded.
+				vs[i] = freeText(userinfo(v))
 			}
 			changed = changed || vs[i] != v
 		}

@@ -193,3 +193,20 @@ func sameShape(a, b any) bool {
 		return false
 	}
 }
+
+// A URL inside a URL's query, escaped as query values are (a login's next= or return_to=), has
+// its credentials redacted too: in a request's target and in a header that holds a URL.
+func TestNestedEscapedURLsAreRedacted(t *testing.T) {
+	const secret = "NestTok77abcQ"
+	target := Target("/x?next=%2Fcb%3Faccess_token%3D" + secret + "&a=1")
+	if strings.Contains(target, secret) || !strings.Contains(target, "a=1") {
+		t.Errorf("target: %s", target)
+	}
+	h := Headers(http.Header{"Referer": {"https://app.test/login?next=%2Fcb%3Faccess_token%3D" + secret}})
+	if strings.Contains(h["Referer"], secret) || !strings.Contains(h["Referer"], "app.test/login") {
+		t.Errorf("Referer: %s", h["Referer"])
+	}
+	if h := Headers(http.Header{"Referer": {"https://app.test/p?q=a%3Db"}}); h["Referer"] != "https://app.test/p?q=a%3Db" {
+		t.Errorf("a Referer without a credential changed: %s", h["Referer"])
+	}
+}
