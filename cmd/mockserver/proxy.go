@@ -111,6 +111,11 @@ func parseProxyFlags(args []string, getenv func(string) string, std stdio) (_ pr
 // the reports; with --fail-on-violation it returns an error when the deployment broke a rule.
 func runProxy(ctx context.Context, args []string, getenv func(string) string, std stdio) error {
 	opts, err := parseProxyFlags(args, getenv, std)
+	var exit *exitError
+	if err != nil && !errors.Is(err, errHelp) && !errors.As(err, &exit) {
+		// A value the proxy cannot use: a usage error (2), never read as a verdict (1).
+		return &exitError{code: 2, msg: err.Error()}
+	}
 	if err != nil {
 		return err
 	}

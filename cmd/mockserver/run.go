@@ -226,7 +226,8 @@ func parseFlags(args []string, getenv func(string) string, stderr io.Writer) (op
 
 // parseFlagsTo reads the flags of serve and fixtures. --help prints the usage to stdout and
 // returns errHelp; --version prints the version and returns errHelp; a flag error prints it
-// with the usage to stderr and returns an exitError of code 2.
+// with the usage to stderr and returns an exitError of code 2, as does a value the command
+// cannot use (with its message only).
 func parseFlagsTo(args []string, getenv func(string) string, stdout, stderr io.Writer) (options, error) {
 	fs, read := flagSet(getenv)
 	var errs strings.Builder
@@ -251,7 +252,10 @@ func parseFlagsTo(args []string, getenv func(string) string, stdout, stderr io.W
 		fmt.Fprintln(stdout, version())
 		return options{}, errHelp
 	}
-	return opts, blameEnv(fs, getenv, err)
+	if err := blameEnv(fs, getenv, err); err != nil { // a value the command cannot use: a usage error
+		return options{}, &exitError{code: 2, msg: err.Error()}
+	}
+	return opts, nil
 }
 
 // envOfFlag reads the environment variable a flag's usage names: "… (MOCK_RATE_LIMIT)" or "(MOCK_PROXY_UPSTREAM; required)".

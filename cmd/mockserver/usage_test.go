@@ -37,7 +37,9 @@ func TestTheCommandExplainsItself(t *testing.T) {
 		{name: "help on an unknown subcommand exits 2", args: []string{"help", "prxy"}, code: 2, err: `unknown subcommand "prxy"`},
 		{name: "help with more than one subcommand exits 2", args: []string{"help", "proxy", "extra"}, code: 2, err: "help takes one subcommand"},
 		{name: "help help prints the usage", args: []string{"help", "help"}, out: "Usage:"},
-		{name: "an unknown scenario is a flag error", args: []string{"--scenario", "nope"}, code: 1, err: ""},
+		{name: "an unknown scenario is a flag error", args: []string{"--scenario", "nope"}, code: 2, err: ""},
+		{name: "a bad value exits 2", args: []string{"--rate-limit", "abc"}, code: 2, err: ""},
+		{name: "proxy: a bad value exits 2", args: []string{"proxy", "--upstream", "ftp://x"}, code: 2, err: ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
