@@ -10,6 +10,7 @@ import (
 	"net/textproto"
 	"strings"
 	"sync"
+	"time"
 )
 
 // Hop-by-hop headers an upstream names in its Connection header must not reach the client
@@ -45,7 +46,15 @@ func newTapTransport(t *http.Transport) *tapTransport {
 			cfg.NextProtos = []string{"http/1.1"}
 		}
 		c := tls.Client(raw, cfg)
-		if err := c.HandshakeContext(ctx); err != nil {
+		// The transport's TLSHandshakeTimeout covers only its own TLS dial: an upstream that
+		// accepts the connection and never answers the handshake held the client for good.
+		wait := t.TLSHandshakeTimeout
+		if wait <= 0 {
+			wait = upstreamTimeout
+		}
+		hctx, cancel := context.WithTimeout(ctx, wait)
+		defer cancel()
+		if err := c.HandshakeContext(hctx); err != nil {
 			raw.Close()
 			return nil, err
 		}
@@ -99,6 +108,9 @@ func (c *connTap) Write(p []byte) (int, error) {
 		c.inHead, c.head, c.names = true, c.head[:0], nil
 	}
 	c.mu.Unlock()
+	// An upstream that stops reading a request body streamed to it held the client until it
+	// closed the connection: each write has upstreamTimeout to go out.
+	_ = c.Conn.SetWriteDeadline(time.Now().Add(upstreamTimeout))
 	return c.Conn.Write(p)
 }
 

@@ -305,7 +305,7 @@ func TestAddrRefusedInTheFlagsWords(t *testing.T) {
 		{"proxy", "--upstream", "http://127.0.0.1:1", "--addr", taken.Addr().String()},
 	} {
 		err := run(ctx, args, none, io.Discard, io.Discard)
-		if err == nil || !strings.Contains(err.Error(), "--addr "+taken.Addr().String()) || !strings.Contains(err.Error(), "another process is listening") || strings.Contains(err.Error(), "bind:") {
+		if err == nil || !strings.Contains(err.Error(), "--addr "+taken.Addr().String()) || !strings.Contains(err.Error(), "the address is in use") || strings.Contains(err.Error(), "bind:") {
 			t.Errorf("%v on a taken port: %v, want the flag named and why in our words", args, err)
 		}
 	}

@@ -199,7 +199,7 @@ func listenError(addr string, err error) error {
 	var dns *net.DNSError
 	switch {
 	case errors.Is(err, syscall.EADDRINUSE):
-		why = "another process is listening on that address (stop it, or choose another port)"
+		why = "the address is in use (another process listens on it, or a connection holds the port; stop it, or choose another port)"
 	case errors.Is(err, syscall.EADDRNOTAVAIL):
 		why = "no network interface of this machine has that address (127.0.0.1 is this machine; 0.0.0.0 is every interface)"
 	case errors.Is(err, syscall.EACCES):

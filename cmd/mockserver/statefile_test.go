@@ -168,3 +168,16 @@ func TestFixturesReadsTheStateFile(t *testing.T) {
 		t.Errorf("fixtures --state-file prints member %q, want the snapshot's %q", got.Users.Member.Email, want)
 	}
 }
+
+// A state file starting with a byte order mark is refused saying so, as PUT /__mock/state
+// does, not as JSON that cannot start with 'ï'.
+func TestStateFileWithAByteOrderMark(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "bom.json")
+	if err := os.WriteFile(file, []byte("\xef\xbb\xbf{}"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	err := run(context.Background(), []string{"--state-file", file, "--addr", "127.0.0.1:0"}, func(string) string { return "" }, io.Discard, io.Discard)
+	if err == nil || !strings.Contains(err.Error(), "byte order mark") || strings.Contains(err.Error(), "ï") {
+		t.Errorf("a state file with a BOM: %v, want it named", err)
+	}
+}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -93,6 +94,9 @@ func (o steerOptions) apply(cfg *mockserver.Config) error {
 	b, err := os.ReadFile(o.stateFile)
 	if err != nil {
 		return fmt.Errorf("read state file: %w", err)
+	}
+	if bytes.HasPrefix(b, []byte("\xef\xbb\xbf")) {
+		return fmt.Errorf("state file %s: the file starts with a byte order mark (U+FEFF); save it as UTF-8 without one", o.stateFile)
 	}
 	if !utf8.Valid(b) {
 		return fmt.Errorf("state file %s: the file is not UTF-8 text; a state file is a JSON snapshot, as GET /__mock/state writes it", o.stateFile)
