@@ -7,6 +7,8 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/url"
+	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"unicode"
@@ -236,21 +238,31 @@ func QueryCredentials(query string) []string {
 // maxFormNoted bounds a body read as a form (NoteBody): larger text is no form a login sends.
 const maxFormNoted = 64 << 10
 
-// NoteBody keeps the credential values of a JSON body (NoteValue), or of a form-encoded one
-// (password=…&client_secret=…, NoteQuery); anything else is ignored.
+// NoteBody keeps the credential values of a JSON body (NoteValue), of a form-encoded one
+// (password=…&client_secret=…, NoteQuery) or of a multipart one (its parts named after a
+// credential). A byte order mark before the JSON, text after it, or JSON cut short is read as
+// far as it goes: a refused login's password is a credential all the same, and a later text
+// quoting it was left in clear.
 func (k *Known) NoteBody(b []byte) {
-	b = bytes.TrimSpace(b)
+	b = bytes.TrimSpace(bytes.TrimPrefix(bytes.TrimSpace(b), []byte("\xef\xbb\xbf")))
 	if len(b) == 0 {
 		return
 	}
 	if b[0] != '{' && b[0] != '[' {
-		if len(b) <= maxFormNoted {
+		switch {
+		case len(b) > maxFormNoted:
+		case bytes.HasPrefix(b, []byte("--")):
+			k.noteParts(string(b))
+		default:
 			k.NoteQuery(string(b))
 		}
 		return
 	}
 	var v any
-	if json.Unmarshal(b, &v) != nil {
+	if json.NewDecoder(bytes.NewReader(b)).Decode(&v) != nil { // the first value; what follows is not read
+		if len(b) <= maxFormNoted {
+			k.notePairs(string(b))
+		}
 		return
 	}
 	if obj, ok := v.(map[string]any); ok {
@@ -263,6 +275,29 @@ func (k *Known) NoteBody(b []byte) {
 	k.NoteValue(v)
 }
 
+// jsonPair is a "name": "text value" pair of JSON text, complete even where the text is cut.
+var jsonPair = regexp.MustCompile(`"((?:[^"\\]|\\.){1,100})"\s*:\s*"((?:[^"\\]|\\.)+)"`)
+
+// notePairs keeps the text values of credential names in JSON that does not decode.
+func (k *Known) notePairs(s string) {
+	for _, m := range jsonPair.FindAllStringSubmatch(s, -1) {
+		name, errName := strconv.Unquote(`"` + m[1] + `"`)
+		value, errValue := strconv.Unquote(`"` + m[2] + `"`)
+		if errName == nil && errValue == nil && IsSecretName(name) {
+			k.Note(value)
+		}
+	}
+}
+
+// noteParts keeps the values of a multipart body's parts named after a credential.
+func (k *Known) noteParts(s string) {
+	for _, m := range multipartPart.FindAllStringSubmatch(s, -1) {
+		if IsSecretName(m[2]) {
+			k.Note(strings.TrimRight(m[3], "\r\n"))
+		}
+	}
+}
+
 // NoteValue keeps, at any depth of a decoded JSON value, every string held by a field whose
 // name IsSecretName calls a credential, directly or in an array.
 func (k *Known) NoteValue(v any) { k.noteUnder(v, false) }
@@ -271,7 +306,7 @@ func (k *Known) noteUnder(v any, secret bool) {
 	switch x := v.(type) {
 	case map[string]any:
 		for name, e := range x {
-			k.noteUnder(e, IsSecretName(name))
+			k.noteUnder(e, secret || IsSecretName(name)) // a password given as an object: its texts
 		}
 	case []any:
 		for _, e := range x {

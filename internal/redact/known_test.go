@@ -189,3 +189,23 @@ func TestKnownReplacesOtherCases(t *testing.T) {
 		}
 	}
 }
+
+// A refused login's password is kept whatever shape its body had (a byte order mark, text
+// after the JSON, JSON cut short, the password as an object, a multipart form), so a later
+// text quoting it is scrubbed: each of these stayed in clear.
+func TestNoteBodyReadsEveryLoginShape(t *testing.T) {
+	for body, secret := range map[string]string{
+		"\xef\xbb\xbf{\"email\":\"x@y.z\",\"password\":\"BomPw7788hhzz\"}": "BomPw7788hhzz",
+		`{"email":"x@y.z","password":"TrailPw7788mmzz"} x`:                 "TrailPw7788mmzz",
+		`{"email":"x@y.z","password":"TruncPw7788nnzz"`:                    "TruncPw7788nnzz",
+		`{"email":"x@y.z","password":{"v":"ObjPw7788aazz"}}`:               "ObjPw7788aazz",
+		"--XyZ\r\nContent-Disposition: form-data; name=\"email\"\r\n\r\nx@y.z\r\n--XyZ\r\nContent-Disposition: form-data; name=\"password\"\r\n\r\nMultiPw7788jjzz\r\n--XyZ--\r\n": "MultiPw7788jjzz",
+		`{"email":"x@y.z","password":"PlainPw7788qqzz"}`: "PlainPw7788qqzz",
+	} {
+		k := NewKnown(0)
+		k.NoteBody([]byte(body))
+		if got := k.Replace("a card quoting " + secret); strings.Contains(got, secret) {
+			t.Errorf("after %q: %q keeps the password", body, got)
+		}
+	}
+}
