@@ -506,7 +506,7 @@ func (p *Proxy) upstreamFailed(w http.ResponseWriter, r *http.Request, err error
 	case r.Context().Err() != nil: // the client went away: nobody reads this answer
 		msg = "The client closed the request before the upstream answered."
 	case certerr.Untrusted(err):
-		msg = fmt.Sprintf("The proxy does not trust the certificate of the upstream %s: %v. %s", p.upstream.Redacted(), err, certerr.Advice(err))
+		msg = fmt.Sprintf("The proxy does not trust the certificate of the upstream %s: %s. %s", p.upstream.Redacted(), certerr.Reason(err), certerr.Advice(err))
 	default:
 		msg += connectHint(err, p.upstream)
 	}
@@ -558,6 +558,12 @@ func upstreamProblem(err error) string {
 		return fmt.Sprintf("no answer header arrived within %s", upstreamTimeout)
 	case strings.Contains(err.Error(), "multiple Content-Length"):
 		return "its answer has more than one Content-Length header, so no client can tell where its body ends"
+	case strings.Contains(err.Error(), "malformed HTTP status code"):
+		return "its status line carries no three-digit status code"
+	case strings.Contains(err.Error(), "malformed HTTP response"):
+		return "its answer does not start with an HTTP status line"
+	case strings.Contains(err.Error(), "bad Content-Length"):
+		return "its answer's Content-Length is not a number of bytes"
 	case strings.Contains(err.Error(), "missing colon"):
 		return "its answer holds a header line without a colon"
 	case strings.Contains(err.Error(), "response headers exceeded"):

@@ -14,7 +14,9 @@ func TestUpstreamProblemInTheProxysWords(t *testing.T) {
 		"invalid byte in chunk length":                                        "chunked transfer encoding is broken",
 		"read tcp 127.0.0.1:1->127.0.0.1:2: use of closed network connection": "closed while its answer was read",
 		"net/http: server response headers exceeded 1048576 bytes; aborted":   "headers are larger than the proxy reads",
-		`malformed HTTP status code "x"`:                                      "its answer is not well-formed HTTP",
+		`malformed HTTP status code "x"`:                                      "no three-digit status code",
+		`malformed HTTP response "GARBAGE /x"`:                                "does not start with an HTTP status line",
+		`bad Content-Length "-5"`:                                             "Content-Length is not a number of bytes",
 	} {
 		got := upstreamProblem(errors.New(raw))
 		if !strings.Contains(got, want) || strings.Contains(got, "()") || strings.Contains(got, "invalid byte") {
