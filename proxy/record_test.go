@@ -166,3 +166,32 @@ func TestScenarioRecorderKeepsOneWorld(t *testing.T) {
 		t.Errorf("notes %q do not name world rb's answers left out", notes)
 	}
 }
+
+// The placeholders a recording makes for records no answer showed (a card's group, the board
+// of such groups) are not logged as records whose title was empty, and the log never names a
+// title the file does not hold ("… written as "Groups whose board was not shown 0"").
+func TestScenarioRecorderDoesNotLogItsPlaceholdersAsChanges(t *testing.T) {
+	rec, err := proxy.NewScenarioRecorder(upstreamAnswering(`{"error":false,"message":"ok","data":{"cards":[{"id":8,"title":"A","group_id":31},{"id":9,"title":"B","group_id":32}]}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(rec)
+	res, err := http.Post(srv.URL+"/services/operations/v1/operations/cards/list", "application/json", strings.NewReader("{}"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	srv.Close()
+	var notes []string
+	var out strings.Builder
+	if _, err := rec.WriteScenario(&out, proxy.ScenarioOptions{Name: "placeholders", Seed: 1, Taken: func(string, int64) bool { return false }, Note: func(s string) { notes = append(notes, s) }}); err != nil {
+		t.Fatal(err)
+	}
+	all := strings.Join(notes, "\n")
+	if strings.Contains(all, "is empty or missing") || strings.Contains(all, "not shown 0") {
+		t.Errorf("notes %q log the recording's own placeholders as changes", all)
+	}
+	if !strings.Contains(out.String(), "Groups whose board was not shown") {
+		t.Errorf("the file lacks the placeholder board:\n%s", out.String())
+	}
+}

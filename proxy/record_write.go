@@ -230,9 +230,9 @@ func (b *scenarioBuilder) board(id int64, rec map[string]any) string {
 	if !b.made[key] {
 		defer b.within(key)()
 		b.made[key] = true
-		title := b.title(rec, "title", kind, id)
-		if id == 0 {
-			title = kind
+		title := kind // the placeholder of groups whose board no answer named: its own title
+		if id != 0 {
+			title = b.title(rec, "title", kind, id)
 		}
 		b.doc.Boards = append(b.doc.Boards, scenarioBoard{ID: b.keep("boards", id), Ref: key, Title: title,
 			Description: b.text(rec, "description", 0), Color: b.text(rec, "color", 50), Icon: b.text(rec, "icon", 100), Position: b.position(rec)})
@@ -331,12 +331,16 @@ func (b *scenarioBuilder) comment(id int64, rec map[string]any) {
 	b.doc.Comments = append(b.doc.Comments, c)
 }
 
-// title is a record's scrubbed title (or name), or "<Kind> <id>" when it has none.
+// title is a record's scrubbed title (or name), or "<Kind> <id>" when it has none (noted as
+// a change) or is a placeholder (rec nil: no answer showed it).
 func (b *scenarioBuilder) title(rec map[string]any, key, kind string, id int64) string {
 	if s := b.text(rec, key, 255); s != nil && strings.TrimSpace(*s) != "" {
 		return *s
 	}
 	stand := fmt.Sprintf("%s %d", kind, id)
+	if rec == nil { // a placeholder for a record no answer showed: the stop line says so, not a change
+		return stand
+	}
 	b.changes[fmt.Sprintf("%s %d: %s is empty or missing, which the mock refuses: written as %q", strings.ToLower(kind), id, key, stand)] = true
 	return stand
 }
