@@ -10,6 +10,7 @@ import (
 	"net/textproto"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -20,16 +21,21 @@ import (
 
 // tapTransport wraps the transport the proxy builds: its connections are tapped, and each
 // answer loses the headers its Connection header named.
-type tapTransport struct{ next *http.Transport }
+type tapTransport struct {
+	next         *http.Transport
+	writeTimeout atomic.Int64 // how long each write to the upstream may take, in ns (tests shorten it)
+}
 
 func newTapTransport(t *http.Transport) *tapTransport {
+	tt := &tapTransport{next: t}
+	tt.writeTimeout.Store(int64(upstreamTimeout))
 	dialer := &net.Dialer{}
 	t.DialContext = func(ctx context.Context, network, addr string) (net.Conn, error) {
 		c, err := dialer.DialContext(ctx, network, addr)
 		if err != nil {
 			return nil, err
 		}
-		return &connTap{Conn: c}, nil
+		return &connTap{Conn: c, writeTimeout: &tt.writeTimeout}, nil
 	}
 	t.DialTLSContext = func(ctx context.Context, network, addr string) (net.Conn, error) {
 		raw, err := dialer.DialContext(ctx, network, addr)
@@ -58,10 +64,10 @@ func newTapTransport(t *http.Transport) *tapTransport {
 			raw.Close()
 			return nil, err
 		}
-		return &connTap{Conn: c}, nil
+		return &connTap{Conn: c, writeTimeout: &tt.writeTimeout}, nil
 	}
 	t.ForceAttemptHTTP2 = false
-	return &tapTransport{next: t}
+	return tt
 }
 
 func (t *tapTransport) RoundTrip(r *http.Request) (*http.Response, error) {
@@ -96,10 +102,11 @@ const maxTapHead = 64 << 10
 // are skipped.
 type connTap struct {
 	net.Conn
-	mu     sync.Mutex
-	inHead bool
-	head   []byte
-	names  []string // of the last complete final head
+	writeTimeout *atomic.Int64 // its transport's, in ns
+	mu           sync.Mutex
+	inHead       bool
+	head         []byte
+	names        []string // of the last complete final head
 }
 
 func (c *connTap) Write(p []byte) (int, error) {
@@ -109,8 +116,8 @@ func (c *connTap) Write(p []byte) (int, error) {
 	}
 	c.mu.Unlock()
 	// An upstream that stops reading a request body streamed to it held the client until it
-	// closed the connection: each write has upstreamTimeout to go out.
-	_ = c.Conn.SetWriteDeadline(time.Now().Add(upstreamTimeout))
+	// closed the connection: each write has upstreamTimeout to go out (writeTimeout).
+	_ = c.Conn.SetWriteDeadline(time.Now().Add(time.Duration(c.writeTimeout.Load())))
 	return c.Conn.Write(p)
 }
 
