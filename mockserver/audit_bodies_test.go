@@ -49,7 +49,7 @@ func TestRequestBodiesHeldAtOnceAreBounded(t *testing.T) {
 func TestStalledBodiesGiveWayToOthers(t *testing.T) {
 	m := newMock(t, mockserver.Config{})
 	host := strings.TrimPrefix(m.url, "http://")
-	conns := stalled.Open(t, host, "/__worlds/idle/v1/authenticate", 64, 1<<20-1024)
+	conns := stalled.Open(t, host, "/__worlds/idle/v1/authenticate", 72, 1<<20-1024) // more than the budget holds: it is full however slowly they are read
 	time.Sleep(inflight.Grace + 300*time.Millisecond)
 	creds := m.manifest.Users.Member
 	login := fmt.Sprintf(`{"email":%q,"password":%q,"pad":"%s"}`, creds.Email, creds.Password, strings.Repeat("a", 512<<10))
@@ -62,13 +62,17 @@ func TestStalledBodiesGiveWayToOthers(t *testing.T) {
 	if res.StatusCode != http.StatusOK {
 		t.Fatalf("a login while stalled bodies held the budget: %d %.300s, want 200 once they gave way", res.StatusCode, body)
 	}
-	answers := stalled.Answers(conns)
-	for _, answer := range answers {
-		if !strings.HasPrefix(answer, "HTTP/1.1 408") || !strings.Contains(answer, `"error":true`) || !strings.Contains(answer, "too slowly") {
-			t.Errorf("a stalled body that gave way was answered %.300q, want 408 shape (a) saying why", answer)
+	gaveWay := 0
+	for _, answer := range stalled.Answers(conns) {
+		switch {
+		case strings.HasPrefix(answer, "HTTP/1.1 503"): // past the budget when it arrived
+		case strings.HasPrefix(answer, "HTTP/1.1 408") && strings.Contains(answer, `"error":true`) && strings.Contains(answer, "too slowly"):
+			gaveWay++
+		default:
+			t.Errorf("a stalled body was answered %.300q, want 408 shape (a) saying why (or 503 past the budget)", answer)
 		}
 	}
-	if len(answers) == 0 || len(answers) > 2 {
-		t.Errorf("%d stalled bodies gave way for one of 512 KiB, want one or two", len(answers))
+	if gaveWay == 0 || gaveWay > 2 {
+		t.Errorf("%d stalled bodies gave way for one of 512 KiB, want one or two", gaveWay)
 	}
 }

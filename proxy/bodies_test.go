@@ -36,7 +36,7 @@ func TestRequestBodiesReadAheadAreBounded(t *testing.T) {
 // a second, the slowest give way (408, not forwarded) to a body that needs room.
 func TestStalledBodiesGiveWayToOthers(t *testing.T) {
 	_, base := serveProxy(t, newMock(t))
-	conns := stalled.Open(t, strings.TrimPrefix(base, "http://"), "/v1/authenticate", 64, 1<<20-1024)
+	conns := stalled.Open(t, strings.TrimPrefix(base, "http://"), "/v1/authenticate", 72, 1<<20-1024) // more than the budget holds: it is full however slowly they are read
 	time.Sleep(inflight.Grace + 300*time.Millisecond)
 	res, err := http.Post(base+"/v1/authenticate", "application/json", strings.NewReader(`{"email":"`+strings.Repeat("a", 128<<10)+`"}`))
 	if err != nil {
@@ -47,13 +47,17 @@ func TestStalledBodiesGiveWayToOthers(t *testing.T) {
 	if res.StatusCode == http.StatusServiceUnavailable || res.StatusCode == http.StatusRequestTimeout {
 		t.Fatalf("a body while stalled bodies held the budget: %d %.300s, want it forwarded once they gave way", res.StatusCode, body)
 	}
-	answers := stalled.Answers(conns)
-	for _, answer := range answers {
-		if !strings.HasPrefix(answer, "HTTP/1.1 408") || !strings.Contains(answer, "not forwarded") {
-			t.Errorf("a stalled body that gave way was answered %.300q, want 408 saying it was not forwarded", answer)
+	gaveWay := 0
+	for _, answer := range stalled.Answers(conns) {
+		switch {
+		case strings.HasPrefix(answer, "HTTP/1.1 503"): // past the budget when it arrived
+		case strings.HasPrefix(answer, "HTTP/1.1 408") && strings.Contains(answer, "not forwarded"):
+			gaveWay++
+		default:
+			t.Errorf("a stalled body was answered %.300q, want 408 saying it was not forwarded (or 503 past the budget)", answer)
 		}
 	}
-	if len(answers) == 0 {
+	if gaveWay == 0 {
 		t.Error("no stalled body gave way")
 	}
 }
