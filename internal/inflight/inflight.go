@@ -43,7 +43,7 @@ type Budget struct {
 }
 
 // New returns a budget of max bytes.
-func New(max int64) *Budget { return &Budget{max: max} }
+func New(max int64) *Budget { return &Budget{max: max, live: map[*Body]struct{}{}} }
 
 // Max is the budget's size.
 func (b *Budget) Max() int64 { return b.max }
@@ -95,9 +95,6 @@ func (b *Budget) Hold(w http.ResponseWriter, r *http.Request, limit int64) (*Bod
 	rc := http.NewResponseController(w)
 	body.cut = func() bool { return rc.SetReadDeadline(time.Now()) == nil }
 	b.mu.Lock()
-	if b.live == nil {
-		b.live = map[*Body]struct{}{}
-	}
 	b.live[body] = struct{}{}
 	b.mu.Unlock()
 	r.Body = body
@@ -160,17 +157,7 @@ func (b *Budget) makeRoom(need int64, self *Body) bool {
 		short -= x.held.Load()
 	}
 	b.mu.Unlock()
-	if short > 0 {
-		return false
-	}
-	deadline := time.Now().Add(roomWait)
-	for !b.take(need) {
-		if time.Now().After(deadline) {
-			return false
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
-	return true
+	return short <= 0 && b.takeWithin(need, roomWait, nil)
 }
 
 // maxWait bounds how long a body received as it arrives waits for room.
@@ -186,15 +173,21 @@ func (x *Body) waitFor(count int64) bool {
 		return false
 	}
 	defer x.b.waiting.Store(false)
+	return x.b.takeWithin(count, maxWait, x.ctx.Done())
+}
+
+// takeWithin takes n bytes once they fit, trying every 10 ms for up to wait or until done is
+// closed; it reports whether it took them.
+func (b *Budget) takeWithin(n int64, wait time.Duration, done <-chan struct{}) bool {
 	tick := time.NewTicker(10 * time.Millisecond)
 	defer tick.Stop()
-	deadline := time.After(maxWait)
-	for !x.b.take(count) {
+	deadline := time.After(wait)
+	for !b.take(n) {
 		select {
 		case <-tick.C:
 		case <-deadline:
 			return false
-		case <-x.ctx.Done():
+		case <-done:
 			return false
 		}
 	}
