@@ -295,38 +295,12 @@ func (s *Server) writeResetError(w http.ResponseWriter, wl *world, src Source, e
 // --max-records keeps a world from growing that far.
 const maxSnapshot = 256 << 20
 
+// snapshotTooLarge words the refusal of a snapshot past maxSnapshot.
+var snapshotTooLarge = "The request body must not be larger than " + byteSize(maxSnapshot) + " (--state-file loads a snapshot of any size); the world is unchanged."
+
 // smallSnapshot is the size of snapshot body that loads without waiting for another's load:
 // the seeded world's is under 1 MiB.
 const smallSnapshot = 2 << 20
-
-// readBodyAhead reads up to limit bytes of r's body and tells whether that was all of it, and the
-// read's error; either way r.Body still yields the whole body (what was read, then the rest,
-// or the read's error).
-func readBodyAhead(r *http.Request, limit int64) (bool, error) {
-	// Sized by Content-Length when it gives one, so a snapshot of hundreds of megabytes is not
-	// copied over and over as the buffer doubles.
-	buf := bytes.NewBuffer(make([]byte, 0, min(max(r.ContentLength, 0), limit)+bytes.MinRead))
-	_, err := buf.ReadFrom(io.LimitReader(r.Body, limit+1))
-	head := buf.Bytes()
-	if err == nil && int64(len(head)) <= limit { // all of it: read as it is, not copied again
-		r.Body = &readAhead{Reader: bytes.NewReader(head), data: head, Closer: r.Body}
-		return true, nil
-	}
-	rest := io.Reader(r.Body)
-	if err != nil {
-		rest = errReader{err}
-	}
-	r.Body = struct {
-		io.Reader
-		io.Closer
-	}{io.MultiReader(bytes.NewReader(head), rest), r.Body}
-	return false, err
-}
-
-// errReader fails every read with err.
-type errReader struct{ err error }
-
-func (e errReader) Read([]byte) (int, error) { return 0, e.err }
 
 // DecodeState reads a state file (StateFile): a snapshot as GET /__mock/state writes it, and
 // the clock a state file may keep. JSON with no unknown fields, whose text is valid UTF-8 (D74:
@@ -415,16 +389,21 @@ func (s *Server) handleStatePut(w http.ResponseWriter, r *http.Request) {
 	// body in holds nobody's turn, only what it has sent.
 	if r.ContentLength > maxSnapshot { // refused unread: a client waiting on "100 Continue" sends nothing
 		w.Header().Set("Connection", "close") // the body is still on the connection
-		writeShapeA(w, http.StatusRequestEntityTooLarge, "The request body must not be larger than "+byteSize(maxSnapshot)+" (--state-file loads a snapshot of any size); the world is unchanged.")
+		writeShapeA(w, http.StatusRequestEntityTooLarge, snapshotTooLarge)
 		return
 	}
 	if small, _ := readBodyAhead(r, smallSnapshot); !small {
 		held := s.uploads.HoldArriving(r, maxSnapshot+1)
 		defer held.Release()
-		if _, err := readBodyAhead(r, maxSnapshot); errors.Is(err, inflight.ErrFull) {
+		switch all, err := readBodyAhead(r, maxSnapshot); {
+		case errors.Is(err, inflight.ErrFull):
 			w.Header().Set("Retry-After", "1")
 			w.Header().Set("Connection", "close") // the rest of the body is still on the connection
 			writeShapeA(w, http.StatusServiceUnavailable, fmt.Sprintf("The mock is receiving more snapshot bytes at once than it holds (%d MiB in all); try again in a moment. The world is unchanged.", maxSnapshot>>20))
+			return
+		case !all && err == nil: // past the bound: refused now, not read again to be measured
+			w.Header().Set("Connection", "close")
+			writeShapeA(w, http.StatusRequestEntityTooLarge, snapshotTooLarge)
 			return
 		}
 		select {
