@@ -96,7 +96,7 @@ func (t Target) Ping(ctx context.Context, timeout time.Duration) error {
 	}
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil && certerr.Untrusted(err) {
-		return fmt.Errorf("the suite does not trust the certificate of the deployment at %s (%s): %w. %s", base, EnvBaseURL, err, certerr.Advice(err))
+		return fmt.Errorf("the suite does not trust the certificate of the deployment at %s (%s): %s. %s", base, EnvBaseURL, certerr.Reason(err), certerr.Advice(err))
 	}
 	if err != nil {
 		return fmt.Errorf("the deployment at %s does not answer (%s): %w", base, EnvBaseURL, err)

@@ -22,4 +22,7 @@ func TestPingNamesAnUntrustedCertificate(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "does not trust the certificate") || !strings.Contains(err.Error(), "SSL_CERT_FILE") {
 		t.Errorf("Ping of a deployment with a self-signed certificate: %v; want it named untrusted, with SSL_CERT_FILE", err)
 	}
+	if err != nil && strings.Contains(err.Error(), "x509") {
+		t.Errorf("Ping of a deployment with a self-signed certificate: %v; want the reason in our words, not the x509 package's", err)
+	}
 }
