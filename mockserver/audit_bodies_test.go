@@ -8,7 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/opsapi/mocktoolkit/internal/inflight"
 	"github.com/opsapi/mocktoolkit/internal/stalled"
 	"github.com/opsapi/mocktoolkit/mockserver"
 )
@@ -20,14 +19,19 @@ import (
 func TestRequestBodiesHeldAtOnceAreBounded(t *testing.T) {
 	m := newMock(t, mockserver.Config{})
 	host := strings.TrimPrefix(m.url, "http://")
-	conns := stalled.Open(t, host, "/v1/authenticate", 64, 1<<20-1024) // 64 × ~1 MiB: the whole budget
-	time.Sleep(300 * time.Millisecond)                                 // each is being read
-	res, err := http.Post(m.url+"/v1/authenticate", "application/json", strings.NewReader(`{"email":"`+strings.Repeat("a", 512<<10)+`"}`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	body, _ := io.ReadAll(res.Body)
-	res.Body.Close()
+	// 72 × ~1 MiB: more than the budget; the post comes once one of them was refused.
+	var res *http.Response
+	var body []byte
+	held := stalled.WhileFull(t, host, "/v1/authenticate", 72, 1<<20-1024, func() int {
+		var err error
+		res, err = http.Post(m.url+"/v1/authenticate", "application/json", strings.NewReader(`{"email":"`+strings.Repeat("a", 512<<10)+`"}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ = io.ReadAll(res.Body)
+		res.Body.Close()
+		return res.StatusCode
+	})
 	if res.StatusCode != http.StatusServiceUnavailable || res.Header.Get("Retry-After") == "" || !strings.Contains(string(body), `"error":true`) {
 		t.Errorf("a body while the budget is held: %d %s, want 503 shape (a) with Retry-After", res.StatusCode, body)
 	}
@@ -35,9 +39,7 @@ func TestRequestBodiesHeldAtOnceAreBounded(t *testing.T) {
 	if res.Header.Get("X-RateLimit-Limit") == "" || res.Header.Get("X-RateLimit-Remaining") == "" {
 		t.Errorf("the 503 carries no rate-limit headers: %v", res.Header)
 	}
-	for _, c := range conns {
-		c.Close()
-	}
+	held.Close()
 	time.Sleep(300 * time.Millisecond)
 	creds := m.manifest.Users.Member
 	m.ctl(http.MethodPost, "/v1/authenticate", map[string]any{"email": creds.Email, "password": creds.Password}).wantStatus(t, http.StatusOK)
@@ -49,8 +51,7 @@ func TestRequestBodiesHeldAtOnceAreBounded(t *testing.T) {
 func TestStalledBodiesGiveWayToOthers(t *testing.T) {
 	m := newMock(t, mockserver.Config{})
 	host := strings.TrimPrefix(m.url, "http://")
-	conns := stalled.Open(t, host, "/__worlds/idle/v1/authenticate", 72, 1<<20-1024) // more than the budget holds: it is full however slowly they are read
-	time.Sleep(inflight.Grace + 300*time.Millisecond)
+	held := stalled.AfterGrace(t, host, "/__worlds/idle/v1/authenticate", 72, 1<<20-1024) // more than the budget holds
 	creds := m.manifest.Users.Member
 	login := fmt.Sprintf(`{"email":%q,"password":%q,"pad":"%s"}`, creds.Email, creds.Password, strings.Repeat("a", 512<<10))
 	res, err := http.Post(m.url+"/__worlds/busy/v1/authenticate", "application/json", strings.NewReader(login))
@@ -63,7 +64,7 @@ func TestStalledBodiesGiveWayToOthers(t *testing.T) {
 		t.Fatalf("a login while stalled bodies held the budget: %d %.300s, want 200 once they gave way", res.StatusCode, body)
 	}
 	gaveWay := 0
-	for _, answer := range stalled.Answers(conns) {
+	for _, answer := range held.Answers() {
 		switch {
 		case strings.HasPrefix(answer, "HTTP/1.1 503"): // past the budget when it arrived
 		case strings.HasPrefix(answer, "HTTP/1.1 408") && strings.Contains(answer, `"error":true`) && strings.Contains(answer, "too slowly"):

@@ -5,9 +5,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
-	"time"
 
-	"github.com/opsapi/mocktoolkit/internal/inflight"
 	"github.com/opsapi/mocktoolkit/internal/stalled"
 )
 
@@ -16,18 +14,23 @@ import (
 // fill the budget, and the next such body is refused with 503 shape (a), not forwarded.
 func TestRequestBodiesReadAheadAreBounded(t *testing.T) {
 	_, base := serveProxy(t, newMock(t))
-	stalled.Open(t, strings.TrimPrefix(base, "http://"), "/v1/authenticate", 64, 1<<20-1024)
-	time.Sleep(300 * time.Millisecond)
-	// 128 KiB: over what the budget has left (64 KiB), and small enough to sit in the socket
-	// buffers, so the client has written it all when the proxy answers and closes.
-	res, err := http.Post(base+"/v1/authenticate", "application/json", strings.NewReader(`{"email":"`+strings.Repeat("a", 128<<10)+`"}`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	body, _ := io.ReadAll(res.Body)
-	res.Body.Close()
-	if res.StatusCode != http.StatusServiceUnavailable || !strings.Contains(string(body), "not forwarded") {
-		t.Errorf("a body while the budget is held: %d %s, want 503 saying it was not forwarded", res.StatusCode, body)
+	// 72 × ~1 MiB: more than the budget; the post comes once one of them was refused. 128 KiB:
+	// over what the budget has left, and small enough to sit in the socket buffers, so the client
+	// has written it all when the proxy answers and closes.
+	var status int
+	var body []byte
+	stalled.WhileFull(t, strings.TrimPrefix(base, "http://"), "/v1/authenticate", 72, 1<<20-1024, func() int {
+		res, err := http.Post(base+"/v1/authenticate", "application/json", strings.NewReader(`{"email":"`+strings.Repeat("a", 128<<10)+`"}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ = io.ReadAll(res.Body)
+		res.Body.Close()
+		status = res.StatusCode
+		return status
+	})
+	if status != http.StatusServiceUnavailable || !strings.Contains(string(body), "not forwarded") {
+		t.Errorf("a body while the budget is held: %d %s, want 503 saying it was not forwarded", status, body)
 	}
 }
 
@@ -36,8 +39,7 @@ func TestRequestBodiesReadAheadAreBounded(t *testing.T) {
 // a second, the slowest give way (408, not forwarded) to a body that needs room.
 func TestStalledBodiesGiveWayToOthers(t *testing.T) {
 	_, base := serveProxy(t, newMock(t))
-	conns := stalled.Open(t, strings.TrimPrefix(base, "http://"), "/v1/authenticate", 72, 1<<20-1024) // more than the budget holds: it is full however slowly they are read
-	time.Sleep(inflight.Grace + 300*time.Millisecond)
+	held := stalled.AfterGrace(t, strings.TrimPrefix(base, "http://"), "/v1/authenticate", 72, 1<<20-1024) // more than the budget holds
 	res, err := http.Post(base+"/v1/authenticate", "application/json", strings.NewReader(`{"email":"`+strings.Repeat("a", 128<<10)+`"}`))
 	if err != nil {
 		t.Fatal(err)
@@ -48,7 +50,7 @@ func TestStalledBodiesGiveWayToOthers(t *testing.T) {
 		t.Fatalf("a body while stalled bodies held the budget: %d %.300s, want it forwarded once they gave way", res.StatusCode, body)
 	}
 	gaveWay := 0
-	for _, answer := range stalled.Answers(conns) {
+	for _, answer := range held.Answers() {
 		switch {
 		case strings.HasPrefix(answer, "HTTP/1.1 503"): // past the budget when it arrived
 		case strings.HasPrefix(answer, "HTTP/1.1 408") && strings.Contains(answer, "not forwarded"):
