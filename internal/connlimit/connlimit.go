@@ -3,7 +3,7 @@
 // of the mock for the idle timeout, and as many as the process may open would have kept every
 // other client out. Past the bound a new connection takes the place of the one idle longest
 // (a keep-alive connection between requests, or one that has sent no complete request for
-// Grace); failing that, of the one whose request body has been arriving for Grace the slowest
+// Grace); failing that, of the one whose request body has been arriving for arrival.Grace the slowest
 // (2048 bodies trickled a byte every 3 s kept every other client out for the read timeout);
 // when every connection is busy otherwise, its request is answered 503 and the connection
 // closed. Serve on Listener, with the server's ConnState, ConnContext and Handler from Limit.
@@ -18,6 +18,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/opsapi/mocktoolkit/internal/arrival"
 )
 
 // Grace is how long a new connection may take to send its first request before it can be
@@ -42,11 +44,10 @@ type conn struct {
 	body  *arriving // the request body being received, nil when none
 }
 
-// arriving is a request body being received: when it started, and its bytes so far.
+// arriving is a request body being received.
 type arriving struct {
-	start time.Time
-	got   atomic.Int64
-	done  atomic.Bool // read whole, failed, or its request is over
+	*arrival.Progress
+	done atomic.Bool // read whole, failed, or its request is over
 }
 
 // New returns a bound of max connections; refusal is written, whole, to a connection past it
@@ -152,17 +153,16 @@ func (l *Limit) idlest(now time.Time) net.Conn {
 	return victim
 }
 
-// slowestBody is the connection whose request body has been arriving for Grace, at the fewest
+// slowestBody is the connection whose request body has been arriving for arrival.Grace, at the fewest
 // bytes a second; nil when none. l.mu is held.
 func (l *Limit) slowestBody(now time.Time) net.Conn {
 	var victim net.Conn
 	var lowest float64
 	for vc, e := range l.conns {
-		if e.body == nil || e.body.done.Load() || now.Sub(e.body.start) < Grace {
+		if e.body == nil || e.body.done.Load() {
 			continue
 		}
-		rate := float64(e.body.got.Load()) / now.Sub(e.body.start).Seconds()
-		if victim == nil || rate < lowest {
+		if rate, due := e.body.Rate(now); due && (victim == nil || rate < lowest) {
 			victim, lowest = vc, rate
 		}
 	}
@@ -185,7 +185,7 @@ func (l *Limit) Handler(next http.Handler) http.Handler {
 			next.ServeHTTP(w, r)
 			return
 		}
-		body := &arriving{start: time.Now()}
+		body := &arriving{Progress: arrival.Begin()}
 		defer body.done.Store(true)
 		l.mu.Lock()
 		if e := l.conns[c]; e != nil {
@@ -205,7 +205,7 @@ type followed struct {
 
 func (f *followed) Read(p []byte) (int, error) {
 	n, err := f.ReadCloser.Read(p)
-	f.body.got.Add(int64(n))
+	f.body.Add(n)
 	if err != nil {
 		f.body.done.Store(true)
 	}

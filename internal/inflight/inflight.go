@@ -17,6 +17,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/opsapi/mocktoolkit/internal/arrival"
 )
 
 // ErrFull is the error of a body the budget has no room for.
@@ -27,7 +29,7 @@ var ErrFull = errors.New("the request bodies being received hold the whole budge
 var ErrGaveWay = errors.New("the request body arrived too slowly while others waited for room")
 
 // Grace is how long a body may be arriving before it can be made to give way.
-const Grace = time.Second
+const Grace = arrival.Grace
 
 // roomWait bounds how long a body waits for the room the bodies made to give way set free.
 const roomWait = time.Second
@@ -68,9 +70,8 @@ type Body struct {
 	length int64           // the announced length, -1 when unknown
 	ctx    context.Context // HoldArriving's request: the wait for room ends with it
 
-	start   time.Time
-	got     atomic.Int64 // bytes arrived so far
-	cut     func() bool  // ends the body's reading at once (its connection's read deadline)
+	arrival *arrival.Progress
+	cut     func() bool // ends the body's reading at once (its connection's read deadline)
 	gaveWay atomic.Bool
 }
 
@@ -80,7 +81,7 @@ type Body struct {
 // connection is cut off by its read deadline), until it does; Hold returns ErrFull, and
 // leaves r as it was, when even that leaves no room. Release gives the bytes back.
 func (b *Budget) Hold(w http.ResponseWriter, r *http.Request, limit int64) (*Body, error) {
-	body := &Body{ReadCloser: r.Body, b: b, limit: limit, start: time.Now(), length: r.ContentLength}
+	body := &Body{ReadCloser: r.Body, b: b, limit: limit, arrival: arrival.Begin(), length: r.ContentLength}
 	if r.Body == nil || r.Body == http.NoBody {
 		return body, nil
 	}
@@ -103,14 +104,14 @@ func (b *Budget) Hold(w http.ResponseWriter, r *http.Request, limit int64) (*Bod
 
 func (x *Body) Read(p []byte) (int, error) {
 	n, err := x.ReadCloser.Read(p)
-	x.got.Add(int64(n))
+	x.arrival.Add(n)
 	if count := min(int64(n), x.limit-x.held.Load()); count > 0 && !x.known {
 		if !x.b.take(count) && !x.waitFor(count) && (x.cut == nil || !x.b.makeRoom(count, x)) {
 			return 0, ErrFull
 		}
 		x.held.Add(count)
 	}
-	if err != nil || x.length >= 0 && x.got.Load() >= x.length {
+	if err != nil || x.length >= 0 && x.arrival.Got() >= x.length {
 		x.arrived()
 		if x.gaveWay.Load() && err != io.EOF {
 			err = ErrGaveWay
@@ -136,13 +137,13 @@ func (b *Budget) makeRoom(need int64, self *Body) bool {
 	now := time.Now()
 	b.mu.Lock()
 	var slow []*Body
+	rates := map[*Body]float64{}
 	for x := range b.live {
-		if x != self && now.Sub(x.start) >= Grace && !x.gaveWay.Load() {
-			slow = append(slow, x)
+		if rate, due := x.arrival.Rate(now); x != self && due && !x.gaveWay.Load() {
+			slow, rates[x] = append(slow, x), rate
 		}
 	}
-	rate := func(x *Body) float64 { return float64(x.got.Load()) / now.Sub(x.start).Seconds() }
-	sort.Slice(slow, func(i, j int) bool { return rate(slow[i]) < rate(slow[j]) })
+	sort.Slice(slow, func(i, j int) bool { return rates[slow[i]] < rates[slow[j]] })
 	short := need - (b.max - b.used.Load())
 	for _, x := range slow {
 		if short <= 0 {
@@ -200,7 +201,7 @@ func (b *Budget) takeWithin(n int64, wait time.Duration, done <-chan struct{}) b
 // budget waits for room when no other such body waits, and fails with ErrFull otherwise.
 // Release gives the bytes back.
 func (b *Budget) HoldArriving(r *http.Request, limit int64) *Body {
-	body := &Body{ReadCloser: r.Body, b: b, limit: limit, ctx: r.Context(), length: -1}
+	body := &Body{ReadCloser: r.Body, b: b, limit: limit, ctx: r.Context(), length: -1, arrival: arrival.Begin()}
 	if r.Body != nil && r.Body != http.NoBody {
 		r.Body = body
 	}
