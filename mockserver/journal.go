@@ -25,7 +25,6 @@ const DefaultJournalSize = 200
 const (
 	journalBytes   = 12 << 20
 	maxJournalBody = 16 << 10
-	maxJournalPath = 2 << 10
 	// journalEntryCost is what an entry costs besides its strings: the fixed fields and maps.
 	journalEntryCost = 512
 	// journalHeaderCost is what a header name and a value cost besides their bytes.
@@ -322,12 +321,8 @@ func (s *Server) recordRequests(next http.Handler) http.Handler {
 		}
 		rec := &journalRecorder{statusRecorder: statusRecorder{ResponseWriter: w}, limit: limit}
 		next.ServeHTTP(rec, r)
-		path := redact.PathParams(r.URL.Path) // never the query: it may carry credentials
-		if len(path) > maxJournalPath {
-			path = path[:maxJournalPath] + "…[cut]"
-		}
 		e := journalEntry{
-			Time: at, World: wl.name, Method: r.Method, Path: path, Status: rec.status,
+			Time: at, World: wl.name, Method: r.Method, Path: s.loggedPath(r), Status: rec.status,
 			DurationMS: float64(time.Since(start).Microseconds()) / 1000,
 			Request:    journalBody{header: redact.BoundHeaders(r.Header), raw: journalCut(reqBody), size: reqSize},
 			Response:   journalBody{header: redact.BoundHeaders(rec.Header()), raw: journalCut(rec.body), size: rec.size},

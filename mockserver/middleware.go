@@ -98,18 +98,35 @@ func (s *Server) logRequests(next http.Handler) http.Handler {
 	})
 }
 
-// loggedPath is r's path as the log shows it (never the query): credentials in ';' parameters
-// redacted by name, and the admin token or the request's own bearer token, quoted in the path,
-// replaced (D64, D200). The log is read where the journal is not: CI artifacts.
+// loggedPath is r's path as the journal and the log show it (never the query): shownPath, with
+// credentials in ';' parameters redacted by name, the admin token or the request's own bearer
+// token and a password or token the world has seen replaced (D64, D200), and cut at
+// redact.MaxTarget. The log is read where the journal is not: CI artifacts.
 func (s *Server) loggedPath(r *http.Request) string {
-	path := redact.PathParams(r.URL.Path)
+	return redact.BoundTarget(s.scrubPath(r, s.shownPath(r)))
+}
+
+// shownPath is r's path as sent, its escapes kept (a "%3F" shown decoded reads as a query
+// string, and a request copied from the dashboard would be another); decoded when only then
+// would a credential in it be replaced, as scrubPath, and a journal's scrub of an answer
+// quoting it, replace it.
+func (s *Server) shownPath(r *http.Request) string {
+	sent := pathAsSent(r)
+	if decoded := r.URL.Path; s.scrubPath(r, sent) == sent && s.scrubPath(r, decoded) != decoded {
+		return decoded
+	}
+	return sent
+}
+
+// scrubPath is path with what loggedPath hides replaced.
+func (s *Server) scrubPath(r *http.Request, path string) string {
+	path = redact.PathParams(path)
 	if t := s.cfg.AdminToken; t != "" && strings.Contains(path, t) {
 		path = strings.ReplaceAll(path, t, redact.Placeholder)
 	}
 	if t, ok := bearer(r); ok && redact.Distinctive(t) && strings.Contains(path, t) {
 		path = strings.ReplaceAll(path, t, redact.Placeholder)
 	}
-	// A password or token the world has seen, quoted in a path, as its journal replaces it (D200).
 	return s.worldOf(r).journal.known.Replace(path)
 }
 

@@ -91,7 +91,7 @@ func (s *Server) dispatch(w http.ResponseWriter, r *http.Request) {
 		writeShapeA(w, http.StatusHTTPVersionNotSupported, wireerr.Message(http.StatusHTTPVersionNotSupported, "", "the mock"))
 		return
 	}
-	route := r.URL.Path
+	route := s.shownPath(r)
 	if route == "" { // CONNECT's authority form, OPTIONS *: no path to name
 		route = r.RequestURI
 	}

@@ -76,9 +76,25 @@ func withRoutePath(r *http.Request, escaped string) *http.Request {
 	}
 	u := *r.URL
 	u.Path, u.RawPath = p, ""
-	r2 := r.WithContext(r.Context())
+	ctx := r.Context()
+	if p != escaped { // decoded: the path as sent is its escaped form
+		u.RawPath = escaped
+	} else if strings.ContainsRune(p, '%') { // kept encoded: escaping it again would show "%252F"
+		ctx = context.WithValue(ctx, sentPathKey{}, escaped)
+	}
+	r2 := r.WithContext(ctx)
 	r2.URL = &u
 	return r2
+}
+
+type sentPathKey struct{}
+
+// pathAsSent is r's route path as the client sent it, escapes kept.
+func pathAsSent(r *http.Request) string {
+	if p, ok := r.Context().Value(sentPathKey{}).(string); ok {
+		return p
+	}
+	return r.URL.EscapedPath()
 }
 
 // bindWorld binds the request's world once, before anything else reads the path (D100): the

@@ -167,7 +167,7 @@ func (p *Proxy) record(ex *exchange) int64 {
 	e := Exchange{
 		Time:       ex.start.UTC(),
 		Method:     ex.method,
-		Path:       redact.Target(ex.target),
+		Path:       redact.BoundTarget(redact.Target(ex.target)),
 		Status:     ex.status,
 		DurationMS: float64(time.Since(ex.start).Microseconds()) / 1000,
 		Violations: ex.violations,
@@ -200,7 +200,7 @@ func (p *Proxy) brokeLate(id int64, ex *exchange, why string) {
 		e.Notes = append(e.Notes, why)
 	})
 	if !ok { // pushed out of the journal already: counted all the same
-		e = Exchange{ID: id, Method: ex.method, Path: redact.Target(ex.target), Status: ex.status}
+		e = Exchange{ID: id, Method: ex.method, Path: redact.BoundTarget(redact.Target(ex.target)), Status: ex.status}
 		if ex.op != nil {
 			e.Operation = ex.op.ID
 		}

@@ -32,8 +32,16 @@ func Problem(method, path, raw string, reads []string, settingsInBody bool) stri
 	if len(reads) > 0 {
 		takes = "reads only " + strings.Join(reads, ", ")
 	}
-	return fmt.Sprintf("%s %s %s; it does not read %s.", method, path, takes, strings.Join(unread, ", "))
+	named := strings.Join(unread[:min(len(unread), namedMax)], ", ")
+	if len(unread) > namedMax {
+		named += fmt.Sprintf(" and %d more", len(unread)-namedMax)
+	}
+	return fmt.Sprintf("%s %s %s; it does not read %s.", method, path, takes, named)
 }
+
+// namedMax is how many parameters a refusal names: a client sending thousands would otherwise
+// get them all back.
+const namedMax = 5
 
 // queryProblem words why net/url cannot read a query string.
 func queryProblem(err error) string {

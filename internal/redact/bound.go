@@ -85,3 +85,17 @@ func CutTail(b []byte) []byte {
 func tokenByte(c byte) bool {
 	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte(`-._~+/=%\`, c) >= 0 || c >= 0x80
 }
+
+// MaxTarget is how much of a request's path (and query) a journal entry or a log line keeps:
+// past every path of the API, and a client sending a path of a megabyte writes a log line of
+// a megabyte per request otherwise.
+const MaxTarget = 2 << 10
+
+// BoundTarget is target cut to MaxTarget bytes, less the word it was cut in (CutTail), with a
+// marker; a target within MaxTarget as it is.
+func BoundTarget(target string) string {
+	if len(target) <= MaxTarget {
+		return target
+	}
+	return string(CutTail([]byte(target[:MaxTarget]))) + "…[cut]"
+}
