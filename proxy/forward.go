@@ -8,10 +8,12 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"maps"
 	"net"
 	"net/http"
 	"net/http/httputil"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -240,37 +242,85 @@ var hopByHop = []string{"Connection", "Proxy-Connection", "Keep-Alive", "Proxy-A
 // Unwrap lets http.ResponseController reach the connection (flushes, protocol switches).
 func (w ownInterim) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
-// ownTrailers drops trailers (dropTrailers) once the body is read: the transport fills
-// resp.Trailer at the body's end, and ReverseProxy copies it after that.
-type ownTrailers struct {
-	io.ReadCloser
-	resp *http.Response
+// relayTrailers passes the upstream's trailers on as it sent them (D222): the names it declared
+// announced in the Trailer header, each value after the body, one it did not declare sent
+// undeclared; relayedTrailer says which stay behind. ReverseProxy announces the names
+// resp.Trailer holds when this hook returns; after the body it sends resp.Trailer's values
+// under those names when it holds no other name, else each undeclared (http.TrailerPrefix).
+// So resp.Trailer holds the announced names alone until the body's end, where trailerBody puts
+// the values in: an answer read ahead whole to be judged has its trailers in already, and
+// announcing them all declared names the upstream never declared.
+func relayTrailers(resp *http.Response, declared []string) {
+	announced := make(http.Header, len(declared))
+	for _, name := range declared {
+		if relayedTrailer(name, resp.Header) {
+			announced[name] = nil
+		}
+	}
+	early := resp.Trailer
+	resp.Trailer = announced
+	resp.Body = &trailerBody{ReadCloser: resp.Body, resp: resp, early: early, announced: slices.Collect(maps.Keys(announced))}
 }
 
-func (b ownTrailers) Read(p []byte) (int, error) {
+// relayedTrailer tells whether an upstream's trailer reaches the client. Not the proxy's own
+// verdict (D140); not a field of one connection; not one a trailer may not carry (framing,
+// routing, authentication: httpguts.ValidTrailerHeader, which net/http would not send either);
+// not one that repeats a header of the answer: net/http sends a declared trailer's header
+// value again among the trailers, beside the trailer's own unjudged one, and a rate-limit
+// header in particular is judged where the interface puts it, in the header.
+func relayedTrailer(name string, header http.Header) bool {
+	name = http.CanonicalHeaderKey(name)
+	_, inHeader := header[name]
+	return name != HeaderViolations && !slices.Contains(hopByHop, name) && httpguts.ValidTrailerHeader(name) && !inHeader
+}
+
+// trailerBody puts the trailers the client gets into resp.Trailer once the upstream's body has
+// ended: the transport fills resp.Trailer at the body's end (hopTrailers then drops the fields
+// the answer's Connection header named), and ReverseProxy reads it after that.
+type trailerBody struct {
+	io.ReadCloser
+	resp      *http.Response
+	early     http.Header // trailers in before the hook: an answer read ahead whole
+	announced []string
+	settled   bool
+}
+
+func (b *trailerBody) Read(p []byte) (int, error) {
 	n, err := b.ReadCloser.Read(p)
-	if err != nil {
-		dropTrailers(b.resp)
+	if err != nil && !b.settled {
+		b.settled = true
+		got := make(http.Header, len(b.announced))
+		for _, name := range b.announced {
+			got[name] = nil // announced whether sent or not: ReverseProxy then keeps the names
+		}
+		for _, h := range []http.Header{b.early, b.resp.Trailer} {
+			for name, values := range h {
+				if len(values) > 0 && relayedTrailer(name, b.resp.Header) {
+					got[name] = values
+				}
+			}
+		}
+		b.resp.Trailer = got
 	}
 	return n, err
 }
 
-// dropTrailers drops an upstream's X-Contract-Violations trailer (the proxy's own verdict only,
-// D140) and a trailer that repeats a header the upstream sent: announced on, the header's value
-// would leave the header section for the trailers, beside the trailer's own unjudged one (a
-// rate-limit header in particular is judged where the interface puts it, in the header).
-func dropTrailers(resp *http.Response) {
-	delete(resp.Trailer, HeaderViolations)
-	for name := range resp.Trailer {
-		if _, inHeader := resp.Header[name]; inHeader {
-			delete(resp.Trailer, name)
-		}
+// inspect is ModifyResponse: it judges the answer (judge), then settles which of the upstream's
+// trailers the client gets (relayTrailers).
+func (p *Proxy) inspect(resp *http.Response) error {
+	declared := slices.Collect(maps.Keys(resp.Trailer)) // the upstream's Trailer header, no value in yet
+	if err := p.judge(resp); err != nil {
+		return err
 	}
+	if resp.StatusCode != http.StatusSwitchingProtocols { // its body is the switched connection
+		relayTrailers(resp, declared)
+	}
+	return nil
 }
 
-// inspect is ModifyResponse: it reads ahead up to maxAnswer bytes of the answer, checks the
-// exchange and adds X-Contract-Violations; the body then streams on unchanged.
-func (p *Proxy) inspect(resp *http.Response) error {
+// judge reads ahead up to maxAnswer bytes of the answer, checks the exchange and adds
+// X-Contract-Violations; the body then streams on unchanged.
+func (p *Proxy) judge(resp *http.Response) error {
 	ex, _ := resp.Request.Context().Value(exchangeKey{}).(*exchange)
 	if ex == nil {
 		return nil
@@ -279,11 +329,7 @@ func (p *Proxy) inspect(resp *http.Response) error {
 	if resp.StatusCode < 100 { // Go's transport reads "099"; net/http cannot write it (it panics)
 		return fmt.Errorf("it answered status %03d, which HTTP does not have", resp.StatusCode)
 	}
-	resp.Header.Del(HeaderViolations) // the proxy's own verdict only (D140), in trailers too
-	if resp.Trailer != nil {
-		dropTrailers(resp) // not announced
-		resp.Body = ownTrailers{resp.Body, resp}
-	}
+	resp.Header.Del(HeaderViolations) // the proxy's own verdict only (D140), in trailers too (relayTrailers)
 	if resp.StatusCode == http.StatusSwitchingProtocols {
 		// An operation's request never asks for a switch (its Upgrade is not forwarded);
 		// ReverseProxy refuses a switch nobody asked for after this hook, so it is refused here,

@@ -14,7 +14,9 @@ import (
 
 // admit refuses, before anything is forwarded or shown, a request the proxy must not serve
 // (D140): a Host the host policy refuses (403 shape (b): a DNS-rebinding page would read the
-// recorded traffic and send requests through the proxy), a request that already passed
+// recorded traffic and send requests through the proxy), a target in absolute form naming a
+// host the same policy refuses (403 shape (b): forward-proxy use; one it admits is served as
+// the path alone would be, D221), a request that already passed
 // through this proxy (508 shape (a): the upstream leads back to it), a path with "." or ".."
 // segments (400 shape (a): joined to the upstream's base path it could leave it), a request
 // that names no path (CONNECT, OPTIONS *: 405 shape (a)).

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"crypto/tls"
+	"io"
 	"net"
 	"net/http"
 	"net/http/httptrace"
@@ -86,12 +87,36 @@ func (t *tapTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	}
 	mu.Lock()
 	defer mu.Unlock()
-	if tap != nil {
-		for _, name := range tap.connectionNames() {
-			resp.Header.Del(name)
-		}
+	if tap == nil {
+		return resp, nil
+	}
+	names := tap.connectionNames()
+	for _, name := range names {
+		resp.Header.Del(name)
+		resp.Trailer.Del(name) // declared: not announced either
+	}
+	if len(names) > 0 && resp.StatusCode != http.StatusSwitchingProtocols { // a switch's body is the connection
+		resp.Body = hopTrailers{resp.Body, resp, names}
 	}
 	return resp, nil
+}
+
+// hopTrailers drops from resp.Trailer, at the body's end where the transport fills it, the
+// fields the answer's Connection header named: of one connection in the trailers too.
+type hopTrailers struct {
+	io.ReadCloser
+	resp  *http.Response
+	names []string
+}
+
+func (b hopTrailers) Read(p []byte) (int, error) {
+	n, err := b.ReadCloser.Read(p)
+	if err != nil {
+		for _, name := range b.names {
+			b.resp.Trailer.Del(name)
+		}
+	}
+	return n, err
 }
 
 // maxTapHead bounds the answer head a connTap keeps.

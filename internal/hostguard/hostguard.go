@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 
@@ -90,24 +91,41 @@ func (p Policy) Allows(host string) bool {
 	return p.names[name]
 }
 
-// Refusal is the sentence that explains why host is refused, for a 403; lead says who answers
-// what ("The proxy answers only"), and the list of allowed hosts follows.
 // Refuses is why the policy refuses r, worded after lead, or "" when it admits it. A request
-// target in absolute form (GET http://127.0.0.1/… ) is refused whatever its host: net/http
-// takes the host from the target and drops the Host header, so the name the client gave could
-// not be judged (a browser never sends that form to a server).
+// target in absolute form (POST http://127.0.0.1:4010/… HTTP/1.1) names in the request line the
+// server it is for, and a server takes the host from there, not from the Host header (RFC 9112
+// 3.2.2, which has servers accept that form; net/http sets r.Host from it): its authority is
+// judged as a Host header is (D221). One the policy refuses asks the server to fetch from
+// another, as of a forward proxy, which the mock and the proxy are not.
 func (p Policy) Refuses(r *http.Request, lead string) string {
-	switch {
-	case r.URL.IsAbs():
-		return lead + " requests whose target is a path; " + strconv.Quote(clipHost(r.URL.Scheme+"://"+r.URL.Host)) + " in the request line is the form of a forward proxy: send the path, and the host in the Host header."
-	case !p.Allows(r.Host):
+	if r.URL.IsAbs() {
+		return p.refusesTarget(r.URL, lead)
+	}
+	if !p.Allows(r.Host) {
 		return Refusal(lead, r.Host)
 	}
 	return ""
 }
 
+// refusesTarget is why the policy refuses the absolute-form target u, or "".
+func (p Policy) refusesTarget(u *url.URL, lead string) string {
+	shown := strconv.Quote(clipHost(u.Scheme + "://" + u.Host))
+	const send = "send the path alone in the request line, with the host in the Host header"
+	if (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.Opaque != "" {
+		return "The request line holds " + shown + ", not an http URL of this server, which is not a forward proxy: " + send + "."
+	}
+	if p.Allows(u.Host) {
+		return ""
+	}
+	name := clipHost(Name(u.Host))
+	return "The request line names " + shown + ", another server: this one is not a forward proxy and fetches nothing from other hosts. " +
+		lead + " localhost, IP addresses, reserved names and the hosts of --allowed-hosts: " + send + ", or start with --allowed-hosts " + name + " if that name is this server's own."
+}
+
 func clipHost(s string) string { return text.Clip(s, 100) }
 
+// Refusal is the sentence that explains why host is refused, for a 403; lead says who answers
+// what ("The proxy answers only"), and the list of allowed hosts follows.
 func Refusal(lead, host string) string {
 	name := clipHost(Name(host))
 	q := `"` + strings.ReplaceAll(name, `"`, `\"`) + `"`

@@ -2,6 +2,7 @@ package hostguard
 
 import (
 	"net/http/httptest"
+	"strings"
 	"testing"
 )
 
@@ -25,15 +26,30 @@ func TestPolicy(t *testing.T) {
 	}
 }
 
-// A request target in absolute form is refused whatever its host: net/http drops the Host
-// header then, so "GET http://127.0.0.1/… Host: evil.example" would pass as 127.0.0.1.
-func TestRefusesAbsoluteFormTargets(t *testing.T) {
-	p := New(nil)
-	r := httptest.NewRequest("GET", "http://127.0.0.1/__mock/clock", nil)
-	if why := p.Refuses(r, "Only"); why == "" {
-		t.Error("an absolute-form target was admitted")
+// A request target in absolute form is judged by the host it names, which net/http puts in
+// r.Host whatever the Host header says (D221): one the policy allows is admitted as the same
+// request in origin form; another, or a URL that is not http, is refused as forward-proxy use.
+func TestAbsoluteFormTargets(t *testing.T) {
+	p := New([]string{"mock.internal"})
+	for target, admitted := range map[string]bool{
+		"http://127.0.0.1:4010/__mock/clock":      true,
+		"http://MOCK.internal:4010/__mock/clock":  true,
+		"https://localhost/__mock/clock":          true,
+		"http://rebind.attacker.net/__mock/clock": false,
+		"http://127.0.0.1.nip.io/__mock/clock":    false,
+		"ftp://127.0.0.1/__mock/clock":            false,
+	} {
+		r := httptest.NewRequest("GET", target, nil)
+		r.Header.Set("Host", "127.0.0.1") // dropped by net/http's server: the request line's host counts
+		why := p.Refuses(r, "Only")
+		if admitted && why != "" {
+			t.Errorf("%s refused: %s", target, why)
+		}
+		if !admitted && !strings.Contains(why, "forward proxy") {
+			t.Errorf("%s: %q, want it refused as forward-proxy use", target, why)
+		}
 	}
-	r = httptest.NewRequest("GET", "/__mock/clock", nil)
+	r := httptest.NewRequest("GET", "/__mock/clock", nil)
 	r.Host = "127.0.0.1:4010"
 	if why := p.Refuses(r, "Only"); why != "" {
 		t.Errorf("an origin-form request to 127.0.0.1 was refused: %s", why)
