@@ -229,10 +229,21 @@ func (w ownInterim) WriteHeader(code int) {
 			h.Del(name)
 		}
 	}
-	if h := w.Header(); code >= 200 && h["Content-Type"] == nil {
+	h := w.Header()
+	if code >= 200 && h["Content-Type"] == nil {
 		h["Content-Type"] = nil // an answer without one is relayed without one: net/http would sniff one in
 	}
 	w.ResponseWriter.WriteHeader(code)
+	if code >= 200 {
+		// The header section is written: a declared trailer that repeats a header now holds the
+		// trailer's own values alone, which ReverseProxy adds after the body (D222); left in,
+		// net/http sent the header's value again among the trailers.
+		for _, v := range h.Values("Trailer") {
+			for name := range strings.SplitSeq(v, ",") {
+				h.Del(strings.TrimSpace(name))
+			}
+		}
+	}
 }
 
 // hopByHop are the headers of one connection (RFC 9110 7.6.1), never relayed in an interim
@@ -253,7 +264,7 @@ func (w ownInterim) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 func relayTrailers(resp *http.Response, declared []string) {
 	announced := make(http.Header, len(declared))
 	for _, name := range declared {
-		if relayedTrailer(name, resp.Header) {
+		if relayedTrailer(name) {
 			announced[name] = nil
 		}
 	}
@@ -264,14 +275,12 @@ func relayTrailers(resp *http.Response, declared []string) {
 
 // relayedTrailer tells whether an upstream's trailer reaches the client. Not the proxy's own
 // verdict (D140); not a field of one connection; not one a trailer may not carry (framing,
-// routing, authentication: httpguts.ValidTrailerHeader, which net/http would not send either);
-// not one that repeats a header of the answer: net/http sends a declared trailer's header
-// value again among the trailers, beside the trailer's own unjudged one, and a rate-limit
-// header in particular is judged where the interface puts it, in the header.
-func relayedTrailer(name string, header http.Header) bool {
+// routing, authentication: httpguts.ValidTrailerHeader, which net/http would not send either).
+// A trailer repeating a header passes too, with its own values (the header section keeps the
+// header's, which are the ones judged: ownInterim).
+func relayedTrailer(name string) bool {
 	name = http.CanonicalHeaderKey(name)
-	_, inHeader := header[name]
-	return name != HeaderViolations && !slices.Contains(hopByHop, name) && httpguts.ValidTrailerHeader(name) && !inHeader
+	return name != HeaderViolations && !slices.Contains(hopByHop, name) && httpguts.ValidTrailerHeader(name)
 }
 
 // trailerBody puts the trailers the client gets into resp.Trailer once the upstream's body has
@@ -295,7 +304,7 @@ func (b *trailerBody) Read(p []byte) (int, error) {
 		}
 		for _, h := range []http.Header{b.early, b.resp.Trailer} {
 			for name, values := range h {
-				if len(values) > 0 && relayedTrailer(name, b.resp.Header) {
+				if len(values) > 0 && relayedTrailer(name) {
 					got[name] = values
 				}
 			}
