@@ -52,7 +52,7 @@ func (b *scenarioBuilder) loadable(opts ScenarioOptions, note func(string)) ([]b
 				drop[at.kind][at.i] = map[int]bool{}
 			}
 			drop[at.kind][at.i][at.item] = true
-			note(fmt.Sprintf("%s left out of the recording: the mock refuses it (%s)", at.name, p))
+			note(fmt.Sprintf("%s left out of the recording: the mock refuses it (%s)%s", at.name, p, b.movedWords(at, p)))
 		}
 		b.drop(drop)
 	}

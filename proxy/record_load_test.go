@@ -44,7 +44,8 @@ func TestScenarioRecorderLeavesOutWhatTheMockRefuses(t *testing.T) {
 	}
 	var out bytes.Buffer
 	var notes []string
-	counts, err := rec.WriteScenario(&out, proxy.ScenarioOptions{Name: "rec", Comment: "test", Taken: func(kind string, _ int64) bool { return kind == "boards" }, // the empty world holds board 5
+	base := baseIDs(t)
+	counts, err := rec.WriteScenario(&out, proxy.ScenarioOptions{Name: "rec", Comment: "test", Taken: func(kind string, id int64) bool { return base[kind][id] }, // the empty world holds board 5
 		Check: func(b []byte) []string { return fixtures.ScenarioProblems(b, "rec.yaml") }, BaseCarts: baseCarts(t),
 		Note: func(s string) { notes = append(notes, s) }})
 	if err != nil {

@@ -37,7 +37,7 @@ func TestScenarioRecorderScrubsPersonalDataAndKeepsFreeIDs(t *testing.T) {
 	}
 	res.Body.Close()
 	var out bytes.Buffer
-	taken := func(kind string, id int64) bool { return kind == "cards" && id == 7 || kind == "groups" } // the empty world holds group 3
+	taken := func(kind string, id int64) bool { return kind == "cards" && id == 7 || kind == "groups" && id == 3 } // the empty world holds group 3
 	var notes []string
 	if _, err := rec.WriteScenario(&out, proxy.ScenarioOptions{Name: proxy.ScenarioName("/tmp/staging data.yaml"), Comment: "test", Seed: 5, Taken: taken, Note: func(s string) { notes = append(notes, s) }}); err != nil {
 		t.Fatal(err)

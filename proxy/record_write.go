@@ -94,7 +94,7 @@ type ScenarioOptions struct {
 	MaxBytes int
 	// Taken tells the ids the base world of Seed already holds, by kind ("boards", "groups",
 	// "tags", "cards", "comments", "cart_items"): a record keeps the upstream's id unless Taken says it is
-	// taken (D176). Nil: no record keeps its id.
+	// taken (D176), and then takes a free one (renumber). Nil: no record keeps its id.
 	Taken func(kind string, id int64) bool
 	// Check loads a scenario file's bytes as `mockserver --scenario` does and returns its
 	// problems ("line N: …"), none when it loads; records it refuses are left out (D197).
@@ -181,6 +181,9 @@ type scenarioBuilder struct {
 	// fields: each is a note of the log, so nothing changes silently (D174).
 	at      string
 	changes map[string]bool
+	// moved says, by the id field renumber set, why a record was not written under staging's
+	// id, so that the mock's refusal of the id it was given names both.
+	moved map[*int64]string
 }
 
 // within makes ref the record being written, until the returned func puts back the one before
@@ -191,9 +194,10 @@ func (b *scenarioBuilder) within(ref string) func() {
 	return func() { b.at = old }
 }
 
-// keep is the id a new record of kind keeps: the upstream's, unless the base world holds it.
+// keep is the id a new record of kind is written under until renumber has seen every record:
+// the upstream's (nil without Taken, when no record keeps its id).
 func (b *scenarioBuilder) keep(kind string, id int64) *int64 {
-	if b.taken == nil || id < 1 || b.taken(kind, id) {
+	if b.taken == nil || id < 1 {
 		return nil
 	}
 	return &id
@@ -217,6 +221,7 @@ func (b *scenarioBuilder) build(name string) scenarioDoc {
 		b.comment(id, b.seen["comments"][id])
 	}
 	b.cartList()
+	b.renumber()
 	return b.doc
 }
 
