@@ -177,14 +177,14 @@ func (b *scenarioBuilder) moveID(a *idAllocator, s idSlot, floor int64, why stri
 	return true
 }
 
-// noteMoves says in one note which records of kind took new ids, five of them by name.
+// noteMoves says in one note which records of kind took new ids (D176), five of them by name.
 func (b *scenarioBuilder) noteMoves(kind string, list []string) {
 	more := ""
 	if len(list) > 5 {
 		more = fmt.Sprintf(", and %d more", len(list)-5)
 		list = list[:5]
 	}
-	b.changes[fmt.Sprintf("%s: records written under free ids in place of staging's (D176): %s%s", strings.ReplaceAll(kind, "_", " "), strings.Join(list, ", "), more)] = true
+	b.changes[fmt.Sprintf("%s: records written under free ids in place of staging's: %s%s", strings.ReplaceAll(kind, "_", " "), strings.Join(list, ", "), more)] = true
 }
 
 // idOf is the id field of the record at a place in the file (nil: none, or no such place).
