@@ -26,29 +26,7 @@ func baseIDs(t *testing.T) map[string]map[int64]bool {
 	if err != nil {
 		t.Fatal(err)
 	}
-	st := w.State
-	out := map[string]map[int64]bool{"boards": {}, "groups": {}, "tags": {}, "cards": {}, "comments": {}, "cart_items": {}}
-	for _, r := range st.Boards {
-		out["boards"][r.ID] = true
-	}
-	for _, r := range st.Groups {
-		out["groups"][r.ID] = true
-	}
-	for _, r := range st.Tags {
-		out["tags"][r.ID] = true
-	}
-	for _, r := range st.Cards {
-		out["cards"][r.ID] = true
-	}
-	for _, r := range st.Comments {
-		out["comments"][r.ID] = true
-	}
-	for _, c := range st.Carts {
-		for _, it := range c.Items {
-			out["cart_items"][it.ID] = true
-		}
-	}
-	return out
+	return fixtures.IDsByKind(w.State)
 }
 
 // recordAnswers passes one request of each path, in their order, through a recorder whose upstream answers it

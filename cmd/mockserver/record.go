@@ -14,7 +14,6 @@ import (
 
 	"github.com/opsapi/mocktoolkit/fixtures"
 	"github.com/opsapi/mocktoolkit/proxy"
-	"github.com/opsapi/mocktoolkit/reference"
 )
 
 // checkOutputPaths refuses at start a file the stop could not write (D195): a --record-scenario,
@@ -122,7 +121,7 @@ func writeRecording(rec *proxy.ScenarioRecorder, opts proxyOptions, out io.Write
 	if err != nil {
 		return fmt.Errorf("record scenario: %w", err)
 	}
-	taken := baseIDs(base.State)
+	taken := fixtures.IDsByKind(base.State)
 	var buf bytes.Buffer // the file is written once the scenario is whole
 	c, err := rec.WriteScenario(&buf, proxy.ScenarioOptions{Name: name, Comment: head, Seed: fixtures.DefaultSeed,
 		Taken:     func(kind string, id int64) bool { return taken[kind][id] },
@@ -154,33 +153,6 @@ func nothingRecorded(counts map[string]int) bool {
 		}
 	}
 	return true
-}
-
-// baseIDs lists the ids of st by the scenario's record kinds: the ids a recorded record cannot
-// keep (D176).
-func baseIDs(st reference.State) map[string]map[int64]bool {
-	out := map[string]map[int64]bool{"boards": {}, "groups": {}, "tags": {}, "cards": {}, "comments": {}, "cart_items": {}}
-	for _, c := range st.Carts {
-		for _, it := range c.Items {
-			out["cart_items"][it.ID] = true
-		}
-	}
-	for _, r := range st.Boards {
-		out["boards"][r.ID] = true
-	}
-	for _, r := range st.Groups {
-		out["groups"][r.ID] = true
-	}
-	for _, r := range st.Tags {
-		out["tags"][r.ID] = true
-	}
-	for _, r := range st.Cards {
-		out["cards"][r.ID] = true
-	}
-	for _, r := range st.Comments {
-		out["comments"][r.ID] = true
-	}
-	return out
 }
 
 // realPath is the file p names once symbolic links are followed (a link to a file that does not
