@@ -1,0 +1,113 @@
+package proxy
+
+import (
+	"io"
+	"maps"
+	"net/http"
+	"slices"
+	"strings"
+
+	"golang.org/x/net/http/httpguts"
+)
+
+// ownInterim keeps an upstream's X-Contract-Violations and hop-by-hop headers out of the 1xx
+// answers (103 Early Hints) ReverseProxy relays: the verdict is the proxy's own (D140).
+type ownInterim struct{ http.ResponseWriter }
+
+func (w ownInterim) WriteHeader(code int) {
+	if code < 200 && code != http.StatusSwitchingProtocols {
+		h := w.Header()
+		h.Del(HeaderViolations)
+		for _, v := range h.Values("Connection") { // hop-by-hop in an interim answer too (D140)
+			for name := range strings.SplitSeq(v, ",") {
+				h.Del(strings.TrimSpace(name))
+			}
+		}
+		for _, name := range hopByHop {
+			h.Del(name)
+		}
+	}
+	h := w.Header()
+	if code >= 200 && h["Content-Type"] == nil {
+		h["Content-Type"] = nil // an answer without one is relayed without one: net/http would sniff one in
+	}
+	w.ResponseWriter.WriteHeader(code)
+	if code >= 200 {
+		// The header section is written: a declared trailer that repeats a header now holds the
+		// trailer's own values alone, which ReverseProxy adds after the body (D222); left in,
+		// net/http sent the header's value again among the trailers.
+		for _, v := range h.Values("Trailer") {
+			for name := range strings.SplitSeq(v, ",") {
+				h.Del(strings.TrimSpace(name))
+			}
+		}
+	}
+}
+
+// hopByHop are the headers of one connection (RFC 9110 7.6.1), never relayed in an interim
+// answer; ReverseProxy drops them from final answers itself.
+var hopByHop = []string{"Connection", "Proxy-Connection", "Keep-Alive", "Proxy-Authenticate", "Proxy-Authorization", "Te", "Trailer", "Transfer-Encoding", "Upgrade"}
+
+// Unwrap lets http.ResponseController reach the connection (flushes, protocol switches).
+func (w ownInterim) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+// relayTrailers passes the upstream's trailers on as it sent them (D222): the names it declared
+// announced in the Trailer header, each value after the body, one it did not declare sent
+// undeclared; relayedTrailer says which stay behind. ReverseProxy announces the names
+// resp.Trailer holds when this hook returns; after the body it sends resp.Trailer's values
+// under those names when it holds no other name, else each undeclared (http.TrailerPrefix).
+// So resp.Trailer holds the announced names alone until the body's end, where trailerBody puts
+// the values in: an answer read ahead whole to be judged has its trailers in already, and
+// announcing them all declared names the upstream never declared.
+func relayTrailers(resp *http.Response, declared []string) {
+	announced := make(http.Header, len(declared))
+	for _, name := range declared {
+		if relayedTrailer(name) {
+			announced[name] = nil
+		}
+	}
+	early := resp.Trailer
+	resp.Trailer = announced
+	resp.Body = &trailerBody{ReadCloser: resp.Body, resp: resp, early: early, announced: slices.Collect(maps.Keys(announced))}
+}
+
+// relayedTrailer tells whether an upstream's trailer reaches the client. Not the proxy's own
+// verdict (D140); not a field of one connection; not one a trailer may not carry (framing,
+// routing, authentication: httpguts.ValidTrailerHeader, which net/http would not send either).
+// A trailer repeating a header passes too, with its own values (the header section keeps the
+// header's, which are the ones judged: ownInterim).
+func relayedTrailer(name string) bool {
+	name = http.CanonicalHeaderKey(name)
+	return name != HeaderViolations && !slices.Contains(hopByHop, name) && httpguts.ValidTrailerHeader(name)
+}
+
+// trailerBody puts the trailers the client gets into resp.Trailer once the upstream's body has
+// ended: the transport fills resp.Trailer at the body's end (hopTrailers then drops the fields
+// the answer's Connection header named), and ReverseProxy reads it after that.
+type trailerBody struct {
+	io.ReadCloser
+	resp      *http.Response
+	early     http.Header // trailers in before the hook: an answer read ahead whole
+	announced []string
+	settled   bool
+}
+
+func (b *trailerBody) Read(p []byte) (int, error) {
+	n, err := b.ReadCloser.Read(p)
+	if err != nil && !b.settled {
+		b.settled = true
+		got := make(http.Header, len(b.announced))
+		for _, name := range b.announced {
+			got[name] = nil // announced whether sent or not: ReverseProxy then keeps the names
+		}
+		for _, h := range []http.Header{b.early, b.resp.Trailer} {
+			for name, values := range h {
+				if len(values) > 0 && relayedTrailer(name) {
+					got[name] = values
+				}
+			}
+		}
+		b.resp.Trailer = got
+	}
+	return n, err
+}
