@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"math/big"
 
 	"github.com/opsapi/mocktoolkit/conformance/rules"
 )
@@ -71,7 +72,7 @@ func ReadPage(reqBody, body []byte) (p Page, ok bool) {
 	if lists != 1 || p.PerPage < 1 {
 		return p, false
 	}
-	last := max((p.Total+p.PerPage-1)/p.PerPage, 1) // by the arithmetic, whatever total_pages says
+	last := max(pagesFor(p.Total, p.PerPage), 1) // by the arithmetic, whatever total_pages says
 	p.Again = p.Asked > last && p.Current == last
 	return p, true
 }
@@ -98,7 +99,7 @@ func Pagination(p Page) []Violation {
 	if p.Asked > 0 && p.Current != p.Asked && !p.Again {
 		broken("current_page is %d, the request asked for page %d", p.Current, p.Asked)
 	}
-	want := (p.Total + p.PerPage - 1) / p.PerPage
+	want := pagesFor(p.Total, p.PerPage)
 	if p.TotalPages != want && !(p.Total == 0 && p.TotalPages <= 1) {
 		broken("total_pages is %d; total %d over per_page %d, rounded up, is %d", p.TotalPages, p.Total, p.PerPage, want)
 	}
@@ -109,8 +110,36 @@ func Pagination(p Page) []Violation {
 			shown = p.Current
 		}
 	}
-	if wantLen := min(p.PerPage, max(0, p.Total-(shown-1)*p.PerPage)); p.Listed != wantLen {
+	if wantLen := onPage(p.Total, p.PerPage, shown); p.Listed != wantLen {
 		broken("page %d of %d entries at per_page %d lists %d, want %d", shown, p.Total, p.PerPage, p.Listed, wantLen)
 	}
 	return vs
+}
+
+// pagesFor is total entries over per a page, rounded up (per ≥ 1), without total+per-1
+// overflowing: pages of the largest totals are judged too.
+func pagesFor(total, per int64) int64 {
+	pages := total / per
+	if total%per > 0 {
+		pages++
+	}
+	return pages
+}
+
+// onPage is how many of total entries page shown lists at per a page (per ≥ 1): per, what is
+// left on the last page, or none past it. Worked in big integers: (shown-1)*per of a page far
+// past the end passes the int64 range, and wrapped around to a page that should list entries.
+func onPage(total, per, shown int64) int64 {
+	skipped := new(big.Int).Mul(big.NewInt(shown-1), big.NewInt(per))
+	if shown < 1 { // no page asked for and none said: read as the first
+		skipped.SetInt64(0)
+	}
+	left := new(big.Int).Sub(big.NewInt(total), skipped)
+	switch {
+	case left.Sign() <= 0:
+		return 0
+	case left.Cmp(big.NewInt(per)) >= 0:
+		return per
+	}
+	return left.Int64()
 }

@@ -2,6 +2,7 @@ package check_test
 
 import (
 	"fmt"
+	"math"
 	"testing"
 
 	"github.com/opsapi/mocktoolkit/conformance/check"
@@ -77,4 +78,36 @@ func ExamplePagination() {
 		fmt.Println(v)
 	}
 	// Output: PAGE-1: total_pages is 2; total 5 over per_page 2, rounded up, is 3
+}
+
+// PAGE-1's arithmetic holds at the edges of the integers: a page far past the end lists none,
+// and total_pages of the largest total is total over per_page rounded up. (page-1)*per_page
+// wrapped around once, and a correct answer to page 2^58+1 was told it should list 42.
+func TestPaginationAtTheEdgesOfTheIntegers(t *testing.T) {
+	const maxInt = math.MaxInt64
+	for _, c := range []struct {
+		name   string
+		req    string
+		answer []byte
+		broken bool
+	}{
+		{"page 2^58+1 at 64", `{"card_id":1,"page":288230376151711745,"per_page":64}`, commentsPage(42, 64, 288230376151711745, 1, 0), false},
+		{"page 184467440737095517 at 100", `{"card_id":1,"page":184467440737095517,"per_page":100}`, commentsPage(42, 100, 184467440737095517, 1, 0), false},
+		{"the largest page", fmt.Sprintf(`{"card_id":1,"page":%d,"per_page":100}`, maxInt), commentsPage(42, 100, maxInt, 1, 0), false},
+		{"the largest page, the last again", fmt.Sprintf(`{"card_id":1,"page":%d,"per_page":100}`, maxInt), commentsPage(42, 100, 1, 1, 42), false},
+		{"entries on the largest page", fmt.Sprintf(`{"card_id":1,"page":%d,"per_page":100}`, maxInt), commentsPage(42, 100, maxInt, 1, 1), true},
+		{"the largest total", `{"card_id":1,"page":1,"per_page":15}`, commentsPage(maxInt, 15, 1, 614891469123651721, 15), false},
+		{"the largest total, total_pages rounded down", `{"card_id":1,"page":1,"per_page":15}`, commentsPage(maxInt, 15, 1, 614891469123651720, 15), true},
+		{"the largest total, its last page", `{"card_id":1,"page":614891469123651721,"per_page":15}`, commentsPage(maxInt, 15, 614891469123651721, 614891469123651721, 7), false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			p, ok := check.ReadPage([]byte(c.req), c.answer)
+			if !ok {
+				t.Fatalf("the page could not be read from %s", c.answer)
+			}
+			if vs := check.Pagination(p); (len(vs) > 0) != c.broken {
+				t.Errorf("broken %v, want %v: %v", len(vs) > 0, c.broken, vs)
+			}
+		})
+	}
 }
