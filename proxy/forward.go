@@ -53,6 +53,9 @@ func (p *Proxy) reverseProxy(transport http.RoundTripper) *httputil.ReverseProxy
 		t := http.DefaultTransport.(*http.Transport).Clone()
 		t.DisableCompression = true
 		t.ResponseHeaderTimeout = upstreamTimeout
+		// An answer's trailer section is read within the connection's read buffer: net/http's
+		// 4 KiB failed a whole answer with a trailer past it (D222; longTrailers past this).
+		t.ReadBufferSize = maxTrailers
 		transport = newTapTransport(t)
 	}
 	return &httputil.ReverseProxy{

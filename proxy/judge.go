@@ -37,6 +37,9 @@ func (p *Proxy) judge(resp *http.Response) error {
 	if ex == nil {
 		return nil
 	}
+	if resp.StatusCode != http.StatusSwitchingProtocols { // its body is the switched connection
+		resp.Body = &longTrailers{ReadCloser: resp.Body, ex: ex}
+	}
 	ex.body.closeUnlessWhole(ex.answerHeader)
 	if resp.StatusCode < 100 { // Go's transport reads "099"; net/http cannot write it (it panics)
 		return fmt.Errorf("it answered status %03d, which HTTP does not have", resp.StatusCode)

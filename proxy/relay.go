@@ -1,6 +1,7 @@
 package proxy
 
 import (
+	"fmt"
 	"io"
 	"maps"
 	"net/http"
@@ -108,6 +109,32 @@ func (b *trailerBody) Read(p []byte) (int, error) {
 			}
 		}
 		b.resp.Trailer = got
+	}
+	return n, err
+}
+
+// maxTrailers is how large an upstream's trailer section the proxy reads (the read buffer of
+// its connections to the upstream, net/http's bound on a trailer section): four times
+// net/http's, and each connection holds it, 32 MiB over 2048 exchanges at once.
+const maxTrailers = 16 << 10
+
+// errLongTrailers is net/http's text for a trailer section past its connection's read buffer
+// (unexported there, so matched by text).
+const errLongTrailers = "http: suspiciously long trailer after chunked body"
+
+// longTrailers ends a body whose trailer section runs past maxTrailers as a whole body without
+// trailers, and notes it: the body arrived whole, and HTTP bounds no trailer, so it is no
+// broken answer of the deployment's (D222).
+type longTrailers struct {
+	io.ReadCloser
+	ex *exchange
+}
+
+func (b *longTrailers) Read(p []byte) (int, error) {
+	n, err := b.ReadCloser.Read(p)
+	if err != nil && err.Error() == errLongTrailers {
+		b.ex.note(fmt.Sprintf("the answer's trailers run past the %d KiB the proxy reads of them: passed on without them", maxTrailers>>10))
+		return n, io.EOF
 	}
 	return n, err
 }
