@@ -116,7 +116,7 @@ func TestRecordingNamesTheStandInTitles(t *testing.T) {
 	if _, err := r.WriteScenario(&out, ScenarioOptions{Name: "x", Note: func(s string) { notes = append(notes, s) }}); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(out.String(), "Tag 127") || !strings.Contains(strings.Join(notes, "\n"), `tag 127: name is empty or missing, which the mock refuses: written as "Tag 127"`) {
+	if !strings.Contains(out.String(), "Tag 127") || !strings.Contains(strings.Join(notes, "\n"), `tag-127: name is empty, which the mock refuses: written as "Tag 127"`) {
 		t.Errorf("notes %q, file:\n%s\nwant the stand-in name written and said", notes, out.String())
 	}
 }

@@ -32,13 +32,13 @@ func (b *scenarioBuilder) cartList() {
 		done := b.within(c.Ref)
 		c.Status, c.Currency = b.enum(cart, "status", "open", "locked"), b.text(cart, "currency", 0)
 		items, _ := cart["items"].([]any)
-		for _, raw := range items {
+		for j, raw := range items {
 			it, ok := raw.(map[string]any)
 			if !ok {
 				continue
 			}
-			name, _ := it["domain_name"].(string)
-			tld, _ := it["tld"].(string)
+			name, nameIsText := it["domain_name"].(string)
+			tld, tldIsText := it["tld"].(string)
 			if dot := strings.LastIndex(name, "."); tld == "" && dot > 0 {
 				tld = name[dot+1:]
 			}
@@ -46,8 +46,23 @@ func (b *scenarioBuilder) cartList() {
 				tld = "example"
 			}
 			key := strings.ToLower(name)
+			if !nameIsText { // names no domain, so shares a stand-in with no other item
+				key = fmt.Sprintf("\x00item %d %d", i, j)
+			}
 			if domains[key] == "" {
 				domains[key] = fmt.Sprintf("domain-%d.%s", len(domains)+1, tld)
+			}
+			// Each item is named on its own in the notes, as the loader's notes name it: named
+			// by its cart, two items' notes of one field were one.
+			doneItem := b.within(fmt.Sprintf("item %d (%s) of cart %s", j+1, domains[key], c.Ref))
+			switch v, ok := it["domain_name"]; {
+			case !ok:
+				b.changes[fmt.Sprintf("%s: domain_name is missing: written as %q", b.at, domains[key])] = true
+			case !nameIsText:
+				b.notText("domain_name", v, fmt.Sprintf("written as %q", domains[key]))
+			}
+			if v := it["tld"]; !tldIsText && v != nil {
+				b.notText("tld", v, fmt.Sprintf("left out: the domain is written as %q", domains[key]))
 			}
 			item := scenarioItem{DomainName: domains[key], Action: b.text(it, "action", 0), Years: number(it, "years")}
 			if id := number(it, "id"); id != nil {
@@ -57,6 +72,7 @@ func (b *scenarioBuilder) cartList() {
 				item.Price = &p
 			}
 			c.Items = append(c.Items, item)
+			doneItem()
 		}
 		done()
 		b.doc.Carts = append(b.doc.Carts, c)

@@ -237,7 +237,7 @@ func (b *scenarioBuilder) board(id int64, rec map[string]any) string {
 		b.made[key] = true
 		title := kind // the placeholder of groups whose board no answer named: its own title
 		if id != 0 {
-			title = b.title(rec, "title", kind, id)
+			title = b.title(rec, "title", kind, id, 255)
 		}
 		b.doc.Boards = append(b.doc.Boards, scenarioBoard{ID: b.keep("boards", id), Ref: key, Title: title,
 			Description: b.text(rec, "description", 0), Color: b.text(rec, "color", 50), Icon: b.text(rec, "icon", 100), Position: b.position(rec)})
@@ -257,7 +257,7 @@ func (b *scenarioBuilder) group(id int64, rec map[string]any) string {
 	boardRef := b.board(board, b.seen["boards"][board])
 	defer b.within(key)()
 	b.made[key] = true
-	b.doc.Groups = append(b.doc.Groups, scenarioGroup{ID: b.keep("groups", id), Ref: key, Board: boardRef, Title: b.title(rec, "title", "Group", id),
+	b.doc.Groups = append(b.doc.Groups, scenarioGroup{ID: b.keep("groups", id), Ref: key, Board: boardRef, Title: b.title(rec, "title", "Group", id, 255),
 		Description: b.text(rec, "description", 0), Color: b.text(rec, "color", 50), Icon: b.text(rec, "icon", 100), Position: b.position(rec)})
 	return key
 }
@@ -267,7 +267,7 @@ func (b *scenarioBuilder) tag(id int64, rec map[string]any) string {
 	if !b.made[key] {
 		defer b.within(key)()
 		b.made[key] = true
-		b.doc.Tags = append(b.doc.Tags, scenarioTag{ID: b.keep("tags", id), Ref: key, Name: b.title(rec, "name", "Tag", id),
+		b.doc.Tags = append(b.doc.Tags, scenarioTag{ID: b.keep("tags", id), Ref: key, Name: b.title(rec, "name", "Tag", id, 255),
 			Color: b.text(rec, "color", 50), Icon: b.text(rec, "icon", 100), Position: b.position(rec)})
 	}
 	return key
@@ -279,7 +279,7 @@ func (b *scenarioBuilder) card(id int64, rec map[string]any) string {
 		return key
 	}
 	defer b.within(key)()
-	c := scenarioCard{ID: b.keep("cards", id), Ref: key, Title: b.title(rec, "title", "Card", id), Description: b.text(rec, "description", 0),
+	c := scenarioCard{ID: b.keep("cards", id), Ref: key, Title: b.title(rec, "title", "Card", id, 255), Description: b.text(rec, "description", 0),
 		Status: b.text(rec, "status", 50), Priority: b.enum(rec, "priority", "low", "normal", "high", "urgent"),
 		CardType: b.enum(rec, "card_type", "widget", "widget_tour", "tour"), DueDate: b.date(rec, "due_date"), SnoozedUntil: b.date(rec, "snoozed_until")}
 	if g := b.recordID(rec, "cards", "group_id"); g != nil {
@@ -316,13 +316,11 @@ func (b *scenarioBuilder) comment(id int64, rec map[string]any) {
 	if card == nil {
 		return // a comment the scenario cannot attach to a card
 	}
-	text := ""
-	if s := b.text(rec, "comment", 0); s != nil {
-		text = *s
-	}
-	cardRef := b.card(*card, b.seen["cards"][*card])
 	defer b.within(ref("comment", id))()
-	c := scenarioComment{ID: b.keep("comments", id), Ref: ref("comment", id), Card: cardRef, Comment: text, Author: "member"}
+	cardRef := b.card(*card, b.seen["cards"][*card])
+	// The body is required, as a title is: one that is empty or not text takes a stand-in, so
+	// the comment and its replies stay (written as "", the mock refused it).
+	c := scenarioComment{ID: b.keep("comments", id), Ref: ref("comment", id), Card: cardRef, Comment: b.title(rec, "comment", "Comment", id, 0), Author: "member"}
 	if p := number(rec, "parent_comment_id"); p != nil && b.made[ref("comment", *p)] {
 		s := ref("comment", *p)
 		c.ReplyTo = &s
@@ -336,27 +334,47 @@ func (b *scenarioBuilder) comment(id int64, rec map[string]any) {
 	b.doc.Comments = append(b.doc.Comments, c)
 }
 
-// title is a record's scrubbed title (or name), or "<Kind> <id>" when it has none (noted as
-// a change) or is a placeholder (rec nil: no answer showed it).
-func (b *scenarioBuilder) title(rec map[string]any, key, kind string, id int64) string {
-	if s := b.text(rec, key, 255); s != nil && strings.TrimSpace(*s) != "" {
+// title is a record's scrubbed title (or name, or a comment's body), cut to max characters (0:
+// no bound). When it is missing, blank or not text (null included), which the mock refuses,
+// the record is kept as "<Kind> <id>" with one note saying why (D174); a placeholder (rec nil:
+// no answer showed it) takes that title without a note.
+func (b *scenarioBuilder) title(rec map[string]any, key, kind string, id int64, max int) string {
+	if s := b.str(rec, key, max); s != nil && strings.TrimSpace(*s) != "" {
 		return *s
 	}
 	stand := fmt.Sprintf("%s %d", kind, id)
 	if rec == nil { // a placeholder for a record no answer showed: the stop line says so, not a change
 		return stand
 	}
-	b.changes[fmt.Sprintf("%s %d: %s is empty or missing, which the mock refuses: written as %q", strings.ToLower(kind), id, key, stand)] = true
+	instead := fmt.Sprintf("written as %q", stand)
+	switch v, ok := rec[key]; {
+	case !ok:
+		b.changes[fmt.Sprintf("%s: %s is missing, which the mock refuses: %s", b.at, key, instead)] = true
+	case isText(v):
+		b.changes[fmt.Sprintf("%s: %s is empty, which the mock refuses: %s", b.at, key, instead)] = true
+	default:
+		b.notText(key, v, instead)
+	}
 	return stand
 }
 
-// text is a string field scrubbed of personal data and cut to max characters (0: no bound).
+// text is a string field scrubbed of personal data and cut to max characters (0: no bound);
+// a value of another JSON kind is left out with a note. Null is left out without one: the
+// file then holds no value either, which is what null says.
 func (b *scenarioBuilder) text(rec map[string]any, key string, max int) *string {
+	s := b.str(rec, key, max)
+	if v := rec[key]; s == nil && v != nil {
+		b.notText(key, v, "left out")
+	}
+	return s
+}
+
+// str is a string field scrubbed of personal data and cut to max characters (0: no bound),
+// with a note when cut; nil, and no note, when the field holds no text (its caller says what it
+// wrote instead, in one note).
+func (b *scenarioBuilder) str(rec map[string]any, key string, max int) *string {
 	s, ok := rec[key].(string)
 	if !ok {
-		if v := rec[key]; v != nil && b.at != "" {
-			b.changes[fmt.Sprintf("%s: %s %s left out: not text", b.at, key, clipValue(v))] = true
-		}
 		return nil
 	}
 	s = b.scrub.text(s)
@@ -367,19 +385,58 @@ func (b *scenarioBuilder) text(rec map[string]any, key string, max int) *string 
 	return &s
 }
 
+// notText is the one note of a field of the record being written whose JSON value belongs to be
+// text but is another kind; instead says what the file holds in its place ("left out",
+// `written as "Tag 3"`). It names the value's JSON kind, never the value: Go's rendering of a
+// decoded object or array ("map[a:b]", "[a b]") reads as neither JSON nor the upstream's text
+// (a tag named {"nested":"obj"} was logged twice: its name empty or missing, and
+// "map[nested:obj]" left out).
+func (b *scenarioBuilder) notText(key string, v any, instead string) {
+	b.changes[fmt.Sprintf("%s: %s is %s, not text: %s", b.at, key, jsonKind(v), instead)] = true
+}
+
+// isText tells whether a decoded JSON value is a string.
+func isText(v any) bool {
+	_, ok := v.(string)
+	return ok
+}
+
+// jsonKind words the JSON kind of a value encoding/json decoded into an any.
+func jsonKind(v any) string {
+	switch v.(type) {
+	case nil:
+		return "null"
+	case string:
+		return "text"
+	case bool:
+		return "a boolean"
+	case float64:
+		return "a number"
+	case []any:
+		return "an array"
+	case map[string]any:
+		return "an object"
+	}
+	return "not a JSON value" // a decoded JSON value is one of the above
+}
+
 // enum is a field of an enumeration when its value is one of allowed; another value is left
 // out, with a note.
 func (b *scenarioBuilder) enum(rec map[string]any, key string, allowed ...string) *string {
 	v := oneOf(rec, key, allowed...)
-	if v == nil && rec[key] != nil {
-		b.changes[fmt.Sprintf("%s: %s %s left out: not one of %s", b.at, key, clipValue(rec[key]), strings.Join(allowed, ", "))] = true
+	switch s, ok := rec[key].(string); {
+	case v != nil || rec[key] == nil:
+	case !ok:
+		b.notText(key, rec[key], "left out")
+	default:
+		b.changes[fmt.Sprintf("%s: %s %s left out: not one of %s", b.at, key, quoteClipped(s), strings.Join(allowed, ", "))] = true
 	}
 	return v
 }
 
-// clipValue writes a value for a note, at most 40 characters of it.
-func clipValue(v any) string {
-	s := fmt.Sprintf("%q", fmt.Sprint(v))
+// quoteClipped quotes a text for a note, at most 40 characters of it.
+func quoteClipped(s string) string {
+	s = fmt.Sprintf("%q", s)
 	if r := []rune(s); len(r) > 40 {
 		s = string(r[:40]) + "…"
 	}
@@ -430,18 +487,21 @@ func (b *scenarioBuilder) date(rec map[string]any, key string) *string {
 	if rec[key] == nil {
 		return nil
 	}
-	if s, ok := rec[key].(string); ok {
-		for _, layout := range []string{time.RFC3339Nano, "2006-01-02 15:04:05", "2006-01-02T15:04:05", "2006-01-02"} {
-			if t, err := time.Parse(layout, s); err == nil {
-				if u := t.UTC(); !u.Before(spec.EarliestTime) && !u.After(spec.LatestTime) { // the API's range (D73)
-					out := u.Format(time.RFC3339)
-					return &out
-				}
-				break
+	s, ok := rec[key].(string)
+	if !ok {
+		b.notText(key, rec[key], "left out")
+		return nil
+	}
+	for _, layout := range []string{time.RFC3339Nano, "2006-01-02 15:04:05", "2006-01-02T15:04:05", "2006-01-02"} {
+		if t, err := time.Parse(layout, s); err == nil {
+			if u := t.UTC(); !u.Before(spec.EarliestTime) && !u.After(spec.LatestTime) { // the API's range (D73)
+				out := u.Format(time.RFC3339)
+				return &out
 			}
+			break
 		}
 	}
-	b.changes[fmt.Sprintf("%s: %s %s left out: not a date-time the mock takes", b.at, key, clipValue(rec[key]))] = true
+	b.changes[fmt.Sprintf("%s: %s %s left out: not a date-time the mock takes", b.at, key, quoteClipped(s))] = true
 	return nil
 }
 
