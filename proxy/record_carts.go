@@ -64,13 +64,11 @@ func (b *scenarioBuilder) cartList() {
 			if v := it["tld"]; !tldIsText && v != nil {
 				b.notText("tld", v, fmt.Sprintf("left out: the domain is written as %q", domains[key]))
 			}
-			item := scenarioItem{DomainName: domains[key], Action: b.text(it, "action", 0), Years: number(it, "years")}
+			item := scenarioItem{DomainName: domains[key], Action: b.text(it, "action", 0), Years: b.integer(it, "years")}
 			if id := number(it, "id"); id != nil {
 				item.ID = b.keep("cart_items", *id)
 			}
-			if p, ok := it["price"].(float64); ok && p >= 0 {
-				item.Price = &p
-			}
+			item.Price = b.price(it)
 			c.Items = append(c.Items, item)
 			doneItem()
 		}
