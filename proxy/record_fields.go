@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/opsapi/mocktoolkit/conformance/check"
 )
 
 // The fields of a recorded record, read from the upstream's decoded JSON and held to the
@@ -71,32 +73,13 @@ func (b *scenarioBuilder) str(rec map[string]any, key string, max int) *string {
 // (a tag named {"nested":"obj"} was logged twice: its name empty or missing, and
 // "map[nested:obj]" left out).
 func (b *scenarioBuilder) notText(key string, v any, instead string) {
-	b.changes[fmt.Sprintf("%s: %s is %s, not text: %s", b.at, key, jsonKind(v), instead)] = true
+	b.changes[fmt.Sprintf("%s: %s is %s, not text: %s", b.at, key, check.Kind(v), instead)] = true
 }
 
 // isText tells whether a decoded JSON value is a string.
 func isText(v any) bool {
 	_, ok := v.(string)
 	return ok
-}
-
-// jsonKind words the JSON kind of a value encoding/json decoded into an any.
-func jsonKind(v any) string {
-	switch v.(type) {
-	case nil:
-		return "null"
-	case string:
-		return "text"
-	case bool:
-		return "a boolean"
-	case float64:
-		return "a number"
-	case []any:
-		return "an array"
-	case map[string]any:
-		return "an object"
-	}
-	return "not a JSON value" // a decoded JSON value is one of the above
 }
 
 // enum is a field of an enumeration when its value is one of allowed; another value is left
@@ -171,7 +154,7 @@ func (b *scenarioBuilder) integer(rec map[string]any, key string) *int64 {
 			b.changes[fmt.Sprintf("%s: %s %s left out: not a whole number within ±2^53", b.at, key, strconv.FormatFloat(v, 'g', -1, 64))] = true
 		}
 	default:
-		b.changes[fmt.Sprintf("%s: %s is %s, not a number: left out", b.at, key, jsonKind(v))] = true
+		b.changes[fmt.Sprintf("%s: %s is %s, not a number: left out", b.at, key, check.Kind(v))] = true
 	}
 	return n
 }
@@ -184,7 +167,7 @@ func (b *scenarioBuilder) boolean(rec map[string]any, key string) *bool {
 		return &v
 	case nil:
 	default:
-		b.changes[fmt.Sprintf("%s: %s is %s, not true or false: left out", b.at, key, jsonKind(v))] = true
+		b.changes[fmt.Sprintf("%s: %s is %s, not true or false: left out", b.at, key, check.Kind(v))] = true
 	}
 	return nil
 }
@@ -200,7 +183,7 @@ func (b *scenarioBuilder) price(rec map[string]any) *float64 {
 		b.changes[fmt.Sprintf("%s: price %s left out: a price is not below zero", b.at, strconv.FormatFloat(v, 'g', -1, 64))] = true
 	case nil:
 	default:
-		b.changes[fmt.Sprintf("%s: price is %s, not a number: left out", b.at, jsonKind(v))] = true
+		b.changes[fmt.Sprintf("%s: price is %s, not a number: left out", b.at, check.Kind(v))] = true
 	}
 	return nil
 }

@@ -21,17 +21,17 @@ func TestRecordingNotesNumbersAndBooleansOfTheWrongKind(t *testing.T) {
 	})
 	all := strings.Join(notes, "\n")
 	for _, want := range []string{
-		"board-501: position is text, not a number: left out",
+		"board-501: position is a string, not a number: left out",
 		"board-502: position 1.5 left out: not a whole number",
 		"group-511: position is an object, not a number: left out",
-		"card-521: owner_id is text, not a number: left out",
-		"card-521: is_active is text, not true or false: left out",
-		"card-521: group_id is text, not a number: left out",
+		"card-521: owner_id is a string, not a number: left out",
+		"card-521: is_active is a string, not true or false: left out",
+		"card-521: group_id is a string, not a number: left out",
 		"comment-531: is_read is a number, not true or false: left out",
 		"comment-532: parent_comment_id is an array, not a number: left out",
 		"price -3 left out: a price is not below zero",
-		"years is text, not a number: left out",
-		"price is text, not a number: left out",
+		"years is a string, not a number: left out",
+		"price is a string, not a number: left out",
 		"years 2.5 left out: not a whole number",
 	} {
 		if !strings.Contains(all, want) {
