@@ -10,6 +10,7 @@ import (
 	"mime"
 	"net/http"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -89,7 +90,7 @@ func Request(ctx context.Context, op spec.Operation, h http.Header, body []byte)
 		if where == "" {
 			where = "body"
 		}
-		whys = append(whys, where+": "+e.Reason)
+		whys = append(whys, where+": "+reason(e))
 		if where != "body" && !slices.Contains(broken, where) {
 			broken = append(broken, where)
 		}
@@ -171,9 +172,39 @@ func Answer(ctx context.Context, ex Exchange) []Violation {
 		return []Violation{{rules.DOC1, why}}
 	}
 	for _, e := range fields {
-		whys = append(whys, "/"+strings.Join(e.JSONPointer(), "/")+": "+e.Reason)
+		whys = append(whys, "/"+strings.Join(e.JSONPointer(), "/")+": "+reason(e))
 	}
 	return []Violation{{rules.DOC1, summarise(whys)}}
+}
+
+// reason is a schema failure's reason as REQ-1's and DOC-1's details give it. kin-openapi reads
+// every number as float64 and words one past its range (1e400, an id of thousands of digits) in
+// Go's terms, "cannot convert json.Number to float64", quoting nothing of the value; that one is
+// reworded, and stays a failure as before (no field of the document holds such a number).
+func reason(e *openapi3.SchemaError) string {
+	if n, ok := e.Value.(json.Number); ok && errors.Is(e.Origin, strconv.ErrRange) {
+		return NumberPastRange(n.String())
+	}
+	return e.Reason
+}
+
+// maxNumberQuoted bounds the number literal NumberPastRange quotes: one JSON number may be a
+// hundred thousand digits long, and a detail is copied into every report.
+const maxNumberQuoted = 60
+
+// NumberPastRange words a JSON number past float64's range, which kin-openapi, the mock and
+// most clients' JSON readers cannot hold: "holds the number 1e400, past the largest a JSON
+// reader keeps (about 1.8e308)", the literal as written (num) cut to 60 bytes. The checker and
+// the proxy's recorder word this case alike.
+func NumberPastRange(num string) string {
+	quoted := num
+	if len(quoted) > maxNumberQuoted {
+		quoted = quoted[:maxNumberQuoted] + "…" // a JSON number is ASCII: any byte is a boundary
+	}
+	if strings.HasPrefix(num, "-") {
+		return "holds the number " + quoted + ", past the lowest a JSON reader keeps (about -1.8e308)"
+	}
+	return "holds the number " + quoted + ", past the largest a JSON reader keeps (about 1.8e308)"
 }
 
 // jsonLabelled is h with a +json media type (application/problem+json, application/hal+json)
