@@ -14,6 +14,7 @@ import (
 
 	. "github.com/opsapi/mocktoolkit/conformance"
 	"github.com/opsapi/mocktoolkit/conformance/flow"
+	"github.com/opsapi/mocktoolkit/internal/text"
 )
 
 // Recorded flows (CONFORMANCE_FLOWS, D170–D172): one spec per flow, a By per step. A step
@@ -32,7 +33,8 @@ var _ = Describe("Recorded flows", func() {
 		return
 	}
 	for _, f := range files {
-		name := fmt.Sprintf("replays %s (%s)", noControls(f.Doc.Name), noControls(filepath.Base(f.Path)))
+		// The flow's name is cut as its failures quote it: the spec name heads every report.
+		name := fmt.Sprintf("replays %s (%s)", text.Clip(noControls(f.Doc.Name), 200), noControls(filepath.Base(f.Path)))
 		if f.Err != nil {
 			It(name, Label(LabelFlow, LabelEffectRead), func() { Fail(f.Err.Error()) })
 			continue

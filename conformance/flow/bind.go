@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/opsapi/mocktoolkit/internal/redact"
+	"github.com/opsapi/mocktoolkit/internal/text"
 )
 
 // BindError is a reference of a step that the target's manifest or an earlier answer cannot
@@ -18,8 +19,12 @@ type BindError struct {
 	Why   string
 }
 
+// Error quotes the flow's name, the field and the reference cut (quote), as the reasons do.
 func (e *BindError) Error() string {
-	return fmt.Sprintf("flow %q, step %d: field %q refers to %s, %s", e.Flow, e.Step, e.Field, e.Ref, e.Why)
+	if e.Ref == (Ref{}) { // an object that is no reference refers to nothing
+		return fmt.Sprintf("flow %s, step %d: field %s: %s", quote(e.Flow), e.Step, quote(e.Field), e.Why)
+	}
+	return fmt.Sprintf("flow %s, step %d: field %s refers to %s, %s", quote(e.Flow), e.Step, quote(e.Field), e.Ref, e.Why)
 }
 
 // Bind returns the body of step st with its references replaced by values: manifest keys from
@@ -32,7 +37,7 @@ func Bind(flowName string, st Step, manifest any, answers map[int]any) (map[stri
 	}
 	m, err := plainManifest(manifest)
 	if err != nil {
-		return nil, fmt.Errorf("flow %q, step %d: %w", flowName, st.Step, err)
+		return nil, fmt.Errorf("flow %s, step %d: %w", quote(flowName), st.Step, err)
 	}
 	out := make(map[string]any, len(st.Body))
 	for _, k := range sortedKeys(st.Body) {
@@ -64,7 +69,7 @@ func Bind(flowName string, st Step, manifest any, answers map[int]any) (map[stri
 func CheckManifest(doc Document, manifest any) error {
 	m, err := plainManifest(manifest)
 	if err != nil {
-		return fmt.Errorf("flow %q: %w", doc.Name, err)
+		return fmt.Errorf("flow %s: %w", quote(doc.Name), err)
 	}
 	for _, st := range doc.Steps {
 		for _, k := range sortedKeys(st.Body) {
@@ -131,7 +136,7 @@ func resolve(ref Ref, manifest any, answers map[int]any) (any, string) {
 	if ref.Manifest != "" {
 		v, ok := Lookup(manifest, ref.Manifest)
 		if n, isNum := number(v); !ok || v == nil || v == "" || isNum && n < 1 {
-			return nil, fmt.Sprintf("which the target's manifest does not have (add the key %q to the manifest)", ref.Manifest)
+			return nil, fmt.Sprintf("which the target's manifest does not have (add the key %s to the manifest)", quote(ref.Manifest))
 		}
 		return v, ""
 	}
@@ -146,10 +151,8 @@ func resolve(ref Ref, manifest any, answers map[int]any) (any, string) {
 	return v, ""
 }
 
+// compact is v as one line of JSON, cut to 600 bytes at a character boundary.
 func compact(v any) string {
 	b, _ := json.Marshal(v)
-	if len(b) > 600 {
-		return string(b[:600]) + "…"
-	}
-	return string(b)
+	return text.Clip(string(b), 600)
 }

@@ -7,9 +7,11 @@ import (
 	"fmt"
 	"io"
 	"reflect"
+	"strconv"
 	"strings"
 
 	"github.com/opsapi/mocktoolkit/internal/jsonwords"
+	"github.com/opsapi/mocktoolkit/internal/text"
 )
 
 // decodeProblem words an error of encoding/json reading a flow document in the flow format's
@@ -28,15 +30,18 @@ func decodeProblem(b []byte, err error, at int64) string {
 	case errors.As(err, &te):
 		where := "the document"
 		if te.Field != "" {
-			where = strings.ReplaceAll(te.Field, "steps.", "steps[].")
+			where = text.Clip(strings.ReplaceAll(te.Field, "steps.", "steps[]."), maxQuoted)
 		}
-		return fmt.Sprintf("line %d: %s is %s; the flow format wants %s there", lineAt(b, te.Offset), where, jsonValue(te.Value), jsonKind(te.Type))
+		return fmt.Sprintf("line %d: %s is %s; the flow format wants %s there", lineAt(b, te.Offset), where, text.Clip(jsonValue(te.Value), maxQuoted), jsonKind(te.Type))
 	}
 	if name, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
 		if i := bytes.LastIndex(b[:min(max(at, 0), int64(len(b)))], []byte(name)); i >= 0 {
 			at = int64(i) // the decoder stopped after the unknown key's value
 		}
-		return fmt.Sprintf("line %d: the key %s is not one a flow document has (flow.schema.json lists them)", lineAt(b, at), name)
+		if unquoted, err := strconv.Unquote(name); err == nil {
+			name = quote(unquoted)
+		}
+		return fmt.Sprintf("line %d: the key %s is not one a flow document has (flow.schema.json lists them)", lineAt(b, at), text.Clip(name, maxQuoted+2))
 	}
 	return err.Error()
 }

@@ -88,12 +88,12 @@ type Ref struct {
 	Path     string `json:"path,omitempty"`
 }
 
-// String renders the reference for messages.
+// String renders the reference for messages, its key or path cut to 200 bytes (quote).
 func (r Ref) String() string {
 	if r.Manifest != "" {
-		return fmt.Sprintf("the manifest's %q", r.Manifest)
+		return "the manifest's " + quote(r.Manifest)
 	}
-	return fmt.Sprintf("step %d's answer at %q", r.Step, r.Path)
+	return fmt.Sprintf("step %d's answer at %s", r.Step, quote(r.Path))
 }
 
 // literalKey is the one key of a literal: {"literal": v} is v sent as it is. A client's body
@@ -129,7 +129,7 @@ func AsRef(v any) (r Ref, isObject bool, err error) {
 	if m, has := obj["manifest"]; has && len(obj) == 1 {
 		s, isString := m.(string)
 		if !isString || s == "" {
-			return r, true, fmt.Errorf("a manifest reference names a key path (a non-empty string), not %v", m)
+			return r, true, fmt.Errorf("a manifest reference names a key path (a non-empty string), not %s", clipped(m))
 		}
 		return Ref{Manifest: s}, true, nil
 	}
@@ -139,7 +139,7 @@ func AsRef(v any) (r Ref, isObject bool, err error) {
 		n, isNum := toInt(st)
 		s, isString := p.(string)
 		if !isNum || n < 1 || !isString || s == "" {
-			return r, true, fmt.Errorf("a step reference names a step number (1 or more) and a path (a non-empty string), not %v and %v", st, p)
+			return r, true, fmt.Errorf("a step reference names a step number (1 or more) and a path (a non-empty string), not %s and %s", clipped(st), clipped(p))
 		}
 		return Ref{Step: n, Path: s}, true, nil
 	}
@@ -148,7 +148,7 @@ func AsRef(v any) (r Ref, isObject bool, err error) {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
-	return r, true, fmt.Errorf("an object in a body is a reference, {\"manifest\": key} or {\"step\": n, \"path\": p}, or a literal, {\"literal\": value}; this one has the keys %s", strings.Join(keys, ", "))
+	return r, true, fmt.Errorf("an object in a body is a reference, {\"manifest\": key} or {\"step\": n, \"path\": p}, or a literal, {\"literal\": value}; this one has the keys %s", clipped(strings.Join(keys, ", ")))
 }
 
 func toInt(v any) (int, bool) {

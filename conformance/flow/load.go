@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/opsapi/mocktoolkit/internal/jsondup"
+	"github.com/opsapi/mocktoolkit/internal/text"
 )
 
 // File is a flow read from a file, or the error that makes it no flow.
@@ -80,9 +81,14 @@ func Load(path string, operations []string) ([]File, error) {
 	return out, nil
 }
 
+// maxProblems is how many problems of a flow Parse's error names before it counts the rest: a
+// flow of thousands of bad steps made an error of megabytes, copied into every report.
+const maxProblems = 20
+
 // Parse reads and checks a flow document: the format version, steps numbered from 1, known
 // operations (operations lists the operationIds), known callers, well-formed references that
-// name earlier steps. Every problem found is in the error, by step.
+// name earlier steps. The problems found are in the error, by step (the first maxProblems, and
+// how many more), each quoting the flow's text cut to 200 bytes (quote).
 func Parse(b []byte, operations []string) (Document, error) {
 	var d Document
 	dec := json.NewDecoder(bytes.NewReader(b))
@@ -92,10 +98,18 @@ func Parse(b []byte, operations []string) (Document, error) {
 		return d, fmt.Errorf("not a flow document (JSON, conformance/flow/flow.schema.json): %s", decodeProblem(b, err, dec.InputOffset()))
 	}
 	if at, err := jsondup.DuplicateKey(b); err == nil && at != "" {
-		return d, fmt.Errorf("names %s twice: a flow gives each key once (JSON readers keep the last silently)", at)
+		return d, fmt.Errorf("names %s twice: a flow gives each key once (JSON readers keep the last silently)", text.Clip(at, maxQuoted))
 	}
 	var problems []string
-	add := func(format string, args ...any) { problems = append(problems, fmt.Sprintf(format, args...)) }
+	more := 0
+	add := func(format string, args ...any) {
+		if len(problems) == maxProblems {
+			more++
+			return
+		}
+		problems = append(problems, fmt.Sprintf(format, args...))
+	}
+	listed := false // the operationIds are listed once, with the first unknown operation
 	if d.Flow != Version {
 		add("\"flow\" is %d; this suite reads version %d", d.Flow, Version)
 	}
@@ -108,17 +122,22 @@ func Parse(b []byte, operations []string) (Document, error) {
 			add("%s: \"step\" is %d; steps are numbered 1, 2, 3… in order", at, st.Step)
 		}
 		if !slices.Contains(operations, st.Operation) {
-			add("%s: unknown operation %q (the OpenAPI document's operationIds: %s)", at, st.Operation, strings.Join(operations, ", "))
+			if listed {
+				add("%s: unknown operation %s", at, quote(st.Operation))
+			} else {
+				add("%s: unknown operation %s (the OpenAPI document's operationIds: %s)", at, quote(st.Operation), strings.Join(operations, ", "))
+				listed = true
+			}
 		}
 		for _, name := range slices.Sorted(maps.Keys(st.Headers)) {
 			if !slices.Contains(StepHeaders, name) {
-				add("%s: the header %q is not one a step names (only %s: the caller gives the bearer token)", at, name, strings.Join(StepHeaders, " and "))
+				add("%s: the header %s is not one a step names (only %s: the caller gives the bearer token)", at, quote(name), strings.Join(StepHeaders, " and "))
 			} else if v := st.Headers[name]; strings.ContainsFunc(v, func(r rune) bool { return r < ' ' && r != '\t' || r == 0x7f }) {
-				add("%s: the header %q holds a control character (a line break, say), which no HTTP header carries", at, name)
+				add("%s: the header %s holds a control character (a line break, say), which no HTTP header carries", at, quote(name))
 			}
 		}
 		if !slices.Contains(Callers, st.As) {
-			add("%s: \"as\" is %q; want one of %s", at, st.As, strings.Join(Callers, ", "))
+			add("%s: \"as\" is %s; want one of %s", at, quote(st.As), strings.Join(Callers, ", "))
 		}
 		if st.Answer.Status < 100 || st.Answer.Status > 599 {
 			add("%s: the answer's status %d is no HTTP status", at, st.Answer.Status)
@@ -130,11 +149,14 @@ func Parse(b []byte, operations []string) (Document, error) {
 			ref, isObject, err := AsRef(st.Body[k])
 			switch {
 			case err != nil:
-				add("%s: field %q: %s", at, k, err)
+				add("%s: field %s: %s", at, quote(k), err)
 			case isObject && ref.Step != 0 && ref.Step >= i+1:
-				add("%s: field %q refers to step %d, which is not an earlier step", at, k, ref.Step)
+				add("%s: field %s refers to step %d, which is not an earlier step", at, quote(k), ref.Step)
 			}
 		}
+	}
+	if more > 0 {
+		problems = append(problems, fmt.Sprintf("and %d more problems", more))
 	}
 	if len(problems) > 0 {
 		return d, errors.New(strings.Join(problems, "; "))

@@ -3,8 +3,26 @@ package flow
 import (
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"strings"
+
+	"github.com/opsapi/mocktoolkit/internal/text"
 )
+
+// maxQuoted bounds a flow's own text (its name, a body key, a reference's path or key, an
+// operation or a caller it names) quoted in a message: a flow file may hold 32 MiB, and a
+// replay's failure is copied into every report; a 40 KB path made a 40 KB line.
+const maxQuoted = 200
+
+// maxOutline bounds the recorded outline a failure shows: the mock's outlines stop at a depth
+// of six and run to a few KB, but a hand-edited flow may hold any.
+const maxOutline = 4 << 10
+
+// quote is s cut to maxQuoted bytes, in double quotes as %q writes it, for a message.
+func quote(s string) string { return strconv.Quote(text.Clip(s, maxQuoted)) }
+
+// clipped is v as %v writes it, cut to maxQuoted bytes, for a message.
+func clipped(v any) string { return text.Clip(fmt.Sprint(v), maxQuoted) }
 
 // Title is the By text of the step when a flow is replayed.
 func (st Step) Title() string {
@@ -15,7 +33,7 @@ func (st Step) Title() string {
 // for the failure report beside the target's answer.
 func (d Document) StepContext(st Step) string {
 	outline, _ := json.MarshalIndent(st.Answer.Outline, "    ", "  ")
-	return fmt.Sprintf("flow %q, step %d (%s as %s)\n  recorded answer: %d, outline:\n    %s\n", d.Name, st.Step, st.Operation, st.As, st.Answer.Status, outline)
+	return fmt.Sprintf("flow %s, step %d (%s as %s)\n  recorded answer: %d, outline:\n    %s\n", quote(d.Name), st.Step, st.Operation, st.As, st.Answer.Status, text.Clip(string(outline), maxOutline))
 }
 
 // ClassMismatch is the failure of a step the target answered with status (described by
@@ -26,7 +44,7 @@ func (d Document) ClassMismatch(st Step, status int, answer string) string {
 		return ""
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "flow %q, step %d: the target answered %d (%s) where the recording answered %d (%s)\n", d.Name, st.Step, status, Class(status), st.Answer.Status, Class(st.Answer.Status))
+	fmt.Fprintf(&b, "flow %s, step %d: the target answered %d (%s) where the recording answered %d (%s)\n", quote(d.Name), st.Step, status, Class(status), st.Answer.Status, Class(st.Answer.Status))
 	b.WriteString("rule: a replayed step answers the status class its recording did\n\n")
 	b.WriteString(d.StepContext(st))
 	b.WriteString("\n  the target's answer:\n")
@@ -38,5 +56,5 @@ func (d Document) ClassMismatch(st Step, status int, answer string) string {
 // flow, the step and the recorded answer before the checks' own message (the rule and the
 // target's answer).
 func (d Document) CheckFailure(st Step, failure string) string {
-	return fmt.Sprintf("flow %q, step %d: the target's answer breaks a rule every answer keeps\n\n%s\n%s", d.Name, st.Step, d.StepContext(st), failure)
+	return fmt.Sprintf("flow %s, step %d: the target's answer breaks a rule every answer keeps\n\n%s\n%s", quote(d.Name), st.Step, d.StepContext(st), failure)
 }
