@@ -261,7 +261,7 @@ const maxRecordingHeld = 2 * maxRecordedAnswer
 func unreadableAnswer(err error) string {
 	var te *json.UnmarshalTypeError
 	if errors.As(err, &te) && strings.HasPrefix(te.Value, "number") {
-		return "it holds the " + text.Clip(te.Value, 60) + ", past the largest a JSON reader keeps (about 1.8e308), so none of its records are in the file"
+		return "it " + check.NumberPastRange(strings.TrimPrefix(te.Value, "number ")) + ", so none of its records are in the file"
 	}
 	return "it is not JSON (" + jsonwords.Syntax(err) + "), so none of its records are in the file"
 }
