@@ -73,3 +73,16 @@ func TestPathsAreShownAsSent(t *testing.T) {
 		t.Errorf("the journal shows a password sent escaped in a path: %s", raw)
 	}
 }
+
+// A forced code is read as a status is written, three digits: "+500" and "0500" are no code the
+// operation lists, and are refused with 400 naming it, as "5e2" is (they once forced a 500).
+func TestPreferCodeIsReadAsWritten(t *testing.T) {
+	m := newMock(t, mockserver.Config{})
+	for _, code := range []string{"+500", "0500", "500.0", " 5 00"} {
+		a := m.ctl(http.MethodPost, pTagsList, "{}", "Prefer", "code="+code)
+		if a.status != http.StatusBadRequest || !strings.Contains(string(a.raw), "is not an answer of") {
+			t.Errorf("Prefer: code=%s: %d %s, want 400 naming the code", code, a.status, a.raw)
+		}
+	}
+	m.ctl(http.MethodPost, pTagsList, "{}", "Prefer", "code=500").wantStatus(t, http.StatusInternalServerError)
+}

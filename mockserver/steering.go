@@ -396,8 +396,8 @@ func preferred(h http.Header, rt *route) (int, string) {
 	if strings.Contains(raw, " and ") {
 		return 0, "Prefer asks for more than one code (" + raw + "): ask for one; " + rt.id + " answers " + joinInts(rt.codes) + "."
 	}
-	code, err := strconv.Atoi(raw)
-	if err != nil || !contains(rt.codes, code) {
+	code, ok := prefer.Status(raw)
+	if !ok || !contains(rt.codes, code) {
 		return 0, "Prefer: code=" + raw + " is not an answer of " + rt.id + "; it answers " + joinInts(rt.codes) + "."
 	}
 	if code < 300 {

@@ -248,6 +248,6 @@ func refusedPreference(ex Exchange) bool {
 	if !ok || ex.Status != http.StatusBadRequest {
 		return false
 	}
-	n, err := strconv.Atoi(code)
-	return err != nil || !prefer.Forceable(ex.Op.Statuses, n)
+	n, ok := prefer.Status(code)
+	return !ok || !prefer.Forceable(ex.Op.Statuses, n)
 }

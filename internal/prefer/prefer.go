@@ -25,6 +25,24 @@ func Code(h http.Header) (string, bool) {
 	return strings.Join(codes, " and "), len(codes) > 0
 }
 
+// Status reads a code preference as a status: exactly three digits as a status is written
+// ("500"), so "+500", "0500" and " 500" name no status a mock could force (strconv.Atoi read
+// them as 500).
+func Status(code string) (int, bool) {
+	if len(code) != 3 {
+		return 0, false
+	}
+	n := 0
+	for i := range 3 {
+		c := code[i]
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + int(c-'0')
+	}
+	return n, n >= 100
+}
+
 // Forceable reports whether a mock forces code, of the codes declared for an operation: every
 // one but 413, which only a body past the size limit answers (D60). A mock answers any other
 // code with 400, which is the client's misuse, not an answer of the API.

@@ -18,3 +18,15 @@ func ExampleCode() {
 	//  false
 	// 409 and 500 true
 }
+
+func ExampleStatus() {
+	for _, code := range []string{"500", "+500", "0500", "5e2", "099"} {
+		fmt.Println(prefer.Status(code))
+	}
+	// Output:
+	// 500 true
+	// 0 false
+	// 0 false
+	// 0 false
+	// 99 false
+}
