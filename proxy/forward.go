@@ -207,7 +207,7 @@ func (p *Proxy) forward(w http.ResponseWriter, r *http.Request) {
 	// Deferred: ReverseProxy panics (http.ErrAbortHandler) when the client went away mid-copy,
 	// and the bytes it held must be given back then too.
 	defer func() { p.heldAnswers.Add(-ex.held) }()
-	p.rp.ServeHTTP(ownInterim{w}, r.WithContext(ctx))
+	p.rp.ServeHTTP(newOwnInterim(w, ex), r.WithContext(ctx))
 }
 
 // ErrStopping is the cause a server cancels its requests' context with when the proxy stops

@@ -12,10 +12,33 @@ import (
 )
 
 // ownInterim keeps an upstream's X-Contract-Violations and hop-by-hop headers out of the 1xx
-// answers (103 Early Hints) ReverseProxy relays: the verdict is the proxy's own (D140).
-type ownInterim struct{ http.ResponseWriter }
+// answers (103 Early Hints) ReverseProxy relays: the verdict is the proxy's own (D140). It also
+// bounds them (D222): ReverseProxy relays every one the upstream sends, of any size, so an
+// upstream could send the client thousands, or megabytes of header fields, before its answer.
+// ReverseProxy calls WriteHeader for a 1xx under its own lock, never after RoundTrip returned,
+// and the exchange is journaled after the last one, so the counts and notes need no lock.
+type ownInterim struct {
+	http.ResponseWriter
+	ex      *exchange
+	relayed int // interim answers passed on
+	many    int // not passed on: past maxInterim
+	large   int // not passed on: header fields past maxInterimHeader
+	noteAt  int // the index of the exchange's note about them, -1 before one
+}
 
-func (w ownInterim) WriteHeader(code int) {
+// maxInterim is how many interim answers an exchange passes on; maxInterimHeader how many
+// bytes of header fields each may hold (names, values, ": " and CRLF). Early Hints carries a
+// few Link fields; the rest are not passed on, and the final answer still is (D222).
+const (
+	maxInterim       = 8
+	maxInterimHeader = 16 << 10
+)
+
+func newOwnInterim(w http.ResponseWriter, ex *exchange) *ownInterim {
+	return &ownInterim{ResponseWriter: w, ex: ex, noteAt: -1}
+}
+
+func (w *ownInterim) WriteHeader(code int) {
 	if code < 200 && code != http.StatusSwitchingProtocols {
 		h := w.Header()
 		h.Del(HeaderViolations)
@@ -27,6 +50,21 @@ func (w ownInterim) WriteHeader(code int) {
 		for _, name := range hopByHop {
 			h.Del(name)
 		}
+		switch {
+		case headerBytes(h) > maxInterimHeader:
+			w.large++
+		case w.relayed >= maxInterim:
+			w.many++
+		default:
+			w.relayed++
+			w.ResponseWriter.WriteHeader(code)
+			return
+		}
+		// Not passed on: its fields leave the header map as ReverseProxy clears them after a
+		// relayed one, so none reaches the final answer.
+		clear(h)
+		w.noteDropped()
+		return
 	}
 	h := w.Header()
 	if code >= 200 && h["Content-Type"] == nil {
@@ -45,12 +83,45 @@ func (w ownInterim) WriteHeader(code int) {
 	}
 }
 
+// noteDropped says in the exchange's journal how many interim answers were not passed on, in
+// one note kept up to date: the exchange is journaled once its final answer has come.
+func (w *ownInterim) noteDropped() {
+	if w.ex == nil {
+		return
+	}
+	var why []string
+	if w.many > 0 {
+		why = append(why, fmt.Sprintf("%d past the first %d", w.many, maxInterim))
+	}
+	if w.large > 0 {
+		why = append(why, fmt.Sprintf("%d with header fields past %d KiB", w.large, maxInterimHeader>>10))
+	}
+	msg := fmt.Sprintf("the upstream sent %d interim (1xx) answers before its answer; %s were not passed on to the client", w.relayed+w.many+w.large, strings.Join(why, " and "))
+	if w.noteAt < 0 {
+		w.noteAt = len(w.ex.notes)
+		w.ex.note(msg)
+		return
+	}
+	w.ex.notes[w.noteAt] = msg
+}
+
+// headerBytes is the size of h's fields as written: each name, value, ": " and CRLF.
+func headerBytes(h http.Header) int {
+	n := 0
+	for name, values := range h {
+		for _, v := range values {
+			n += len(name) + len(v) + 4
+		}
+	}
+	return n
+}
+
 // hopByHop are the headers of one connection (RFC 9110 7.6.1), never relayed in an interim
 // answer; ReverseProxy drops them from final answers itself.
 var hopByHop = []string{"Connection", "Proxy-Connection", "Keep-Alive", "Proxy-Authenticate", "Proxy-Authorization", "Te", "Trailer", "Transfer-Encoding", "Upgrade"}
 
 // Unwrap lets http.ResponseController reach the connection (flushes, protocol switches).
-func (w ownInterim) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+func (w *ownInterim) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
 // relayTrailers passes the upstream's trailers on as it sent them (D222): the names it declared
 // announced in the Trailer header, each value after the body, one it did not declare sent
