@@ -65,3 +65,18 @@ func assertWorded(t *testing.T, detail, want string) {
 		t.Errorf("detail of %d bytes quotes the number whole: %.300q", len(detail), detail)
 	}
 }
+
+// One problem is worded once in a detail: a pagination total of 1.5 fails the schema twice in
+// kin-openapi's eyes (the integer type, on two paths of its search), and the detail said so twice.
+func TestADetailNamesEachProblemOnce(t *testing.T) {
+	ex := check.Exchange{Op: op(t, "commentsList"), ReqHeader: http.Header{"Content-Type": {"application/json"}}, ReqBody: []byte(`{"card_id":1}`), Status: http.StatusOK,
+		Header: http.Header{"Content-Type": {"application/json"}, "X-Ratelimit-Limit": {"60"}, "X-Ratelimit-Remaining": {"59"}},
+		Body:   []byte(`{"error":false,"message":"x","data":{"comments":[],"pagination":{"total":1.5,"per_page":15,"current_page":1,"total_pages":1}}}`)}
+	vs := check.Answer(context.Background(), ex)
+	if len(vs) != 1 {
+		t.Fatalf("violations %v, want one DOC-1", vs)
+	}
+	if d := vs[0].Detail; strings.Count(d, "/data/pagination/total: value must be an integer") != 1 {
+		t.Errorf("detail %q, want the problem named once", d)
+	}
+}

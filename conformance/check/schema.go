@@ -282,6 +282,14 @@ func bodyRoute(route *routers.Route) *routers.Route {
 
 // summarise joins the first maxDetails reasons and counts the rest.
 func summarise(whys []string) string {
+	// kin-openapi may meet one problem on several paths of its search (a field under oneOf,
+	// a nullable integer): each is worded once.
+	seen := make(map[string]bool, len(whys))
+	whys = slices.DeleteFunc(slices.Clone(whys), func(w string) bool {
+		dup := seen[w]
+		seen[w] = true
+		return dup
+	})
 	if len(whys) <= maxDetails {
 		return strings.Join(whys, "; ")
 	}
