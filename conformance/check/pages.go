@@ -10,12 +10,13 @@ import (
 )
 
 // Page is what one paginated answer says of itself (rule PAGE-1), read from its `pagination`
-// object and the list beside it in `data`.
+// object and the list beside it in `data`. Its numbers are big integers: an answer may write
+// any, and the arithmetic of pages is judged on what it wrote, past the 64-bit range too.
 type Page struct {
 	// Asked and PerPageAsked are the request's page and per_page, 0 when it did not give them.
-	Asked, PerPageAsked int64
+	Asked, PerPageAsked *big.Int
 	// Total, PerPage, Current and TotalPages are the answer's pagination object.
-	Total, PerPage, Current, TotalPages int64
+	Total, PerPage, Current, TotalPages *big.Int
 	// Listed is the length of the answer's list.
 	Listed int64
 	// Again says the request asked for a page past the last and the answer is the last page
@@ -24,19 +25,33 @@ type Page struct {
 	Again bool
 }
 
+// integer reads a JSON integer as written ("15", not "15.0" or "1.5e1"); nil for anything else.
+func integer(raw []byte) *big.Int {
+	n, ok := new(big.Int).SetString(string(bytes.TrimSpace(raw)), 10)
+	if !ok {
+		return nil
+	}
+	return n
+}
+
 // ReadPage reads the page an answer holds. ok is false when the answer has no pagination object
 // of four integers beside one list (another rule, DATA-1 or DOC-1, judges that).
 func ReadPage(reqBody, body []byte) (p Page, ok bool) {
 	if !bytes.Contains(body, []byte(`"pagination"`)) { // most answers: no decoding
 		return p, false
 	}
+	p.Asked, p.PerPageAsked = new(big.Int), new(big.Int)
 	var req struct {
-		Page    json.Number `json:"page"`
-		PerPage json.Number `json:"per_page"`
+		Page    json.RawMessage `json:"page"`
+		PerPage json.RawMessage `json:"per_page"`
 	}
-	if decodeNumbers(reqBody, &req) == nil {
-		p.Asked, _ = req.Page.Int64()
-		p.PerPageAsked, _ = req.PerPage.Int64()
+	if json.Unmarshal(reqBody, &req) == nil {
+		if n := integer(req.Page); n != nil {
+			p.Asked = n
+		}
+		if n := integer(req.PerPage); n != nil {
+			p.PerPageAsked = n
+		}
 	}
 	var answer struct {
 		Data map[string]json.RawMessage `json:"data"`
@@ -50,17 +65,11 @@ func ReadPage(reqBody, body []byte) (p Page, ok bool) {
 	}
 	for _, f := range []struct {
 		name string
-		dst  *int64
+		dst  **big.Int
 	}{{"total", &p.Total}, {"per_page", &p.PerPage}, {"current_page", &p.Current}, {"total_pages", &p.TotalPages}} {
-		raw := bytes.TrimSpace(pg[f.name])
-		if len(raw) == 0 || raw[0] == '"' { // a number, never a text holding one
+		if *f.dst = integer(pg[f.name]); *f.dst == nil { // a number, never a text holding one
 			return p, false
 		}
-		v, err := json.Number(raw).Int64()
-		if err != nil {
-			return p, false
-		}
-		*f.dst = v
 	}
 	lists := 0
 	for key, raw := range answer.Data {
@@ -69,11 +78,14 @@ func ReadPage(reqBody, body []byte) (p Page, ok bool) {
 			p.Listed, lists = int64(len(list)), lists+1
 		}
 	}
-	if lists != 1 || p.PerPage < 1 {
+	if lists != 1 || p.PerPage.Sign() < 1 {
 		return p, false
 	}
-	last := max(pagesFor(p.Total, p.PerPage), 1) // by the arithmetic, whatever total_pages says
-	p.Again = p.Asked > last && p.Current == last
+	last := pagesFor(p.Total, p.PerPage) // by the arithmetic, whatever total_pages says
+	if last.Sign() < 1 {
+		last.SetInt64(1)
+	}
+	p.Again = p.Asked.Cmp(last) > 0 && p.Current.Cmp(last) == 0
 	return p, true
 }
 
@@ -93,53 +105,49 @@ func Pagination(p Page) []Violation {
 	broken := func(format string, args ...any) {
 		vs = append(vs, Violation{rules.PAGE1, fmt.Sprintf(format, args...)})
 	}
-	if p.PerPageAsked > 0 && p.PerPage != p.PerPageAsked {
+	if p.PerPageAsked.Sign() > 0 && p.PerPage.Cmp(p.PerPageAsked) != 0 {
 		broken("per_page is %d, the request asked for %d", p.PerPage, p.PerPageAsked)
 	}
-	if p.Asked > 0 && p.Current != p.Asked && !p.Again {
+	if p.Asked.Sign() > 0 && p.Current.Cmp(p.Asked) != 0 && !p.Again {
 		broken("current_page is %d, the request asked for page %d", p.Current, p.Asked)
 	}
 	want := pagesFor(p.Total, p.PerPage)
-	if p.TotalPages != want && !(p.Total == 0 && p.TotalPages <= 1) {
+	if p.TotalPages.Cmp(want) != 0 && !(p.Total.Sign() == 0 && p.TotalPages.Cmp(big.NewInt(1)) <= 0) {
 		broken("total_pages is %d; total %d over per_page %d, rounded up, is %d", p.TotalPages, p.Total, p.PerPage, want)
 	}
 	shown := p.Current
-	if p.Asked > 0 {
+	if p.Asked.Sign() > 0 && !p.Again {
 		shown = p.Asked
-		if p.Again {
-			shown = p.Current
-		}
 	}
-	if wantLen := onPage(p.Total, p.PerPage, shown); p.Listed != wantLen {
+	if wantLen := onPage(p.Total, p.PerPage, shown); big.NewInt(p.Listed).Cmp(wantLen) != 0 {
 		broken("page %d of %d entries at per_page %d lists %d, want %d", shown, p.Total, p.PerPage, p.Listed, wantLen)
 	}
 	return vs
 }
 
-// pagesFor is total entries over per a page, rounded up (per ≥ 1), without total+per-1
-// overflowing: pages of the largest totals are judged too.
-func pagesFor(total, per int64) int64 {
-	pages := total / per
-	if total%per > 0 {
-		pages++
+// pagesFor is total entries over per a page, rounded up (per ≥ 1).
+func pagesFor(total, per *big.Int) *big.Int {
+	pages, rem := new(big.Int).QuoRem(total, per, new(big.Int))
+	if rem.Sign() > 0 {
+		pages.Add(pages, big.NewInt(1))
 	}
 	return pages
 }
 
 // onPage is how many of total entries page shown lists at per a page (per ≥ 1): per, what is
-// left on the last page, or none past it. Worked in big integers: (shown-1)*per of a page far
-// past the end passes the int64 range, and wrapped around to a page that should list entries.
-func onPage(total, per, shown int64) int64 {
-	skipped := new(big.Int).Mul(big.NewInt(shown-1), big.NewInt(per))
-	if shown < 1 { // no page asked for and none said: read as the first
-		skipped.SetInt64(0)
+// left on the last page, or none past it. In big integers: (shown-1)*per of a page far past the
+// end passes the int64 range, and wrapped around to a page that should list entries.
+func onPage(total, per, shown *big.Int) *big.Int {
+	skipped := new(big.Int)
+	if shown.Sign() > 0 { // no page asked for and none said: read as the first
+		skipped.Mul(new(big.Int).Sub(shown, big.NewInt(1)), per)
 	}
-	left := new(big.Int).Sub(big.NewInt(total), skipped)
+	left := new(big.Int).Sub(total, skipped)
 	switch {
 	case left.Sign() <= 0:
-		return 0
-	case left.Cmp(big.NewInt(per)) >= 0:
-		return per
+		return new(big.Int)
+	case left.Cmp(per) >= 0:
+		return new(big.Int).Set(per)
 	}
-	return left.Int64()
+	return left
 }

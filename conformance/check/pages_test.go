@@ -3,6 +3,7 @@ package check_test
 import (
 	"fmt"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/opsapi/mocktoolkit/conformance/check"
@@ -99,6 +100,10 @@ func TestPaginationAtTheEdgesOfTheIntegers(t *testing.T) {
 		{"the largest total", `{"card_id":1,"page":1,"per_page":15}`, commentsPage(maxInt, 15, 1, 614891469123651721, 15), false},
 		{"the largest total, total_pages rounded down", `{"card_id":1,"page":1,"per_page":15}`, commentsPage(maxInt, 15, 1, 614891469123651720, 15), true},
 		{"the largest total, its last page", `{"card_id":1,"page":614891469123651721,"per_page":15}`, commentsPage(maxInt, 15, 614891469123651721, 614891469123651721, 7), false},
+		// Past the 64-bit range: judged on what the answer wrote, not left unjudged.
+		{"a total past 2^63, total_pages 1", `{"card_id":1}`, bigPage("9223372036854775808", "15", "1", "1", 0), true},
+		{"a total past 2^63, its arithmetic right", `{"card_id":1}`, bigPage("9223372036854775808", "15", "1", "614891469123651721", 15), false},
+		{"a current_page past 2^63 as asked", `{"card_id":1,"page":99999999999999999999,"per_page":15}`, bigPage("42", "15", "99999999999999999999", "3", 0), false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			p, ok := check.ReadPage([]byte(c.req), c.answer)
@@ -110,4 +115,10 @@ func TestPaginationAtTheEdgesOfTheIntegers(t *testing.T) {
 			}
 		})
 	}
+}
+
+// bigPage is a comments/list answer whose pagination numbers are written as given.
+func bigPage(total, per, current, pages string, listed int) []byte {
+	list := strings.TrimSuffix(strings.Repeat(`{"id":1},`, listed), ",")
+	return []byte(`{"error":false,"message":"ok","data":{"comments":[` + list + `],"pagination":{"total":` + total + `,"per_page":` + per + `,"current_page":` + current + `,"total_pages":` + pages + `}}}`)
 }
