@@ -119,6 +119,12 @@ func (r *ScenarioRecorder) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 		r.mu.Unlock()
 		return
 	}
+	if decodedCostOver(body, maxDecodedAnswer) { // an answer of many tiny values (D95)
+		r.mu.Lock()
+		r.note(fmt.Sprintf("an answer of %s was not recorded: it holds so many JSON objects and values that reading its records would take more than %d MiB of memory, the most the recorder spends on one answer; its records are not in the file", req.URL.Path, maxDecodedAnswer>>20))
+		r.mu.Unlock()
+		return
+	}
 	var answer struct {
 		Data any `json:"data"`
 	}
