@@ -32,21 +32,27 @@ func (l *lockedBuffer) String() string {
 	return l.b.String()
 }
 
-// A client that breaks the same request rule again and again (a conformance suite probing
-// validation) gets one WARN line for the rule, saying later ones are only counted; the journal
-// still holds every one.
-func TestClientViolationsAreSummarisedInTheLog(t *testing.T) {
-	up := httptest.NewServer(newMock(t))
+// startLoggingProxy is startProxy whose proxy logs, as text, to the buffer it returns.
+func startLoggingProxy(t *testing.T, upstream http.Handler) (*setup, *lockedBuffer) {
+	t.Helper()
+	up := httptest.NewServer(upstream)
 	t.Cleanup(up.Close)
 	u, _ := url.Parse(up.URL)
-	var logs lockedBuffer
-	p, err := proxy.New(proxy.Config{Upstream: u, Logger: slog.New(slog.NewTextHandler(&logs, nil))})
+	logs := &lockedBuffer{}
+	p, err := proxy.New(proxy.Config{Upstream: u, Logger: slog.New(slog.NewTextHandler(logs, nil))})
 	if err != nil {
 		t.Fatal(err)
 	}
 	srv := httptest.NewServer(p)
 	t.Cleanup(srv.Close)
-	s := &setup{url: srv.URL, upstream: up, proxy: p, client: &http.Client{}}
+	return &setup{url: srv.URL, upstream: up, proxy: p, client: &http.Client{}}, logs
+}
+
+// A client that breaks the same request rule again and again (a conformance suite probing
+// validation) gets one WARN line for the rule, saying later ones are only counted; the journal
+// still holds every one.
+func TestClientViolationsAreSummarisedInTheLog(t *testing.T) {
+	s, logs := startLoggingProxy(t, newMock(t))
 	token := s.login(t, manifest().Users.Member)
 	for range 5 {
 		if got := s.post(t, pCommentsList, token, `{"card_id": 1, "per_page": 500}`); got.status != http.StatusUnprocessableEntity {
@@ -58,7 +64,7 @@ func TestClientViolationsAreSummarisedInTheLog(t *testing.T) {
 		t.Errorf("%d WARN lines for 5 client violations of one rule, want 1 saying the rest are counted:\n%s", n, out)
 	}
 	clientCount := 0
-	for _, e := range p.Exchanges(0) {
+	for _, e := range s.proxy.Exchanges(0) {
 		for _, v := range e.Violations {
 			if v.Party == proxy.Client {
 				clientCount++

@@ -3,34 +3,20 @@ package proxy_test
 import (
 	"encoding/json"
 	"io"
-	"log/slog"
 	"net/http"
-	"net/http/httptest"
-	"net/url"
 	"strings"
 	"testing"
-
-	"github.com/opsapi/mocktoolkit/proxy"
 )
 
 // A client sending a path of a megabyte, answered in breach of the contract, cannot make the
 // proxy write a megabyte of log, or of journal, per exchange: the warning and the journal entry
 // show the path cut, with a marker.
 func TestAPathOfAMegabyteIsLoggedCut(t *testing.T) {
-	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	s, logs := startLoggingProxy(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		_, _ = io.WriteString(w, `{"not":"the envelope"}`) // breaks the answer's shape
 	}))
-	t.Cleanup(up.Close)
-	u, _ := url.Parse(up.URL)
-	var logs lockedBuffer
-	p, err := proxy.New(proxy.Config{Upstream: u, Logger: slog.New(slog.NewTextHandler(&logs, nil))})
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(p)
-	t.Cleanup(srv.Close)
-	res, err := http.Post(srv.URL+"/services/operations/v1/operations/tags/list;"+strings.Repeat("E", 900<<10), "application/json", strings.NewReader("{}"))
+	res, err := http.Post(s.url+"/services/operations/v1/operations/tags/list;"+strings.Repeat("E", 900<<10), "application/json", strings.NewReader("{}"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -43,7 +29,7 @@ func TestAPathOfAMegabyteIsLoggedCut(t *testing.T) {
 			t.Errorf("a log line of %d bytes for a long path: %.200s…", len(line), line)
 		}
 	}
-	jr, err := http.Get(srv.URL + "/__proxy/exchanges?limit=1")
+	jr, err := http.Get(s.url + "/__proxy/exchanges?limit=1")
 	if err != nil {
 		t.Fatal(err)
 	}
