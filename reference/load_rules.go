@@ -27,6 +27,15 @@ const maxPrice = 1e9
 // priority must be one of low, normal, high, urgent".
 func checkRecords(st State) error {
 	var r ruleCheck
+	checkAccountRecords(&r, st)
+	checkBoardRecords(&r, st)
+	checkChatAndCartRecords(&r, st)
+	checkWebsiteRecords(&r, st)
+	return r.result()
+}
+
+// checkAccountRecords checks projects, users and their tokens.
+func checkAccountRecords(r *ruleCheck, st State) {
 	for i, p := range st.Projects {
 		r.at("projects", i, p.ID)
 		r.id("id", p.ID)
@@ -51,6 +60,10 @@ func checkRecords(st State) error {
 		r.bearer(t.Token)
 		r.time("issued_at", &t.IssuedAt)
 	}
+}
+
+// checkBoardRecords checks boards, groups, cards, comments and tags.
+func checkBoardRecords(r *ruleCheck, st State) {
 	for i, b := range st.Boards {
 		r.at("boards", i, b.ID)
 		r.id("id", b.ID)
@@ -83,7 +96,7 @@ func checkRecords(st State) error {
 	}
 	for i, c := range st.Cards {
 		r.at("cards", i, c.ID)
-		checkCardRules(&r, c)
+		checkCardRules(r, c)
 	}
 	for i, c := range st.Comments {
 		r.at("comments", i, c.ID)
@@ -104,6 +117,11 @@ func checkRecords(st State) error {
 		r.position("position", t.Position)
 		r.times(t.CreatedAt, t.UpdatedAt, t.DeletedAt)
 	}
+}
+
+// checkChatAndCartRecords checks conversations and carts: a session token and an item id
+// each name one cart and one item.
+func checkChatAndCartRecords(r *ruleCheck, st State) {
 	for i, c := range st.Conversations {
 		r.at("conversations", i, c.ID)
 		r.id("id", c.ID)
@@ -113,7 +131,7 @@ func checkRecords(st State) error {
 	tokens, items := map[string]bool{}, map[int64]string{}
 	for i, c := range st.Carts {
 		r.at("carts", i, int64(i))
-		checkCartRules(&r, c)
+		checkCartRules(r, c)
 		if tokens[c.SessionToken] && c.SessionToken != "" {
 			r.fail("session_token %q names an earlier cart too: a token names one cart", clipText(c.SessionToken))
 		}
@@ -125,6 +143,10 @@ func checkRecords(st State) error {
 			items[it.ID] = c.SessionToken
 		}
 	}
+}
+
+// checkWebsiteRecords checks website entities, theme versions and thumbnail regenerations.
+func checkWebsiteRecords(r *ruleCheck, st State) {
 	for i, e := range st.Entities {
 		r.at("website_entities", i, e.ID)
 		r.id("id", e.ID)
@@ -152,7 +174,6 @@ func checkRecords(st State) error {
 			r.fail("entity_id names no website entity")
 		}
 	}
-	return r.result()
 }
 
 // checkCardRules checks a card as cards/create, cards/update and the master card operations
