@@ -301,20 +301,7 @@ func (s *Server) recordRequests(next http.Handler) http.Handler {
 				return
 			}
 		}
-		reqSize := len(reqBody)
-		switch {
-		case unread:
-			reqBody = []byte(fmt.Sprintf("[a body of %d bytes, over the %s the mock takes: not read]", r.ContentLength, byteSize(maxBody)))
-			reqSize = len(reqBody)
-		case readErr == nil && reqSize <= limit:
-			r.Body = &readAhead{Reader: bytes.NewReader(reqBody), data: reqBody, Closer: r.Body}
-		case readErr != nil: // broken off: the pipeline meets the same error (net/http's body says EOF after it)
-			r.Body = readCloser{io.MultiReader(bytes.NewReader(reqBody), failingReader{readErr}), r.Body}
-			reqBody = reqBody[:min(reqSize, limit)]
-		default: // cut: the pipeline reads the rest
-			r.Body = readCloser{io.MultiReader(bytes.NewReader(reqBody), r.Body), r.Body}
-			reqBody = reqBody[:min(reqSize, limit)]
-		}
+		reqBody, reqSize := passBodyOn(r, reqBody, readErr, unread, limit)
 		if bodyEncoded(r.Header) && reqSize > 0 { // bytes redaction cannot read are not kept (D184)
 			reqBody = []byte("[a body sent with Content-Encoding " + clip(r.Header.Get("Content-Encoding"), 60) + ": not kept]")
 			reqSize = len(reqBody)
@@ -329,28 +316,55 @@ func (s *Server) recordRequests(next http.Handler) http.Handler {
 		}
 		if op {
 			e.Operation = rt.id
-			why, cannot := unreplayable(reqBody)
-			if readErr != nil {
-				why, cannot = brokenRequest, true
-			}
-			switch {
-			case rec.Header().Get("X-Mock-Forced") != "":
-				wl.flow.skip(forcedAnswer)
-			case rec.status == http.StatusTooManyRequests:
-				wl.flow.skip(rateLimited)
-			case s.refusedByGuard(r, rt):
-				wl.flow.skip(refusedByGuard)
-			case rec.status == http.StatusRequestEntityTooLarge:
-				wl.flow.skip(oversizeRequest)
-			case cannot:
-				wl.flow.skip(why)
-			default:
-				wl.recordFlow(rt.id, wl.state(), r, reqBody, rec.status, rec.body) // D170
-			}
+			s.flowStep(wl, rt, r, rec, reqBody, readErr)
 		}
 		wl.journal.noteOnRecord(r.Header, r.URL.RawQuery, e.Request.raw, e.Response.raw) // D200
 		wl.journal.add(e)
 	})
+}
+
+// passBodyOn gives the pipeline the request body the journal read ahead, whole, cut at limit
+// (the rest still to read) or broken off (the same error again), and returns the bytes the
+// journal keeps and the size it reports.
+func passBodyOn(r *http.Request, reqBody []byte, readErr error, unread bool, limit int) ([]byte, int) {
+	reqSize := len(reqBody)
+	switch {
+	case unread:
+		reqBody = []byte(fmt.Sprintf("[a body of %d bytes, over the %s the mock takes: not read]", r.ContentLength, byteSize(maxBody)))
+		return reqBody, len(reqBody)
+	case readErr == nil && reqSize <= limit:
+		r.Body = &readAhead{Reader: bytes.NewReader(reqBody), data: reqBody, Closer: r.Body}
+		return reqBody, reqSize
+	case readErr != nil: // broken off: the pipeline meets the same error (net/http's body says EOF after it)
+		r.Body = readCloser{io.MultiReader(bytes.NewReader(reqBody), failingReader{readErr}), r.Body}
+	default: // cut: the pipeline reads the rest
+		r.Body = readCloser{io.MultiReader(bytes.NewReader(reqBody), r.Body), r.Body}
+	}
+	return reqBody[:min(reqSize, limit)], reqSize
+}
+
+// flowStep records an operation's exchange in the world's flow while one records (D170), or
+// says why it was left out: a forced or rate-limited answer, a request the guard refused, one
+// too large, or one a replay could not send as it came.
+func (s *Server) flowStep(wl *world, rt *route, r *http.Request, rec *journalRecorder, reqBody []byte, readErr error) {
+	why, cannot := unreplayable(reqBody)
+	if readErr != nil {
+		why, cannot = brokenRequest, true
+	}
+	switch {
+	case rec.Header().Get("X-Mock-Forced") != "":
+		wl.flow.skip(forcedAnswer)
+	case rec.status == http.StatusTooManyRequests:
+		wl.flow.skip(rateLimited)
+	case s.refusedByGuard(r, rt):
+		wl.flow.skip(refusedByGuard)
+	case rec.status == http.StatusRequestEntityTooLarge:
+		wl.flow.skip(oversizeRequest)
+	case cannot:
+		wl.flow.skip(why)
+	default:
+		wl.recordFlow(rt.id, wl.state(), r, reqBody, rec.status, rec.body)
+	}
 }
 
 // readUpTo reads at most limit bytes of body, in one allocation when its length is known.
