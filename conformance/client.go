@@ -152,37 +152,15 @@ func (c *Client) BaseURL() string { return c.base }
 // returned with LongRetry set). The error is a transport failure or a suite bug; answers of any
 // status are returned as an Exchange.
 func (c *Client) Send(ctx context.Context, r Request) (*Exchange, error) {
-	body := r.RawBody
-	if body == nil {
-		v := r.Body
-		if v == nil {
-			v = map[string]any{}
-		}
-		var err error
-		if body, err = json.Marshal(v); err != nil {
-			return nil, fmt.Errorf("encode request of %s: %w", r.Op.ID, err)
-		}
+	body, err := r.encoded()
+	if err != nil {
+		return nil, err
 	}
 	ex := &Exchange{Op: r.Op, As: r.As, URL: c.base + r.Op.Path, ReqBody: body}
 	for attempt := 0; ; attempt++ {
-		req, err := http.NewRequestWithContext(ctx, http.MethodPost, ex.URL, bytes.NewReader(body))
+		req, err := r.httpRequest(ctx, ex.URL, body)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", r.Op.ID, err)
-		}
-		req.Header.Set("Content-Type", "application/json")
-		req.Header.Set("Accept", "application/json")
-		switch {
-		case r.Authorization != "":
-			req.Header.Set("Authorization", r.Authorization)
-		case r.Token != "":
-			req.Header.Set("Authorization", "Bearer "+r.Token)
-		}
-		for k, v := range r.Header {
-			if len(v) == 1 && v[0] == "" { // a flow's step sent without it
-				req.Header.Del(k)
-				continue
-			}
-			req.Header[http.CanonicalHeaderKey(k)] = v
+			return nil, err
 		}
 		ex.ReqHeader = req.Header.Clone()
 		if attempt == 0 {
@@ -235,6 +213,48 @@ func (c *Client) Send(ctx context.Context, r Request) (*Exchange, error) {
 	ex.decode()
 	ex.Violations = check.Deployment(check.Judge(ctx, ex.Checked()))
 	return ex, nil
+}
+
+// encoded is the request's body as sent: RawBody as it is, else Body (an empty object when
+// nil) in JSON.
+func (r Request) encoded() ([]byte, error) {
+	if r.RawBody != nil {
+		return r.RawBody, nil
+	}
+	v := r.Body
+	if v == nil {
+		v = map[string]any{}
+	}
+	body, err := json.Marshal(v)
+	if err != nil {
+		return nil, fmt.Errorf("encode request of %s: %w", r.Op.ID, err)
+	}
+	return body, nil
+}
+
+// httpRequest is one attempt at r: a JSON POST with its credential and its own headers (one
+// given as a single empty value is sent without it, as a flow's step may be).
+func (r Request) httpRequest(ctx context.Context, target string, body []byte) (*http.Request, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, target, bytes.NewReader(body))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", r.Op.ID, err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json")
+	switch {
+	case r.Authorization != "":
+		req.Header.Set("Authorization", r.Authorization)
+	case r.Token != "":
+		req.Header.Set("Authorization", "Bearer "+r.Token)
+	}
+	for k, v := range r.Header {
+		if len(v) == 1 && v[0] == "" {
+			req.Header.Del(k)
+			continue
+		}
+		req.Header[http.CanonicalHeaderKey(k)] = v
+	}
+	return req, nil
 }
 
 // Checked is the exchange as the one contract checker takes it.
