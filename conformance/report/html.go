@@ -75,75 +75,104 @@ func BuildHTML(report types.Report, run conformance.Run, target string, now time
 	s := Summarize(report, run)
 	h := HTML{Title: "Conformance report", Target: target, Generated: now.UTC(), Run: run, Summary: s}
 	h.Rows = s.Rows()
-
-	cov := map[string]*Coverage{}
-	constraints := map[string]map[string]*Constraint{}
-	for _, op := range conformance.Operations {
-		cov[op.ID] = &Coverage{Op: op.ID, Listed: op.Codes, Received: map[int]int{}}
-		constraints[op.ID] = map[string]*Constraint{}
-	}
+	tally := newCoverageTally()
 	for _, sr := range report.SpecReports {
 		if sr.LeafNodeType != types.NodeTypeIt || LeftOutByFilter(sr) {
 			continue
 		}
-		if c := cov[LabelValue(sr.Labels(), "op")]; c != nil && sr.State != types.SpecStateSkipped {
-			for _, l := range sr.Labels() {
-				if slices.Contains(conformance.ProbeClasses, l) && !slices.Contains(c.Probes, l) {
-					c.Probes = append(c.Probes, l)
-				}
-			}
-		}
-		for _, rec := range conformance.Records(sr) {
-			c := cov[rec.Op]
-			if c == nil {
-				continue
-			}
-			if rec.Status != 0 {
-				c.Received[rec.Status] += rec.Count
-			}
-			if rec.Constraint != "" {
-				k := constraints[rec.Op][rec.Constraint]
-				if k == nil {
-					field, kind, _ := strings.Cut(rec.Constraint, " ")
-					k = &Constraint{Field: field, Kind: kind}
-					constraints[rec.Op][rec.Constraint] = k
-				}
-				if rec.Intent == conformance.Invalid.String() {
-					k.Invalid += rec.Count
-				} else {
-					k.Bound += rec.Count
-				}
-			}
-		}
-		spec := func() Spec {
-			hs := Spec{Name: sr.FullText(), Op: LabelValue(sr.Labels(), "op"), Message: conformance.Redact(sr.Failure.Message), Location: sr.Failure.Location.String()}
-			seen := map[string]bool{}
-			for _, m := range citedRule.FindAllStringSubmatch(sr.Failure.Message, -1) {
-				if r, ok := rules.ByID(rules.ID(m[1])); ok && !seen[string(r.ID)] {
-					seen[string(r.ID)] = true
-					hs.Broken = append(hs.Broken, r)
-				}
-			}
-			for _, id := range LabelValues(sr.Labels(), "rule") {
-				if r, ok := rules.ByID(rules.ID(id)); ok && !seen[id] {
-					seen[id] = true
-					hs.Rules = append(hs.Rules, r)
-				}
-			}
-			return hs
-		}
+		tally.add(sr)
 		switch {
 		case cutOff(sr):
 			// cut off by an interrupt: not the deployment's failure (the summary counts it not run)
 		case sr.State.Is(types.SpecStateFailureStates):
-			h.Failures = append(h.Failures, spec())
+			h.Failures = append(h.Failures, specOf(sr))
 		case sr.State == types.SpecStateSkipped && !strings.HasPrefix(sr.Failure.Message, DiffersPrefix) && !slices.Contains(sr.Labels(), conformance.LabelExplore):
-			h.Skips = append(h.Skips, spec())
+			h.Skips = append(h.Skips, specOf(sr))
 		}
 	}
+	h.Coverage = tally.rows(s)
+	sort.Slice(h.Failures, func(i, j int) bool { return h.Failures[i].Name < h.Failures[j].Name })
+	sort.Slice(h.Skips, func(i, j int) bool { return h.Skips[i].Name < h.Skips[j].Name })
+	return h
+}
+
+// specOf is a failed or skipped spec as the report shows it: the rules its message cites as
+// broken, then the others it checks.
+func specOf(sr types.SpecReport) Spec {
+	hs := Spec{Name: sr.FullText(), Op: LabelValue(sr.Labels(), "op"), Message: conformance.Redact(sr.Failure.Message), Location: sr.Failure.Location.String()}
+	seen := map[string]bool{}
+	for _, m := range citedRule.FindAllStringSubmatch(sr.Failure.Message, -1) {
+		if r, ok := rules.ByID(rules.ID(m[1])); ok && !seen[string(r.ID)] {
+			seen[string(r.ID)] = true
+			hs.Broken = append(hs.Broken, r)
+		}
+	}
+	for _, id := range LabelValues(sr.Labels(), "rule") {
+		if r, ok := rules.ByID(rules.ID(id)); ok && !seen[id] {
+			seen[id] = true
+			hs.Rules = append(hs.Rules, r)
+		}
+	}
+	return hs
+}
+
+// coverageTally counts, per operation, the statuses received, the probe classes run and the
+// constraints tried at their bound or past it.
+type coverageTally struct {
+	cov         map[string]*Coverage
+	constraints map[string]map[string]*Constraint
+}
+
+func newCoverageTally() coverageTally {
+	t := coverageTally{cov: map[string]*Coverage{}, constraints: map[string]map[string]*Constraint{}}
 	for _, op := range conformance.Operations {
-		c := cov[op.ID]
-		if len(c.Received) == 0 && len(constraints[op.ID]) == 0 && s.ByOperation[op.ID] == nil {
+		t.cov[op.ID] = &Coverage{Op: op.ID, Listed: op.Codes, Received: map[int]int{}}
+		t.constraints[op.ID] = map[string]*Constraint{}
+	}
+	return t
+}
+
+// add counts what one spec sent and received.
+func (t coverageTally) add(sr types.SpecReport) {
+	if c := t.cov[LabelValue(sr.Labels(), "op")]; c != nil && sr.State != types.SpecStateSkipped {
+		for _, l := range sr.Labels() {
+			if slices.Contains(conformance.ProbeClasses, l) && !slices.Contains(c.Probes, l) {
+				c.Probes = append(c.Probes, l)
+			}
+		}
+	}
+	for _, rec := range conformance.Records(sr) {
+		c := t.cov[rec.Op]
+		if c == nil {
+			continue
+		}
+		if rec.Status != 0 {
+			c.Received[rec.Status] += rec.Count
+		}
+		if rec.Constraint == "" {
+			continue
+		}
+		k := t.constraints[rec.Op][rec.Constraint]
+		if k == nil {
+			field, kind, _ := strings.Cut(rec.Constraint, " ")
+			k = &Constraint{Field: field, Kind: kind}
+			t.constraints[rec.Op][rec.Constraint] = k
+		}
+		if rec.Intent == conformance.Invalid.String() {
+			k.Invalid += rec.Count
+		} else {
+			k.Bound += rec.Count
+		}
+	}
+}
+
+// rows are the operations the run reached, in the operations' order, each with its statuses
+// sorted, the listed ones it never received, and its constraints by field and kind.
+func (t coverageTally) rows(s Summary) []Coverage {
+	var out []Coverage
+	for _, op := range conformance.Operations {
+		c := t.cov[op.ID]
+		if len(c.Received) == 0 && len(t.constraints[op.ID]) == 0 && s.ByOperation[op.ID] == nil {
 			continue
 		}
 		for st := range c.Received {
@@ -155,7 +184,7 @@ func BuildHTML(report types.Report, run conformance.Run, target string, now time
 				c.Missed = append(c.Missed, st)
 			}
 		}
-		for _, k := range constraints[op.ID] {
+		for _, k := range t.constraints[op.ID] {
 			c.Constraints = append(c.Constraints, *k)
 		}
 		sort.Slice(c.Constraints, func(i, j int) bool {
@@ -165,11 +194,9 @@ func BuildHTML(report types.Report, run conformance.Run, target string, now time
 			}
 			return a.Kind < b.Kind
 		})
-		h.Coverage = append(h.Coverage, *c)
+		out = append(out, *c)
 	}
-	sort.Slice(h.Failures, func(i, j int) bool { return h.Failures[i].Name < h.Failures[j].Name })
-	sort.Slice(h.Skips, func(i, j int) bool { return h.Skips[i].Name < h.Skips[j].Name })
-	return h
+	return out
 }
 
 // WriteHTML renders the report as one self-contained HTML page: inline CSS, no script, no
