@@ -2,6 +2,7 @@ package conformance
 
 import (
 	"fmt"
+	"math"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -128,49 +129,50 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 	default:
 		return cfg, fmt.Errorf("load config: %s=%q is not 1 or 0", EnvAllowRateLimit, v)
 	}
-	if v := getenv(EnvRateLimitMax); v != "" {
-		n, err := strconv.Atoi(v)
-		if err != nil || n < 1 {
-			return cfg, fmt.Errorf("load config: %s=%q is not a positive integer", EnvRateLimitMax, v)
+	retry := int(cfg.RetryMax / time.Second)
+	for _, set := range []error{
+		intSetting(getenv, EnvRateLimitMax, 1, math.MaxInt32, "a positive integer", &cfg.RateLimitMax),
+		intSetting(getenv, EnvRateSenders, 1, 256, "a number from 1 to 256", &cfg.RateSenders),
+		intSetting(getenv, EnvParallel, 1, 64, "a number from 1 to 64", &cfg.Parallel),
+		intSetting(getenv, EnvRetryMax, 0, 86400, "a number of seconds from 0 to 86400", &retry),
+		durationSetting(getenv, EnvPushWait, 0, time.Hour, "a duration from 0s to 1h, such as 20s", &cfg.PushWait),
+		durationSetting(getenv, EnvTimeout, 1, math.MaxInt64, "a positive duration, such as 30s", &cfg.Timeout),
+	} {
+		if set != nil {
+			return cfg, set
 		}
-		cfg.RateLimitMax = n
 	}
-	if v := getenv(EnvRateSenders); v != "" {
-		n, err := strconv.Atoi(v)
-		if err != nil || n < 1 || n > 256 {
-			return cfg, fmt.Errorf("load config: %s=%q is not a number from 1 to 256", EnvRateSenders, v)
-		}
-		cfg.RateSenders = n
-	}
-	if v := getenv(EnvParallel); v != "" {
-		n, err := strconv.Atoi(v)
-		if err != nil || n < 1 || n > 64 {
-			return cfg, fmt.Errorf("load config: %s=%q is not a number from 1 to 64", EnvParallel, v)
-		}
-		cfg.Parallel = n
-	}
-	if v := getenv(EnvRetryMax); v != "" {
-		n, err := strconv.Atoi(v)
-		if err != nil || n < 0 {
-			return cfg, fmt.Errorf("load config: %s=%q is not a number of seconds", EnvRetryMax, v)
-		}
-		cfg.RetryMax = time.Duration(n) * time.Second
-	}
-	if v := getenv(EnvPushWait); v != "" {
-		d, err := time.ParseDuration(v)
-		if err != nil || d < 0 || d > time.Hour {
-			return cfg, fmt.Errorf("load config: %s=%q is not a duration from 0s to 1h, such as 20s", EnvPushWait, v)
-		}
-		cfg.PushWait = d
-	}
-	if v := getenv(EnvTimeout); v != "" {
-		d, err := time.ParseDuration(v)
-		if err != nil || d <= 0 {
-			return cfg, fmt.Errorf("load config: %s=%q is not a positive duration", EnvTimeout, v)
-		}
-		cfg.Timeout = d
-	}
+	cfg.RetryMax = time.Duration(retry) * time.Second
 	return cfg, nil
+}
+
+// intSetting sets *dst to the integer the variable name holds, when it is set, from lo to hi.
+func intSetting(getenv func(string) string, name string, lo, hi int, want string, dst *int) error {
+	v := getenv(name)
+	if v == "" {
+		return nil
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < lo || n > hi {
+		return fmt.Errorf("load config: %s=%q is not %s", name, v, want)
+	}
+	*dst = n
+	return nil
+}
+
+// durationSetting sets *dst to the duration the variable name holds, when it is set, from lo
+// to hi.
+func durationSetting(getenv func(string) string, name string, lo, hi time.Duration, want string, dst *time.Duration) error {
+	v := getenv(name)
+	if v == "" {
+		return nil
+	}
+	d, err := time.ParseDuration(v)
+	if err != nil || d < lo || d > hi {
+		return fmt.Errorf("load config: %s=%q is not %s", name, v, want)
+	}
+	*dst = d
+	return nil
 }
 
 // keepAlive is the client's transport: it keeps as many idle connections as the rate-limit spec

@@ -1,7 +1,9 @@
 package conformance_test
 
 import (
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/opsapi/mocktoolkit/conformance"
 )
@@ -90,5 +92,39 @@ func TestProfileMisspelledIsRefused(t *testing.T) {
 		if (err == nil) != ok {
 			t.Errorf("%s=%q: %v, want accepted %v", conformance.EnvProfile, p, err, ok)
 		}
+	}
+}
+
+// Each numeric setting is refused, naming itself, when it is not a number in its range: a
+// retry bound of 10^10 seconds overflowed to a negative wait, and was taken.
+func TestNumericSettingsOutOfRangeAreRefused(t *testing.T) {
+	for _, c := range []struct{ name, value string }{
+		{conformance.EnvRetryMax, "10000000000"},
+		{conformance.EnvRetryMax, "-1"},
+		{conformance.EnvRateLimitMax, "0"},
+		{conformance.EnvRateLimitMax, "99999999999999999999"},
+		{conformance.EnvRateSenders, "257"},
+		{conformance.EnvParallel, "0"},
+		{conformance.EnvParallel, "4x"},
+		{conformance.EnvPushWait, "2h"},
+		{conformance.EnvPushWait, "-1s"},
+		{conformance.EnvTimeout, "0s"},
+		{conformance.EnvTimeout, "30"},
+	} {
+		_, err := conformance.LoadConfig(func(k string) string {
+			if k == c.name {
+				return c.value
+			}
+			return ""
+		})
+		if err == nil || !strings.Contains(err.Error(), c.name) {
+			t.Errorf("%s=%q: %v, want an error naming it", c.name, c.value, err)
+		}
+	}
+	cfg, err := conformance.LoadConfig(func(k string) string {
+		return map[string]string{conformance.EnvRetryMax: "86400", conformance.EnvPushWait: "0s", conformance.EnvTimeout: "2m", conformance.EnvParallel: "64"}[k]
+	})
+	if err != nil || cfg.RetryMax != 24*time.Hour || cfg.PushWait != 0 || cfg.Timeout != 2*time.Minute || cfg.Parallel != 64 {
+		t.Errorf("settings at their bounds: %+v, %v", cfg, err)
 	}
 }
