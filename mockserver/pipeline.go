@@ -206,25 +206,8 @@ func (s *Server) pipeline(rt *route) http.Handler {
 		if rt.access != accessPublic {
 			rq.caller = user
 		}
-		problem := encodingProblem(r) // also under LenientContentType (D184)
-		if problem == nil && !s.cfg.LenientContentType {
-			problem = contentTypeProblem(r)
-		}
-		var body []byte
-		var value map[string]any
-		if problem == nil {
-			body, value, problem = readBody(w, r, maxBody)
-		}
-		bad := spec.InvalidText(body)
-		if problem == nil && slices.Contains(bad, "body") {
-			problem = errBadMemberName
-		}
-		if problem != nil {
-			s.writeUnreadable(w, rt, problem)
-			return
-		}
-		if fields := validate(rt.schema, bad, value, body); len(fields) > 0 {
-			writeInvalid(w, rt, fields)
+		body, ok := s.readValid(w, r, rt)
+		if !ok {
 			return
 		}
 		rq.body = body
@@ -258,6 +241,34 @@ func (s *Server) pipeline(rt *route) http.Handler {
 		}
 		s.writeAnswer(w, rt, a)
 	})
+}
+
+// readValid reads the request's body and checks it against the operation's schema. It
+// answers a body it cannot read (encoding, content type, JSON) or an invalid one itself, and
+// then reports false.
+func (s *Server) readValid(w http.ResponseWriter, r *http.Request, rt *route) ([]byte, bool) {
+	problem := encodingProblem(r) // also under LenientContentType (D184)
+	if problem == nil && !s.cfg.LenientContentType {
+		problem = contentTypeProblem(r)
+	}
+	var body []byte
+	var value map[string]any
+	if problem == nil {
+		body, value, problem = readBody(w, r, maxBody)
+	}
+	bad := spec.InvalidText(body)
+	if problem == nil && slices.Contains(bad, "body") {
+		problem = errBadMemberName
+	}
+	if problem != nil {
+		s.writeUnreadable(w, rt, problem)
+		return nil, false
+	}
+	if fields := validate(rt.schema, bad, value, body); len(fields) > 0 {
+		writeInvalid(w, rt, fields)
+		return nil, false
+	}
+	return body, true
 }
 
 // admit tells whether an operation of rt's access serves the caller: 0, or 401 without a
