@@ -1,6 +1,8 @@
 package mockserver
 
 import (
+	"net/http"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -136,4 +138,61 @@ func (t *loginThrottle) failed(addr, email string, now time.Time) {
 	if len(t.failures) > maxWindows {
 		reference.SweepWindows(t.failures, now, reference.LoginWindow)
 	}
+}
+
+// rateLimit spends one request of the caller's window for the operation (D14): per user on
+// authenticated operations, so logging in again does not start a new window; per client
+// address otherwise. It sets the headers and answers 429 when spent.
+func (s *Server) rateLimit(w http.ResponseWriter, wl *world, rt *route, addr string, user reference.User, authed bool) bool {
+	return s.spend(w, wl, rateKey(rt, addr, user, authed))
+}
+
+// rateKey is the window a request to rt spends from (D14).
+func rateKey(rt *route, addr string, user reference.User, authed bool) string {
+	if authed && rt.access != accessPublic {
+		return rt.id + " user:" + strconv.FormatInt(user.ID, 10)
+	}
+	return rt.id + " addr:" + addr
+}
+
+// peekRate sets the rate-limit headers of r's window without spending from it, for a request of
+// the API's paths refused before the pipeline reads it (the bodies held at once, D216): every
+// answer of the API's paths carries them (D3).
+func (s *Server) peekRate(w http.ResponseWriter, r *http.Request) {
+	wl, addr := s.worldOf(r), clientAddr(r)
+	key := "addr:" + addr
+	if rt, ok := s.ops[r.URL.Path]; ok {
+		user, authed := wl.state().identify(r)
+		key = rateKey(rt, addr, user, authed)
+	}
+	setRateHeaders(w.Header(), wl.limiter.peek(key))
+}
+
+// spend takes one request of key's window in wl, sets the rate-limit headers and answers 429
+// once the window is spent.
+func (s *Server) spend(w http.ResponseWriter, wl *world, key string) bool {
+	v := wl.limiter.take(key)
+	setRateHeaders(w.Header(), v)
+	if !v.allowed {
+		writeRateLimited(w, "Too many requests.", v.retryAfter)
+		return false
+	}
+	return true
+}
+
+// spendUnbound spends, for a request to one of the API's paths that names no world the mock
+// can serve, the client address's window of the default world, as an unknown path does: every
+// answer of the API's paths carries the rate-limit headers (D3), a refusal of its world too.
+// The mock's own paths carry none.
+func (s *Server) spendUnbound(w http.ResponseWriter, r *http.Request) bool {
+	if s.isControlPath(r.URL.Path) {
+		return true
+	}
+	return s.spend(w, s.worlds.def, "addr:"+clientAddr(r))
+}
+
+// setRateHeaders sets X-RateLimit-Limit and X-RateLimit-Remaining of a verdict.
+func setRateHeaders(h http.Header, v verdict) {
+	h["X-Ratelimit-Limit"] = []string{strconv.Itoa(v.limit)}
+	h["X-Ratelimit-Remaining"] = []string{strconv.Itoa(v.remaining)}
 }
