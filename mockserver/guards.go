@@ -13,7 +13,7 @@ import (
 // CORS headers of the mock (D67 as revised by D103; README, "Steering the mock": CORS).
 const (
 	corsAllowHeaders  = "Authorization, Content-Type, Accept, Prefer, X-Request-Id, X-Mock-World, X-Mock-Admin-Token"
-	corsExposeHeaders = "X-RateLimit-Limit, X-RateLimit-Remaining, Retry-After, X-Request-Id, X-Mock-Forced"
+	corsExposeHeaders = "X-RateLimit-Limit, X-RateLimit-Remaining, Retry-After, X-Request-Id, X-Mock-Forced, X-Mock-Refused"
 	corsMaxAge        = "600"
 	// maxRequestHeaders bounds the Access-Control-Request-Headers the mock reflects.
 	maxRequestHeaders = 2 << 10

@@ -78,6 +78,20 @@ func TestPreferRefusesCodesTheOperationDoesNotList(t *testing.T) {
 			if msg, _ := a.field("message").(string); !strings.Contains(msg, "200, 400, 401, 403, 422, 429, 500") {
 				t.Errorf("message does not name the allowed codes: %q", msg)
 			}
+			// Marked as the mock's refusal: the checker excuses only such a 400 (a deployment
+			// ignores Prefer, and its 400 is judged).
+			if got := a.header.Get("X-Mock-Refused"); got != "prefer" {
+				t.Errorf("X-Mock-Refused %q, want prefer", got)
+			}
 		})
+	}
+}
+
+// A request naming a world the mock cannot serve answers 400 marked as the mock's refusal.
+func TestUnservableWorldIsMarkedRefused(t *testing.T) {
+	m := newMock(t, mockserver.Config{})
+	a := m.ctl(http.MethodPost, pTagsCreate, map[string]any{"name": "x"}, "X-Mock-World", "bad!").wantStatus(t, 400)
+	if got := a.header.Get("X-Mock-Refused"); got != "world" {
+		t.Errorf("X-Mock-Refused %q, want world (%s)", got, a.raw)
 	}
 }

@@ -358,6 +358,7 @@ func (s *Server) steer(w http.ResponseWriter, r *http.Request, wl *world, rt *ro
 	st := s.steering
 	code, msg := preferred(r.Header, rt)
 	if msg != "" {
+		w.Header().Set(prefer.Refused, prefer.RefusedCode)
 		writeShapeA(w, http.StatusBadRequest, msg)
 		return false
 	}

@@ -7,6 +7,8 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+
+	"github.com/opsapi/mocktoolkit/internal/prefer"
 )
 
 // This file binds each request to its world (D100): the prefix or header naming it, the world
@@ -289,8 +291,11 @@ func writeNoWorld(w http.ResponseWriter, err error) {
 	if e, ok := err.(*errNoWorld); ok && e.status != 0 {
 		status = e.status
 	}
-	if status == http.StatusServiceUnavailable {
+	switch status {
+	case http.StatusServiceUnavailable:
 		w.Header().Set("Retry-After", "1")
+	case http.StatusBadRequest: // the client's misuse of the mock, excused by the checker (D60)
+		w.Header().Set(prefer.Refused, prefer.RefusedWorld)
 	}
 	writeShapeA(w, status, err.Error())
 }

@@ -233,7 +233,7 @@ func encoded(h http.Header) bool {
 // (a bad name, the header twice): the client addressed a mock's world wrongly, and that 400 is
 // no answer of the API, so its status is not judged (STATUS-1), as refusedPreference.
 func refusedWorld(ex Exchange) bool {
-	return ex.Status == http.StatusBadRequest && len(ex.ReqHeader.Values(WorldHeader)) > 0
+	return ex.Status == http.StatusBadRequest && len(ex.ReqHeader.Values(WorldHeader)) > 0 && ex.Header.Get(prefer.Refused) == prefer.RefusedWorld
 }
 
 // WorldHeader names a mock's world (the mock's X-Mock-World): a client may address a mock's
@@ -242,10 +242,11 @@ const WorldHeader = "X-Mock-World"
 
 // refusedPreference tells a mock's 400 to a `Prefer: code=` the operation does not list: the
 // client asked the mock for an answer the API never gives, and was told so; that 400 is no
-// answer of the API, so its status is not judged (STATUS-1).
+// answer of the API, so its status is not judged (STATUS-1). Only a 400 the mock marked as its
+// refusal: a deployment ignores Prefer, and its 400 is judged as any other.
 func refusedPreference(ex Exchange) bool {
 	code, ok := prefer.Code(ex.ReqHeader)
-	if !ok || ex.Status != http.StatusBadRequest {
+	if !ok || ex.Status != http.StatusBadRequest || ex.Header.Get(prefer.Refused) != prefer.RefusedCode {
 		return false
 	}
 	n, ok := prefer.Status(code)

@@ -44,8 +44,10 @@ func TestKeyedByNamesTheHeaderOfARequestThatIsNotJSON(t *testing.T) {
 }
 
 // A mock's 400 to a `Prefer: code=` the operation does not list is the client's doing: its
-// status is not judged, 413 included (declared, but a mock never forces it). The same 400
-// without that preference breaks STATUS-1 where the operation lists no 400.
+// status is not judged, 413 included (declared, but a mock never forces it), when the mock
+// marked it as its refusal (X-Mock-Refused: prefer). The same 400 without the preference, or
+// without the mark (a deployment ignores Prefer: its 400 is its own), breaks STATUS-1 where the
+// operation lists no 400.
 func TestRefusedPreferenceIsNotTheDeployments(t *testing.T) {
 	o := op(t, "conversationsRestore")
 	if o.Declared(http.StatusBadRequest) || o.Declared(http.StatusTeapot) || !o.Declared(http.StatusRequestEntityTooLarge) {
@@ -53,43 +55,60 @@ func TestRefusedPreferenceIsNotTheDeployments(t *testing.T) {
 	}
 	body := []byte(`{"error":true,"message":"Prefer: code=418 is not an answer of conversationsRestore.","data":[]}`)
 	for _, tt := range []struct {
-		prefer  string
-		status1 bool
+		prefer, mark string
+		status1      bool
 	}{
-		{"code=418", false},
-		{"code=abc", false},
-		{"code=413", false},
-		{"", true},
+		{"code=418", "prefer", false},
+		{"code=abc", "prefer", false},
+		{"code=413", "prefer", false},
+		{"", "", true},
+		{"code=418", "", true},      // a deployment's own 400
+		{"code=418", "world", true}, // marked for another refusal
 	} {
 		h := http.Header{"Content-Type": {"application/json"}}
 		if tt.prefer != "" {
 			h.Set("Prefer", tt.prefer)
 		}
-		ex := check.Exchange{Op: o, ReqHeader: h, ReqBody: []byte(`{"conversation_id":1}`), Status: http.StatusBadRequest,
-			Header: http.Header{"X-Ratelimit-Limit": {"60"}, "X-Ratelimit-Remaining": {"59"}}, Body: body}
+		answer := http.Header{"X-Ratelimit-Limit": {"60"}, "X-Ratelimit-Remaining": {"59"}}
+		if tt.mark != "" {
+			answer.Set("X-Mock-Refused", tt.mark)
+		}
+		ex := check.Exchange{Op: o, ReqHeader: h, ReqBody: []byte(`{"conversation_id":1}`), Status: http.StatusBadRequest, Header: answer, Body: body}
 		vs := check.Judge(context.Background(), ex)
 		got := slices.ContainsFunc(vs, func(v check.Violation) bool { return v.Rule == rules.STATUS1 })
 		if got != tt.status1 {
-			t.Errorf("Prefer %q: STATUS-1 %v, want %v (%v)", tt.prefer, got, tt.status1, vs)
+			t.Errorf("Prefer %q, X-Mock-Refused %q: STATUS-1 %v, want %v (%v)", tt.prefer, tt.mark, got, tt.status1, vs)
 		}
 	}
 }
 
-// A mock's 400 to a request naming a world it cannot serve (X-Mock-World: bad!) is the client's
-// doing: its status is not judged where the operation lists no 400.
+// A mock's 400 to a request naming a world it cannot serve (X-Mock-World: bad!), marked as its
+// refusal (X-Mock-Refused: world), is the client's doing: its status is not judged where the
+// operation lists no 400. Unmarked, it is a deployment's own answer, and judged.
 func TestRefusedWorldIsNotTheDeployments(t *testing.T) {
 	o := op(t, "conversationsRestore")
 	body := []byte(`{"error":true,"message":"The world name \"bad!\" is not valid.","data":[]}`)
-	for _, world := range []string{"bad!", ""} {
+	for _, tt := range []struct {
+		world, mark string
+		status1     bool
+	}{
+		{"bad!", "world", false},
+		{"", "", true},
+		{"bad!", "", true},
+		{"", "world", true},
+	} {
 		h := http.Header{"Content-Type": {"application/json"}}
-		if world != "" {
-			h.Set("X-Mock-World", world)
+		if tt.world != "" {
+			h.Set("X-Mock-World", tt.world)
 		}
-		ex := check.Exchange{Op: o, ReqHeader: h, ReqBody: []byte(`{"conversation_id":1}`), Status: http.StatusBadRequest,
-			Header: http.Header{"X-Ratelimit-Limit": {"60"}, "X-Ratelimit-Remaining": {"59"}}, Body: body}
+		answer := http.Header{"X-Ratelimit-Limit": {"60"}, "X-Ratelimit-Remaining": {"59"}}
+		if tt.mark != "" {
+			answer.Set("X-Mock-Refused", tt.mark)
+		}
+		ex := check.Exchange{Op: o, ReqHeader: h, ReqBody: []byte(`{"conversation_id":1}`), Status: http.StatusBadRequest, Header: answer, Body: body}
 		got := slices.ContainsFunc(check.Judge(context.Background(), ex), func(v check.Violation) bool { return v.Rule == rules.STATUS1 })
-		if got != (world == "") {
-			t.Errorf("X-Mock-World %q: STATUS-1 %v, want %v", world, got, world == "")
+		if got != tt.status1 {
+			t.Errorf("X-Mock-World %q, X-Mock-Refused %q: STATUS-1 %v, want %v", tt.world, tt.mark, got, tt.status1)
 		}
 	}
 }

@@ -9,6 +9,16 @@ import (
 	"strings"
 )
 
+// Refused is the header a mock marks its own 400 with when it refuses how a client asked to
+// steer it: RefusedCode for a code preference it cannot force, RefusedWorld for a world it
+// cannot serve (X-Mock-World). The checker excuses only a 400 so marked: a deployment ignores
+// Prefer (it is advisory), so its 400 to a request carrying one is its own answer, and judged.
+const (
+	Refused      = "X-Mock-Refused"
+	RefusedCode  = "prefer"
+	RefusedWorld = "world"
+)
+
 // Code finds the code preference among every Prefer header, split on commas and semicolons,
 // as sent (it may not be a number). Codes that differ are all given, joined by " and ", which
 // is no number: a mock refuses them as one code it cannot force, rather than pick one.
