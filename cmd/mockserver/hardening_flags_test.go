@@ -20,7 +20,7 @@ import (
 
 // --cors-origins null is refused at start, saying why (D148).
 func TestCORSOriginsNullRefused(t *testing.T) {
-	none := func(string) string { return "" }
+	none := noEnv
 	for _, v := range []string{"null", "https://app.example.com,null", " NULL "} {
 		if _, err := parseFlags([]string{"--cors-origins", v}, none, io.Discard); err == nil || !strings.Contains(err.Error(), "null") {
 			t.Errorf("--cors-origins %q: %v, want a refusal naming null", v, err)
@@ -32,7 +32,7 @@ func TestCORSOriginsNullRefused(t *testing.T) {
 // no Host header carries are refused at start: neither could ever match; nor may * stand among
 // names (README: "* alone for any").
 func TestFlagsRefuseWhatCouldNeverMatch(t *testing.T) {
-	none := func(string) string { return "" }
+	none := noEnv
 	for _, args := range [][]string{
 		{"--cors-origins", "javascript:alert(1)"}, {"--cors-origins", "http://a.com/path"}, {"--cors-origins", "http://a.com/"},
 		{"--cors-origins", "a.com"}, {"--cors-origins", "http://a.test:99999"}, {"--cors-origins", "http://a.test:"}, {"--allowed-hosts", "a b"}, {"--allowed-hosts", "https://staging.example.com"},
@@ -67,7 +67,7 @@ func TestStateLeftoversCleanedAtStart(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	none := func(string) string { return "" }
+	none := noEnv
 	opts, err := parseFlags([]string{"--state-file", state}, none, io.Discard)
 	if err != nil {
 		t.Fatal(err)
@@ -98,7 +98,7 @@ func TestProxyUpstreamIsItself(t *testing.T) {
 	ln.Close()
 	for _, up := range []string{fmt.Sprintf("http://127.0.0.1:%d", port), fmt.Sprintf("http://localhost:%d/api", port)} {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		err := run(ctx, []string{"proxy", "--upstream", up, "--addr", fmt.Sprintf("127.0.0.1:%d", port)}, func(string) string { return "" }, io.Discard, io.Discard)
+		err := run(ctx, []string{"proxy", "--upstream", up, "--addr", fmt.Sprintf("127.0.0.1:%d", port)}, noEnv, io.Discard, io.Discard)
 		cancel()
 		if err == nil || !strings.Contains(err.Error(), "own address") {
 			t.Errorf("--upstream %s on the proxy's own port: %v, want a refusal at start", up, err)
@@ -109,7 +109,7 @@ func TestProxyUpstreamIsItself(t *testing.T) {
 // An --addr without a port is refused, for the mock and the proxy: "" and ":" listened on every
 // interface while the banner said 127.0.0.1. ":4010" stays a choice (every interface).
 func TestAddrWithoutPortRefused(t *testing.T) {
-	none := func(string) string { return "" }
+	none := noEnv
 	for _, v := range []string{"", ":", "127.0.0.1", "localhost:"} {
 		if _, err := parseFlags([]string{"--addr", v}, none, io.Discard); err == nil || !strings.Contains(err.Error(), "--addr") {
 			t.Errorf("mockserver --addr %q: %v, want a refusal naming --addr", v, err)
@@ -126,7 +126,7 @@ func TestAddrWithoutPortRefused(t *testing.T) {
 // An --admin-token no header can carry (a space, a line break, a character past ASCII) is
 // refused at start: it started, and every control answered 401 for ever.
 func TestAdminTokenMustTravelInAHeader(t *testing.T) {
-	none := func(string) string { return "" }
+	none := noEnv
 	for _, v := range []string{" ", "a b", "a\nb", "tok\u00e9n", " tok"} {
 		if _, err := parseFlags([]string{"--admin-token", v}, none, io.Discard); err == nil || !strings.Contains(err.Error(), "--admin-token") {
 			t.Errorf("--admin-token %q: %v, want a refusal", v, err)
@@ -140,7 +140,7 @@ func TestAdminTokenMustTravelInAHeader(t *testing.T) {
 // The proxy's reports are checked at start as the recording is: one file named twice, or a
 // folder that does not exist, is refused before the run instead of losing a report at stop.
 func TestProxyReportPathsCheckedAtStart(t *testing.T) {
-	none := func(string) string { return "" }
+	none := noEnv
 	dir := t.TempDir()
 	same := filepath.Join(dir, "report")
 	for _, args := range [][]string{
@@ -174,7 +174,7 @@ func TestStateFileFolderCheckedAtStart(t *testing.T) {
 // without a scheme (named as given); another loopback address on the proxy's port is not the
 // proxy; `proxy --version` prints the version as `mockserver --version` does.
 func TestProxyFlagsACarelessUserGives(t *testing.T) {
-	none := func(string) string { return "" }
+	none := noEnv
 	quiet := stdio{out: io.Discard, err: io.Discard}
 	for args, want := range map[string]string{
 		"--upstream http://127.0.0.1:1 --allowed-hosts *.example.com": "wildcard",
@@ -226,16 +226,14 @@ func TestProxyFlagsACarelessUserGives(t *testing.T) {
 // refused naming the variable, for the mock and the proxy alike.
 func TestBooleanEnvironmentVariablesReadTheirWord(t *testing.T) {
 	for v, want := range map[string]bool{"": false, "false": false, "0": false, "FALSE": false, "true": true, "1": true} {
-		env := func(k string) string { return map[string]string{"MOCK_LENIENT_CONTENT_TYPE": v}[k] }
+		env := envOf(map[string]string{"MOCK_LENIENT_CONTENT_TYPE": v})
 		opts, err := parseFlags(nil, env, io.Discard)
 		if err != nil || opts.lenient != want {
 			t.Errorf("MOCK_LENIENT_CONTENT_TYPE=%q: lenient %v, %v; want %v", v, opts.lenient, err, want)
 		}
 	}
 	for _, v := range []string{"no", "maybe", "yes"} {
-		env := func(k string) string {
-			return map[string]string{"MOCK_LENIENT_CONTENT_TYPE": v, "MOCK_PROXY_FAIL_ON_VIOLATION": v}[k]
-		}
+		env := envOf(map[string]string{"MOCK_LENIENT_CONTENT_TYPE": v, "MOCK_PROXY_FAIL_ON_VIOLATION": v})
 		if _, err := parseFlags(nil, env, io.Discard); err == nil || !strings.Contains(err.Error(), "MOCK_LENIENT_CONTENT_TYPE") {
 			t.Errorf("MOCK_LENIENT_CONTENT_TYPE=%q: %v, want a refusal naming it", v, err)
 		}
@@ -248,9 +246,7 @@ func TestBooleanEnvironmentVariablesReadTheirWord(t *testing.T) {
 // A bad value read from the environment is named by its variable (the flag was never typed),
 // one given on the command line by its flag.
 func TestBadEnvironmentValuesNameTheirVariable(t *testing.T) {
-	env := func(k string) string {
-		return map[string]string{"MOCK_RATE_LIMIT": "abc", "MOCK_PROXY_UPSTREAM": "http://127.0.0.1:99999"}[k]
-	}
+	env := envOf(map[string]string{"MOCK_RATE_LIMIT": "abc", "MOCK_PROXY_UPSTREAM": "http://127.0.0.1:99999"})
 	if _, err := parseFlags(nil, env, io.Discard); err == nil || !strings.HasPrefix(err.Error(), "MOCK_RATE_LIMIT (--rate-limit): ") {
 		t.Errorf("MOCK_RATE_LIMIT=abc: %v, want it named", err)
 	}
@@ -265,7 +261,7 @@ func TestBadEnvironmentValuesNameTheirVariable(t *testing.T) {
 // An origin given in capitals is the origin a browser sends in lower case; a pattern
 // (http://*.example.com) is refused at start rather than taken and never matched.
 func TestCORSOriginsAsBrowsersSendThem(t *testing.T) {
-	none := func(string) string { return "" }
+	none := noEnv
 	if _, err := parseFlags([]string{"--cors-origins", "http://*.example.com"}, none, io.Discard); err == nil || !strings.Contains(err.Error(), "patterns are not read") {
 		t.Errorf("--cors-origins http://*.example.com: %v, want a refusal saying patterns are not read", err)
 	}
@@ -286,7 +282,7 @@ func TestCORSOriginsAsBrowsersSendThem(t *testing.T) {
 // address 99999: invalid port"): a port past 65535 at parsing, a taken port or an address this
 // machine does not have when listening, for the mock and the proxy alike.
 func TestAddrRefusedInTheFlagsWords(t *testing.T) {
-	none := func(string) string { return "" }
+	none := noEnv
 	for _, addr := range []string{"127.0.0.1:99999", "127.0.0.1:-1", "127.0.0.1:nosuchservice"} {
 		_, err := parseFlags([]string{"--addr", addr}, none, io.Discard)
 		if err == nil || !strings.Contains(err.Error(), "from 0 to 65535") {
@@ -314,7 +310,7 @@ func TestAddrRefusedInTheFlagsWords(t *testing.T) {
 // An --admin-token given empty ("$ADMIN" unset in a CI line) is refused: the controls would be
 // open with no sign of it.
 func TestEmptyAdminTokenRefused(t *testing.T) {
-	none := func(string) string { return "" }
+	none := noEnv
 	if _, err := parseFlags([]string{"--admin-token", ""}, none, io.Discard); err == nil || !strings.Contains(err.Error(), "--admin-token: empty") {
 		t.Errorf("--admin-token '': %v, want a refusal", err)
 	}

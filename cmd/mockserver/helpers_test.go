@@ -27,7 +27,7 @@ func startCmd(t *testing.T, env map[string]string, args ...string) (string, func
 	outR, outW := io.Pipe()
 	errc := make(chan error, 1)
 	go func() {
-		errc <- run(ctx, args, func(k string) string { return env[k] }, outW, io.Discard)
+		errc <- run(ctx, args, envOf(env), outW, io.Discard)
 		outW.Close()
 	}()
 	lines := bufio.NewScanner(outR)
@@ -103,4 +103,15 @@ func postAsync(url string) <-chan answer {
 		done <- answer{status: res.StatusCode, body: body, err: err}
 	}()
 	return done
+}
+
+// noEnv is an environment that sets nothing.
+var noEnv environ = func(string) (string, bool) { return "", false }
+
+// envOf is an environment that sets the variables of m, each to its value (empty included).
+func envOf(m map[string]string) environ {
+	return func(k string) (string, bool) {
+		v, ok := m[k]
+		return v, ok
+	}
 }

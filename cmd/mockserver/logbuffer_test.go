@@ -65,7 +65,7 @@ func TestStoppedIsTheLastLine(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	errc := make(chan error, 1)
 	go func() {
-		errc <- run(ctx, []string{"--addr", "127.0.0.1:0"}, func(string) string { return "" }, &out, &out)
+		errc <- run(ctx, []string{"--addr", "127.0.0.1:0"}, noEnv, &out, &out)
 	}()
 	var url string
 	for deadline := time.Now().Add(10 * time.Second); url == "" && time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {

@@ -36,7 +36,7 @@ func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), stopSignals...)
 	defer stop()
 	tuneGC(os.Getenv)
-	err := run(ctx, os.Args[1:], os.Getenv, os.Stdout, os.Stderr)
+	err := run(ctx, os.Args[1:], os.LookupEnv, os.Stdout, os.Stderr)
 	var exit *exitError
 	switch {
 	case errors.As(err, &exit):

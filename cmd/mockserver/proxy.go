@@ -39,7 +39,7 @@ type proxyOptions struct {
 // parseProxyFlags reads the flags of `mockserver proxy` as parseFlagsTo reads the mock's:
 // --help prints the flags to stdout and returns errHelp; an unknown flag or a stray word prints
 // what is wrong and the flags to stderr and returns an exitError of code 2 (D106).
-func parseProxyFlags(args []string, getenv func(string) string, std stdio) (_ proxyOptions, err error) {
+func parseProxyFlags(args []string, getenv environ, std stdio) (_ proxyOptions, err error) {
 	fs := flag.NewFlagSet("mockserver proxy", flag.ContinueOnError)
 	defer func() { err = blameEnv(fs, getenv, err) }()
 	var errs strings.Builder
@@ -109,7 +109,7 @@ func parseProxyFlags(args []string, getenv func(string) string, std stdio) (_ pr
 
 // runProxy runs `mockserver proxy` until ctx ends, then drains in-flight exchanges and writes
 // the reports; with --fail-on-violation it returns an error when the deployment broke a rule.
-func runProxy(ctx context.Context, args []string, getenv func(string) string, std stdio) error {
+func runProxy(ctx context.Context, args []string, getenv environ, std stdio) error {
 	opts, err := parseProxyFlags(args, getenv, std)
 	var exit *exitError
 	if err != nil && !errors.Is(err, errHelp) && !errors.As(err, &exit) {

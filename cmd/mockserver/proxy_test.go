@@ -125,11 +125,11 @@ func TestProxyCommandUpstream(t *testing.T) {
 	if err := stop(); err != nil {
 		t.Fatal(err)
 	}
-	err := run(context.Background(), []string{"proxy"}, func(string) string { return "" }, io.Discard, io.Discard)
+	err := run(context.Background(), []string{"proxy"}, noEnv, io.Discard, io.Discard)
 	if err == nil || !strings.Contains(err.Error(), "--upstream") {
 		t.Errorf("run without an upstream returned %v, want an error naming --upstream", err)
 	}
-	err = run(context.Background(), []string{"proxy", "--upstream", "ftp://example.com"}, func(string) string { return "" }, io.Discard, io.Discard)
+	err = run(context.Background(), []string{"proxy", "--upstream", "ftp://example.com"}, noEnv, io.Discard, io.Discard)
 	if err == nil {
 		t.Error("run with an ftp upstream returned nil, want an error")
 	}

@@ -19,7 +19,7 @@ func runProxyArgs(t *testing.T, args ...string) error {
 	defer cancel()
 	done := make(chan error, 1)
 	go func() {
-		done <- run(ctx, append([]string{"proxy", "--addr", "127.0.0.1:0", "--upstream", "http://127.0.0.1:1"}, args...), func(string) string { return "" }, io.Discard, io.Discard)
+		done <- run(ctx, append([]string{"proxy", "--addr", "127.0.0.1:0", "--upstream", "http://127.0.0.1:1"}, args...), noEnv, io.Discard, io.Discard)
 	}()
 	select {
 	case err := <-done:

@@ -15,8 +15,8 @@ import (
 // warnCertEnv warns at the proxy's start when SSL_CERT_FILE or SSL_CERT_DIR names nothing it
 // can read: Go then quietly trusts the system's (or the built-in) authorities only, and the
 // first request to an upstream signed by a private authority fails far from the cause.
-func warnCertEnv(getenv func(string) string, logger *slog.Logger) {
-	if f := getenv("SSL_CERT_FILE"); f != "" {
+func warnCertEnv(getenv environ, logger *slog.Logger) {
+	if f := getenv.get("SSL_CERT_FILE"); f != "" {
 		pem, err := os.ReadFile(f)
 		switch {
 		case err != nil:
@@ -25,7 +25,7 @@ func warnCertEnv(getenv func(string) string, logger *slog.Logger) {
 			logger.Warn("SSL_CERT_FILE holds no PEM certificate; the proxy trusts the system's certificate authorities only", "file", f)
 		}
 	}
-	if d := getenv("SSL_CERT_DIR"); d != "" {
+	if d := getenv.get("SSL_CERT_DIR"); d != "" {
 		for _, dir := range filepath.SplitList(d) {
 			if fi, err := os.Stat(dir); err == nil && fi.IsDir() {
 				return

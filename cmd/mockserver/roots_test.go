@@ -104,7 +104,7 @@ func TestProxyWarnsOfUnreadableCertEnv(t *testing.T) {
 		{map[string]string{}, ""},
 	} {
 		var buf strings.Builder
-		warnCertEnv(func(k string) string { return tt.env[k] }, slog.New(slog.NewTextHandler(&buf, nil)))
+		warnCertEnv(envOf(tt.env), slog.New(slog.NewTextHandler(&buf, nil)))
 		switch {
 		case tt.want == "" && buf.Len() > 0:
 			t.Errorf("with %v: warned %q, want nothing", tt.env, buf.String())

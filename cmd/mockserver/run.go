@@ -78,7 +78,7 @@ func newHTTPServer(handler http.Handler, l serverLimits) *http.Server {
 
 // run is the whole program; main only wires the process to it. Unknown subcommands and flags
 // return an exitError of code 2 after the usage; help and --version print and return nil.
-func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+func run(ctx context.Context, args []string, getenv environ, stdout, stderr io.Writer) error {
 	std := stdio{out: stdout, err: stderr}
 	sub := "serve"
 	if len(args) > 0 && !isFlag(args[0]) {
@@ -126,7 +126,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 
 // flagSet declares every flag of serve and fixtures on a new set, and returns the function
 // that reads them after parsing.
-func flagSet(getenv func(string) string) (*flag.FlagSet, func() (options, error)) {
+func flagSet(getenv environ) (*flag.FlagSet, func() (options, error)) {
 	fs := flag.NewFlagSet("mockserver", flag.ContinueOnError)
 	addr := fs.String("addr", envOr(getenv, "MOCK_ADDR", "127.0.0.1:4010"), "address to listen on (MOCK_ADDR)")
 	seed := fs.String("seed", envOr(getenv, "MOCK_SEED", strconv.FormatInt(fixtures.DefaultSeed, 10)), "seed of the fixture world (MOCK_SEED)")
@@ -211,7 +211,7 @@ func listenError(addr string, err error) error {
 }
 
 // flagDefaults is the flag list of the usage.
-func flagDefaults(getenv func(string) string) string {
+func flagDefaults(getenv environ) string {
 	fs, _ := flagSet(getenv)
 	var b strings.Builder
 	fs.SetOutput(&b)
@@ -220,7 +220,7 @@ func flagDefaults(getenv func(string) string) string {
 }
 
 // parseFlags reads the flags of serve and fixtures, writing everything to stderr.
-func parseFlags(args []string, getenv func(string) string, stderr io.Writer) (options, error) {
+func parseFlags(args []string, getenv environ, stderr io.Writer) (options, error) {
 	return parseFlagsTo(args, getenv, stderr, stderr)
 }
 
@@ -228,7 +228,7 @@ func parseFlags(args []string, getenv func(string) string, stderr io.Writer) (op
 // returns errHelp; --version prints the version and returns errHelp; a flag error prints it
 // with the usage to stderr and returns an exitError of code 2, as does a value the command
 // cannot use (with its message only).
-func parseFlagsTo(args []string, getenv func(string) string, stdout, stderr io.Writer) (options, error) {
+func parseFlagsTo(args []string, getenv environ, stdout, stderr io.Writer) (options, error) {
 	fs, read := flagSet(getenv)
 	var errs strings.Builder
 	fs.SetOutput(&errs)
@@ -263,7 +263,7 @@ var envOfFlag = regexp.MustCompile(`\((MOCK_[A-Z_]+)[;)]`)
 
 // blameEnv words err, a value error of "--flag: …", under the environment variable the value
 // came from when the flag was not on the command line: "MOCK_RATE_LIMIT (--rate-limit): …".
-func blameEnv(fs *flag.FlagSet, getenv func(string) string, err error) error {
+func blameEnv(fs *flag.FlagSet, getenv environ, err error) error {
 	if err == nil || !strings.HasPrefix(err.Error(), "--") {
 		return err
 	}
@@ -275,7 +275,10 @@ func blameEnv(fs *flag.FlagSet, getenv func(string) string, err error) error {
 	given := false
 	fs.Visit(func(v *flag.Flag) { given = given || v.Name == name })
 	m := envOfFlag.FindStringSubmatch(f.Usage)
-	if given || m == nil || getenv(m[1]) == "" {
+	if given || m == nil {
+		return err
+	}
+	if _, set := getenv(m[1]); !set {
 		return err
 	}
 	return fmt.Errorf("%s (--%s): %s", m[1], name, rest)
@@ -284,8 +287,8 @@ func blameEnv(fs *flag.FlagSet, getenv func(string) string, err error) error {
 // envBool reads a boolean environment variable: unset or empty is false, else one of the
 // words strconv.ParseBool takes (true, false, 1, 0, …); any other is an error naming it, so
 // MOCK_LENIENT_CONTENT_TYPE=false is never read as "set".
-func envBool(getenv func(string) string, key string) (bool, error) {
-	v := getenv(key)
+func envBool(getenv environ, key string) (bool, error) {
+	v := getenv.get(key)
 	if v == "" {
 		return false, nil
 	}
@@ -296,8 +299,24 @@ func envBool(getenv func(string) string, key string) (bool, error) {
 	return b, nil
 }
 
-func envOr(getenv func(string) string, key, def string) string {
-	if v := getenv(key); v != "" {
+// environ reads the environment as os.LookupEnv does: a variable set but empty is told from
+// one not set (MOCK_ADMIN_TOKEN="" is refused; unset leaves the controls open).
+type environ func(string) (string, bool)
+
+// get is the variable's value, "" when it is not set.
+func (e environ) get(key string) string {
+	v, _ := e(key)
+	return v
+}
+
+// setEmpty tells whether key is set to the empty string.
+func (e environ) setEmpty(key string) bool {
+	v, ok := e(key)
+	return ok && v == ""
+}
+
+func envOr(getenv environ, key, def string) string {
+	if v := getenv.get(key); v != "" {
 		return v
 	}
 	return def
@@ -326,7 +345,7 @@ func newMock(opts options, logger *slog.Logger) (*mockserver.Server, error) {
 	mock, err := mockserver.New(cfg)
 	var bad *mockserver.StateError
 	if errors.As(err, &bad) {
-		return nil, fmt.Errorf("state file %s: %w", opts.steer.stateFile, err)
+		return nil, opts.steer.unusable("%v", err)
 	}
 	return mock, err
 }

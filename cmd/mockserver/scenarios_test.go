@@ -35,7 +35,7 @@ func TestScenarioDirReportsEveryProblem(t *testing.T) {
 	}
 	done := make(chan error, 1)
 	go func() {
-		_, err := parseFlags([]string{"--scenarios", dir}, func(string) string { return "" }, io.Discard)
+		_, err := parseFlags([]string{"--scenarios", dir}, noEnv, io.Discard)
 		done <- err
 	}()
 	var err error

@@ -26,7 +26,7 @@ func TestStateFileFIFOIsRefused(t *testing.T) {
 	defer cancel()
 	done := make(chan error, 1)
 	go func() {
-		done <- run(ctx, []string{"--addr", "127.0.0.1:0", "--state-file", path}, func(string) string { return "" }, io.Discard, io.Discard)
+		done <- run(ctx, []string{"--addr", "127.0.0.1:0", "--state-file", path}, noEnv, io.Discard, io.Discard)
 	}()
 	select {
 	case err := <-done:
@@ -56,7 +56,7 @@ func TestStateFileProblemsNameLineAndField(t *testing.T) {
 		if err := os.WriteFile(file, []byte(tc.body), 0o600); err != nil {
 			t.Fatal(err)
 		}
-		err := run(context.Background(), []string{"--addr", "127.0.0.1:0", "--state-file", file}, func(string) string { return "" }, io.Discard, io.Discard)
+		err := run(context.Background(), []string{"--addr", "127.0.0.1:0", "--state-file", file}, noEnv, io.Discard, io.Discard)
 		if err == nil || !strings.Contains(err.Error(), file) || !strings.Contains(err.Error(), tc.want) || strings.Contains(err.Error(), "json: cannot") || strings.Contains(err.Error(), "json: unknown") || strings.Contains(err.Error(), "Go struct") || strings.Contains(err.Error(), "load state") {
 			t.Errorf("state file %q: %v, want the file and %q, in our words", tc.body, err, tc.want)
 		}
@@ -70,7 +70,7 @@ func TestOutputInAnUnwritableFolderIsRefused(t *testing.T) {
 	if !isDir("/proc") {
 		t.Skip("no /proc")
 	}
-	env := func(string) string { return "" }
+	env := noEnv
 	err := run(t.Context(), []string{"--addr", "127.0.0.1:0", "--state-file", "/proc/mock-state.json"}, env, io.Discard, io.Discard)
 	if err == nil || !strings.Contains(err.Error(), "cannot be written") {
 		t.Errorf("a state file in /proc: %v, want a refusal saying the folder cannot be written", err)
@@ -84,7 +84,7 @@ func TestOutputInAnUnwritableFolderIsRefused(t *testing.T) {
 // --now at Go's zero time (0001-01-01T00:00:00Z) is refused with the range --now takes: the
 // mock read it as no --now at all and silently started at the system time.
 func TestNowAtTheZeroTimeIsRefused(t *testing.T) {
-	err := run(t.Context(), []string{"--addr", "127.0.0.1:0", "--now", "0001-01-01T00:00:00Z"}, func(string) string { return "" }, io.Discard, io.Discard)
+	err := run(t.Context(), []string{"--addr", "127.0.0.1:0", "--now", "0001-01-01T00:00:00Z"}, noEnv, io.Discard, io.Discard)
 	if err == nil || !strings.Contains(err.Error(), "from 0001-01-01T00:00:01Z") {
 		t.Errorf("--now 0001-01-01T00:00:00Z: %v, want a refusal naming the range --now takes", err)
 	}
@@ -155,7 +155,7 @@ func TestFixturesReadsTheStateFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	var out bytes.Buffer
-	if err := run(context.Background(), []string{"fixtures", "--state-file", file}, func(string) string { return "" }, &out, io.Discard); err != nil {
+	if err := run(context.Background(), []string{"fixtures", "--state-file", file}, noEnv, &out, io.Discard); err != nil {
 		t.Fatal(err)
 	}
 	var got struct {
@@ -176,7 +176,7 @@ func TestStateFileWithAByteOrderMark(t *testing.T) {
 	if err := os.WriteFile(file, []byte("\xef\xbb\xbf{}"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	err := run(context.Background(), []string{"--state-file", file, "--addr", "127.0.0.1:0"}, func(string) string { return "" }, io.Discard, io.Discard)
+	err := run(context.Background(), []string{"--state-file", file, "--addr", "127.0.0.1:0"}, noEnv, io.Discard, io.Discard)
 	if err == nil || !strings.Contains(err.Error(), "byte order mark") || strings.Contains(err.Error(), "ï") {
 		t.Errorf("a state file with a BOM: %v, want it named", err)
 	}

@@ -22,23 +22,33 @@ import (
 type steerOptions struct {
 	latency     mockserver.Latency
 	stateFile   string
+	stateFlag   string // how errors name where stateFile came from: the flag, or its variable
 	adminToken  string
 	corsOrigins []string
 }
 
 // steerFlags declares --latency, --state-file, --admin-token and --cors-origins on fs, with
 // their environment fallbacks, and returns the function that checks them after parsing.
-func steerFlags(fs *flag.FlagSet, getenv func(string) string) func() (steerOptions, error) {
+func steerFlags(fs *flag.FlagSet, getenv environ) func() (steerOptions, error) {
 	latency := fs.String("latency", envOr(getenv, "MOCK_LATENCY", ""), "delay every operation: 250ms, or a range such as 100ms-400ms (MOCK_LATENCY)")
 	stateFile := fs.String("state-file", envOr(getenv, "MOCK_STATE_FILE", ""), "load the world from this snapshot at start if it exists, save it there at graceful stop (MOCK_STATE_FILE)")
 	admin := fs.String("admin-token", envOr(getenv, "MOCK_ADMIN_TOKEN", ""), "require this token (X-Mock-Admin-Token) on every /__mock/ endpoint (MOCK_ADMIN_TOKEN)")
 	cors := fs.String("cors-origins", envOr(getenv, "MOCK_CORS_ORIGINS", "*"), "comma-separated origins browsers may call from, * for any (MOCK_CORS_ORIGINS)")
 	return func() (steerOptions, error) {
 		o := steerOptions{stateFile: *stateFile, adminToken: *admin}
-		var emptyAdmin bool
-		fs.Visit(func(f *flag.Flag) { emptyAdmin = emptyAdmin || f.Name == "admin-token" && *admin == "" })
-		if emptyAdmin { // --admin-token "$UNSET" would leave the controls open with no sign of it
-			return steerOptions{}, errors.New("--admin-token: empty; give the token the controls require, or leave the flag out to keep them open")
+		given := map[string]bool{}
+		fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
+		o.stateFlag = "--state-file"
+		if !given["state-file"] {
+			o.stateFlag = "MOCK_STATE_FILE (--state-file)"
+		}
+		// --admin-token "$UNSET", or MOCK_ADMIN_TOKEN=${UNSET} in a compose file, would leave the
+		// controls open with no sign of it; so would an empty origins list open CORS to any page.
+		if (given["admin-token"] || getenv.setEmpty("MOCK_ADMIN_TOKEN")) && *admin == "" {
+			return steerOptions{}, errors.New("--admin-token: empty; give the token the controls require, or leave it out (unset) to keep them open")
+		}
+		if !given["cors-origins"] && getenv.setEmpty("MOCK_CORS_ORIGINS") {
+			*cors = ""
 		}
 		for _, c := range *admin {
 			if c <= ' ' || c > '~' { // a header carries no such token: every control would answer 401
@@ -80,36 +90,42 @@ func (o steerOptions) apply(cfg *mockserver.Config) error {
 	// The save at stop writes a file beside it and renames it: a folder that is missing or may
 	// not be written would lose the session then.
 	if dir := filepath.Dir(linkTarget(o.stateFile)); !isDir(dir) {
-		return fmt.Errorf("state file %s: the directory %s does not exist or is not a directory", o.stateFile, dir)
+		return o.unusable("the directory %s does not exist or is not a directory", dir)
 	} else if err := writableDir(dir); err != nil {
-		return fmt.Errorf("state file %s: the directory %s cannot be written (%v); the world is saved there at stop", o.stateFile, dir, errors.Unwrap(err))
+		return o.unusable("the directory %s cannot be written (%v); the world is saved there at stop", dir, errors.Unwrap(err))
 	}
 	_, err := fixtures.StatRegular(o.stateFile)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil
 	}
 	if errors.Is(err, fixtures.ErrNotRegular) {
-		return fmt.Errorf("state file %s: %w; a state file is a JSON snapshot", o.stateFile, err)
+		return o.unusable("%v; a state file is a JSON snapshot", err)
 	}
 	b, err := os.ReadFile(o.stateFile)
 	if err != nil {
-		return fmt.Errorf("read state file: %w", err)
+		return o.unusable("%v", errors.Unwrap(err))
 	}
 	if bytes.HasPrefix(b, []byte("\xef\xbb\xbf")) {
-		return fmt.Errorf("state file %s: the file starts with a byte order mark (U+FEFF); save it as UTF-8 without one", o.stateFile)
+		return o.unusable("the file starts with a byte order mark (U+FEFF); save it as UTF-8 without one")
 	}
 	if !utf8.Valid(b) {
-		return fmt.Errorf("state file %s: the file is not UTF-8 text; a state file is a JSON snapshot, as GET /__mock/state writes it", o.stateFile)
+		return o.unusable("the file is not UTF-8 text; a state file is a JSON snapshot, as GET /__mock/state writes it")
 	}
 	st, err := mockserver.DecodeState(b)
 	if err != nil { // worded for PUT /__mock/state's body, whose rules the file follows
-		return fmt.Errorf("state file %s: %s", o.stateFile, strings.Replace(err.Error(), "The body must be", "The state file must be", 1))
+		return o.unusable("%s", strings.Replace(err.Error(), "The body must be", "The state file must be", 1))
 	}
 	cfg.State = &st.State
 	if cfg.Now.IsZero() { // --now, when given, starts the clock instead
 		cfg.Clock = st.Clock
 	}
 	return nil
+}
+
+// unusable is a state file the mock cannot start from: a usage error (exit 2) naming the flag,
+// or the variable it came from, and the file.
+func (o steerOptions) unusable(format string, args ...any) error {
+	return &exitError{code: 2, msg: fmt.Sprintf("%s %s: ", o.stateFlag, o.stateFile) + fmt.Sprintf(format, args...)}
 }
 
 // save writes the world of m to the state file, when there is one (D65): to a temporary

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"os"
 	"path/filepath"
@@ -94,7 +95,7 @@ func TestStateFileClockProblemsAreWorded(t *testing.T) {
 		if err := os.WriteFile(file, []byte(bad), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		err := run(context.Background(), []string{"--addr", "127.0.0.1:0", "--state-file", file}, func(string) string { return "" }, io.Discard, io.Discard)
+		err := run(context.Background(), []string{"--addr", "127.0.0.1:0", "--state-file", file}, noEnv, io.Discard, io.Discard)
 		if err == nil || !strings.Contains(err.Error(), says) || strings.Contains(err.Error(), "2006") || strings.Contains(err.Error(), "request body") {
 			t.Errorf("a state file with the clock %s: %v, want it to say %q", clock, err, says)
 		}
@@ -117,27 +118,58 @@ func TestSteerFlags(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			getenv := func(k string) string { return tt.env[k] }
+			getenv := envOf(tt.env)
 			_, err := parseFlags(tt.args, getenv, io.Discard)
 			if (err != nil) != tt.bad {
 				t.Errorf("parseFlags(%q): %v, want error %v", tt.args, err, tt.bad)
 			}
 		})
 	}
-	opts, _ := parseFlags([]string{"--cors-origins", "https://a.example, https://b.example", "--latency", "100ms-200ms"}, func(string) string { return "" }, io.Discard)
+	opts, _ := parseFlags([]string{"--cors-origins", "https://a.example, https://b.example", "--latency", "100ms-200ms"}, noEnv, io.Discard)
 	if len(opts.steer.corsOrigins) != 2 || opts.steer.latency.Max != 200*time.Millisecond {
 		t.Errorf("parsed %+v", opts.steer)
 	}
 }
 
-// A state file that does not load stops the start with an error naming it.
+// A state file the mock cannot start from (broken JSON, a missing directory, a directory) is a
+// flag value that cannot be used: exit 2, naming the flag, or the variable it came from.
 func TestBrokenStateFileFailsTheStart(t *testing.T) {
-	file := filepath.Join(t.TempDir(), "world.json")
-	if err := os.WriteFile(file, []byte(`{"users": [`), 0o600); err != nil {
+	dir := t.TempDir()
+	broken := filepath.Join(dir, "world.json")
+	if err := os.WriteFile(broken, []byte(`{"users": [`), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	err := run(context.Background(), []string{"--addr", "127.0.0.1:0", "--state-file", file}, func(string) string { return "" }, io.Discard, io.Discard)
-	if err == nil || !strings.Contains(err.Error(), "state file") {
-		t.Errorf("run with a broken state file: %v", err)
+	for _, path := range []string{broken, filepath.Join(dir, "missing", "s.json"), dir} {
+		err := run(context.Background(), []string{"--addr", "127.0.0.1:0", "--state-file", path}, noEnv, io.Discard, io.Discard)
+		var exit *exitError
+		if !errors.As(err, &exit) || exit.code != 2 || !strings.HasPrefix(err.Error(), "--state-file "+path+": ") {
+			t.Errorf("--state-file %s: %v, want exit 2 naming the flag", path, err)
+		}
+		err = run(context.Background(), []string{"--addr", "127.0.0.1:0"}, envOf(map[string]string{"MOCK_STATE_FILE": path}), io.Discard, io.Discard)
+		if !errors.As(err, &exit) || exit.code != 2 || !strings.HasPrefix(err.Error(), "MOCK_STATE_FILE (--state-file) "+path+": ") {
+			t.Errorf("MOCK_STATE_FILE=%s: %v, want exit 2 naming the variable", path, err)
+		}
+	}
+}
+
+// MOCK_ADMIN_TOKEN or MOCK_CORS_ORIGINS set but empty (a compose file's ${TOKEN} with the
+// secret missing) is refused as the empty flag is: read as unset, it left the controls open
+// and CORS at *, with no sign of it. Unset, they keep their defaults.
+func TestEmptyGuardVariablesAreRefused(t *testing.T) {
+	for _, name := range []string{"MOCK_ADMIN_TOKEN", "MOCK_CORS_ORIGINS"} {
+		_, err := parseFlags(nil, envOf(map[string]string{name: ""}), io.Discard)
+		var exit *exitError
+		if !errors.As(err, &exit) || exit.code != 2 || !strings.HasPrefix(err.Error(), name+" (--") || !strings.Contains(err.Error(), "empty") {
+			t.Errorf("%s set empty: %v, want exit 2 naming it", name, err)
+		}
+	}
+	opts, err := parseFlags(nil, noEnv, io.Discard)
+	if err != nil || opts.steer.adminToken != "" || len(opts.steer.corsOrigins) != 1 || opts.steer.corsOrigins[0] != "*" {
+		t.Errorf("both unset: %+v, %v; want open controls and CORS *", opts.steer, err)
+	}
+	// A flag given wins over its variable set empty, as over any value of it.
+	opts, err = parseFlags([]string{"--admin-token", "s3cret", "--cors-origins", "http://localhost:5173"}, envOf(map[string]string{"MOCK_ADMIN_TOKEN": "", "MOCK_CORS_ORIGINS": ""}), io.Discard)
+	if err != nil || opts.steer.adminToken != "s3cret" || len(opts.steer.corsOrigins) != 1 {
+		t.Errorf("flags over empty variables: %+v, %v", opts.steer, err)
 	}
 }

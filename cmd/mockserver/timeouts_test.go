@@ -108,7 +108,7 @@ func TestNowFlagRange(t *testing.T) {
 		"9999-06-01T00:00:00Z": true,
 		"0000-06-01T00:00:00Z": true,
 	} {
-		_, err := parseFlags([]string{"--now", now}, func(string) string { return "" }, io.Discard)
+		_, err := parseFlags([]string{"--now", now}, noEnv, io.Discard)
 		if (err != nil) != bad {
 			t.Errorf("--now %s: %v, want error %v", now, err, bad)
 		}

@@ -46,7 +46,7 @@ func TestTheCommandExplainsItself(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 			defer cancel()
 			var out, errw bytes.Buffer
-			err := run(ctx, append(tt.args, "--addr", "127.0.0.1:1"), func(string) string { return "" }, &out, &errw)
+			err := run(ctx, append(tt.args, "--addr", "127.0.0.1:1"), noEnv, &out, &errw)
 			var exit *exitError
 			switch {
 			case tt.code == 0 && err != nil:
@@ -73,7 +73,7 @@ func TestStartupLinesShowWhatWasLoaded(t *testing.T) {
 	done := make(chan error, 1)
 	w := &syncBuffer{b: &out}
 	go func() {
-		done <- run(ctx, []string{"--addr", "127.0.0.1:0", "--scenario", "empty"}, func(string) string { return "" }, w, &bytes.Buffer{})
+		done <- run(ctx, []string{"--addr", "127.0.0.1:0", "--scenario", "empty"}, noEnv, w, &bytes.Buffer{})
 	}()
 	deadline := time.Now().Add(5 * time.Second)
 	for !strings.Contains(w.String(), "controls (/__mock/)") && time.Now().Before(deadline) {
@@ -111,7 +111,7 @@ func (s *syncBuffer) String() string {
 // --scenarios loads a directory of scenario files; --scenario may name one of them, and a
 // broken file stops the start naming its line.
 func TestScenarioFlags(t *testing.T) {
-	none := func(string) string { return "" }
+	none := noEnv
 	opts, err := parseFlags([]string{"--scenarios", "../../fixtures/scenarios", "--scenario", "launch"}, none, io.Discard)
 	if err != nil || opts.worlds.scenario != "launch" || opts.worlds.scenarios["launch"] == nil {
 		t.Fatalf("parse: %+v %v", opts.worlds, err)

@@ -27,7 +27,7 @@ type worldOptions struct {
 }
 
 // worldFlags declares --scenario, --max-worlds, --max-state-mb and --allowed-hosts on fs.
-func worldFlags(fs *flag.FlagSet, getenv func(string) string) func() (worldOptions, error) {
+func worldFlags(fs *flag.FlagSet, getenv environ) func() (worldOptions, error) {
 	scenario := fs.String("scenario", envOr(getenv, "MOCK_SCENARIO", fixtures.DefaultScenario), "the world to start from: "+strings.Join(fixtures.Scenarios, ", ")+", or a scenario file (.yaml, .yml, .json) (MOCK_SCENARIO)")
 	maxWorlds := fs.String("max-worlds", envOr(getenv, "MOCK_MAX_WORLDS", strconv.Itoa(mockserver.DefaultMaxWorlds)), "most named worlds kept (/__worlds/<name>/…), the least recently used going first; 0 turns them off (MOCK_MAX_WORLDS)")
 	maxState := fs.String("max-state-mb", envOr(getenv, "MOCK_MAX_STATE_MB", strconv.Itoa(mockserver.DefaultMaxStateMB)), "most MiB the records of every world hold together; past it the least recently used idle worlds go, then changes are refused (MOCK_MAX_STATE_MB)")
