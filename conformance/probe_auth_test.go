@@ -12,6 +12,7 @@ import (
 
 var (
 	ruleAuthForm   = Cite(rules.AUTH6)
+	ruleUnissued   = Cite(rules.AUTH2)
 	rulePublicAuth = Cite(rules.AUTH7)
 )
 
@@ -27,6 +28,30 @@ var authForms = []authForm{
 	{"the member's token under the Token scheme", func(tok string) string { return "Token " + tok }},
 	{"the Bearer scheme with no token", func(string) string { return "Bearer" }},
 	{"the member's token after the scheme twice", func(tok string) string { return "Bearer Bearer " + tok }},
+}
+
+// alteredTokens are bearer tokens the deployment did not issue, made from the member's: one a
+// deployment that compares only a token's start (a column that truncates, bcrypt's 72 bytes,
+// a LIKE 'prefix%' lookup) would take. Two characters are changed, not one: the last character
+// of a base64 segment may differ in bits a decoder ignores.
+var alteredTokens = []authForm{
+	{"the member's token cut to its first half", func(tok string) string { return "Bearer " + tok[:len(tok)/2] }},
+	{"the member's token with characters added", func(tok string) string { return "Bearer " + tok + "x0" }},
+	{"the member's token with two characters in its middle changed", func(tok string) string { return "Bearer " + changeMiddle(tok) }},
+}
+
+// changeMiddle changes the two characters in the middle of tok (the one, in a token of one)
+// to characters of another kind: a letter for a digit, a digit for any other.
+func changeMiddle(tok string) string {
+	b := []byte(tok)
+	for i := len(b) / 2; i < min(len(b), len(b)/2+2); i++ {
+		if b[i] >= '0' && b[i] <= '9' {
+			b[i] = 'Q'
+		} else {
+			b[i] = '7'
+		}
+	}
+	return string(b)
 }
 
 // The auth-form matrix: every operation that needs a token is sent the member's token in each
@@ -47,6 +72,16 @@ var _ = Describe("Probes: authentication forms", func() {
 					ex := sendCtx(ctx, Request{Op: op, As: form.what, Authorization: form.header(tok), Body: harmless(op)})
 					Expect(ex).To(HaveStatus(401), ruleAuthForm)
 					Expect(ex).To(HaveEnvelopeB(), ruleAuthForm)
+				})
+			}
+			for _, form := range alteredTokens {
+				// Rules AUTH-2, ENV-3: a token the deployment did not issue, however close to
+				// one it did.
+				It("answers 401 with body shape (b) to "+form.what, authFormEffect(op, Probed(Contract(op, AspectAuth, "AUTH-2", "ENV-3"), ProbeAuthForm)), func(ctx SpecContext) {
+					tok := token(member, op)
+					ex := sendCtx(ctx, Request{Op: op, As: form.what, Authorization: form.header(tok), Body: harmless(op)})
+					Expect(ex).To(HaveStatus(401), ruleUnissued)
+					Expect(ex).To(HaveEnvelopeB(), ruleUnissued)
 				})
 			}
 		})

@@ -66,8 +66,8 @@ func memberRecord(op Operation, f string) (int64, bool) {
 // tour card update takes master tour cards, interface §Endpoints 9), and one the manifest
 // names.
 func projectRecord(op Operation, f string) bool {
-	if _, ok := memberRecords[f]; !ok || op.Access != Bearer {
-		return false
+	if _, ok := memberRecords[f]; !ok || op.Access != Bearer || f == "version_id" {
+		return false // a theme version belongs to no project the interface names (D12 is our choice)
 	}
 	if f == "id" {
 		_, master := recordOfPath(op.Path)

@@ -34,10 +34,11 @@ const (
 // included, belong to no project). A user (an owner_id) is none: the interface describes no
 // user record nor who may be named an owner, so naming the member as the owner of the
 // outsider's own card is no breach (ID-1 leaves user ids aside for the same reason); an outside
-// deployment that took it was failed.
+// deployment that took it was failed. Nor is a theme version: the interface ties it to no
+// project (its fields are version_id, theme_status and approval_status), and an outside
+// deployment whose versions every project shares was failed.
 var projectPools = map[string]bool{"card": true, "createdCard": true, "tag": true, "group": true,
-	"board": true, "page": true, "template": true, "layout": true,
-	"unapproved": true, "approved": true, "conversation": true}
+	"board": true, "page": true, "template": true, "layout": true, "conversation": true}
 
 // actForeign sends, as the outsider, a valid body of an operation of a project (A, not S) that
 // names a record of the member's project.

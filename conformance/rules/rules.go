@@ -148,7 +148,7 @@ var All = []Rule{
 	{ID: CART2, By: Suite | Proxy | Explore, Source: "Resources (cart); Endpoints (22)",
 		Statement: "`item_count` follows the cart: each removal lowers it (by how much is not stated: a cart item's shape is not shown, so it may count lines or units). `total_price` is not judged: how a cart prices its items (a discount on many, say) is not shown, so a removal may even raise it."},
 	{ID: CART3, By: Suite | Explore, Source: "Endpoints (22)",
-		Statement: "The session token proves the item is in the cart being changed: a removal with another cart's token, or with one that only resembles the cart's own (a part of it, a character changed), is refused and leaves the item in its cart (its own token still removes it)."},
+		Statement: "The session token proves the item is in the cart being changed: a removal with another cart's token, or with one that only resembles the cart's own (a part of it, a character changed), is refused and leaves the item in its cart (its own token still removes it). A token that differs from the cart's only in letter case or trailing blanks is not judged: a database may compare text without them."},
 	{ID: CART4, By: Suite | Explore, Source: "Errors (rule 3); States and transitions",
 		Statement: "A cart locked for checkout refuses every removal with 409 in shape (a), and keeps its items."},
 
@@ -180,7 +180,7 @@ var All = []Rule{
 	{ID: PAGE1, By: Suite | Proxy | Explore, Source: "Resources (pagination object); Endpoints (2)",
 		Statement: "Pagination adds up: `per_page` and `current_page` are the values asked for, `total_pages` is `total` divided by `per_page` rounded up (0 or 1 for no comments), and a page lists `per_page` comments, or what is left on the last page; a page past the last lists none, or is the last page again with `current_page` saying so, or is refused with a status the operation lists (what it answers is not shown)."},
 	{ID: ISO1, By: Suite | Explore, Source: "Authentication (3); the manifest's outsider, a user of another project",
-		Statement: "A user of another project cannot act on the member's records: the request is refused with an error status the operation lists."},
+		Statement: "A user of another project cannot act on the member's records: the request is refused with an error status the operation lists. Theme versions are not judged: the interface ties them to no project."},
 
 	// Reference rules: our choices for gaps, never a verdict on a vendor.
 	{ID: REFLIMIT, Source: "Limits (per-minute window: scope not shown)", Decision: "D14",

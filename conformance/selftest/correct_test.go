@@ -71,9 +71,20 @@ type xchg struct {
 
 // ask sends body to path as the same caller, past the variant, straight to the mock.
 func (x *xchg) ask(path string, body map[string]any) *answer {
+	return x.askWith(x.r.Header.Clone(), path, body)
+}
+
+// askAs sends body to path with the bearer token tok, past the variant, straight to the mock.
+func (x *xchg) askAs(tok, path string, body map[string]any) *answer {
+	h := x.r.Header.Clone()
+	h.Set("Authorization", "Bearer "+tok)
+	return x.askWith(h, path, body)
+}
+
+func (x *xchg) askWith(h http.Header, path string, body map[string]any) *answer {
 	raw, _ := json.Marshal(body)
 	r := httptest.NewRequest(http.MethodPost, path, bytes.NewReader(raw))
-	r.Header = x.r.Header.Clone()
+	r.Header = h
 	r.RemoteAddr = x.r.RemoteAddr
 	rec := httptest.NewRecorder()
 	x.h.ServeHTTP(rec, r)
@@ -869,6 +880,22 @@ var corrects = []correct{
 				x.a.status = 403
 				x.a.body = map[string]any{"error": true, "message": "This record belongs to another project.", "data": []any{}}
 			}
+		},
+	},
+	{
+		name: "shares theme versions with every project: a user of another project deprecates the member's versions",
+		// A theme version's fields are version_id, theme_status and approval_status: the
+		// interface ties it to no project, and permissions per operation are left open. That an
+		// outsider's deprecation answers 404 is our choice (D12).
+		basis: "§Resources (theme version); §Authentication: permissions of non-superadmin callers not shown",
+		before: func(x *xchg) bool {
+			if x.op.ID != conformance.OpThemeVersionsDeprecate.ID || x.caller != strings.ToLower(x.m.Users.Outsider.Email) {
+				return false
+			}
+			login := x.ask(conformance.OpAuthenticate.Path, map[string]any{"email": x.m.Users.Member.Email, "password": x.m.Users.Member.Password})
+			tok, _ := login.data()["token"].(string)
+			x.a = x.askAs(tok, x.op.Path, x.req)
+			return true
 		},
 	},
 	{

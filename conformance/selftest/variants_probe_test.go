@@ -4,8 +4,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"net/http/httptest"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/opsapi/mocktoolkit/conformance"
 	"github.com/opsapi/mocktoolkit/fixtures"
@@ -39,6 +41,38 @@ var probeVariants = []variant{
 					r.Header.Set("Authorization", "Bearer "+tok)
 				}
 				h.ServeHTTP(w, r)
+			})
+		}},
+	{"accepts a bearer token by its first 12 characters (a column that truncates, a prefix lookup)", "AUTH-2",
+		func(h httpHandler) httpHandler {
+			var mu sync.Mutex
+			issued := map[string]string{} // a token's first 12 characters → the token
+			return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				if tok, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer "); ok && len(tok) >= 12 {
+					mu.Lock()
+					full, known := issued[tok[:12]]
+					mu.Unlock()
+					if known {
+						r.Header.Set("Authorization", "Bearer "+full)
+					}
+				}
+				if r.URL.Path != conformance.OpAuthenticate.Path {
+					h.ServeHTTP(w, r)
+					return
+				}
+				rec := httptest.NewRecorder()
+				h.ServeHTTP(rec, r)
+				var login struct {
+					Data struct {
+						Token string `json:"token"`
+					} `json:"data"`
+				}
+				if json.Unmarshal(rec.Body.Bytes(), &login) == nil && len(login.Data.Token) >= 12 {
+					mu.Lock()
+					issued[login.Data.Token[:12]] = login.Data.Token
+					mu.Unlock()
+				}
+				copyAnswer(w, rec.Code, rec.Header(), rec.Body.Bytes())
 			})
 		}},
 	{"accepts a token without the Bearer scheme", "AUTH-6",
