@@ -139,7 +139,7 @@ func NewClient(ctx context.Context, base string, cfg Config) (*Client, error) {
 	}
 	return &Client{
 		base:     strings.TrimRight(base, "/"),
-		hc:       &http.Client{Timeout: cfg.Timeout, Transport: keepAlive(cfg.RateSenders)},
+		hc:       &http.Client{Timeout: cfg.Timeout, Transport: keepAlive(cfg.RateSenders), CheckRedirect: keepRedirect},
 		retryMax: cfg.RetryMax,
 	}, nil
 }

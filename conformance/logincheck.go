@@ -49,7 +49,7 @@ func refusedLogin(ctx context.Context, base string, c fixtures.Credentials) stri
 	}
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json")
-	resp, err := http.DefaultClient.Do(req)
+	resp, err := deployment.Do(req)
 	if err != nil {
 		return ""
 	}
@@ -62,6 +62,9 @@ func refusedLogin(ctx context.Context, base string, c fixtures.Credentials) stri
 		} `json:"data"`
 	}
 	_ = json.Unmarshal(raw, &answer)
+	if why := redirected(resp); why != "" {
+		return why
+	}
 	switch {
 	case resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode >= 500:
 		return ""

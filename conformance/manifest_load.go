@@ -54,7 +54,7 @@ func fetch(ctx context.Context, url, adminToken string) ([]byte, error) {
 	if adminToken != "" {
 		req.Header.Set("X-Mock-Admin-Token", adminToken) // the mock's --admin-token (D66)
 	}
-	resp, err := http.DefaultClient.Do(req)
+	resp, err := deployment.Do(req)
 	if err != nil {
 		return nil, err
 	}
@@ -62,6 +62,9 @@ func fetch(ctx context.Context, url, adminToken string) ([]byte, error) {
 	body, err := io.ReadAll(io.LimitReader(resp.Body, 4<<20))
 	if err != nil {
 		return nil, err
+	}
+	if why := redirected(resp); why != "" {
+		return nil, fmt.Errorf("%s", why)
 	}
 	switch {
 	case (resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusForbidden) && adminToken == "":

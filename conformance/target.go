@@ -94,7 +94,7 @@ func (t Target) Ping(ctx context.Context, timeout time.Duration) error {
 	if err != nil {
 		return fmt.Errorf("target %s: %w", base, err)
 	}
-	resp, err := http.DefaultClient.Do(req)
+	resp, err := deployment.Do(req)
 	if err != nil && certerr.Untrusted(err) {
 		return fmt.Errorf("the suite does not trust the certificate of the deployment at %s (%s): %s. %s", base, EnvBaseURL, certerr.Reason(err), certerr.Advice(err))
 	}
@@ -116,7 +116,7 @@ func reachable(ctx context.Context, base string, wait time.Duration) error {
 		if err != nil {
 			return fmt.Errorf("target %s: %w", base, err)
 		}
-		resp, err := http.DefaultClient.Do(req)
+		resp, err := deployment.Do(req)
 		if err == nil {
 			_, _ = io.Copy(io.Discard, resp.Body)
 			_ = resp.Body.Close()
