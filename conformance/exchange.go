@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/opsapi/mocktoolkit/internal/redact"
@@ -221,13 +222,13 @@ func (ex *Exchange) Describe() string {
 	return printable(b.String())
 }
 
-// printable writes the control characters of a deployment's text as escapes ("\x1b"), and
+// printable writes the control characters of a deployment's text as escapes ("\x1b", "\u202e"), and
 // bytes that are not UTF-8 as U+FFFD, so an answer cannot recolour, clear or rewrite the
 // terminal or CI log a failure is printed to; line ends and tabs stay.
 func printable(s string) string {
 	clean := true
 	for _, r := range s {
-		if r == utf8.RuneError || r < ' ' && r != '\n' && r != '\t' || r == 0x7f || r >= 0x80 && r < 0xa0 {
+		if r == utf8.RuneError || hidden(r) {
 			clean = false
 			break
 		}
@@ -238,11 +239,20 @@ func printable(s string) string {
 	var b strings.Builder
 	for _, r := range strings.ToValidUTF8(s, "\uFFFD") {
 		switch {
-		case r < ' ' && r != '\n' && r != '\t', r == 0x7f, r >= 0x80 && r < 0xa0:
+		case hidden(r) && r < 0x100:
 			fmt.Fprintf(&b, "\\x%02x", r)
+		case hidden(r):
+			fmt.Fprintf(&b, "\\u%04x", r)
 		default:
 			b.WriteRune(r)
 		}
 	}
 	return b.String()
+}
+
+// hidden tells a character a terminal or a page does not show as itself: a control character
+// (but newline and tab), or a bidirectional control (U+202E and its kin), with which a
+// deployment's text would reorder how the failure around it reads.
+func hidden(r rune) bool {
+	return r < ' ' && r != '\n' && r != '\t' || r == 0x7f || r >= 0x80 && r < 0xa0 || unicode.Is(unicode.Bidi_Control, r)
 }

@@ -135,11 +135,15 @@ func TestManifestFileIsARegularFile(t *testing.T) {
 }
 
 // A failure shows a deployment's answer without its control characters: ESC, NUL and BEL in
-// an answer reached the operator's terminal and the CI log as they were.
+// an answer reached the operator's terminal and the CI log as they were, and bidirectional
+// controls (U+202E) reordered how the failure around them reads.
 func TestDescribeWritesControlCharactersAsEscapes(t *testing.T) {
-	ex := &conformance.Exchange{Op: conformance.OpTagsList, Status: 500, Body: []byte("\x00\x07\x1b[31mRED\x1b[0m <b>\xff</b>\nnext")}
+	ex := &conformance.Exchange{Op: conformance.OpTagsList, Status: 500, Body: []byte("\x00\x07\x1b[31mRED\x1b[0m <b>\xff</b> \u202eSSAP\u2066\nnext")}
 	got := ex.Describe()
-	for _, c := range []string{"\x00", "\x07", "\x1b", "\xff"} {
+	if !strings.Contains(got, `\u202eSSAP\u2066`) {
+		t.Errorf("Describe = %q, want the bidirectional controls written as escapes", got)
+	}
+	for _, c := range []string{"\x00", "\x07", "\x1b", "\xff", "\u202e", "\u2066"} {
 		if strings.Contains(got, c) {
 			t.Errorf("Describe holds %q:\n%s", c, got)
 		}

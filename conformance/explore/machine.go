@@ -76,10 +76,7 @@ func (r *runner) property(t *rapid.T) {
 // change between replays.
 func (r *runner) fail(t *rapid.T, v *violation) {
 	r.foundAt.CompareAndSwap(0, r.cases.Load())
-	r.failure = &Failure{Rule: v.Rule, Reason: v.Reason, Detail: v.Detail, Calls: slices.Clone(r.trace)}
-	if v.Go != "" {
-		r.failure.Detail = strings.TrimSpace(v.Detail + "\nGo: " + v.Go)
-	}
+	r.failure = &Failure{Rule: v.Rule, Reason: v.Reason, Detail: v.Detail, Check: v.Go, Calls: slices.Clone(r.trace)}
 	t.Fatalf("%s", v.Error())
 }
 

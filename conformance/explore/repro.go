@@ -71,12 +71,7 @@ postas() { # authorization path body: as post, with the Authorization header giv
 // GoSpec renders the failing case as a spec to paste into the suite (package conformance_test,
 // whose helpers call, callInvalid, member, superadmin, anonymous and manifest it uses).
 func (f *Failure) GoSpec() string {
-	check := ""
-	if _, c, ok := strings.Cut(f.Detail, "\nGo: "); ok {
-		check = c
-	} else if c, ok := strings.CutPrefix(f.Detail, "Go: "); ok {
-		check = c
-	}
+	check := f.Check
 	var b strings.Builder
 	fmt.Fprintf(&b, "// Regression found by explore mode (seed %d): %s — %s\n", f.Seed, f.Rule, Statement(f.Rule))
 	fmt.Fprintf(&b, "It(%q, Label(\"contract\", \"regression\"), func() {\n", "explore regression: "+f.Reason)

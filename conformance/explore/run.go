@@ -121,8 +121,14 @@ type Result struct {
 type Failure struct {
 	Rule   rules.ID
 	Reason string
+	// Detail is what was seen, the deployment's answer among it: text it chose, so never
+	// searched for anything of ours.
 	Detail string
-	Seed   uint64
+	// Check is the Go assertion of the property the case broke, for GoSpec: the suite's own,
+	// kept apart from Detail (a deployment's answer holding "\nGo: " once wrote its own line
+	// into the spec to paste).
+	Check string
+	Seed  uint64
 	// Calls are the HTTP calls of the shrunk case, in order.
 	Calls []Call
 	// Rapid is rapid's own report (its seed of the failing case and how to reproduce it).
