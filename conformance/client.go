@@ -120,6 +120,8 @@ type Client struct {
 	// unanswered counts the requests in a row that got no answer: none within the timeout, or
 	// the connection refused.
 	unanswered atomic.Int64
+	// refused follows whether the deployment answered anything but 429 (refusals.go).
+	refused refusals
 	// logins are the login leases of a one-process run; loginHost, when set, is the parallel
 	// run's coordinator that holds them instead (logins.go).
 	logins    loginTable
@@ -209,6 +211,9 @@ func (c *Client) Send(ctx context.Context, r Request) (*Exchange, error) {
 			return ex, ctx.Err()
 		case <-time.After(wait):
 		}
+	}
+	if !r.NoRetry {
+		c.refused.note(ex)
 	}
 	ex.decode()
 	ex.Violations = check.Deployment(check.Judge(ctx, ex.Checked()))

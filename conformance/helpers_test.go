@@ -147,6 +147,10 @@ func token(r role, op Operation) string {
 // maxUnanswered is how many requests in a row may go unanswered before the run is abandoned.
 const maxUnanswered = 3
 
+// maxRefused is how many requests refused with 429 however long the client waited, by a
+// deployment that has answered nothing else, end the run (it refuses everything).
+const maxRefused = 5
+
 // maxRenewals bounds the logins one request may take to get past a 401 of a cached token.
 const maxRenewals = 6
 
@@ -211,6 +215,9 @@ func sendCtx(ctx context.Context, r Request) *Exchange {
 			AbortSuite(fmt.Sprintf("the deployment stopped answering: the last %d requests got no answer within %s (CONFORMANCE_TIMEOUT) or had their connection refused, the last being %s (%v); the run ends here rather than fail or wait on every spec left. Its health check may answer while its operations hang (a database down, a stuck worker), or the deployment went down.", n, cfg.Timeout, r.Op.ID, err))
 		}
 		Fail(fmt.Sprintf("%s: the request could not be made: %s\n\n%s", r.Op.ID, err, ex.Describe()))
+	}
+	if n := client.RefusedOnly(); n >= maxRefused {
+		AbortSuite(fmt.Sprintf("the deployment refuses every request with 429: it has answered nothing else, and %d requests were still refused after waiting what Retry-After asked, as long as CONFORMANCE_RETRY_MAX (%s) allows, the last being %s; the run ends here rather than wait on and skip every spec left. Its rate limits may be spent from an earlier run (start with a fresh window), or it refuses everything.", n, cfg.RetryMax, r.Op.ID))
 	}
 	if ex.LongRetry > 0 {
 		if len(ex.Broken(rules.LIMIT6)) > 0 { // a per-minute window cannot ask that long

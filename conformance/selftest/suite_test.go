@@ -332,6 +332,35 @@ func TestDeploymentGoneMidRunEndsTheRun(t *testing.T) {
 	}
 }
 
+// A deployment that answers every operation 429 ends the run with one line saying so once a
+// few requests were still refused after their waits: each spec left would otherwise wait out
+// its retries and skip, for hours.
+func TestDeploymentRefusingEverythingEndsTheRun(t *testing.T) {
+	t.Parallel()
+	mock, err := mockserver.New(mockserver.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodPost { // its manifest and health check
+			mock.ServeHTTP(w, r)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		w.Header().Set("Retry-After", "1")
+		w.Header().Set("X-RateLimit-Limit", "60")
+		w.Header().Set("X-RateLimit-Remaining", "0")
+		w.WriteHeader(http.StatusTooManyRequests)
+		_, _ = w.Write([]byte(`{"message":"Too many requests."}`))
+	}))
+	t.Cleanup(srv.Close)
+	started := time.Now()
+	_, ok, out := runSuiteEnv(t, srv.URL, []string{"CONFORMANCE_RETRY_MAX=2", "CONFORMANCE_PARALLEL=1"}, "-ginkgo.label-filter=contract")
+	if ok || !strings.Contains(out, "refuses every request with 429") {
+		t.Errorf("a deployment refusing everything: passed %v after %s; want the run ended with one line saying so\n%s", ok, time.Since(started).Round(time.Second), tail(out, 3000))
+	}
+}
+
 // A manifest whose credentials the deployment refuses is caught once, at the start, naming the
 // user: every spec of that user would otherwise fail as the deployment's fault (AUTH-4), the run
 // crawling through the login throttle.
