@@ -15,3 +15,10 @@ func LowerLargeRead(n int64) (restore func()) {
 	largeRead = n
 	return func() { largeRead = old }
 }
+
+// OnSnapshotBuild sets a func called as each GET /__mock/state builds its answer; the returned
+// func removes it. Not for parallel tests.
+func OnSnapshotBuild(f func()) (restore func()) {
+	snapshotBuilding = f
+	return func() { snapshotBuilding = nil }
+}

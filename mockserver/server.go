@@ -54,6 +54,8 @@ type Server struct {
 	// the check together and then all swapped in, past the bound (D206).
 	admitting sync.Mutex
 	bigReads  *answerbound.Turn // one whole read of a large world at a time (readWhole)
+	// snapshotTurn lets one GET /__mock/state build its answer at a time (handleStateGet).
+	snapshotTurn *answerbound.Turn
 	// answers are the bytes of large answers still being written (boundAnswers).
 	answers   *answerbound.Budget
 	bodies    *inflight.Budget                                  // the operations' request bodies held at once (D216)
@@ -98,6 +100,7 @@ func New(cfg Config) (*Server, error) {
 	s.uploads = inflight.New(maxSnapshot + 1)
 	s.buildSlots = make(chan struct{}, runtime.GOMAXPROCS(0))
 	s.bigReads = answerbound.NewTurn()
+	s.snapshotTurn = answerbound.NewTurn()
 	s.answers = answerbound.New(maxAnswersInFlight)
 	s.logins = newLoginThrottle()
 	def, err := s.newWorld(DefaultWorld, Source{Seed: cfg.Seed, Scenario: cfg.Scenario}, s.base.Now())

@@ -4,7 +4,12 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"io"
 	"net/http"
+	"os"
+	"runtime"
+	"strconv"
+	"sync"
 	"testing"
 	"time"
 )
@@ -81,4 +86,70 @@ func largeSnapshot(b *testing.B, base string, times int) []byte {
 		b.Fatal(err)
 	}
 	return out
+}
+
+// BenchmarkSnapshotGetConcurrentPeakRSS starts cmd/mockserver, loads a world of about 90 MB
+// of snapshot (as BenchmarkSnapshotPutPeakRSS does), then sends six GET /__mock/state at once
+// and reports how far the process's peak resident memory grew past what it held before them
+// (goal: under one snapshot; the heap the load left may absorb part of it). Built in one
+// doubling buffer, and while the answer before was still written, six of an 83 MB world added
+// 128 to 178 MB. One iteration takes seconds: run it with -benchtime=1x.
+func BenchmarkSnapshotGetConcurrentPeakRSS(b *testing.B) {
+	bin := buildBinary(b)
+	var grew, size float64
+	for range b.N {
+		grew, size = getSnapshotsAtOnce(b, bin, 6)
+	}
+	b.ReportMetric(grew, "RSS-growth-MB")
+	b.ReportMetric(size, "snapshot-MB")
+	checkTarget(b, grew < size, "%d GET /__mock/state of %.0f MB at once: resident memory grew %.0f MB (want < %.0f)", 6, size, grew, size)
+}
+
+// getSnapshotsAtOnce starts bin with a large world, reads its snapshot n times at once, and
+// returns how far the peak resident memory grew past what it was before the reads, and the
+// snapshot's size, in MB.
+func getSnapshotsAtOnce(b *testing.B, bin string, n int) (grew, size float64) {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	base, cmd, stop := serveBinary(ctx, b, bin, []string{"GOGC="}, "--scenario", "busy", "--max-state-mb", "4096")
+	defer stop()
+	body := largeSnapshot(b, base, 40)
+	req, _ := http.NewRequest(http.MethodPut, base+"/__mock/state", bytes.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		b.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != http.StatusOK {
+		b.Fatalf("PUT /__mock/state: %d", res.StatusCode)
+	}
+	body = nil
+	runtime.GC()
+	time.Sleep(6 * time.Second) // the load's garbage is collected and the peak reset below counts only the reads
+	if err := os.WriteFile("/proc/"+strconv.Itoa(cmd.Process.Pid)+"/clear_refs", []byte("5"), 0); err != nil {
+		b.Fatal(err)
+	}
+	before := procStatus(b, cmd.Process.Pid, "VmRSS:") / 1024
+	var wg sync.WaitGroup
+	sizes := make([]int64, n)
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			res, err := http.Get(base + "/__mock/state")
+			if err != nil {
+				b.Error(err)
+				return
+			}
+			defer res.Body.Close()
+			if res.StatusCode != http.StatusOK {
+				b.Errorf("GET /__mock/state: %d", res.StatusCode)
+			}
+			sizes[i], _ = io.Copy(io.Discard, res.Body)
+		}()
+	}
+	wg.Wait()
+	peak := procStatus(b, cmd.Process.Pid, "VmHWM:") / 1024
+	return peak - before, float64(sizes[0]) / (1 << 20)
 }
