@@ -47,9 +47,19 @@ func WithWorld(name string) Option {
 // WithAdminToken sends the mock's admin token (--admin-token) in X-Mock-Admin-Token.
 func WithAdminToken(token string) Option { return func(c *Client) { c.admin = token } }
 
-// WithHTTPClient sets the HTTP client (when not set, one whose calls give up after
+// WithHTTPClient sets the HTTP client (when not set, or nil, one whose calls give up after
 // DefaultTimeout).
-func WithHTTPClient(hc *http.Client) Option { return func(c *Client) { c.hc = sameHostOnly(hc) } }
+func WithHTTPClient(hc *http.Client) Option {
+	return func(c *Client) {
+		if hc == nil { // nil is the default client, as leaving the option out: it was dereferenced
+			hc = defaultHTTPClient()
+		}
+		c.hc = sameHostOnly(hc)
+	}
+}
+
+// defaultHTTPClient is the client of a Client made without WithHTTPClient.
+func defaultHTTPClient() *http.Client { return &http.Client{Timeout: DefaultTimeout} }
 
 // sameHostOnly is a copy of hc that follows a redirect only to the host it was sent to: the
 // admin token goes with every call, and a base URL that redirects elsewhere (a proxy, a typo)
@@ -88,7 +98,7 @@ const (
 
 // New returns a client of the mock at baseURL, such as http://127.0.0.1:4010.
 func New(baseURL string, opts ...Option) *Client {
-	c := &Client{base: strings.TrimRight(baseURL, "/"), hc: sameHostOnly(&http.Client{Timeout: DefaultTimeout})}
+	c := &Client{base: strings.TrimRight(baseURL, "/"), hc: sameHostOnly(defaultHTTPClient())}
 	for _, o := range opts {
 		o(c)
 	}
