@@ -38,6 +38,13 @@ func putLargeSnapshot(b *testing.B, bin string) (peak, size float64) {
 	base, cmd, stop := serveBinary(ctx, b, bin, []string{"GOGC="}, "--scenario", "busy", "--max-state-mb", "4096") // GOGC=: the binary's own setting
 	defer stop()
 	body := largeSnapshot(b, base, 40)
+	putSnapshot(b, base, body)
+	peak = procStatus(b, cmd.Process.Pid, "VmHWM:") / 1024
+	return peak, float64(len(body)) / (1 << 20)
+}
+
+// putSnapshot loads body as the world at base (PUT /__mock/state), which must answer 200.
+func putSnapshot(b *testing.B, base string, body []byte) {
 	req, _ := http.NewRequest(http.MethodPut, base+"/__mock/state", bytes.NewReader(body))
 	req.Header.Set("Content-Type", "application/json")
 	res, err := http.DefaultClient.Do(req)
@@ -48,8 +55,6 @@ func putLargeSnapshot(b *testing.B, bin string) (peak, size float64) {
 	if res.StatusCode != http.StatusOK {
 		b.Fatalf("PUT /__mock/state: %d", res.StatusCode)
 	}
-	peak = procStatus(b, cmd.Process.Pid, "VmHWM:") / 1024
-	return peak, float64(len(body)) / (1 << 20)
 }
 
 // largeSnapshot is the world at base's snapshot with its cards and comments copied times
@@ -114,16 +119,7 @@ func getSnapshotsAtOnce(b *testing.B, bin string, n int) (grew, size float64) {
 	base, cmd, stop := serveBinary(ctx, b, bin, []string{"GOGC="}, "--scenario", "busy", "--max-state-mb", "4096")
 	defer stop()
 	body := largeSnapshot(b, base, 40)
-	req, _ := http.NewRequest(http.MethodPut, base+"/__mock/state", bytes.NewReader(body))
-	req.Header.Set("Content-Type", "application/json")
-	res, err := http.DefaultClient.Do(req)
-	if err != nil {
-		b.Fatal(err)
-	}
-	res.Body.Close()
-	if res.StatusCode != http.StatusOK {
-		b.Fatalf("PUT /__mock/state: %d", res.StatusCode)
-	}
+	putSnapshot(b, base, body)
 	body = nil
 	runtime.GC()
 	time.Sleep(6 * time.Second) // the load's garbage is collected and the peak reset below counts only the reads
