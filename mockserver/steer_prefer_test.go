@@ -94,4 +94,20 @@ func TestUnservableWorldIsMarkedRefused(t *testing.T) {
 	if got := a.header.Get("X-Mock-Refused"); got != "world" {
 		t.Errorf("X-Mock-Refused %q, want world (%s)", got, a.raw)
 	}
+	// The 503 of a full registry is the mock's capacity, not an answer of the API: marked too.
+	full := newMock(t, mockserver.Config{MaxWorlds: 1})
+	full.ctl(http.MethodGet, "/__worlds/a/__mock/clock", nil).wantStatus(t, 200)
+	req, _ := http.NewRequest(http.MethodPost, full.url+pTagsCreate, strings.NewReader(`{"name":"x"}`))
+	for k, v := range map[string]string{"Content-Type": "application/json", "X-Mock-World": "b",
+		"Origin": "https://evil.example", "Sec-Fetch-Site": "cross-site", "Sec-Fetch-Mode": "cors"} {
+		req.Header.Set(k, v)
+	}
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if got := res.Header.Get("X-Mock-Refused"); res.StatusCode != http.StatusServiceUnavailable || got != "world" {
+		t.Errorf("a new world with the registry full: %d, X-Mock-Refused %q; want 503 marked world", res.StatusCode, got)
+	}
 }

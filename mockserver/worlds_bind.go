@@ -285,18 +285,18 @@ func (s *Server) worldToChange(w http.ResponseWriter, r *http.Request) (*world, 
 }
 
 // writeNoWorld answers a request whose world cannot be served: 400 shape (a) unless the error
-// says otherwise (404 for one not there, 503 with Retry-After when every world is busy).
+// says otherwise (404 for one not there, 503 with Retry-After when every world is busy). The
+// answer is marked as the mock's refusal of the world: the client's misuse of the mock, or the
+// mock's own capacity, never the deployment's answer, so the checker excuses it (D60, D141).
 func writeNoWorld(w http.ResponseWriter, err error) {
 	status := http.StatusBadRequest
 	if e, ok := err.(*errNoWorld); ok && e.status != 0 {
 		status = e.status
 	}
-	switch status {
-	case http.StatusServiceUnavailable:
+	if status == http.StatusServiceUnavailable {
 		w.Header().Set("Retry-After", "1")
-	case http.StatusBadRequest: // the client's misuse of the mock, excused by the checker (D60)
-		w.Header().Set(prefer.Refused, prefer.RefusedWorld)
 	}
+	w.Header().Set(prefer.Refused, prefer.RefusedWorld)
 	writeShapeA(w, status, err.Error())
 }
 

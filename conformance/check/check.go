@@ -229,11 +229,13 @@ func encoded(h http.Header) bool {
 	return false
 }
 
-// refusedWorld tells a mock's 400 to a request naming a world (X-Mock-World) it cannot serve
-// (a bad name, the header twice): the client addressed a mock's world wrongly, and that 400 is
-// no answer of the API, so its status is not judged (STATUS-1), as refusedPreference.
+// refusedWorld tells a mock's refusal of a request naming a world (X-Mock-World) it cannot
+// serve: 400 for a bad name or the header twice (the client addressed a mock's world wrongly),
+// 503 when every world is busy (the mock's own capacity). Neither is an answer of the API, so
+// its status is not judged (STATUS-1), as refusedPreference; the mock marks both.
 func refusedWorld(ex Exchange) bool {
-	return ex.Status == http.StatusBadRequest && len(ex.ReqHeader.Values(WorldHeader)) > 0 && ex.Header.Get(prefer.Refused) == prefer.RefusedWorld
+	return (ex.Status == http.StatusBadRequest || ex.Status == http.StatusServiceUnavailable) &&
+		len(ex.ReqHeader.Values(WorldHeader)) > 0 && ex.Header.Get(prefer.Refused) == prefer.RefusedWorld
 }
 
 // WorldHeader names a mock's world (the mock's X-Mock-World): a client may address a mock's

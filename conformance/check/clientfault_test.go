@@ -82,20 +82,24 @@ func TestRefusedPreferenceIsNotTheDeployments(t *testing.T) {
 	}
 }
 
-// A mock's 400 to a request naming a world it cannot serve (X-Mock-World: bad!), marked as its
-// refusal (X-Mock-Refused: world), is the client's doing: its status is not judged where the
-// operation lists no 400. Unmarked, it is a deployment's own answer, and judged.
+// A mock's 400 to a request naming a world it cannot serve (X-Mock-World: bad!), or its 503
+// when every world is busy, marked as its refusal (X-Mock-Refused: world), is the client's
+// doing or the mock's capacity: its status is not judged where the operation lists neither.
+// Unmarked, it is a deployment's own answer, and judged.
 func TestRefusedWorldIsNotTheDeployments(t *testing.T) {
 	o := op(t, "conversationsRestore")
 	body := []byte(`{"error":true,"message":"The world name \"bad!\" is not valid.","data":[]}`)
 	for _, tt := range []struct {
 		world, mark string
+		status      int
 		status1     bool
 	}{
-		{"bad!", "world", false},
-		{"", "", true},
-		{"bad!", "", true},
-		{"", "world", true},
+		{"bad!", "world", 400, false},
+		{"w3", "world", 503, false}, // every world busy: the mock's capacity
+		{"", "", 400, true},
+		{"bad!", "", 400, true},
+		{"w3", "", 503, true}, // a deployment's own 503
+		{"", "world", 400, true},
 	} {
 		h := http.Header{"Content-Type": {"application/json"}}
 		if tt.world != "" {
@@ -105,10 +109,10 @@ func TestRefusedWorldIsNotTheDeployments(t *testing.T) {
 		if tt.mark != "" {
 			answer.Set("X-Mock-Refused", tt.mark)
 		}
-		ex := check.Exchange{Op: o, ReqHeader: h, ReqBody: []byte(`{"conversation_id":1}`), Status: http.StatusBadRequest, Header: answer, Body: body}
+		ex := check.Exchange{Op: o, ReqHeader: h, ReqBody: []byte(`{"conversation_id":1}`), Status: tt.status, Header: answer, Body: body}
 		got := slices.ContainsFunc(check.Judge(context.Background(), ex), func(v check.Violation) bool { return v.Rule == rules.STATUS1 })
 		if got != tt.status1 {
-			t.Errorf("X-Mock-World %q, X-Mock-Refused %q: STATUS-1 %v, want %v", tt.world, tt.mark, got, tt.status1)
+			t.Errorf("X-Mock-World %q, X-Mock-Refused %q, %d: STATUS-1 %v, want %v", tt.world, tt.mark, tt.status, got, tt.status1)
 		}
 	}
 }
