@@ -88,7 +88,7 @@ func TestStateLeftoversCleanedAtStart(t *testing.T) {
 }
 
 // A careless --upstream naming the proxy's own address is refused at start, not served until
-// the proxy runs out of connections (D140).
+// the proxy runs out of connections (D140): a usage error (exit 2), never read as a verdict (1).
 func TestProxyUpstreamIsItself(t *testing.T) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -100,8 +100,9 @@ func TestProxyUpstreamIsItself(t *testing.T) {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		err := run(ctx, []string{"proxy", "--upstream", up, "--addr", fmt.Sprintf("127.0.0.1:%d", port)}, noEnv, io.Discard, io.Discard)
 		cancel()
-		if err == nil || !strings.Contains(err.Error(), "own address") {
-			t.Errorf("--upstream %s on the proxy's own port: %v, want a refusal at start", up, err)
+		var exit *exitError
+		if !errors.As(err, &exit) || exit.code != 2 || !strings.Contains(err.Error(), "own address") {
+			t.Errorf("--upstream %s on the proxy's own port: %v, want a refusal at start, exit 2", up, err)
 		}
 	}
 }

@@ -132,7 +132,7 @@ func runProxy(ctx context.Context, args []string, getenv environ, std stdio) err
 	}
 	if err := notItself(ctx, opts.upstream, ln.Addr()); err != nil {
 		ln.Close()
-		return err
+		return &exitError{code: 2, msg: err.Error()} // a value the proxy cannot use, never a verdict (1)
 	}
 	// No read or write timeout: bodies stream through, as long as the upstream takes.
 	handler, rec, err := withRecorder(p, opts)
