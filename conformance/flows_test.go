@@ -48,7 +48,7 @@ var _ = Describe("Recorded flows", func() {
 // recolour, clear or retitle.
 func noControls(s string) string {
 	return strings.Map(func(r rune) rune {
-		if unicode.IsControl(r) || r == utf8.RuneError {
+		if unicode.IsControl(r) || unicode.Is(unicode.Bidi_Control, r) || r == utf8.RuneError {
 			return '?'
 		}
 		return r

@@ -185,6 +185,8 @@ func TestBadFlowsFailWithClearErrors(t *testing.T) {
 		"malformed.json":  `{"flow":1,"steps":[`,
 		"unknown-op.json": step("cardsDestroy", `{}`),
 		"unbound.json":    step("themeVersionsDeprecate", `{"version_id":{"manifest":"websites.retired_version_id"}}`),
+		// A name that would retitle the spec in a terminal or a CI view ("checkout FAIL ok").
+		"bidi.json": strings.Replace(step("tagsList", `{}`), `"name":"x"`, `"name":"checkout \u202eLIAF\u202c ok \u001b[31m"`, 1),
 	} {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(doc), 0o644); err != nil {
 			t.Fatal(err)
@@ -196,10 +198,13 @@ func TestBadFlowsFailWithClearErrors(t *testing.T) {
 		"unknown-op.json": `step 1: unknown operation "cardsDestroy"`,
 		"unbound.json":    `flow "x", step 1: field "version_id" refers to the manifest's "websites.retired_version_id", which the target's manifest does not have`,
 	}
-	if len(specs) != len(want) {
-		t.Fatalf("want %d flow specs, got %+v", len(want), specs)
+	if len(specs) != len(want)+1 {
+		t.Fatalf("want %d flow specs, got %+v", len(want)+1, specs)
 	}
 	for _, s := range specs {
+		if strings.Contains(s.Name, "bidi.json") && strings.ContainsAny(s.Name, "\u202e\u202c\x1b") {
+			t.Errorf("the spec name holds the flow name's controls: %q", s.Name)
+		}
 		for file, msg := range want {
 			if strings.Contains(s.Name, file) && (!s.State.Is(types.SpecStateFailureStates) || !strings.Contains(s.Failure, msg)) {
 				t.Errorf("%s: state %v, failure %q; want a failure containing %q", file, s.State, s.Failure, msg)
