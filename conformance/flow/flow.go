@@ -12,6 +12,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/opsapi/mocktoolkit/internal/text"
 )
 
 // Version is the format version a document names in its "flow" field.
@@ -131,6 +133,9 @@ func AsRef(v any) (r Ref, isObject bool, err error) {
 		if !isString || s == "" {
 			return r, true, fmt.Errorf("a manifest reference names a key path (a non-empty string), not %s", clipped(m))
 		}
+		if err := checkPath(s); err != nil {
+			return r, true, err
+		}
 		return Ref{Manifest: s}, true, nil
 	}
 	st, hasStep := obj["step"]
@@ -141,6 +146,9 @@ func AsRef(v any) (r Ref, isObject bool, err error) {
 		if !isNum || n < 1 || !isString || s == "" {
 			return r, true, fmt.Errorf("a step reference names a step number (1 or more) and a path (a non-empty string), not %s and %s", clipped(st), clipped(p))
 		}
+		if err := checkPath(s); err != nil {
+			return r, true, err
+		}
 		return Ref{Step: n, Path: s}, true, nil
 	}
 	keys := make([]string, 0, len(obj))
@@ -149,6 +157,31 @@ func AsRef(v any) (r Ref, isObject bool, err error) {
 	}
 	sort.Strings(keys)
 	return r, true, fmt.Errorf("an object in a body is a reference, {\"manifest\": key} or {\"step\": n, \"path\": p}, or a literal, {\"literal\": value}; this one has the keys %s", clipped(strings.Join(keys, ", ")))
+}
+
+// checkPath says why s is no key path a reference may name: each index in brackets is a
+// whole number from 0, in at most 9 digits, and brackets come in pairs. Such a path names
+// nothing in any manifest or answer, so the flow file is at fault, not the target's manifest
+// ([-1] was reported as a key to add to it).
+func checkPath(s string) error {
+	for rest := s; ; {
+		open := strings.IndexByte(rest, '[')
+		if open < 0 {
+			if strings.Contains(rest, "]") {
+				return fmt.Errorf("the key path %s has a ] without its [", quote(s))
+			}
+			return nil
+		}
+		end := strings.IndexByte(rest[open:], ']')
+		if end < 0 {
+			return fmt.Errorf("the key path %s has a [ without its ]", quote(s))
+		}
+		idx := rest[open+1 : open+end]
+		if idx == "" || len(idx) > 9 || strings.Trim(idx, "0123456789") != "" {
+			return fmt.Errorf("the key path %s holds the index [%s]: an index is a whole number from 0", quote(s), text.Clip(idx, 40))
+		}
+		rest = rest[open+end+1:]
+	}
 }
 
 func toInt(v any) (int, bool) {

@@ -137,6 +137,9 @@ func TestParseNamesEachProblemByStep(t *testing.T) {
 		"a step that is a string":  {`{"flow":1,"name":"x","steps":[{"step":"1"}]}`, "steps[].step is a string; the flow format wants a whole number there"},
 		"a key of no flow":         {"{\"flow\":1,\n\"colour\":2}", `line 2: the key "colour" is not one a flow document has`},
 		"an empty file":            {``, "the file is empty"},
+		"a negative index":         {`{"flow":1,"name":"x","steps":[{"step":1,"operation":"domainCartRemove","as":"none","body":{"cart_item_id":{"manifest":"domains.carts[-1].item_ids[0]"}},"answer":{"status":200,"outline":"null"}}]}`, `step 1: field "cart_item_id": the key path "domains.carts[-1].item_ids[0]" holds the index [-1]: an index is a whole number from 0`},
+		"an index past int":        {`{"flow":1,"name":"x","steps":[{"step":1,"operation":"domainCartRemove","as":"none","body":{"session_token":{"manifest":"domains.carts[99999999999999999999].session_token"}},"answer":{"status":200,"outline":"null"}}]}`, `holds the index [99999999999999999999]`},
+		"an unclosed bracket":      {`{"flow":1,"name":"x","steps":[{"step":2,"operation":"cardsCreate","as":"member","body":{"id":{"step":1,"path":"data.cards[0.id"}},"answer":{"status":200,"outline":"null"}}]}`, `has a [ without its ]`},
 	} {
 		t.Run("rejects "+name, func(t *testing.T) {
 			_, err := flow.Parse([]byte(c.doc), ops)
