@@ -8,6 +8,7 @@ import (
 
 	"github.com/opsapi/mocktoolkit/conformance/check"
 	"github.com/opsapi/mocktoolkit/conformance/rules"
+	"github.com/opsapi/mocktoolkit/spec"
 )
 
 // A 422 refusing a request whose Content-Type is not JSON, or that is sent compressed, may name
@@ -65,19 +66,8 @@ func TestRefusedPreferenceIsNotTheDeployments(t *testing.T) {
 		{"code=418", "", true},      // a deployment's own 400
 		{"code=418", "world", true}, // marked for another refusal
 	} {
-		h := http.Header{"Content-Type": {"application/json"}}
-		if tt.prefer != "" {
-			h.Set("Prefer", tt.prefer)
-		}
-		answer := http.Header{"X-Ratelimit-Limit": {"60"}, "X-Ratelimit-Remaining": {"59"}}
-		if tt.mark != "" {
-			answer.Set("X-Mock-Refused", tt.mark)
-		}
-		ex := check.Exchange{Op: o, ReqHeader: h, ReqBody: []byte(`{"conversation_id":1}`), Status: http.StatusBadRequest, Header: answer, Body: body}
-		vs := check.Judge(context.Background(), ex)
-		got := slices.ContainsFunc(vs, func(v check.Violation) bool { return v.Rule == rules.STATUS1 })
-		if got != tt.status1 {
-			t.Errorf("Prefer %q, X-Mock-Refused %q: STATUS-1 %v, want %v (%v)", tt.prefer, tt.mark, got, tt.status1, vs)
+		if got := status1(o, "Prefer", tt.prefer, tt.mark, http.StatusBadRequest, body); got != tt.status1 {
+			t.Errorf("Prefer %q, X-Mock-Refused %q: STATUS-1 %v, want %v", tt.prefer, tt.mark, got, tt.status1)
 		}
 	}
 }
@@ -101,18 +91,24 @@ func TestRefusedWorldIsNotTheDeployments(t *testing.T) {
 		{"w3", "", 503, true}, // a deployment's own 503
 		{"", "world", 400, true},
 	} {
-		h := http.Header{"Content-Type": {"application/json"}}
-		if tt.world != "" {
-			h.Set("X-Mock-World", tt.world)
-		}
-		answer := http.Header{"X-Ratelimit-Limit": {"60"}, "X-Ratelimit-Remaining": {"59"}}
-		if tt.mark != "" {
-			answer.Set("X-Mock-Refused", tt.mark)
-		}
-		ex := check.Exchange{Op: o, ReqHeader: h, ReqBody: []byte(`{"conversation_id":1}`), Status: tt.status, Header: answer, Body: body}
-		got := slices.ContainsFunc(check.Judge(context.Background(), ex), func(v check.Violation) bool { return v.Rule == rules.STATUS1 })
-		if got != tt.status1 {
+		if got := status1(o, "X-Mock-World", tt.world, tt.mark, tt.status, body); got != tt.status1 {
 			t.Errorf("X-Mock-World %q, X-Mock-Refused %q, %d: STATUS-1 %v, want %v", tt.world, tt.mark, tt.status, got, tt.status1)
 		}
 	}
+}
+
+// status1 judges a conversation restore sent with the request header name set to value (left
+// out when empty), answered status with body and the X-Mock-Refused mark (none when empty), and
+// tells whether STATUS-1 is broken.
+func status1(o spec.Operation, name, value, mark string, status int, body []byte) bool {
+	h := http.Header{"Content-Type": {"application/json"}}
+	if value != "" {
+		h.Set(name, value)
+	}
+	answer := http.Header{"X-Ratelimit-Limit": {"60"}, "X-Ratelimit-Remaining": {"59"}}
+	if mark != "" {
+		answer.Set("X-Mock-Refused", mark)
+	}
+	ex := check.Exchange{Op: o, ReqHeader: h, ReqBody: []byte(`{"conversation_id":1}`), Status: status, Header: answer, Body: body}
+	return slices.ContainsFunc(check.Judge(context.Background(), ex), func(v check.Violation) bool { return v.Rule == rules.STATUS1 })
 }
