@@ -108,11 +108,11 @@ soak: ## the soak test for $(SOAK): 64 clients mixing reads and writes, race det
 	$(GO) test -race -count=1 -run '^TestSoak$$' -v ./mockserver -args -soak $(SOAK)
 
 fuzz: ## run each fuzz target for $(FUZZTIME) (the seeds alone run in `make test`)
-	$(GO) test -run '^$$' -fuzz '^FuzzHandler$$' -fuzztime $(FUZZTIME) ./mockserver
-	$(GO) test -run '^$$' -fuzz '^FuzzEnvelope$$' -fuzztime $(FUZZTIME) ./mockserver
-	$(GO) test -run '^$$' -fuzz '^FuzzRedact$$' -fuzztime $(FUZZTIME) ./internal/redact
-	$(GO) test -run '^$$' -fuzz '^FuzzLoadState$$' -fuzztime $(FUZZTIME) ./reference
-	$(GO) test -run '^$$' -fuzz '^FuzzInvalidText$$' -fuzztime $(FUZZTIME) ./spec
+	bash .ci/fuzz-target $(GO) FuzzHandler ./mockserver $(FUZZTIME)
+	bash .ci/fuzz-target $(GO) FuzzEnvelope ./mockserver $(FUZZTIME)
+	bash .ci/fuzz-target $(GO) FuzzRedact ./internal/redact $(FUZZTIME)
+	bash .ci/fuzz-target $(GO) FuzzLoadState ./reference $(FUZZTIME)
+	bash .ci/fuzz-target $(GO) FuzzInvalidText ./spec $(FUZZTIME)
 
 # Container targets (README, "Containers").
 #
