@@ -20,8 +20,10 @@ import (
 	"mime"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // Client calls the mock's controls for one world. It is safe for concurrent use.
@@ -204,7 +206,7 @@ func (c *Client) do(ctx context.Context, method, path string, body, out any) err
 	if res.StatusCode/100 != 2 {
 		e := &Error{Status: res.StatusCode}
 		if json.Unmarshal(raw, e) != nil || e.Message == "" {
-			e.Message = strings.TrimSpace(string(raw))
+			e.Message = otherAnswer(raw, c.base)
 		}
 		return e
 	}
@@ -220,3 +222,24 @@ func (c *Client) do(ctx context.Context, method, path string, body, out any) err
 	}
 	return nil
 }
+
+// otherAnswer words an error answer that is not the mock's JSON (another server's page, a
+// proxy's text): its start quoted, control characters escaped, and its size. Whole, 50 MB of a
+// wrong base URL's answer went into the error, and from t.Fatal into the CI log.
+func otherAnswer(raw []byte, base string) string {
+	text := strings.TrimSpace(string(raw))
+	if len(text) <= maxQuoted && json.Valid(raw) {
+		return text
+	}
+	if len(text) <= maxQuoted {
+		return strconv.Quote(text)
+	}
+	cut := text[:maxQuoted]
+	for !utf8.ValidString(cut) { // not in the middle of a character
+		cut = cut[:len(cut)-1]
+	}
+	return fmt.Sprintf("%s… (%d bytes, not the mock's JSON: is %s the mock's base URL?)", strconv.Quote(cut), len(raw), base)
+}
+
+// maxQuoted is how much of an answer that is not the mock's an error quotes.
+const maxQuoted = 200
