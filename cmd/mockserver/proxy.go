@@ -151,6 +151,7 @@ func runProxy(ctx context.Context, args []string, getenv environ, std stdio) err
 	base := baseURL(ln.Addr())
 	fmt.Fprintf(std.out, "proxy listening on %s (%s), forwarding to %s\n", base, ln.Addr(), opts.upstream.Redacted())
 	fmt.Fprintf(std.out, "dashboard at %s/__proxy/, exchanges at %s/__proxy/exchanges\n", base, base)
+	fmt.Fprintln(std.out, stopOutputs(opts))
 
 	errc := make(chan error, 1)
 	served := boundConns(srv, p.Listener(ln), "proxy")
@@ -173,6 +174,26 @@ func runProxy(ctx context.Context, args []string, getenv environ, std stdio) err
 		return errors.Join(recErr, err)
 	}
 	return nil
+}
+
+// stopOutputs says at start what the proxy does at stop: the reports and the recording it
+// writes, and whether a deployment's violation fails it, so a CI gate a missing variable left
+// off (MOCK_PROXY_FAIL_ON_VIOLATION= in a compose file) shows in the first lines of the log.
+func stopOutputs(opts proxyOptions) string {
+	var out []string
+	for _, f := range []struct{ what, path string }{{"JSON report", opts.reportJSON}, {"JUnit report", opts.reportJUnit}, {"scenario recording", opts.recordScenario}} {
+		if f.path != "" {
+			out = append(out, f.what+" "+f.path)
+		}
+	}
+	written := "at stop: no report written (--report-json, --report-junit)"
+	if len(out) > 0 {
+		written = "at stop: " + strings.Join(out, ", ")
+	}
+	if opts.failOnViolation {
+		return written + "; exits 1 if the deployment broke the contract (--fail-on-violation)"
+	}
+	return written + "; exits 0 whatever the deployment answered (--fail-on-violation is off)"
 }
 
 // notItself refuses an upstream that is the proxy's own address (D140): every request would

@@ -134,3 +134,19 @@ func TestProxyCommandUpstream(t *testing.T) {
 		t.Error("run with an ftp upstream returned nil, want an error")
 	}
 }
+
+// The start lines say what the proxy does at stop: the reports it writes and whether a
+// deployment's violation fails it. A CI gate a missing variable left off
+// (MOCK_PROXY_FAIL_ON_VIOLATION= in a compose file) ran silently, exiting 0.
+func TestProxyStartSaysWhatItDoesAtStop(t *testing.T) {
+	off := stopOutputs(proxyOptions{})
+	if !strings.Contains(off, "no report written") || !strings.Contains(off, "--fail-on-violation is off") {
+		t.Errorf("no reports, no gate: %q", off)
+	}
+	on := stopOutputs(proxyOptions{reportJUnit: "rep/junit.xml", reportJSON: "rep/r.json", failOnViolation: true})
+	for _, want := range []string{"JUnit report rep/junit.xml", "JSON report rep/r.json", "exits 1 if the deployment broke the contract"} {
+		if !strings.Contains(on, want) {
+			t.Errorf("reports and gate: %q, want %q in it", on, want)
+		}
+	}
+}
