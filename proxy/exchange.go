@@ -23,9 +23,13 @@ type exchange struct {
 	// unrouted: routed, and the upstream answered that it does not route the path there (404,
 	// 405, a redirect): not the operation's exchange, so not counted as checked.
 	unrouted bool
-	method   string
-	target   string // path and query, as the client sent them
-	path     string
+	// unanswered: the upstream gave no answer through no fault of its own (the client went
+	// away, sent a broken body, or the proxy stopped first): nothing of it was judged, so not
+	// counted as checked, and an operation with only such exchanges is not reported passed.
+	unanswered bool
+	method     string
+	target     string // path and query, as the client sent them
+	path       string
 
 	reqHeader http.Header
 	reqBody   []byte // at most maxBody bytes

@@ -244,6 +244,7 @@ func (p *Proxy) upstreamFailed(w http.ResponseWriter, r *http.Request, err error
 	body, _ := json.Marshal(map[string]any{"error": true, "message": msg, "data": []any{}})
 	if ex != nil {
 		ex.status, ex.respBody, ex.respWhole, ex.noWholeAnswer = status, body, true, true
+		ex.unanswered = !upstreamsFault
 		ex.note(msg)
 		if upstreamsFault {
 			ex.violations = []Violation{violation(rules.UP1, msg)}

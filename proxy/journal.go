@@ -185,7 +185,7 @@ func (p *Proxy) record(ex *exchange) int64 {
 	id := p.journal.add(e)
 	// An exchange the upstream did not answer whole has no body to judge: its verdict is UP-1,
 	// or nobody's when the client went away; it is not one judged by status and headers only.
-	p.stats.add(e, id, ex.op != nil && !ex.unrouted, ex.op == nil || ex.noWholeAnswer || (ex.respWhole && ex.reqJudged))
+	p.stats.add(e, id, ex.op != nil && !ex.unrouted && !ex.unanswered, ex.op == nil || ex.noWholeAnswer || (ex.respWhole && ex.reqJudged))
 	p.logViolations(id, e)
 	return id
 }

@@ -69,7 +69,7 @@ func (p *Proxy) WriteJUnitReport(w io.Writer) error {
 	for _, op := range r.Operations {
 		c := junitCase{Classname: op.Operation, Name: "POST " + op.Path}
 		if op.Exchanges == 0 {
-			c.Skipped = &junitSkipped{Message: "no exchange of this operation passed through the proxy"}
+			c.Skipped = &junitSkipped{Message: "no exchange of this operation was judged: none passed through the proxy, or none got the upstream's answer (the client went away, or the proxy stopped first)"}
 			suite.Skipped++
 		}
 		var client []string
