@@ -121,11 +121,13 @@ func (b *journalBudget) largest() *journal {
 // journal is a ring of exactly the last size requests to the API (not to the mock's own
 // endpoints) of one world, fewer only when the budget shared by all worlds needs room (D143).
 type journal struct {
-	b        *journalBudget
-	size     int
-	bytes    int // what the entries hold (cost)
-	nextID   int64
-	ring     []*journalEntry // ring[(start+i)%size], i < n: oldest first
+	b      *journalBudget
+	size   int
+	bytes  int // what the entries hold (cost)
+	nextID int64
+	// ring grows with the entries held, up to size, and then wraps: a size made whole up front
+	// cost 16 bytes a slot for every world, though the byte bound lets far fewer be held.
+	ring     []*journalEntry // ring[(start+i)%len(ring)], i < n: oldest first
 	costs    []int           // cost of ring[i]
 	start, n int
 	detached bool            // its world is gone: nothing more is kept
@@ -143,7 +145,26 @@ func newJournal(size int, b *journalBudget) *journal {
 	if size <= 0 {
 		size = DefaultJournalSize
 	}
-	return &journal{b: b, size: size, ring: make([]*journalEntry, size), costs: make([]int, size), counts: map[callKey]int{}, known: redact.NewKnown(0)}
+	return &journal{b: b, size: size, counts: map[callKey]int{}, known: redact.NewKnown(0)}
+}
+
+// slot is where the i-th oldest entry is; b.mu is held.
+func (j *journal) slot(i int) int {
+	return (j.start + i) % len(j.ring)
+}
+
+// grow makes room for one more entry in a full ring shorter than size, keeping the entries'
+// order; b.mu is held.
+func (j *journal) grow() {
+	if j.start != 0 { // the budget took entries meanwhile: lay them out from the first slot
+		ring := make([]*journalEntry, 0, min(2*len(j.ring), j.size))
+		costs := make([]int, 0, cap(ring))
+		ring = append(append(ring, j.ring[j.start:]...), j.ring[:j.start]...)
+		costs = append(append(costs, j.costs[j.start:]...), j.costs[:j.start]...)
+		j.ring, j.costs, j.start = ring, costs, 0
+	}
+	j.ring = append(j.ring, nil)
+	j.costs = append(j.costs, 0)
 }
 
 func (j *journal) add(e journalEntry) {
@@ -169,7 +190,10 @@ func (j *journal) add(e journalEntry) {
 		}
 		big.dropOldest()
 	}
-	i := (j.start + j.n) % j.size
+	if j.n == len(j.ring) {
+		j.grow()
+	}
+	i := j.slot(j.n)
 	j.ring[i], j.costs[i] = &e, cost
 	j.n++
 	j.bytes += cost
@@ -182,7 +206,7 @@ func (j *journal) dropOldest() {
 	j.bytes -= j.costs[j.start]
 	j.b.used -= j.costs[j.start]
 	j.ring[j.start], j.costs[j.start] = nil, 0
-	j.start = (j.start + 1) % j.size
+	j.start = (j.start + 1) % len(j.ring)
 	j.n--
 	if j.n == 0 {
 		delete(j.b.journals, j)
@@ -200,7 +224,7 @@ func (j *journal) list(limit int) []journalEntry {
 	out := make([]journalEntry, 0, n)
 	j.noteAll()
 	for i := j.n - 1; i >= 0 && len(out) < n; i-- {
-		e := j.ring[(j.start+i)%j.size]
+		e := j.ring[j.slot(i)]
 		e.Request.view()
 		e.Response.view()
 		j.scrub(e)
@@ -229,7 +253,7 @@ func (j *journal) empty() {
 	for j.n > 0 {
 		j.dropOldest()
 	}
-	j.start = 0
+	j.ring, j.costs, j.start = nil, nil, 0 // the slots follow the entries held: none
 }
 
 // count is how many calls of operation (any when "") answered a status that status matches

@@ -41,7 +41,7 @@ func (j *journal) noteOnRecord(h http.Header, query string, req, answer []byte) 
 // noteAll notes the credentials of every entry not yet noted, oldest first; b.mu is held.
 func (j *journal) noteAll() {
 	for i := 0; i < j.n; i++ {
-		e := j.ring[(j.start+i)%j.size]
+		e := j.ring[j.slot(i)]
 		if e.noted {
 			continue
 		}
