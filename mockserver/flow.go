@@ -45,7 +45,7 @@ type flowLog struct {
 	mu      sync.Mutex
 	calls   []flowCall
 	bytes   int
-	dropped int
+	dropped int                 // calls left out after the first ones recorded (given up or not)
 	left    [leftOutReasons]int // calls left out, by why
 	gone    bool                // its world was evicted: nothing more is kept
 	// givenUp counts the calls it recorded and gave up for a world in use (flowBudget.take);
@@ -96,7 +96,6 @@ func (f *flowLog) giveUp() bool {
 	f.budget.used.Add(-int64(f.bytes))
 	f.givenUp += len(f.calls)
 	f.calls, f.bytes = nil, 0
-	f.dropped++
 	f.gen++
 	return true
 }
@@ -114,7 +113,7 @@ type flowCall struct {
 func (f *flowLog) add(c flowCall) {
 	cost := cap(c.req) + cap(c.answer)
 	f.mu.Lock()
-	full := f.gone || len(f.calls) >= maxFlowSteps || f.bytes+cost > flowBytes || f.dropped > 0
+	full := f.gone || len(f.calls) >= maxFlowSteps || f.bytes+cost > flowBytes || f.dropped > 0 || f.givenUp > 0
 	f.mu.Unlock()
 	// The budget is taken without f.mu: reclaiming locks the registry, then other flows.
 	if full || !f.budget.take(cost, f) {
@@ -126,7 +125,7 @@ func (f *flowLog) add(c flowCall) {
 	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	if f.gone || f.dropped > 0 || len(f.calls) >= maxFlowSteps { // changed meanwhile
+	if f.gone || f.dropped > 0 || f.givenUp > 0 || len(f.calls) >= maxFlowSteps { // changed meanwhile
 		f.budget.used.Add(-int64(cost))
 		f.dropped++
 		f.gen++
@@ -142,7 +141,7 @@ func (f *flowLog) add(c flowCall) {
 func (f *flowLog) keep() int {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	if len(f.calls) >= maxFlowSteps || f.bytes >= flowBytes || f.dropped > 0 || f.budget.used.Load() >= flowBytesAll {
+	if len(f.calls) >= maxFlowSteps || f.bytes >= flowBytes || f.dropped > 0 || f.givenUp > 0 || f.budget.used.Load() >= flowBytesAll {
 		return maxJournalBody
 	}
 	return maxFlowAnswer
@@ -435,7 +434,13 @@ func (s *Server) buildFlow(wl *world, st *worldState) flow.Document {
 		notes = append(notes, "the world's clock was moved during the recording (after step "+strings.Join(steps, ", ")+"): a flow does not carry the clock, so a replay runs on the target's own time, and a step that relied on the move (a thumbnail window or a rate window that had passed, a snooze that had ended) may answer otherwise")
 	}
 	if givenUp > 0 {
-		notes = append(notes, fmt.Sprintf("the %d calls recorded since the last reset were given up while this world was idle, to make room for the flows of worlds in use (%d MiB across all worlds); reset this world to record afresh", givenUp, flowBytesAll>>20))
+		// The calls left out after the ones given up are counted too: the note said only that
+		// the recorded calls were given up, as if the world had made no call since.
+		later := ""
+		if dropped > 0 {
+			later = fmt.Sprintf(", and %d later calls were not recorded", dropped)
+		}
+		notes = append(notes, fmt.Sprintf("the %d calls recorded since the last reset were given up while this world was idle, to make room for the flows of worlds in use (%d MiB across all worlds)%s; reset this world to record afresh", givenUp, flowBytesAll>>20, later))
 	} else if dropped > 0 {
 		notes = append(notes, fmt.Sprintf("the recording holds the first %d calls since the last reset; %d later calls are left out (at most %d calls and %d MiB of bodies a world, %d MiB across all worlds)", len(calls), dropped, maxFlowSteps, flowBytes>>20, flowBytesAll>>20))
 	}
