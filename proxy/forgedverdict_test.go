@@ -93,7 +93,7 @@ func TestVerdictIsExposedToCrossOriginPages(t *testing.T) {
 // mock's refusal, which it marks (X-Mock-Refused: prefer), is the client's doing.
 func TestDeploymentsOwn400ToAPreferenceIsJudged(t *testing.T) {
 	for _, mark := range []string{"", "prefer"} {
-		upstream := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		s := startProxy(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			w.Header().Set("Content-Type", "application/json")
 			w.Header().Set("X-RateLimit-Limit", "60")
 			w.Header().Set("X-RateLimit-Remaining", "59")
@@ -103,24 +103,11 @@ func TestDeploymentsOwn400ToAPreferenceIsJudged(t *testing.T) {
 			w.WriteHeader(http.StatusBadRequest)
 			_, _ = io.WriteString(w, `{"error":true,"message":"Something broke","data":[]}`)
 		}))
-		u, _ := url.Parse(upstream.URL)
-		p, err := proxy.New(proxy.Config{Upstream: u})
-		if err != nil {
-			t.Fatal(err)
-		}
-		front := httptest.NewServer(p)
-		req, _ := http.NewRequest(http.MethodPost, front.URL+"/services/ai/v1/conversations/restore", strings.NewReader(`{"conversation_id":1}`))
+		req, _ := http.NewRequest(http.MethodPost, s.url+"/services/ai/v1/conversations/restore", strings.NewReader(`{"conversation_id":1}`))
 		req.Header.Set("Content-Type", "application/json")
 		req.Header.Set("Prefer", "code=418")
-		res, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		_, _ = io.ReadAll(res.Body)
-		res.Body.Close()
-		front.Close()
-		upstream.Close()
-		got := res.Header.Get(proxy.HeaderViolations)
+		res := s.do(t, req)
+		got := res.header.Get(proxy.HeaderViolations)
 		if judged := strings.Contains(got, "STATUS-1"); judged != (mark == "") {
 			t.Errorf("X-Mock-Refused %q: %s %q, want STATUS-1 only on the unmarked 400", mark, proxy.HeaderViolations, got)
 		}

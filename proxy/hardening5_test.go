@@ -9,8 +9,6 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
-	"net/http/httptrace"
-	"net/textproto"
 	"net/url"
 	"strconv"
 	"strings"
@@ -152,24 +150,7 @@ func TestRestoredSnapshotIsNotLIST1(t *testing.T) {
 func TestInterimAnswerLosesHopByHopHeaders(t *testing.T) {
 	up := rawUpstream(t, []byte("HTTP/1.1 103 Early Hints\r\nConnection: X-Hop\r\nX-Hop: secret\r\nKeep-Alive: timeout=5\r\nLink: </a.css>; rel=preload\r\n\r\n"+
 		"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}"))
-	p, err := proxy.New(proxy.Config{Upstream: up})
-	if err != nil {
-		t.Fatal(err)
-	}
-	front := httptest.NewServer(p)
-	t.Cleanup(front.Close)
-	var interim []textproto.MIMEHeader
-	ctx := httptrace.WithClientTrace(t.Context(), &httptrace.ClientTrace{Got1xxResponse: func(code int, h textproto.MIMEHeader) error {
-		interim = append(interim, h)
-		return nil
-	}})
-	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, front.URL+pTagsList, strings.NewReader("{}"))
-	req.Header.Set("Content-Type", "application/json")
-	res, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res.Body.Close()
+	interim, _, _, _ := interimThrough(t, up)
 	if len(interim) != 1 {
 		t.Fatalf("%d interim answers reached the client, want the 103", len(interim))
 	}

@@ -4,13 +4,9 @@ import (
 	"bytes"
 	"context"
 	"net/http"
-	"net/http/httptest"
-	"net/url"
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/opsapi/mocktoolkit/proxy"
 )
 
 // An exchange the upstream never answered because the client gave up first is not judged: it
@@ -18,24 +14,17 @@ import (
 // run whose every exchange went unanswered reported each operation as passing).
 func TestUnansweredExchangeIsNotReportedPassed(t *testing.T) {
 	release := make(chan struct{})
-	upstream := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	defer close(release)
+	s := startProxy(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		select {
 		case <-release:
 		case <-r.Context().Done():
 		}
 	}))
-	defer upstream.Close()
-	defer close(release)
-	u, _ := url.Parse(upstream.URL)
-	p, err := proxy.New(proxy.Config{Upstream: u})
-	if err != nil {
-		t.Fatal(err)
-	}
-	front := httptest.NewServer(p)
-	defer front.Close()
+	p := s.proxy
 	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
 	defer cancel()
-	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, front.URL+pTagsList, strings.NewReader("{}"))
+	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, s.url+pTagsList, strings.NewReader("{}"))
 	req.Header.Set("Content-Type", "application/json")
 	if res, err := http.DefaultClient.Do(req); err == nil {
 		res.Body.Close()
