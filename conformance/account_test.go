@@ -2,11 +2,12 @@ package conformance_test
 
 import (
 	"fmt"
-	. "github.com/onsi/ginkgo/v2"
-	. "github.com/onsi/gomega"
 	"strings"
 	"time"
 	"unicode"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
 
 	. "github.com/opsapi/mocktoolkit/conformance"
 

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 
@@ -43,9 +44,9 @@ func TestDiffReportsOutcomes(t *testing.T) {
 				h.ServeHTTP(w, r)
 				return
 			}
-			// A body that breaks a field rule, or a token in a wrong form, keeps the reference's
-			// answer (a validation error, a 401); every other comment is refused with 404.
-			if f := strings.Fields(r.Header.Get("Authorization")); len(f) != 2 || f[0] != "Bearer" || f[1] == "Bearer" || !wellFormedComment(r) {
+			// A body that breaks a field rule, or a token in a wrong form or not issued, keeps the
+			// reference's answer (a validation error, a 401); every other comment is refused with 404.
+			if f := strings.Fields(r.Header.Get("Authorization")); len(f) != 2 || f[0] != "Bearer" || f[1] == "Bearer" || !wellFormedComment(r) || !issued(h, r) {
 				h.ServeHTTP(w, r)
 				return
 			}
@@ -91,6 +92,17 @@ func wellFormedComment(r *http.Request) bool {
 		}
 	}
 	return isNum && card == float64(int64(card)) && isText && comment != "" && (!hasParent || parent == nil || parentNum)
+}
+
+// issued reports whether h knows r's bearer token: the comment list of no card, sent with it,
+// is not answered 401.
+func issued(h http.Handler, r *http.Request) bool {
+	probe := httptest.NewRequest(http.MethodPost, conformance.OpCommentsList.Path, strings.NewReader(`{"card_id":1}`))
+	probe.Header.Set("Content-Type", "application/json")
+	probe.Header.Set("Authorization", r.Header.Get("Authorization"))
+	w := httptest.NewRecorder()
+	h.ServeHTTP(w, probe)
+	return w.Code != http.StatusUnauthorized
 }
 
 // reference is a fresh in-process reference mock for differential mode.

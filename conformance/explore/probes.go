@@ -2,7 +2,7 @@ package explore
 
 import (
 	"fmt"
-	"strings"
+	"slices"
 
 	"pgregory.net/rapid"
 
@@ -10,11 +10,10 @@ import (
 )
 
 // The probe classes of the suite (conformance/probe.go) as explore properties: an id field
-// naming no record (ID-1), the member's token sent in a wrong form (AUTH-6), and the
-// outsider naming the member's records (ISO-1).
+// naming no record (ID-1), the member's token sent in a wrong form (AUTH-6) or altered (AUTH-2),
+// and the outsider naming the member's records (ISO-1).
 const (
 	RuleAbsentID  = "ID-1"
-	RuleAuthForm  = "AUTH-6"
 	RuleIsolation = "ISO-1"
 )
 
@@ -23,7 +22,8 @@ const (
 	// refusedID: an id field names no record; where the operation lists 404 the answer is a
 	// refusal (ID-1).
 	refusedID intent = iota + 100
-	// unauthenticated: the token is sent in a wrong form; the answer is 401 (AUTH-6).
+	// unauthenticated: the token is sent in a wrong form (AUTH-6) or altered (AUTH-2); the
+	// answer is 401.
 	unauthenticated
 	// foreign: the outsider names a record of the member's project; the answer is a refusal
 	// (ISO-1).
@@ -93,24 +93,9 @@ func (r *runner) actAbsentID(t *rapid.T) {
 	})
 }
 
-// An authForm is a wrong way to send a bearer token: the header built from the token, the
-// same as a Go expression of tok (for the reproduction).
-type authForm struct {
-	What   string
-	Header func(tok string) string
-	Go     string
-}
-
-var authForms = []authForm{
-	{"the token without the Bearer scheme", func(tok string) string { return tok }, "tok"},
-	{"the token under the Basic scheme", func(tok string) string { return "Basic " + tok }, `"Basic " + tok`},
-	{"the token under the Token scheme", func(tok string) string { return "Token " + tok }, `"Token " + tok`},
-	{"the Bearer scheme with no token", func(string) string { return "Bearer" }, `"Bearer"`},
-	{"the scheme twice", func(tok string) string { return "Bearer Bearer " + tok }, `"Bearer Bearer " + tok`},
-}
-
-// actAuthForm sends an operation that needs a token the caller's token in a wrong form, with a
-// body naming no record it acts on (nothing changes if it is wrongly let through).
+// actAuthForm sends an operation that needs a token the caller's token in a wrong form, or a
+// token made from it the deployment did not issue, with a body naming no record it acts on
+// (nothing changes if it is wrongly let through).
 func (r *runner) actAuthForm(t *rapid.T) {
 	var ops []conformance.Operation
 	for _, op := range conformance.Operations {
@@ -119,7 +104,7 @@ func (r *runner) actAuthForm(t *rapid.T) {
 		}
 	}
 	op := rapid.SampledFrom(ops).Draw(t, "op")
-	form := rapid.SampledFrom(authForms).Draw(t, "form")
+	form := rapid.SampledFrom(slices.Concat(conformance.WrongAuthForms, conformance.AlteredTokens)).Draw(t, "form")
 	body, _ := validBody(t, op, r.schemas[op.ID], manifestView{r.target})
 	if id := primaryID[op.ID]; id != "" {
 		body[id] = ref{pool: "missing"}
@@ -150,14 +135,9 @@ func checkProbe(req request, ex *conformance.Exchange) *violation {
 		}
 	case unauthenticated:
 		if ex.Status != 401 {
-			return &violation{Rule: RuleAuthForm, Reason: fmt.Sprintf("%s answered %d to %s", op.ID, ex.Status, req.auth.What),
+			return &violation{Rule: req.auth.Rule, Reason: fmt.Sprintf("%s answered %d to %s", op.ID, ex.Status, req.auth.What),
 				Go: "Expect(ex).To(HaveStatus(401))"}
 		}
 	}
 	return nil
-}
-
-// authScript is the curl header of a call sent with an auth form, the token in shell variable v.
-func authScript(c Call, v string) string {
-	return strings.ReplaceAll(c.Auth.Header("\x00"), "\x00", "$"+v)
 }

@@ -13,14 +13,6 @@ import (
 // is never 401 (AUTH-7), and is the answer without the header (judged by the step).
 const strayAuth intent = iota + 300
 
-// strayForms are Authorization headers a public operation must ignore (AUTH-7), built from the
-// member's token.
-var strayForms = []authForm{
-	{"an unknown bearer token", func(string) string { return "Bearer " + conformance.BadToken }, `func() string { _ = tok; return "Bearer " + BadToken }()`},
-	{"the member's bearer token", func(tok string) string { return "Bearer " + tok }, `"Bearer " + tok`},
-	{"a malformed Authorization header", func(string) string { return "Basic x" }, `func() string { _ = tok; return "Basic x" }()`},
-}
-
 // publicBody is a body of the public operation op that changes nothing: the removal of an item
 // no cart holds.
 func (r *runner) publicBody(t *rapid.T, op conformance.Operation) map[string]any {
@@ -43,7 +35,7 @@ func (r *runner) actPublicStray(t *rapid.T) {
 		}
 	}
 	op := rapid.SampledFrom(ops).Draw(t, "public.op")
-	form := rapid.SampledFrom(strayForms).Draw(t, "public.form")
+	form := rapid.SampledFrom(conformance.StrayAuthForms).Draw(t, "public.form")
 	body := r.publicBody(t, op)
 	plain := request{op: op, as: callerOf(op), body: body}
 	with := request{op: op, as: member, body: body, intent: strayAuth, auth: &form}

@@ -53,7 +53,7 @@ postas() { # authorization path body: as post, with the Authorization header giv
 		}
 		fmt.Fprintf(&b, "\n# %d. %s as %s: the run saw %d\n", i+1, c.Op.ID, c.As, c.Status)
 		if c.Auth != nil {
-			fmt.Fprintf(&b, "out%d=$(postas \"%s\" %s %s)\n", i+1, authScript(c, c.As.tokenVar()), c.Op.Path, shellBody(c.Body))
+			fmt.Fprintf(&b, "out%d=$(postas \"%s\" %s %s)\n", i+1, c.Auth.ShellOf(c.As.tokenVar()), c.Op.Path, shellBody(c.Body))
 		} else {
 			fmt.Fprintf(&b, "out%d=$(post %s \"%s\" %s)\n", i+1, c.Op.Path, tok, shellBody(c.Body))
 		}

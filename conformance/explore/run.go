@@ -156,7 +156,7 @@ type Call struct {
 	// Invalid marks a body that breaks a field rule on purpose.
 	Invalid bool
 	// Auth, when set, is the wrong form the caller's token was sent in.
-	Auth *authForm
+	Auth *conformance.AuthForm
 	// Count, when set, is the path whose count the model read (data.cards, or
 	// data.pagination.total for a number).
 	Count string
