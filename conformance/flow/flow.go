@@ -159,11 +159,17 @@ func AsRef(v any) (r Ref, isObject bool, err error) {
 	return r, true, fmt.Errorf("an object in a body is a reference, {\"manifest\": key} or {\"step\": n, \"path\": p}, or a literal, {\"literal\": value}; this one has the keys %s", clipped(strings.Join(keys, ", ")))
 }
 
-// checkPath says why s is no key path a reference may name: each index in brackets is a
-// whole number from 0, in at most 9 digits, and brackets come in pairs. Such a path names
-// nothing in any manifest or answer, so the flow file is at fault, not the target's manifest
-// ([-1] was reported as a key to add to it).
+// checkPath says why s is no key path a reference may name: a key stands between every two
+// dots and after every dot, each index in brackets is a whole number from 0, in at most 9
+// digits, and brackets come in pairs. Such a path names nothing in any manifest or answer, so
+// the flow file is at fault, not the target's manifest ([-1] was reported as a key to add to
+// it, and "..data..token" was looked up as data.token, a path the flow does not say).
 func checkPath(s string) error {
+	for i, key := range strings.Split(s, ".") {
+		if key == "" || i > 0 && strings.HasPrefix(key, "[") {
+			return fmt.Errorf("the key path %s has an empty segment (a dot at its start or end, two dots in a row, or a dot before a [): name a key after every dot", quote(s))
+		}
+	}
 	for rest := s; ; {
 		open := strings.IndexByte(rest, '[')
 		if open < 0 {

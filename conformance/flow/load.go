@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"maps"
 	"os"
 	"path/filepath"
@@ -85,7 +86,8 @@ func Load(path string, operations []string) ([]File, error) {
 // flow of thousands of bad steps made an error of megabytes, copied into every report.
 const maxProblems = 20
 
-// Parse reads and checks a flow document: the format version, steps numbered from 1, known
+// Parse reads and checks a flow document: one JSON value (nothing but white space after it),
+// the format version, steps numbered from 1, known
 // operations (operations lists the operationIds), known callers, well-formed references that
 // name earlier steps. The problems found are in the error, by step (the first maxProblems, and
 // how many more), each quoting the flow's text cut to 200 bytes (quote).
@@ -97,7 +99,13 @@ func Parse(b []byte, operations []string) (Document, error) {
 	if err := dec.Decode(&d); err != nil {
 		return d, fmt.Errorf("not a flow document (JSON, conformance/flow/flow.schema.json): %s", decodeProblem(b, err, dec.InputOffset()))
 	}
-	if at, err := jsondup.DuplicateKey(b); err == nil && at != "" {
+	if at := moreAfter(b, dec); at >= 0 {
+		return d, fmt.Errorf("not a flow document (JSON, conformance/flow/flow.schema.json): line %d: the file holds more after its first JSON value; a flow file is one JSON object, as GET /__mock/flow answers, so give each flow its own file", lineAt(b, at))
+	}
+	switch at, err := jsondup.DuplicateKey(b); {
+	case err != nil:
+		return d, fmt.Errorf("not a flow document (JSON, conformance/flow/flow.schema.json): %s", decodeProblem(b, err, 0))
+	case at != "":
 		return d, fmt.Errorf("names %s twice: a flow gives each key once (JSON readers keep the last silently)", text.Clip(at, maxQuoted))
 	}
 	var problems []string
@@ -162,6 +170,19 @@ func Parse(b []byte, operations []string) (Document, error) {
 		return d, errors.New(strings.Join(problems, "; "))
 	}
 	return d, nil
+}
+
+// moreAfter is the offset of what follows the JSON value dec has read from b, or -1 when only
+// white space does. A file is one JSON text, as the suite's answer checks judge a body (the
+// next token is the end of the input): a flow recorded twice into one file was replayed as its
+// first document alone, the rest ignored.
+func moreAfter(b []byte, dec *json.Decoder) int64 {
+	at := dec.InputOffset()
+	if _, err := dec.Token(); errors.Is(err, io.EOF) {
+		return -1
+	}
+	rest := b[min(max(at, 0), int64(len(b))):]
+	return at + int64(len(rest)-len(bytes.TrimLeft(rest, " \t\r\n")))
 }
 
 func sortedKeys(m map[string]any) []string {
