@@ -17,6 +17,7 @@ import (
 
 	"github.com/opsapi/mocktoolkit/conformance/check"
 	"github.com/opsapi/mocktoolkit/conformance/rules"
+	"github.com/opsapi/mocktoolkit/internal/jsonone"
 	"github.com/opsapi/mocktoolkit/spec"
 )
 
@@ -67,17 +68,20 @@ type Request struct {
 
 // Exchange is a request sent and the answer received, kept for assertions and failure messages.
 type Exchange struct {
-	Op         Operation
-	As         string
-	URL        string
-	ReqHeader  http.Header
-	ReqBody    []byte
-	Status     int
-	Header     http.Header
-	Body       []byte
-	JSON       map[string]any // nil unless the body is a JSON object
-	JSONErr    error          // why JSON is nil
-	RequestErr error          // the request is not what the suite meant to send (a suite bug)
+	Op        Operation
+	As        string
+	URL       string
+	ReqHeader http.Header
+	ReqBody   []byte
+	Status    int
+	Header    http.Header
+	Body      []byte
+	// BodyPartial says Body is only the first maxAnswer bytes of a larger answer: its shape is
+	// not judged, as the proxy leaves an answer past its own bound unjudged.
+	BodyPartial bool
+	JSON        map[string]any // nil unless the body is a JSON object
+	JSONErr     error          // why JSON is nil
+	RequestErr  error          // the request is not what the suite meant to send (a suite bug)
 	// Violations are the rules the answer breaks as the one contract checker judges it
 	// (package conformance/check): the deployment's only, since the suite breaks field rules
 	// on purpose.
@@ -182,7 +186,10 @@ func (c *Client) Send(ctx context.Context, r Request) (*Exchange, error) {
 		}
 		record.Status = resp.StatusCode
 		ex.Status, ex.Header = resp.StatusCode, resp.Header
-		ex.Body, err = io.ReadAll(io.LimitReader(resp.Body, 8<<20))
+		ex.Body, err = io.ReadAll(io.LimitReader(resp.Body, maxAnswer+1))
+		if len(ex.Body) > maxAnswer {
+			ex.Body, ex.BodyPartial = ex.Body[:maxAnswer], true
+		}
 		_ = resp.Body.Close()
 		ex.Latency = time.Since(started)
 		if err != nil {
@@ -264,18 +271,30 @@ func (r Request) httpRequest(ctx context.Context, target string, body []byte) (*
 
 // Checked is the exchange as the one contract checker takes it.
 func (ex *Exchange) Checked() check.Exchange {
-	return check.Exchange{Op: ex.Op.Operation, ReqHeader: ex.ReqHeader, ReqBody: ex.ReqBody, Status: ex.Status, Header: ex.Header, Body: ex.Body}
+	return check.Exchange{Op: ex.Op.Operation, ReqHeader: ex.ReqHeader, ReqBody: ex.ReqBody, Status: ex.Status, Header: ex.Header, Body: ex.Body, BodyPartial: ex.BodyPartial}
 }
+
+// maxAnswer is the most of an answer the client reads: a list of some 50,000 cards, far past
+// the proxy's bound (which holds many answers at once; the client holds one per request).
+const maxAnswer = 32 << 20
 
 // maxRetries bounds the 429s one request waits out.
 const maxRetries = 20
 
+// maxRetryAfter is the longest wait RetryAfter reads: 2^31 seconds, which RFC 9111 (1.2.2) has
+// a cache read any larger delta-seconds as. Read as it is, a larger value overflowed into a
+// negative or short wait, and the suite retried at once.
+const maxRetryAfter = time.Duration(1<<31) * time.Second
+
 // RetryAfter reads a Retry-After header given in seconds.
 func RetryAfter(h http.Header) (time.Duration, bool) {
 	v := strings.TrimSpace(h.Get("Retry-After"))
-	n, err := strconv.Atoi(v)
-	if err != nil || !check.Digits(v) {
+	if !check.Digits(v) {
 		return 0, false
+	}
+	n, err := strconv.ParseInt(v, 10, 64)
+	if err != nil || n > int64(maxRetryAfter/time.Second) { // digits past int64 are a range error
+		return maxRetryAfter, true
 	}
 	return time.Duration(n) * time.Second, true
 }
@@ -283,13 +302,11 @@ func RetryAfter(h http.Header) (time.Duration, bool) {
 // decode reads the answer's JSON, numbers as json.Number: an id past 2^53 keeps its digits
 // (the interface bounds no id), so the suite sends back the very id it was given.
 func (ex *Exchange) decode() {
-	var v any
-	dec := json.NewDecoder(bytes.NewReader(ex.Body))
-	dec.UseNumber()
-	err := dec.Decode(&v)
-	if err == nil && dec.More() {
-		err = errors.New("more than one JSON value")
+	if ex.BodyPartial {
+		ex.JSONErr = fmt.Errorf("the answer is over %d MiB: the suite read only its start", maxAnswer>>20)
+		return
 	}
+	v, err := jsonone.Decode(ex.Body)
 	if err != nil {
 		ex.JSONErr = fmt.Errorf("the body is not JSON: %w", err)
 		return

@@ -1,7 +1,6 @@
 package conformance
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -13,6 +12,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/opsapi/mocktoolkit/internal/jsonone"
 	"github.com/opsapi/mocktoolkit/internal/redact"
 )
 
@@ -150,10 +150,8 @@ func truncate(s string, n int) string {
 // prettyJSON indents b for a failure message, numbers as written: an id past 2^53 is shown with
 // its own digits, not float64's.
 func prettyJSON(b []byte) string {
-	var v any
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.UseNumber()
-	if dec.Decode(&v) != nil || dec.More() {
+	v, err := jsonone.Decode(b)
+	if err != nil {
 		return string(b)
 	}
 	out, err := json.MarshalIndent(v, "    ", "  ")

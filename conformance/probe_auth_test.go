@@ -8,6 +8,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	. "github.com/opsapi/mocktoolkit/conformance"
+	"github.com/opsapi/mocktoolkit/conformance/nearmiss"
 	"github.com/opsapi/mocktoolkit/conformance/rules"
 )
 
@@ -23,7 +24,7 @@ var _ = Describe("Probes: authentication forms", func() {
 				publicAuthSpecs(op)
 				return
 			}
-			for _, form := range slices.Concat(WrongAuthForms, AlteredTokens) {
+			for _, form := range slices.Concat(nearmiss.WrongAuthForms, nearmiss.AlteredTokens) {
 				// Rule AUTH-6 (a wrong form) or AUTH-2 (a token the deployment did not issue,
 				// however close to one it did), and ENV-3. The body names no record the
 				// operation acts on, so a token wrongly let through changes nothing.
@@ -73,7 +74,7 @@ func publicAuthSpecs(op Operation) {
 	if !contract {
 		rule = choiceStrayAuth + "; " + rulePublicAuth
 	}
-	for _, stray := range StrayAuthForms {
+	for _, stray := range nearmiss.StrayAuthForms {
 		// Rule AUTH-7: the answer with the header is the answer without it.
 		It("answers as without it when sent "+stray.What, Probed(Profile(contract, op, AspectAuth, "AUTH-7"), ProbeAuthForm), func(ctx SpecContext) {
 			req, what := publicProbe(op)

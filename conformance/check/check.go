@@ -11,6 +11,7 @@ package check
 import (
 	"context"
 	"fmt"
+	"math"
 	"net/http"
 	"slices"
 	"strconv"
@@ -196,9 +197,12 @@ func HeaderInt(h http.Header, name string) (n int64, why string) {
 		return 0, fmt.Sprintf("%s is sent %d times", name, len(values))
 	}
 	v := strings.TrimSpace(values[0])
-	n, err := strconv.ParseInt(v, 10, 64)
-	if err != nil || !Digits(v) {
+	if !Digits(v) {
 		return 0, fmt.Sprintf("%s is %q, not a non-negative integer", name, values[0])
+	}
+	n, err := strconv.ParseInt(v, 10, 64)
+	if err != nil { // an integer all the same: read as the largest there is
+		return math.MaxInt64, ""
 	}
 	return n, ""
 }

@@ -12,7 +12,8 @@ import (
 )
 
 // The rate-limit headers and Retry-After are integers as HTTP writes them, digits only: a sign
-// ("+5", "-0") or a space inside is HDR-1 or HDR-2, though strconv would read it.
+// ("+5", "-0") or a space inside is HDR-1 or HDR-2, though strconv would read it; digits past
+// 64 bits are an integer all the same.
 func TestHeaderIntegersAreDigitsOnly(t *testing.T) {
 	for _, c := range []struct {
 		limit, remaining, retry string
@@ -25,6 +26,7 @@ func TestHeaderIntegersAreDigitsOnly(t *testing.T) {
 		{"60", "0", "30", ""},
 		{"60", "0", "-0", rules.HDR2},
 		{"60", "0", "+30", rules.HDR2},
+		{"60", "0", "99999999999999999999999", ""},
 	} {
 		h := http.Header{"X-Ratelimit-Limit": {c.limit}, "X-Ratelimit-Remaining": {c.remaining}}
 		status := http.StatusOK

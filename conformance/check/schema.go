@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"mime"
 	"net/http"
 	"slices"
@@ -19,6 +18,7 @@ import (
 	"github.com/getkin/kin-openapi/routers"
 
 	"github.com/opsapi/mocktoolkit/conformance/rules"
+	"github.com/opsapi/mocktoolkit/internal/jsonone"
 	"github.com/opsapi/mocktoolkit/spec"
 )
 
@@ -107,13 +107,10 @@ func Request(ctx context.Context, op spec.Operation, h http.Header, body []byte)
 // with more after it, or text with a lone surrogate escape or bytes that are not UTF-8 (RFC
 // 8259 8.1, 8.2); "" when it is one, or when it does not parse at all (the validator says so).
 func notOneJSONText(body []byte) string {
-	dec := json.NewDecoder(bytes.NewReader(body))
-	var v any
-	if len(bytes.TrimSpace(body)) == 0 || dec.Decode(&v) != nil {
-		return ""
-	}
-	if _, err := dec.Token(); err != io.EOF {
+	if _, err := jsonone.Decode(body); errors.Is(err, jsonone.ErrMore) {
 		return "the body holds more after its JSON value"
+	} else if err != nil {
+		return ""
 	}
 	if bad := spec.InvalidText(body); len(bad) > 0 {
 		return strings.Join(bad, ", ") + ": text that is not valid Unicode (a lone surrogate escape, or bytes that are not UTF-8)"

@@ -1,7 +1,6 @@
 package check
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -11,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/opsapi/mocktoolkit/conformance/rules"
+	"github.com/opsapi/mocktoolkit/internal/jsonone"
 	"github.com/opsapi/mocktoolkit/spec"
 )
 
@@ -155,10 +155,8 @@ func jsonObject(body []byte) (map[string]any, string) {
 	if !utf8.Valid(body) { // JSON exchanged between systems is UTF-8 (RFC 8259, 8.1); a decoder would read U+FFFD
 		return nil, "the body is not JSON: it is not valid UTF-8 text"
 	}
-	var v any
-	dec := json.NewDecoder(bytes.NewReader(body))
-	dec.UseNumber()
-	if err := dec.Decode(&v); err != nil || dec.More() {
+	v, err := jsonone.Decode(body)
+	if err != nil {
 		return nil, "the body is not JSON"
 	}
 	obj, ok := v.(map[string]any)

@@ -122,8 +122,8 @@ func TestTrackerJudgesCreatesInTheNextList(t *testing.T) {
 }
 
 // The checker judges and nothing else: it imports spec (and its number reader), the registry,
-// the Prefer reader it shares with the mock (standard library only), kin-openapi and the
-// standard library, never the suite's test framework or the mock.
+// the Prefer and one-JSON-text readers it shares with the mock (standard library only),
+// kin-openapi and the standard library, never the suite's test framework or the mock.
 func TestCheckImportsNeitherTheSuiteNorTheMock(t *testing.T) {
 	out, err := exec.Command("go", "list", "-deps", "github.com/opsapi/mocktoolkit/conformance/check").Output()
 	if err != nil {
@@ -131,7 +131,7 @@ func TestCheckImportsNeitherTheSuiteNorTheMock(t *testing.T) {
 	}
 	for _, dep := range strings.Fields(string(out)) {
 		if strings.HasPrefix(dep, "github.com/onsi/") || (strings.HasPrefix(dep, "github.com/opsapi/mocktoolkit/") &&
-			dep != "github.com/opsapi/mocktoolkit/spec" && dep != "github.com/opsapi/mocktoolkit/internal/jsonnum" && dep != "github.com/opsapi/mocktoolkit/conformance/rules" && dep != "github.com/opsapi/mocktoolkit/conformance/check" && dep != "github.com/opsapi/mocktoolkit/internal/prefer") {
+			dep != "github.com/opsapi/mocktoolkit/spec" && dep != "github.com/opsapi/mocktoolkit/internal/jsonnum" && dep != "github.com/opsapi/mocktoolkit/conformance/rules" && dep != "github.com/opsapi/mocktoolkit/conformance/check" && dep != "github.com/opsapi/mocktoolkit/internal/prefer" && dep != "github.com/opsapi/mocktoolkit/internal/jsonone") {
 			t.Errorf("conformance/check depends on %s", dep)
 		}
 	}

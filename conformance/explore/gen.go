@@ -56,9 +56,9 @@ type request struct {
 	// intent says what the answer must show: accepted (ERR-7), a validation error for
 	// field (ERR-1), not found (ERR-4), or nothing beyond the answer checks.
 	intent intent
-	field  string                // the broken field of an invalid body
-	how    string                // how it is broken: required, type, enum, maxLength, minimum, maximum
-	auth   *conformance.AuthForm // the wrong form the token is sent in (intent unauthenticated), or nil
+	field  string             // the broken field of an invalid body
+	how    string             // how it is broken: required, type, enum, maxLength, minimum, maximum
+	auth   *nearmiss.AuthForm // the wrong form the token is sent in (intent unauthenticated), or nil
 	// refuse marks a refusedID request the interface asks a refusal of (MustRefuseAbsent).
 	refuse bool
 	// broken marks a body that breaks a field rule on purpose where no property is about which

@@ -7,6 +7,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/opsapi/mocktoolkit/conformance"
+	"github.com/opsapi/mocktoolkit/conformance/nearmiss"
 )
 
 // The probe classes of the suite (conformance/probe.go) as explore properties: an id field
@@ -104,7 +105,7 @@ func (r *runner) actAuthForm(t *rapid.T) {
 		}
 	}
 	op := rapid.SampledFrom(ops).Draw(t, "op")
-	form := rapid.SampledFrom(slices.Concat(conformance.WrongAuthForms, conformance.AlteredTokens)).Draw(t, "form")
+	form := rapid.SampledFrom(slices.Concat(nearmiss.WrongAuthForms, nearmiss.AlteredTokens)).Draw(t, "form")
 	body, _ := validBody(t, op, r.schemas[op.ID], manifestView{r.target})
 	if id := primaryID[op.ID]; id != "" {
 		body[id] = ref{pool: "missing"}

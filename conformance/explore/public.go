@@ -6,6 +6,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/opsapi/mocktoolkit/conformance"
+	"github.com/opsapi/mocktoolkit/conformance/nearmiss"
 	"github.com/opsapi/mocktoolkit/conformance/rules"
 )
 
@@ -35,7 +36,7 @@ func (r *runner) actPublicStray(t *rapid.T) {
 		}
 	}
 	op := rapid.SampledFrom(ops).Draw(t, "public.op")
-	form := rapid.SampledFrom(conformance.StrayAuthForms).Draw(t, "public.form")
+	form := rapid.SampledFrom(nearmiss.StrayAuthForms).Draw(t, "public.form")
 	body := r.publicBody(t, op)
 	plain := request{op: op, as: callerOf(op), body: body}
 	with := request{op: op, as: member, body: body, intent: strayAuth, auth: &form}

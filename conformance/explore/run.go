@@ -18,6 +18,7 @@ import (
 
 	"github.com/opsapi/mocktoolkit/conformance"
 	"github.com/opsapi/mocktoolkit/conformance/check"
+	"github.com/opsapi/mocktoolkit/conformance/nearmiss"
 	"github.com/opsapi/mocktoolkit/conformance/rules"
 	"github.com/opsapi/mocktoolkit/fixtures"
 )
@@ -156,7 +157,7 @@ type Call struct {
 	// Invalid marks a body that breaks a field rule on purpose.
 	Invalid bool
 	// Auth, when set, is the wrong form the caller's token was sent in.
-	Auth *conformance.AuthForm
+	Auth *nearmiss.AuthForm
 	// Count, when set, is the path whose count the model read (data.cards, or
 	// data.pagination.total for a number).
 	Count string

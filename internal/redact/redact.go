@@ -13,6 +13,7 @@ import (
 	"unicode"
 
 	"github.com/opsapi/mocktoolkit/internal/jsonnest"
+	"github.com/opsapi/mocktoolkit/internal/jsonone"
 )
 
 // redacted replaces a credential in the journal.
@@ -231,10 +232,8 @@ func Body(b []byte) any {
 	if len(b) > 2*journalDepth && jsonnest.Nesting(b) > journalDepth {
 		return Text(string(b))
 	}
-	var v any
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.UseNumber()
-	if err := dec.Decode(&v); err != nil || dec.More() {
+	v, err := jsonone.Decode(b)
+	if err != nil {
 		return Text(string(b))
 	}
 	if obj, ok := v.(map[string]any); ok {

@@ -1,8 +1,9 @@
-package conformance
+package nearmiss
 
 import (
 	"strings"
 
+	"github.com/opsapi/mocktoolkit/conformance"
 	"github.com/opsapi/mocktoolkit/conformance/rules"
 )
 
@@ -13,7 +14,7 @@ type AuthForm struct {
 	What   string                  // the header in words
 	Rule   rules.ID                // AUTH-6 (a wrong form) or AUTH-2 (a token the deployment did not issue)
 	Header func(tok string) string // the header's value
-	Go     string                  // Header as a Go expression of tok, for a reproduction in the suite's package
+	Go     string                  // Header as a Go expression of tok, for a reproduction in the suite's package (which dot-imports conformance)
 	// Shell is Header as a word of a POSIX shell script inside double quotes; {v} stands for the
 	// name of the variable holding the token (so "${v}" is the token).
 	Shell string
@@ -39,13 +40,14 @@ var AlteredTokens = []AuthForm{
 	{"the member's token cut to its first half", rules.AUTH2, func(tok string) string { return "Bearer " + tok[:len(tok)/2] }, `"Bearer " + tok[:len(tok)/2]`,
 		"Bearer $(printf '%s' \"${v}\" | cut -c1-$((${#{v}} / 2)))"},
 	{"the member's token with characters added", rules.AUTH2, func(tok string) string { return "Bearer " + tok + "x0" }, `"Bearer " + tok + "x0"`, "Bearer ${{v}}x0"},
-	{"the member's token with two characters in its middle changed", rules.AUTH2, func(tok string) string { return "Bearer " + ChangeMiddle(tok) }, `"Bearer " + ChangeMiddle(tok)`,
+	{"the member's token with two characters in its middle changed", rules.AUTH2, func(tok string) string { return "Bearer " + changeMiddle(tok) },
+		"func() string { b := []byte(tok); for i := len(b) / 2; i < min(len(b), len(b)/2+2); i++ { if b[i] >= '0' && b[i] <= '9' { b[i] = 'Q' } else { b[i] = '7' } }; return \"Bearer \" + string(b) }()",
 		"Bearer $(printf '%s' \"${v}\" | awk '{m = int(length($0) / 2); s = \"\"; for (i = 1; i <= length($0); i++) { c = substr($0, i, 1); if (i > m && i <= m + 2) c = (c ~ /[0-9]/) ? \"Q\" : \"7\"; s = s c }; print s}')"},
 }
 
-// ChangeMiddle changes the two characters in the middle of tok (the one, in a token of one)
+// changeMiddle changes the two characters in the middle of tok (the one, in a token of one)
 // to characters of another kind: a letter for a digit, a digit for any other.
-func ChangeMiddle(tok string) string {
+func changeMiddle(tok string) string {
 	b := []byte(tok)
 	for i := len(b) / 2; i < min(len(b), len(b)/2+2); i++ {
 		if b[i] >= '0' && b[i] <= '9' {
@@ -60,7 +62,7 @@ func ChangeMiddle(tok string) string {
 // StrayAuthForms are Authorization headers a public operation does not take and answers as
 // it does without them (AUTH-7).
 var StrayAuthForms = []AuthForm{
-	{"an unknown bearer token", rules.AUTH7, func(string) string { return "Bearer " + BadToken }, `func() string { _ = tok; return "Bearer " + BadToken }()`, "Bearer " + BadToken},
+	{"an unknown bearer token", rules.AUTH7, func(string) string { return "Bearer " + conformance.BadToken }, `func() string { _ = tok; return "Bearer " + conformance.BadToken }()`, "Bearer " + conformance.BadToken},
 	{"the member's bearer token", rules.AUTH7, func(tok string) string { return "Bearer " + tok }, `"Bearer " + tok`, "Bearer ${v}"},
 	{"a malformed Authorization header", rules.AUTH7, func(string) string { return "Basic x" }, `func() string { _ = tok; return "Basic x" }()`, "Basic x"},
 }

@@ -1,4 +1,4 @@
-package conformance
+package nearmiss
 
 import (
 	"os/exec"
