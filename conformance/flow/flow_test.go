@@ -203,15 +203,15 @@ func TestLoadReadsAFolderAndReportsEachBadFile(t *testing.T) {
 
 // The flow format is shared by the mock and the suite: it imports neither, nor any test
 // framework, so the judge never imports the judged through it. Its imports of the module are the
-// shared redaction, duplicate-key finder, number reader, nesting reader, JSON error wording and
-// clipping of quoted text, themselves standard library only.
+// shared redaction, duplicate-key finder, number reader, nesting reader, one-JSON-text reader,
+// JSON error wording and clipping of quoted text, themselves standard library only.
 func TestImportsOnlyTheStandardLibrary(t *testing.T) {
 	out, err := exec.Command("go", "list", "-deps", "github.com/opsapi/mocktoolkit/conformance/flow").Output()
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, dep := range strings.Fields(string(out)) {
-		if strings.Contains(strings.SplitN(dep, "/", 2)[0], ".") && dep != "github.com/opsapi/mocktoolkit/conformance/flow" && dep != "github.com/opsapi/mocktoolkit/internal/redact" && dep != "github.com/opsapi/mocktoolkit/internal/jsondup" && dep != "github.com/opsapi/mocktoolkit/internal/jsonnum" && dep != "github.com/opsapi/mocktoolkit/internal/jsonwords" && dep != "github.com/opsapi/mocktoolkit/internal/jsonnest" && dep != "github.com/opsapi/mocktoolkit/internal/text" {
+		if strings.Contains(strings.SplitN(dep, "/", 2)[0], ".") && dep != "github.com/opsapi/mocktoolkit/conformance/flow" && dep != "github.com/opsapi/mocktoolkit/internal/redact" && dep != "github.com/opsapi/mocktoolkit/internal/jsondup" && dep != "github.com/opsapi/mocktoolkit/internal/jsonnum" && dep != "github.com/opsapi/mocktoolkit/internal/jsonwords" && dep != "github.com/opsapi/mocktoolkit/internal/jsonnest" && dep != "github.com/opsapi/mocktoolkit/internal/jsonone" && dep != "github.com/opsapi/mocktoolkit/internal/text" {
 			t.Errorf("conformance/flow imports %s", dep)
 		}
 	}

@@ -1,7 +1,6 @@
 package flow
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"sort"
@@ -9,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/opsapi/mocktoolkit/internal/jsonnum"
+	"github.com/opsapi/mocktoolkit/internal/jsonone"
 )
 
 // Lookup returns the value at a key path of a decoded JSON value: keys joined by dots, array
@@ -90,10 +90,8 @@ func leaves(v any) []leaf {
 // decode reads JSON into plain values, numbers as json.Number (an id past 2^53 keeps its
 // digits); nil when b is not one JSON value.
 func decode(b []byte) any {
-	var v any
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.UseNumber()
-	if dec.Decode(&v) != nil || dec.More() {
+	v, err := jsonone.Decode(b)
+	if err != nil {
 		return nil
 	}
 	return v
