@@ -72,7 +72,7 @@ func fetch(ctx context.Context, url, adminToken string) ([]byte, error) {
 	case resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusForbidden:
 		return nil, fmt.Errorf("status %d: %s is not the mock's --admin-token", resp.StatusCode, EnvAdminToken)
 	case resp.StatusCode != http.StatusOK:
-		return nil, fmt.Errorf("status %d: %.200s", resp.StatusCode, body)
+		return nil, fmt.Errorf("status %d: %s", resp.StatusCode, deploymentText(string(body), 200))
 	}
 	return body, nil
 }

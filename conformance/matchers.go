@@ -26,12 +26,14 @@ func (m *exchangeMatcher) Match(actual any) (bool, error) {
 	return ok, nil
 }
 
+// FailureMessage is escaped whole (printable), as the exchange it ends with: the reason quotes
+// the answer's values (HaveJSON's "is a string: …") and the checker's details.
 func (m *exchangeMatcher) FailureMessage(actual any) string {
-	return fmt.Sprintf("expected the answer to %s, but %s\n\n%s", m.want, m.why, actual.(*Exchange).Describe())
+	return printable(fmt.Sprintf("expected the answer to %s, but %s\n\n%s", m.want, m.why, actual.(*Exchange).Describe()))
 }
 
 func (m *exchangeMatcher) NegatedFailureMessage(actual any) string {
-	return fmt.Sprintf("expected the answer not to %s\n\n%s", m.want, actual.(*Exchange).Describe())
+	return printable(fmt.Sprintf("expected the answer not to %s\n\n%s", m.want, actual.(*Exchange).Describe()))
 }
 
 func matcher(want string, check func(ex *Exchange) (bool, string)) types.GomegaMatcher {

@@ -3,6 +3,9 @@ package conformance
 import (
 	"fmt"
 	"net/http"
+	"strings"
+
+	"github.com/opsapi/mocktoolkit/internal/text"
 )
 
 // deployment is the client of every request the suite makes to a deployment outside Send (the
@@ -25,5 +28,17 @@ func redirected(resp *http.Response) string {
 	if where == "" {
 		where = "nowhere (no Location)"
 	}
-	return fmt.Sprintf("it answered %d, a redirect to %.200s; the suite follows no redirect (it would carry credentials elsewhere): set %s to the address that answers", resp.StatusCode, where, EnvBaseURL)
+	return fmt.Sprintf("it answered %d, a redirect to %s; the suite follows no redirect (it would carry credentials elsewhere): set %s to the address that answers", resp.StatusCode, deploymentText(where, 200), EnvBaseURL)
+}
+
+// oneLine writes the line ends and tabs printable keeps as escapes too.
+var oneLine = strings.NewReplacer("\n", `\n`, "\t", `\t`)
+
+// deploymentText is a deployment's text (an answer's body, a Location, a manifest value it
+// served) as a start-up error quotes it: cut to n bytes at a character boundary, its control and
+// bidirectional characters escaped as a failure's exchange is (printable), and its line ends and
+// tabs too, so the text stays on the error's one line. Quoted raw, an answer cleared or retitled
+// the terminal and reordered the error in junit.xml and conformance.json.
+func deploymentText(s string, n int) string {
+	return oneLine.Replace(printable(text.Clip(s, n)))
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"unicode"
 
 	"github.com/opsapi/mocktoolkit/internal/redact"
 	"github.com/opsapi/mocktoolkit/internal/text"
@@ -151,8 +152,35 @@ func resolve(ref Ref, manifest any, answers map[int]any) (any, string) {
 	return v, ""
 }
 
-// compact is v as one line of JSON, cut to 600 bytes at a character boundary.
+// compact is v as one line of JSON, cut to 600 bytes at a character boundary, with the
+// characters a terminal does not show as themselves written as JSON escapes ("\u202e"): an
+// answer's outline holds the target's keys, and encoding/json leaves DEL, the C1 controls and
+// the bidirectional controls as they are, which would reorder or rewrite the failure around
+// them.
 func compact(v any) string {
 	b, _ := json.Marshal(v)
-	return text.Clip(string(b), 600)
+	return escapeHidden(text.Clip(string(b), 600))
+}
+
+// escapeHidden writes the characters of s that hidden tells as \uXXXX.
+func escapeHidden(s string) string {
+	if !strings.ContainsFunc(s, hidden) {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range s {
+		if hidden(r) {
+			fmt.Fprintf(&b, "\\u%04x", r)
+		} else {
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// hidden tells a character a terminal or a page does not show as itself: a control character
+// or a bidirectional control (U+202E and its kin), as the suite tells the characters of an
+// answer it escapes (the suite imports this package, not the reverse).
+func hidden(r rune) bool {
+	return r < ' ' || r == 0x7f || r >= 0x80 && r < 0xa0 || unicode.Is(unicode.Bidi_Control, r)
 }
