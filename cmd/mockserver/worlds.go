@@ -36,15 +36,15 @@ func worldFlags(fs *flag.FlagSet, getenv environ) func() (worldOptions, error) {
 	return func() (worldOptions, error) {
 		o := worldOptions{scenario: *scenario}
 		n, err := strconv.Atoi(*maxWorlds)
-		if err != nil || n < 0 || n > 10000 {
-			return worldOptions{}, fmt.Errorf("--max-worlds: want a whole number from 0 to 10000, got %q", *maxWorlds)
+		if err != nil || n < 0 || n > mockserver.MostWorlds {
+			return worldOptions{}, fmt.Errorf("--max-worlds: want a whole number from 0 to %d, got %q", mockserver.MostWorlds, *maxWorlds)
 		}
 		o.maxWorlds = n
 		if n == 0 {
 			o.maxWorlds = -1
 		}
-		if o.maxStateMB, err = strconv.Atoi(*maxState); err != nil || o.maxStateMB < 1 || o.maxStateMB > 1<<20 {
-			return worldOptions{}, fmt.Errorf("--max-state-mb: want a whole number of MiB from 1 to %d, got %q", 1<<20, *maxState)
+		if o.maxStateMB, err = strconv.Atoi(*maxState); err != nil || o.maxStateMB < 1 || o.maxStateMB > mockserver.MostStateMB {
+			return worldOptions{}, fmt.Errorf("--max-state-mb: want a whole number of MiB from 1 to %d, got %q", mockserver.MostStateMB, *maxState)
 		}
 		o.allowedHosts = splitList(*hosts)
 		if err := hostguard.CheckNames(o.allowedHosts); err != nil {
