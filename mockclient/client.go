@@ -4,7 +4,9 @@
 //
 // A Client addresses one world: the default one, or the one named by WithWorld or World, whose
 // requests go to /__worlds/<name>/ (D100). Every method takes a context; errors from the mock
-// are *Error, with the status, message and field errors of its envelope.
+// are *Error, with the status, message and field errors of its envelope. A success that is not
+// the mock's (a page, or JSON lacking a member the mock always sends in that answer: answers.go)
+// is an error naming the control and the member, asking whether the base URL is the mock's.
 //
 // It imports only the standard library and the toolkit's data packages (fixtures, reference);
 // it must not import mockserver, so a test can drive a mock in a container or another process.
@@ -156,9 +158,10 @@ func (e *Error) Error() string {
 	return msg
 }
 
-// do sends method path with body (JSON-encoded when not nil) and decodes a 2xx answer into
-// out (when not nil); other statuses are *Error.
-func (c *Client) do(ctx context.Context, method, path string, body, out any) error {
+// do sends method path with body (JSON-encoded when not nil), checks that a 2xx answer holds
+// what the mock always sends in it (want) and decodes it into out (when not nil); other
+// statuses are *Error.
+func (c *Client) do(ctx context.Context, method, path string, body any, want shape, out any) error {
 	if c.unnamed {
 		return errors.New("mockclient: the world's name is empty (WithWorld(\"\") or World(\"\")): name the world, or leave WithWorld out to address the default world, which every worker shares")
 	}
@@ -201,7 +204,7 @@ func (c *Client) do(ctx context.Context, method, path string, body, out any) err
 		return fmt.Errorf("%s %s: read answer: %w", method, path, err)
 	}
 	if int64(len(raw)) > limit {
-		return fmt.Errorf("%s %s: the answer passed %d MiB, far more than the mock answers to it: is %s the mock's base URL?", method, path, limit>>20, c.base)
+		return c.notTheMock(method, path, fmt.Errorf("the answer passed %d MiB, far more than the mock answers to it", limit>>20))
 	}
 	if res.StatusCode/100 != 2 {
 		e := &Error{Status: res.StatusCode}
@@ -212,13 +215,17 @@ func (c *Client) do(ctx context.Context, method, path string, body, out any) err
 	}
 	if mt, _, _ := mime.ParseMediaType(res.Header.Get("Content-Type")); len(bytes.TrimSpace(raw)) > 0 && mt != "application/json" {
 		// The mock answers its controls in JSON: a page (a dev server's index.html) is another server's.
-		return fmt.Errorf("%s %s: the answer is %q, not the mock's JSON: is %s the mock's base URL?", method, path, res.Header.Get("Content-Type"), c.base)
+		return c.notTheMock(method, path, fmt.Errorf("the answer is %q, not the mock's JSON", res.Header.Get("Content-Type")))
+	}
+	if err := want.check(raw); err != nil {
+		// Another JSON service's null, {} or object read as a count of 0 or a world of no users.
+		return c.notTheMock(method, path, err)
 	}
 	if out == nil {
 		return nil
 	}
 	if err := json.Unmarshal(raw, out); err != nil {
-		return fmt.Errorf("%s %s: decode answer: %w (is %s the mock's base URL?)", method, path, err, c.base)
+		return c.notTheMock(method, path, fmt.Errorf("decode answer: %w", err))
 	}
 	return nil
 }

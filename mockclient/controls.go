@@ -32,7 +32,7 @@ func (c *Client) Worlds(ctx context.Context) ([]WorldInfo, error) {
 	var out struct {
 		Worlds []WorldInfo `json:"worlds"`
 	}
-	err := c.do(ctx, "GET", "/__mock/worlds", nil, &out)
+	err := c.do(ctx, "GET", "/__mock/worlds", nil, worldsAnswer, &out)
 	return out.Worlds, err
 }
 
@@ -56,7 +56,7 @@ type ResetResult struct {
 // journal start over; the clock is kept.
 func (c *Client) Reset(ctx context.Context, r Reset) (ResetResult, error) {
 	var out ResetResult
-	err := c.do(ctx, "POST", "/__mock/reset", r, &out)
+	err := c.do(ctx, "POST", "/__mock/reset", r, resetAnswer, &out)
 	return out, err
 }
 
@@ -70,7 +70,7 @@ type Clock struct {
 // Clock reads the world's clock.
 func (c *Client) Clock(ctx context.Context) (Clock, error) {
 	var out Clock
-	err := c.do(ctx, "GET", "/__mock/clock", nil, &out)
+	err := c.do(ctx, "GET", "/__mock/clock", nil, clockAnswer, &out)
 	return out, err
 }
 
@@ -97,13 +97,13 @@ func (c *Client) Advance(ctx context.Context, d time.Duration) (Clock, error) {
 // SetClock, Freeze and Advance, which a Reset keeps.
 func (c *Client) SystemClock(ctx context.Context) (Clock, error) {
 	var out Clock
-	err := c.do(ctx, "DELETE", "/__mock/clock", nil, &out)
+	err := c.do(ctx, "DELETE", "/__mock/clock", nil, clockAnswer, &out)
 	return out, err
 }
 
 func (c *Client) clock(ctx context.Context, body map[string]any) (Clock, error) {
 	var out Clock
-	err := c.do(ctx, "POST", "/__mock/clock", body, &out)
+	err := c.do(ctx, "POST", "/__mock/clock", body, clockAnswer, &out)
 	return out, err
 }
 
@@ -123,7 +123,7 @@ type Fault struct {
 func (c *Client) AddFault(ctx context.Context, f Fault) (Fault, error) {
 	f.ID, f.Remaining = 0, 0
 	var out Fault
-	err := c.do(ctx, "POST", "/__mock/faults", f, &out)
+	err := c.do(ctx, "POST", "/__mock/faults", f, faultAnswer, &out)
 	return out, err
 }
 
@@ -132,13 +132,13 @@ func (c *Client) Faults(ctx context.Context) ([]Fault, error) {
 	var out struct {
 		Faults []Fault `json:"faults"`
 	}
-	err := c.do(ctx, "GET", "/__mock/faults", nil, &out)
+	err := c.do(ctx, "GET", "/__mock/faults", nil, faultsAnswer, &out)
 	return out.Faults, err
 }
 
 // ClearFaults removes the world's fault rules.
 func (c *Client) ClearFaults(ctx context.Context) error {
-	return c.do(ctx, "DELETE", "/__mock/faults", nil, nil)
+	return c.do(ctx, "DELETE", "/__mock/faults", nil, faultsAnswer, nil)
 }
 
 // Filter selects journal entries: an operationId, a status ("404") or class ("4xx"), at most
@@ -191,7 +191,7 @@ func (c *Client) Requests(ctx context.Context, f Filter) ([]Request, error) {
 	var out struct {
 		Requests []Request `json:"requests"`
 	}
-	err := c.do(ctx, "GET", "/__mock/requests"+f.query(), nil, &out)
+	err := c.do(ctx, "GET", "/__mock/requests"+f.query(), nil, requestsAnswer, &out)
 	return out.Requests, err
 }
 
@@ -202,32 +202,32 @@ func (c *Client) Count(ctx context.Context, f Filter) (int, error) {
 	var out struct {
 		Count int `json:"count"`
 	}
-	err := c.do(ctx, "GET", "/__mock/requests/count"+f.query(), nil, &out)
+	err := c.do(ctx, "GET", "/__mock/requests/count"+f.query(), nil, countAnswer, &out)
 	return out.Count, err
 }
 
 // ClearRequests empties the world's journal and its counts.
 func (c *Client) ClearRequests(ctx context.Context) error {
-	return c.do(ctx, "DELETE", "/__mock/requests", nil, nil)
+	return c.do(ctx, "DELETE", "/__mock/requests", nil, requestsClearedAnswer, nil)
 }
 
 // Manifest is the world's fixture manifest: logins and ids of records to act on.
 func (c *Client) Manifest(ctx context.Context) (fixtures.Manifest, error) {
 	var out fixtures.Manifest
-	err := c.do(ctx, "GET", "/__mock/fixtures", nil, &out)
+	err := c.do(ctx, "GET", "/__mock/fixtures", nil, manifestAnswer, &out)
 	return out, err
 }
 
 // State is a snapshot of the world's records.
 func (c *Client) State(ctx context.Context) (reference.State, error) {
 	var out reference.State
-	err := c.do(ctx, "GET", "/__mock/state", nil, &out)
+	err := c.do(ctx, "GET", "/__mock/state", nil, stateAnswer, &out)
 	return out, err
 }
 
 // PutState replaces the world's records with st.
 func (c *Client) PutState(ctx context.Context, st reference.State) error {
-	return c.do(ctx, "PUT", "/__mock/state", st, nil)
+	return c.do(ctx, "PUT", "/__mock/state", st, stateLoadedAnswer, nil)
 }
 
 // Login authenticates in the world and returns the bearer token.
@@ -237,7 +237,7 @@ func (c *Client) Login(ctx context.Context, email, password string) (string, err
 			Token string `json:"token"`
 		} `json:"data"`
 	}
-	err := c.do(ctx, "POST", "/v1/authenticate", map[string]string{"email": email, "password": password}, &out)
+	err := c.do(ctx, "POST", "/v1/authenticate", map[string]string{"email": email, "password": password}, loginAnswer, &out)
 	return out.Data.Token, err
 }
 
@@ -259,5 +259,9 @@ func (c *Client) LoginAs(ctx context.Context, role string) (string, error) {
 func (c *Client) DeleteWorld(ctx context.Context, name string) error {
 	server := *c // the worlds are the server's: asked of the default world's controls
 	server.world, server.unnamed = "", false
-	return server.do(ctx, "DELETE", "/__mock/worlds?name="+url.QueryEscape(name), nil, nil)
+	want := worldDeletedAnswer
+	if name == "default" { // reset, never forgotten (D147)
+		want = worldResetAnswer
+	}
+	return server.do(ctx, "DELETE", "/__mock/worlds?name="+url.QueryEscape(name), nil, want, nil)
 }

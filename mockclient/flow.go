@@ -10,6 +10,6 @@ import (
 // the conformance suite replays against another deployment (CONFORMANCE_FLOWS).
 func (c *Client) Flow(ctx context.Context) (flow.Document, error) {
 	var out flow.Document
-	err := c.do(ctx, "GET", "/__mock/flow", nil, &out)
+	err := c.do(ctx, "GET", "/__mock/flow", nil, flowAnswer, &out)
 	return out, err
 }
