@@ -552,7 +552,7 @@ func lagging(x *xchg) {
 // serves the member's card lists from a cache refreshed at most once a second: a card created
 // shows in cards/list up to a second later (D210).
 func cachedCardLists() correct {
-	cached := cachedForASecond(conformance.OpCardsList)
+	cached := cachedFor(conformance.OpCardsList, time.Second)
 	return correct{
 		name:  "accepts an owner_id naming no user, and serves card lists from a cache refreshed every second",
 		basis: "§Endpoints 18: owner_id names a user, whose record is not shown; when a list shows a write is not stated",
@@ -1237,6 +1237,7 @@ var corrects = []correct{
 	lateSync(),
 	cachedCardLists(),
 	cachedWidgetLists(),
+	cachedCommentLists(),
 	tourStatusPerProject(),
 }
 
