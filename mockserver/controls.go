@@ -38,10 +38,7 @@ func (s *Server) handleDashboardRedirect(w http.ResponseWriter, r *http.Request)
 
 // redirectToDashboard answers 301 to the dashboard of the world name.
 func redirectToDashboard(w http.ResponseWriter, r *http.Request, name string) {
-	target := dashboardPath
-	if name != DefaultWorld {
-		target = WorldPrefix + name + dashboardPath
-	}
+	target := dashboardOf(name)
 	if r.URL.RawQuery != "" {
 		target += "?" + r.URL.RawQuery
 	}
@@ -58,8 +55,9 @@ const AdminTokenHeader = "X-Mock-Admin-Token"
 
 // admitted guards the /__mock/ endpoints with the admin token, when one is set: the token
 // comes in X-Mock-Admin-Token, or for the dashboard page (GET or HEAD /__mock/) also as ?token=.
-// Without it, 401 shape (b); the dashboard page answers its token prompt instead.
-func (s *Server) admitted(w http.ResponseWriter, r *http.Request) bool {
+// Without it, 401 shape (b); the dashboard page answers its token prompt instead, which sends
+// the token to the dashboard of world, the request's world.
+func (s *Server) admitted(w http.ResponseWriter, r *http.Request, world string) bool {
 	want := s.steering.admin
 	if want == "" || !strings.HasPrefix(r.URL.Path, "/__mock/") {
 		return true
@@ -81,7 +79,7 @@ func (s *Server) admitted(w http.ResponseWriter, r *http.Request) bool {
 		return true
 	}
 	if page { // HEAD answers as GET does, without the body
-		s.writeTokenPrompt(w, got != "")
+		s.writeTokenPrompt(w, world, got != "")
 		return false
 	}
 	if got != "" {

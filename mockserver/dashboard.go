@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"html/template"
 	"net/http"
+	"net/url"
 	"sort"
 	"strconv"
 	"strings"
@@ -82,10 +83,28 @@ func (s *Server) handleDashboard(w http.ResponseWriter, r *http.Request) {
 	writeHTML(w, http.StatusOK, "index.html", data)
 }
 
-// writeTokenPrompt answers the dashboard without a valid admin token: 401 and a form that
-// asks for it (wrong says a token was given and refused).
-func (s *Server) writeTokenPrompt(w http.ResponseWriter, wrong bool) {
-	writeHTML(w, http.StatusUnauthorized, "token.html", map[string]bool{"Wrong": wrong})
+// tokenPrompt is what the token prompt shows: the world whose dashboard was asked for, where
+// the form sends the token, and whether a token was given and refused.
+type tokenPrompt struct {
+	World  string
+	Action string // the world's dashboard
+	Wrong  bool
+}
+
+// writeTokenPrompt answers the dashboard of the world name without a valid admin token: 401 and
+// a form that asks for it and sends it to that world's dashboard, never another world's (D66;
+// wrong says a token was given and refused).
+func (s *Server) writeTokenPrompt(w http.ResponseWriter, name string, wrong bool) {
+	writeHTML(w, http.StatusUnauthorized, "token.html", tokenPrompt{World: name, Action: dashboardOf(name), Wrong: wrong})
+}
+
+// dashboardOf is the path of the dashboard of the world name: /__mock/ for the default world,
+// /__worlds/<name>/__mock/ for another (the name escaped, though a valid name needs none).
+func dashboardOf(name string) string {
+	if name == DefaultWorld {
+		return dashboardPath
+	}
+	return WorldPrefix + url.PathEscape(name) + dashboardPath
 }
 
 // writeHTML renders a dashboard template; HTML pages are the only answers under /__mock/ that

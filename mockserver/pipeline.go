@@ -65,7 +65,7 @@ func (s *Server) dispatch(w http.ResponseWriter, r *http.Request) {
 	}
 	method := getOrHead(r)
 	if h, ok := s.ctrl[method+" "+r.URL.Path]; ok {
-		if !s.hostAllowed(w, r) || !s.admitted(w, r) {
+		if !s.hostAllowed(w, r) || !s.admitted(w, r, wl.name) {
 			return
 		}
 		msg := controlQueryProblem(method, r)

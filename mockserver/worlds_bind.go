@@ -182,7 +182,7 @@ func (s *Server) bindNamed(w http.ResponseWriter, r *http.Request, name string) 
 	if _, control := s.ctrl[getOrHead(r)+" "+r.URL.Path]; control {
 		// The Host guard and the admin token first: a client without the token must not learn
 		// which worlds exist from a 404.
-		if !(s.hostAllowed(w, r) && s.admitted(w, r)) {
+		if !(s.hostAllowed(w, r) && s.admitted(w, r, name)) {
 			return b, true
 		}
 		if msg := controlQueryProblem(getOrHead(r), r); msg != "" { // a refused control makes no world

@@ -129,7 +129,7 @@ func (s *Server) forgetWhenIdle(r *http.Request, name string) (busy int64, ok bo
 // page of the same site, such as the app under test on another port of localhost, may link).
 // A refused request is answered 403 shape (b) and no world is made.
 func (s *Server) mayCreateWorld(w http.ResponseWriter, r *http.Request, name string) bool {
-	if strings.HasPrefix(r.URL.Path, "/__mock") && !(s.hostAllowed(w, r) && s.admitted(w, r)) {
+	if strings.HasPrefix(r.URL.Path, "/__mock") && !(s.hostAllowed(w, r) && s.admitted(w, r, name)) {
 		return false
 	}
 	why := s.steering.hosts.Refuses(r, "New worlds are made only under")
