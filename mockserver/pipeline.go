@@ -45,6 +45,10 @@ func (s *Server) dispatch(w http.ResponseWriter, r *http.Request) {
 		if !s.spendUnbound(w, r) {
 			return
 		}
+		if errors.Is(err, errAbsent) && s.bareOptions(r) { // as in a world that exists (D213)
+			writeMethodNotAllowed(w, r.Method, s.pathMethods(r.URL.Path))
+			return
+		}
 		writeNoWorld(w, err)
 		return
 	}

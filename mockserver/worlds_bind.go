@@ -168,9 +168,9 @@ func (s *Server) bindNamed(w http.ResponseWriter, r *http.Request, name string) 
 	if b.err != errAbsent { // admission is decided before any world is made (D141)
 		return b, false
 	}
-	if isPreflight(r) || serverWide[getOrHead(r)+" "+r.URL.Path] {
-		// The browser's question before a page's call, not the call, and the answers that are
-		// the same in every world: they make no world (D141, D213).
+	if isPreflight(r) || serverWide[getOrHead(r)+" "+r.URL.Path] || s.bareOptions(r) {
+		// The browser's question before a page's call, not the call, a bare OPTIONS and the
+		// answers that are the same in every world: they make no world (D141, D213).
 		return bound{err: errAbsent}, false
 	}
 	if !s.reaches(r) {
@@ -304,6 +304,13 @@ func writeNoWorld(w http.ResponseWriter, err error) {
 // a page of another site whose origin --cors-origins does not name (D141, D206).
 func (s *Server) mayEvict(r *http.Request) bool {
 	return !fromAnotherSite(r) || s.corsListed(requestOrigin(r))
+}
+
+// bareOptions tells whether r is an OPTIONS that is not a preflight, on a path of an operation
+// or a control: it answers 405 with the path's methods in Allow, in every world, and makes
+// none (D213).
+func (s *Server) bareOptions(r *http.Request) bool {
+	return r.Method == http.MethodOptions && !isPreflight(r) && s.pathMethods(r.URL.Path) != ""
 }
 
 // isPreflight tells whether r is a CORS preflight.
