@@ -32,8 +32,11 @@ const (
 	Port = "4010/tcp"
 	// DefaultImage is the reference `make image` builds.
 	DefaultImage = "opsapi-mock:dev"
-	// ListenAddr is the address the mock is told to listen on inside the container.
+	// ListenAddr is the address the mock is told to listen on inside the container, in
+	// EnvAddr (the image's default too).
 	ListenAddr = "0.0.0.0:4010"
+	// EnvAddr is the variable the mock (and its proxy subcommand) reads its address from.
+	EnvAddr = "MOCK_ADDR"
 	// ReadinessPath is the endpoint that answers 200 once the mock serves requests.
 	ReadinessPath = "/healthz"
 	// StartupTimeout bounds the wait for readiness; the mock serves within a fraction of a
@@ -54,7 +57,9 @@ func Run(ctx context.Context, img string, opts ...testcontainers.ContainerCustom
 	usePublishedHostDefault()
 	moduleOpts := []testcontainers.ContainerCustomizer{
 		testcontainers.WithExposedPorts(Port),
-		testcontainers.WithCmdArgs("--addr", ListenAddr),
+		// The address as a variable, as the image sets it, not a flag: the command line is the
+		// caller's arguments alone, and a subcommand among them comes first.
+		testcontainers.WithEnv(map[string]string{EnvAddr: ListenAddr}),
 		testcontainers.WithWaitStrategy(
 			wait.ForHTTP(ReadinessPath).
 				WithPort(Port).
