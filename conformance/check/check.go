@@ -70,17 +70,21 @@ func Judge(ctx context.Context, ex Exchange) []Violation {
 		vs = append(vs, Violation{rules.ERR6, fmt.Sprintf("the request breaks a field rule (%s), yet the answer is %d", strings.Join(broken, ", "), ex.Status)})
 	}
 	if !ex.BodyPartial {
+		keyed := broken
+		if t, _ := spec.RequestBodyType(ex.ReqHeader); t != spec.BodyJSON || encoded(ex.ReqHeader) {
+			// The request is not plain JSON by its Content-Type (the client's fault, REQ-1) or is
+			// sent compressed (whether a deployment reads compressed requests is not shown): a
+			// refusal may name the header rather than the fields of a body it did not read.
+			keyed = nil
+		}
 		shape := Envelope(ex.Op, ex.Status, ex.Body)
-		if len(shape) == 0 && ex.Status == http.StatusUnprocessableEntity {
-			keyed := broken
-			if t, _ := spec.RequestBodyType(ex.ReqHeader); t != spec.BodyJSON || encoded(ex.ReqHeader) {
-				// The request is not plain JSON by its Content-Type (the client's fault, REQ-1)
-				// or is sent compressed (whether a deployment reads compressed requests is not
-				// shown): a refusal may name the header rather than the fields of a body it
-				// did not read.
-				keyed = nil
-			}
+		switch {
+		case len(shape) == 0 && ex.Status == http.StatusUnprocessableEntity:
 			shape = KeyedBy(ex.Body, keyed)
+		case len(shape) == 0 && refused && len(keyed) > 0:
+			// Where the codes are not shown, any refusal of a field rule is the validation
+			// error (ERR-1, D209), its `errors` naming the field as a 422's would.
+			shape = RefusalKeyedBy(ex.Body, keyed)
 		}
 		vs = append(vs, shape...)
 		judged := ex.Op.Declared(ex.Status) || successStatus(ex.Op, ex.Status) != ex.Status

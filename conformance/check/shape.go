@@ -131,6 +131,22 @@ func KeyedBy(body []byte, broken []string) []Violation {
 	return []Violation{{rules.ERR5, fmt.Sprintf("the request breaks the rules of %s, yet `errors` is keyed by %s", strings.Join(broken, ", "), strings.Join(sortedKeys(errs), ", "))}}
 }
 
+// RefusalKeyedBy is ERR-5 on a refusal that is no 422 of a request that breaks the rules of
+// some of its fields (broken), on an operation whose codes are not shown: there any refusal of
+// a field rule is the validation error (ERR-1, D209), so its `errors` is an object naming one
+// of those fields, as a 422's would.
+func RefusalKeyedBy(body []byte, broken []string) []Violation {
+	obj, _ := jsonObject(body)
+	if _, ok := obj["errors"].(map[string]any); !ok {
+		what := "missing"
+		if v, ok := obj["errors"]; ok {
+			what = Kind(v) + ", not an object"
+		}
+		return []Violation{{rules.ERR5, fmt.Sprintf("the request breaks the rules of %s and is refused, yet `errors`, which names the failed fields, is %s", strings.Join(broken, ", "), what)}}
+	}
+	return KeyedBy(body, broken)
+}
+
 // Names reports whether the key of a validation error names field: the field itself, or a
 // path into it ("title.0", "items[2]"), also written as the request body's location
 // ("body.title", as FastAPI joins it) or as a JSON pointer ("/title", "/items/0"): the keys'

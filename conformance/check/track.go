@@ -157,6 +157,9 @@ func (tr *trail) listed(ex Exchange, sent, answered time.Time, lag time.Duration
 		if isReply(ex) {
 			return nil // a reply may be listed under its parent, not as an entry of its own (D210)
 		}
+		if RefusedInSuccess(ex.Op, ex.Status, ex.Body) {
+			return nil // a refusal, though 2xx: it creates nothing (D209)
+		}
 		key += scope(ex)
 		if m, known := tr.lists[key]; known {
 			if sent.Before(m.answered) {

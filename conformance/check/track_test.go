@@ -111,6 +111,9 @@ func TestTrackerJudgesCreatesInTheNextList(t *testing.T) {
 		{"a comment not counted by its card's list breaks COMMENT-1", []step{total("7", "4", 0), commented("7", 100), total("7", "4", lagged)}, []rules.ID{rules.COMMENT1}},
 		{"a comment list lagging the create is not judged", []step{total("7", "4", 0), commented("7", 100), total("7", "4", 1600)}, nil},
 		{"a comment on another card is not this card's", []step{total("7", "4", 0), commented("8", 100), total("7", "4", 200)}, nil},
+		// Where a create's codes are not shown, a 2xx with `error: true` is a refusal (D209): it
+		// creates nothing, so the next list counts no more.
+		{"a create refused in a 200 with error: true is not counted", []step{tags(2, 0), {answer(create, "50", `{"name":"x"}`, `{"error":true,"message":"Tag quota reached."}`), 100}, tags(2, lagged)}, nil},
 		{"a reply may be listed under its parent, so it is not counted", []step{total("7", "4", 0), {answer(comment, "50", `{"card_id":7,"comment":"x","parent_comment_id":3}`, `{"data":{"comment":{}}}`), 100}, total("7", "4", 200)}, nil},
 	} {
 		t.Run(c.name, func(t *testing.T) {

@@ -88,7 +88,7 @@ var All = []Rule{
 	{ID: HDR2, Source: "Endpoints (rate-limit headers); Errors (429)", By: Suite | Proxy | Explore, EveryAnswer: true,
 		Statement: "A 429 answer carries `Retry-After` as a whole number of seconds."},
 	{ID: LIMIT6, Source: "Limits (rate-limit headers: per minute; Retry-After until reset)", By: Suite | Proxy | Explore, EveryAnswer: true,
-		Statement: "A 429 of a per-minute limit (every operation but authenticate, whose throttle of failed logins the interface does not time, and thumbnails/regenerate, whose window is 10 minutes) says `Retry-After` of at most 60 seconds: a window of a minute resets within one (61 is allowed for rounding up); and once the seconds it says (and one more) have passed, the caller is served again."},
+		Statement: "A 429 of a per-minute limit (every operation but authenticate, whose throttle of failed logins the interface does not time, and thumbnails/regenerate, whose window is 10 minutes) says `Retry-After` of at most 60 seconds: a window of a minute resets within one (61 is allowed for rounding up); and once the seconds it says (and one more) have passed, the caller is served again (the suite's window specs judge this half; the proxy and explore judge the first on every answer)."},
 	{ID: UP1, Source: "Conventions (every operation answers)", By: Proxy,
 		Statement: "The deployment answers every request of an operation with a whole HTTP answer: a status, headers and a body that does not break off (a proxy in front of it answers 502 when none comes, and flags an answer whose body breaks off)."},
 	{ID: REQ1, Source: "Endpoints (request fields); Limits", By: Proxy, Client: true,
