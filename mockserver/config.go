@@ -67,6 +67,15 @@ const (
 	MostStateMB = 1 << 20
 )
 
+// ConfigError is New's error when the Config cannot be used as given: a value out of its range,
+// or a scenario whose records pass MaxStateMB. The binary exits 2 on it, as on a flag it
+// cannot use.
+type ConfigError struct{ Err error }
+
+func (e *ConfigError) Error() string { return "new mock server: " + e.Err.Error() }
+
+func (e *ConfigError) Unwrap() error { return e.Err }
+
 // check refuses the values the binary's flags refuse, each named by its field, all at once: an
 // embedding test gets the mock the binary would serve, or an error, never a value taken
 // silently (a latency past MaxLatency outlives the server timeouts MaxDelay sizes; a negative

@@ -70,7 +70,7 @@ type Server struct {
 // behind the request pipeline described in the package documentation.
 func New(cfg Config) (*Server, error) {
 	if err := cfg.check(); err != nil {
-		return nil, fmt.Errorf("new mock server: %w", err)
+		return nil, &ConfigError{Err: err}
 	}
 	if cfg.Seed == 0 {
 		cfg.Seed = fixtures.DefaultSeed
@@ -113,7 +113,7 @@ func New(cfg Config) (*Server, error) {
 	s.worlds = &registry{max: cfg.MaxWorlds, def: def, named: map[string]*world{}, building: map[string]chan struct{}{}, dropped: map[string]string{}, logger: logger}
 	s.flows.reclaim = s.worlds.reclaimFlow
 	if size := def.state().store.Size(); cfg.State == nil && size > s.stateLimit() {
-		return nil, fmt.Errorf("new mock server: the scenario %q needs about %s of records, more than the mock's limit (--max-state-mb %d): start it with a higher --max-state-mb", def.state().source.Scenario, mib(size), cfg.MaxStateMB)
+		return nil, &ConfigError{Err: fmt.Errorf("the scenario %q needs about %s of records, more than the mock's limit (--max-state-mb %d): start it with a higher --max-state-mb", def.state().source.Scenario, mib(size), cfg.MaxStateMB)}
 	}
 	if cfg.State != nil {
 		if err := s.loadState(def, *cfg.State); err != nil {

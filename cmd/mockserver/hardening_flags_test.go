@@ -319,3 +319,15 @@ func TestEmptyAdminTokenRefused(t *testing.T) {
 		t.Errorf("no --admin-token: %v, want the controls open", err)
 	}
 }
+
+// A scenario whose records pass --max-state-mb is a flag value the mock cannot start with: exit
+// 2, as every other (it exited 1, read as the mock failing).
+func TestScenarioPastTheStateLimitExitsTwo(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	err := run(ctx, []string{"--scenario", "busy", "--max-state-mb", "1", "--addr", "127.0.0.1:0"}, noEnv, io.Discard, io.Discard)
+	var exit *exitError
+	if !errors.As(err, &exit) || exit.code != 2 || !strings.Contains(err.Error(), "--max-state-mb") {
+		t.Errorf("--scenario busy --max-state-mb 1: %v, want exit 2 naming --max-state-mb", err)
+	}
+}

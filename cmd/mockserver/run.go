@@ -347,6 +347,10 @@ func newMock(opts options, logger *slog.Logger) (*mockserver.Server, error) {
 	if errors.As(err, &bad) {
 		return nil, opts.steer.unusable("%v", err)
 	}
+	var cfgErr *mockserver.ConfigError
+	if errors.As(err, &cfgErr) { // a flag value that cannot be used, as the flags' own checks refuse
+		return nil, &exitError{code: 2, msg: cfgErr.Err.Error()}
+	}
 	return mock, err
 }
 
