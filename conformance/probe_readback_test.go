@@ -3,6 +3,8 @@ package conformance_test
 import (
 	"context"
 	"fmt"
+	"slices"
+	"strings"
 	"time"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -14,9 +16,11 @@ import (
 
 var ruleListCount = Cite(rules.LIST1)
 
-// createCounts reads, per create operation, the count of the member's list it adds to: the
-// member's cards, and the comments of the member's card.
+// createCounts reads, per create operation, the count of the list it adds to: the member's
+// cards, the comments of the member's card, the member's tags and the master boards.
 var createCounts = map[string]func(ctx context.Context) int64{
+	OpTagsCreate.ID:         listLength(member, OpTagsList, "data.tags"),
+	OpMasterBoardsCreate.ID: listLength(superadmin, OpMasterBoardsList, "data.boards"),
 	OpCardsCreate.ID: func(ctx context.Context) int64 {
 		GinkgoHelper()
 		ex := sendCtx(ctx, Request{Op: OpCardsList, As: member.String(), Token: token(member, OpCardsList)})
@@ -31,6 +35,19 @@ var createCounts = map[string]func(ctx context.Context) int64{
 		Expect(ok).To(BeTrue(), "%s\n\n%s", Cite(rules.DATA1), ex.Describe())
 		return n
 	},
+}
+
+// listLength reads the length of the array at path of op's answer to r.
+func listLength(r role, op Operation, path string) func(ctx context.Context) int64 {
+	return func(ctx context.Context) int64 {
+		GinkgoHelper()
+		ex := sendCtx(ctx, Request{Op: op, As: r.String(), Token: token(r, op)})
+		Expect(ex).To(HaveStatus(200), Cite(rules.DATA1))
+		v, _ := ex.Get(path)
+		list, ok := v.([]any)
+		Expect(ok).To(BeTrue(), "%s: %s is not an array\n\n%s", Cite(rules.DATA1), path, ex.Describe())
+		return int64(len(list))
+	}
 }
 
 // The read-backs of refused creates (rule LIST-1): every create whose id field names no record,
@@ -50,7 +67,54 @@ var _ = Describe("Probes: read-backs of creates", func() {
 			}
 		})
 	}
+	for _, op := range Operations {
+		if count := createCounts[op.ID]; count != nil {
+			if field, n, ok := longestText(op); ok {
+				probeContext(op, func() { tooLongReadBackSpec(op, field, n, count) })
+			}
+		}
+	}
 })
+
+// longestText is the first required text field of op's request (by name) with a maximum
+// length, and that length.
+func longestText(op Operation) (string, uint64, bool) {
+	if op.Request == nil {
+		return "", 0, false
+	}
+	for _, name := range slices.Sorted(slices.Values(op.Request.Required)) {
+		if p := op.Request.Properties[name]; p != nil && p.Value != nil && p.Value.MaxLength != nil && p.Value.Type.Is("string") {
+			return name, *p.Value.MaxLength, true
+		}
+	}
+	return "", 0, false
+}
+
+// tooLongReadBackSpec declares the read-back of a create whose text field is one character
+// longer than its maximum: refused (ERR-1), it adds nothing to the list (LIST-1). A deployment
+// that cut the text to its maximum, kept the record and answered 422 told the client nothing
+// was created.
+func tooLongReadBackSpec(op Operation, field string, max uint64, count func(context.Context) int64) {
+	// Rule LIST-1.
+	It(fmt.Sprintf("adds nothing to the list when it refuses a create whose %q is %d characters (max %d)", field, max+1, max), Serial, Probed(Contract(op, AspectValidation, "LIST-1"), ProbeReadBack), func(ctx SpecContext) {
+		body, ok := requiredBody(op)
+		if !ok {
+			Skip(fmt.Sprintf("the manifest names no record for a required id of %s", op.ID))
+		}
+		text := unique("Too long") + " "
+		body[field] = text + strings.Repeat("x", int(max)+1-len([]rune(text)))
+		r := caller(op)
+		By("counting the list before, once it holds still")
+		before := settledCount(ctx, count)
+		ex := sendCtx(ctx, Request{Op: op, As: r.String(), Token: token(r, op), Body: body, Intent: Invalid, Constraint: field + " maxLength"})
+		if ex.Succeeded() {
+			Skip(fmt.Sprintf("%s accepted a %q of %d characters (a validation spec judges that): only a refusal is read back", op.ID, field, max+1))
+		}
+		By("counting it after")
+		after := settledCount(ctx, count)
+		Expect(after).To(Equal(before), "%s: %d before, answer %d, %d after: a refused create adds nothing\n\n%s", ruleListCount, before, ex.Status, after, ex.Describe())
+	})
+}
 
 // readBackSpec declares the read-back of a create whose field f names no record, or, sent by
 // the outsider (foreign), the member's record: the member's list grows by one only when the
@@ -77,7 +141,7 @@ func readBackSpec(f IDField, count func(context.Context) int64, foreign bool) {
 		before := settledCount(ctx, count)
 		ex := sendCtx(ctx, Request{Op: op, As: r.String(), Token: token(r, op), Body: body})
 		want := before
-		if ex.Status < 300 && !foreign {
+		if ex.Succeeded() && !foreign { // a 2xx with `error: true` is a refusal where the codes are not shown (D209)
 			want++
 		}
 		By("counting it after")

@@ -18,6 +18,7 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/onsi/ginkgo/v2/types"
 
@@ -158,6 +159,29 @@ func mutate(o conformance.Operation, change func(req map[string]any)) func(httpH
 	}
 }
 
+// keepsCutTag creates a tag whose name is past its 255 characters with the name cut to 255,
+// and answers 422 as if it had refused it: the client is told nothing was created.
+func keepsCutTag(h httpHandler) httpHandler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var req map[string]any
+		if r.URL.Path == conformance.OpTagsCreate.Path {
+			req = bodyOf(r)
+		}
+		name, _ := req["name"].(string)
+		if utf8.RuneCountInString(name) <= 255 {
+			h.ServeHTTP(w, r)
+			return
+		}
+		req["name"] = string([]rune(name)[:255])
+		raw, _ := json.Marshal(req)
+		r.Body, r.ContentLength = io.NopCloser(bytes.NewReader(raw)), int64(len(raw))
+		h.ServeHTTP(httptest.NewRecorder(), r)
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusUnprocessableEntity)
+		_, _ = w.Write([]byte(`{"message":"The given data was invalid.","errors":{"name":["The name may not be greater than 255 characters."]}}`))
+	})
+}
+
 func idOf(v any) int64 { f, _ := v.(float64); return int64(f) }
 
 // A variant is the reference mock with one rule of the interface broken.
@@ -216,6 +240,7 @@ var variants = []variant{
 				a.header.Del("Retry-After")
 			}
 		})},
+	{"keeps a tag whose name passes 255 characters, cut to 255, while answering 422", "LIST-1", keepsCutTag},
 	{"accepts a 256-character title on cards/update", "ERR-1",
 		fake(conformance.OpCardsUpdate, func(_ *http.Request, req map[string]any) bool {
 			s, _ := req["title"].(string)
