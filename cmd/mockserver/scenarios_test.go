@@ -145,3 +145,50 @@ func TestScenarioDirSkipsEditorsHiddenFiles(t *testing.T) {
 		t.Errorf("a reset to the scenario beside an editor's lock file: %d, want 200", res.StatusCode)
 	}
 }
+
+// A --scenario file naming a scenario a --scenarios file names too is refused at start, as two
+// files of the directory are: one name stood for two files, and which a reset built changed
+// once the directory was read again. The --scenario file inside the directory is one file.
+func TestScenarioFileAndDirectoryNamingOneScenario(t *testing.T) {
+	dir, other := t.TempDir(), t.TempDir()
+	board := func(title string) []byte { return []byte("name: one\nbase: empty\nboards:\n  - ref: b\n    title: " + title + "\n") }
+	for path, body := range map[string][]byte{filepath.Join(dir, "one.yaml"): board("Board one"), filepath.Join(other, "one.yaml"): board("Board other"), filepath.Join(other, "ONE.json"): []byte(`{"name":"ONE"}`)} {
+		if err := os.WriteFile(path, body, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, file := range []string{filepath.Join(other, "one.yaml"), filepath.Join(other, "ONE.json")} {
+		_, err := parseFlags([]string{"--scenarios", dir, "--scenario", file}, noEnv, io.Discard)
+		if err == nil || !strings.Contains(err.Error(), filepath.Join(dir, "one.yaml")) || !strings.Contains(err.Error(), "rename one") {
+			t.Errorf("--scenario %s beside --scenarios naming \"one\": %v, want a refusal naming both files", file, err)
+		}
+	}
+	if _, err := parseFlags([]string{"--scenarios", dir, "--scenario", filepath.Join(dir, "one.yaml")}, noEnv, io.Discard); err != nil {
+		t.Errorf("--scenario a file of --scenarios: %v", err)
+	}
+}
+
+// A file naming the --scenario file's scenario added to the directory while the mock runs
+// leaves the scenarios as they were (the start would have refused it), saying why.
+func TestScenarioDirFileClashingWithScenarioFileWhileRunning(t *testing.T) {
+	dir, other := t.TempDir(), t.TempDir()
+	file := filepath.Join(other, "one.yaml")
+	if err := os.WriteFile(file, []byte("name: one\nbase: empty\ntags:\n  - ref: t\n    name: From the file\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	url, stop := startMock(t, "--scenarios", dir, "--scenario", file)
+	defer func() { _ = stop() }()
+	if err := os.WriteFile(filepath.Join(dir, "one.yaml"), []byte("name: one\nbase: empty\ntags:\n  - ref: t\n    name: From the directory\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(2500 * time.Millisecond) // the directory is read again within a second of a change
+	res, err := http.Post(url+"/__mock/reset", "application/json", strings.NewReader(`{"scenario":"one"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	token := loginMember(t, url)
+	if got := fmt.Sprint(postJSON(t, url+"/services/operations/v1/operations/tags/list", token, map[string]any{})["data"]); !strings.Contains(got, "From the file") {
+		t.Errorf("after a directory file naming the --scenario file's scenario was added, a reset to it lists %s, want the --scenario file's tags", got)
+	}
+}

@@ -35,15 +35,16 @@ func watchScenarioDir(ctx context.Context, o worldOptions, m *mockserver.Server,
 		}
 		last = sig
 		loaded, err := loadScenarioDir(o.scenarioDir)
+		if err == nil && o.file != nil {
+			err = nameClash(o.file, loaded)
+		}
 		if err != nil {
 			logger.Warn("scenarios: the directory changed and does not load; resets keep the scenarios it held before", "dir", o.scenarioDir, "problems", err.Error())
 			m.SetScenarioProblem(err)
 			continue
 		}
-		if o.file != nil && isScenarioFile(o.file.Path()) {
-			if _, inDir := loaded[o.file.Name]; !inDir {
-				loaded[o.file.Name] = o.file
-			}
+		if o.file != nil {
+			loaded[o.file.Name] = o.file // the same file, or none of the directory's (nameClash)
 		}
 		m.SetScenarios(loaded)
 		m.SetScenarioProblem(nil)

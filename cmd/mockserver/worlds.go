@@ -64,6 +64,9 @@ func worldFlags(fs *flag.FlagSet, getenv environ) func() (worldOptions, error) {
 			if err != nil {
 				return worldOptions{}, fmt.Errorf("--scenario: %w", err)
 			}
+			if err := nameClash(f, o.scenarios); err != nil {
+				return worldOptions{}, err
+			}
 			o.file, o.scenario = f, f.Name
 			o.scenarios[f.Name] = f
 		case named:
@@ -109,6 +112,18 @@ func (o worldOptions) apply(cfg *mockserver.Config) {
 // swap files and backups there while a file is edited (.#launch.yaml, .launch.yaml.swp).
 func inScenarioDir(name string) bool {
 	return isScenarioFile(name) && !strings.HasSuffix(name, ".schema.json") && !strings.HasPrefix(name, ".")
+}
+
+// nameClash says why file, given to --scenario, cannot join the scenarios of the --scenarios
+// directory: another file there names the same scenario (in any case), so one name would
+// stand for two files, and which one a reset builds would depend on which loaded last.
+func nameClash(file *fixtures.ScenarioFile, dir map[string]*fixtures.ScenarioFile) error {
+	for name, other := range dir {
+		if strings.EqualFold(name, file.Name) && filepath.Clean(other.Path()) != filepath.Clean(file.Path()) {
+			return fmt.Errorf("--scenario %s names the scenario %q, as the --scenarios file %s does (names that differ only in case are one name): rename one", file.Path(), file.Name, other.Path())
+		}
+	}
+	return nil
 }
 
 // loadScenarioDir loads every scenario file of dir ("" for none), by scenario name; JSON
