@@ -151,7 +151,9 @@ func TestScenarioDirSkipsEditorsHiddenFiles(t *testing.T) {
 // once the directory was read again. The --scenario file inside the directory is one file.
 func TestScenarioFileAndDirectoryNamingOneScenario(t *testing.T) {
 	dir, other := t.TempDir(), t.TempDir()
-	board := func(title string) []byte { return []byte("name: one\nbase: empty\nboards:\n  - ref: b\n    title: " + title + "\n") }
+	board := func(title string) []byte {
+		return []byte("name: one\nbase: empty\nboards:\n  - ref: b\n    title: " + title + "\n")
+	}
 	for path, body := range map[string][]byte{filepath.Join(dir, "one.yaml"): board("Board one"), filepath.Join(other, "one.yaml"): board("Board other"), filepath.Join(other, "ONE.json"): []byte(`{"name":"ONE"}`)} {
 		if err := os.WriteFile(path, body, 0o644); err != nil {
 			t.Fatal(err)
