@@ -133,6 +133,15 @@ func (s *Server) bindWorld(next http.Handler) http.Handler {
 				name = header
 			}
 		}
+		if param, other := queriedWorld(r2); b.err == nil && other != "" && other != name {
+			// A worker whose base URL holds its world, deleting or reading another by a
+			// mistaken ?name=, would act on another worker's world (D202).
+			by := "path"
+			if !prefixed {
+				by = WorldHeader + " header"
+			}
+			b.err = &errNoWorld{msg: fmt.Sprintf("The %s names world %q and ?%s= names %q: use one. Nothing was changed.", by, clip(name, 80), param, clip(other, 80))}
+		}
 		if b.err == nil && name != DefaultWorld {
 			if err := CheckWorldName(name); err != nil {
 				b.err = &errNoWorld{msg: badWorldName(name, err)}
@@ -332,6 +341,18 @@ func (s *Server) reaches(r *http.Request) bool {
 // does not exist, they are answered without making it (D213), so a health probe or a fetch of
 // the document never pushes out a test worker's world.
 var serverWide = map[string]bool{"GET /healthz": true, "GET /favicon.ico": true, "GET /openapi.json": true, "GET /openapi.yaml": true}
+
+// queriedWorld is the world a control's query names besides the request's own, and its
+// parameter: ?world= of the journal reads, ?name= of DELETE /__mock/worlds; "" when none.
+func queriedWorld(r *http.Request) (param, name string) {
+	switch {
+	case worldQueryReads[getOrHead(r)+" "+r.URL.Path]:
+		return "world", r.URL.Query().Get("world")
+	case r.Method == http.MethodDelete && r.URL.Path == "/__mock/worlds":
+		return "name", r.URL.Query().Get("name")
+	}
+	return "", ""
+}
 
 // getOrHead is r's method, HEAD read as GET (HEAD is GET without the body).
 func getOrHead(r *http.Request) string {
