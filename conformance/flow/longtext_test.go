@@ -81,7 +81,7 @@ func TestReplayFailuresClipTheFlowsText(t *testing.T) {
 	status := flow.Step{Step: 1, Operation: "cardsCreate", As: flow.AsMember, Answer: flow.Answer{Status: 200, Outline: outline}}
 	long.Steps = []flow.Step{status}
 	assertShort(t, "the step's context", long.StepContext(status), 5000)
-	assertShort(t, "a status class mismatch", long.ClassMismatch(status, 500, "500 {}"), 5500)
+	assertShort(t, "a status class mismatch", long.ClassMismatch(status, 500, false, "500 {}"), 5500)
 	assertShort(t, "a check's failure", long.CheckFailure(status, "rule ENV-1"), 5500)
 }
 

@@ -3,6 +3,7 @@ package flow
 import (
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"strconv"
 	"strings"
 
@@ -38,13 +39,18 @@ func (d Document) StepContext(st Step) string {
 
 // ClassMismatch is the failure of a step the target answered with status (described by
 // answer) when its status class differs from the recording's (D172), or "" when the classes
-// match.
-func (d Document) ClassMismatch(st Step, status int, answer string) string {
-	if Class(status) == Class(st.Answer.Status) {
+// match. refused says the answer is a 2xx whose body says `error: true` on an operation whose
+// codes are not shown: a refusal, of the class of a 4xx (D209).
+func (d Document) ClassMismatch(st Step, status int, refused bool, answer string) string {
+	class, said := Class(status), Class(status)
+	if refused {
+		class, said = Class(http.StatusBadRequest), Class(status)+" with `error: true`, a refusal"
+	}
+	if class == Class(st.Answer.Status) {
 		return ""
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "flow %s, step %d: the target answered %d (%s) where the recording answered %d (%s)\n", quote(d.Name), st.Step, status, Class(status), st.Answer.Status, Class(st.Answer.Status))
+	fmt.Fprintf(&b, "flow %s, step %d: the target answered %d (%s) where the recording answered %d (%s)\n", quote(d.Name), st.Step, status, said, st.Answer.Status, Class(st.Answer.Status))
 	b.WriteString("rule: a replayed step answers the status class its recording did\n\n")
 	b.WriteString(d.StepContext(st))
 	b.WriteString("\n  the target's answer:\n")
