@@ -101,6 +101,12 @@ func (r *registry) idleState(keep *world) int64 {
 // --max-records refuses a create (D70): 400 shape (a). Counting the body keeps what the writes
 // build within what a snapshot of it, or the state file saved at stop, may load back.
 func (s *Server) roomToGrow(wl *world, body int64, login, evict bool) error {
+	if !evict && !login && s.totalState()+body > s.stateLimit()/2 {
+		// A page of another site fills at most half the bound: the rest stays the mock's own
+		// clients', whose writes would otherwise push their idle worlds out, or be refused, for
+		// room the page took in a world that cannot go (the default one).
+		return reference.Errorf(reference.EINVALID, "The mock's worlds hold %s of records together, and a page of another site may fill at most half of their limit (--max-state-mb %d), so this change is refused and nothing was changed: list the page's origin in --cors-origins to let it write more.", mib(s.totalState()), s.cfg.MaxStateMB)
+	}
 	if s.makeRoom(wl, body, 0, evict) {
 		return nil
 	}

@@ -82,3 +82,33 @@ func TestStateBudgetDropsNothingForAChangeThatCannotFit(t *testing.T) {
 	}
 	wantWorlds(t, m, before, "after a reset too large for the bound")
 }
+
+// A page of another site fills at most half of --max-state-mb, even in the default world, which
+// never goes: its writes there once filled the bound, and the workers' next writes pushed their
+// idle worlds out for the room the page took (D206).
+func TestPageOfAnotherSiteFillsAtMostHalfTheBound(t *testing.T) {
+	m := newMock(t, mockserver.Config{MaxStateMB: 2})
+	before := fillWorlds(t, m, 4)
+	creds := m.manifest.Users.Member
+	login := m.ctl(http.MethodPost, "/v1/authenticate", map[string]any{"email": creds.Email, "password": creds.Password}, crossSite...).wantStatus(t, http.StatusOK)
+	tok := login.data()["token"].(string)
+	desc := strings.Repeat("x", 100<<10)
+	refused := false
+	for range 40 {
+		a := m.ctl(http.MethodPost, cardsCreate, map[string]any{"title": "Big", "group_id": m.manifest.Operations.GroupID, "description": desc},
+			append([]string{"Authorization", "Bearer " + tok}, crossSite...)...)
+		if a.status != http.StatusOK {
+			refused = a.status == http.StatusBadRequest && strings.Contains(string(a.raw), "page of another site")
+			break
+		}
+	}
+	if !refused {
+		t.Fatal("the page's writes into the default world were never refused for half the bound")
+	}
+	// A worker's own writes still fit without pushing another worker's world out.
+	wtok := m.ctl(http.MethodPost, "/__worlds/"+before[0]+"/v1/authenticate", map[string]any{"email": creds.Email, "password": creds.Password}).wantStatus(t, http.StatusOK).data()["token"].(string)
+	for range 3 {
+		m.ctl(http.MethodPost, "/__worlds/"+before[0]+cardsCreate, map[string]any{"title": "Mine", "group_id": m.manifest.Operations.GroupID, "description": desc}, "Authorization", "Bearer "+wtok).wantStatus(t, http.StatusOK)
+	}
+	wantWorlds(t, m, before, "after the page's writes and a worker's")
+}
