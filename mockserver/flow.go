@@ -110,21 +110,36 @@ type flowCall struct {
 	secrets                     []string // the credential values its headers carried (D200)
 }
 
-func (f *flowLog) add(c flowCall) {
+// add records c, a call that acted on ran, unless cur (its world's state) is another by now: a
+// reset or a loaded snapshot replaced the records it acted on and cleared the flow after the
+// swap (D173). Such a call is not counted as left out either, which would end the new
+// recording. Checked under f.mu, a call on the old records either lands before the clear and
+// goes with it, or is left out. A nil ran records c.
+func (f *flowLog) add(c flowCall, ran *worldState, cur *atomic.Pointer[worldState]) {
 	cost := cap(c.req) + cap(c.answer)
 	f.mu.Lock()
+	if ran != nil && cur.Load() != ran {
+		f.mu.Unlock()
+		return
+	}
 	full := f.gone || len(f.calls) >= maxFlowSteps || f.bytes+cost > flowBytes || f.dropped > 0 || f.givenUp > 0
 	f.mu.Unlock()
 	// The budget is taken without f.mu: reclaiming locks the registry, then other flows.
 	if full || !f.budget.take(cost, f) {
 		f.mu.Lock()
-		f.dropped++ // once one call is left out, every later one is: a flow has no gaps
-		f.gen++
+		if ran == nil || cur.Load() == ran {
+			f.dropped++ // once one call is left out, every later one is: a flow has no gaps
+			f.gen++
+		}
 		f.mu.Unlock()
 		return
 	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	if ran != nil && cur.Load() != ran { // replaced meanwhile: the budget back, nothing counted
+		f.budget.used.Add(-int64(cost))
+		return
+	}
 	if f.gone || f.dropped > 0 || f.givenUp > 0 || len(f.calls) >= maxFlowSteps { // changed meanwhile
 		f.budget.used.Add(-int64(cost))
 		f.dropped++
@@ -278,10 +293,13 @@ func (s *Server) refusedByGuard(r *http.Request, rt *route) bool {
 // maxFlowDepth is the deepest request body a flow keeps (deepRequest).
 const maxFlowDepth = 1000
 
-// skip counts a call left out for why.
-func (f *flowLog) skip(why leftOut) {
+// skip counts a call left out for why, unless it acted on ran and cur is another by now (add).
+func (f *flowLog) skip(why leftOut, ran *worldState, cur *atomic.Pointer[worldState]) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	if ran != nil && cur.Load() != ran {
+		return
+	}
 	f.left[why]++
 	f.gen++
 }
@@ -304,12 +322,12 @@ func unreplayable(body []byte) (leftOut, bool) {
 	return 0, false
 }
 
-// recordFlow adds one call of operation op to the world's flow: who called (from the bearer
-// token), the headers that may matter and both bodies.
+// recordFlow adds one call of operation op, which acted on st, to the world's flow: who called
+// (from the bearer token, in st), the headers that may matter and both bodies.
 func (wl *world) recordFlow(op string, st *worldState, r *http.Request, req []byte, status int, answer []byte) {
 	as, project := callerRole(st, r)
 	wl.flow.add(flowCall{op: op, as: as, project: project, contentType: r.Header.Get("Content-Type"), accept: r.Header.Get("Accept"),
-		req: req, status: status, answer: answer, secrets: requestCredentials(r, req)})
+		req: req, status: status, answer: answer, secrets: requestCredentials(r, req)}, st, &wl.cur)
 }
 
 // requestCredentials are the credential values a request carries outside its JSON fields, which

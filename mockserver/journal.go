@@ -2,12 +2,14 @@ package mockserver
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
 	"net/http"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/opsapi/mocktoolkit/internal/inflight"
@@ -167,12 +169,18 @@ func (j *journal) grow() {
 	j.costs = append(j.costs, 0)
 }
 
-func (j *journal) add(e journalEntry) {
+func (j *journal) add(e journalEntry) { j.addRan(e, nil, nil) }
+
+// addRan adds e, the record of a call that acted on ran, unless cur (its world's state) has
+// been reset since (D62, D105): the reset cleared the journal and its counts after swapping
+// the state, so checked under the journal's lock, a call on the old records either lands
+// before the clear and goes with it, or finds the new epoch and is left out. A nil ran adds e.
+func (j *journal) addRan(e journalEntry, ran *worldState, cur *atomic.Pointer[worldState]) {
 	cost := journalEntryCost + len(e.Method) + len(e.Path) + len(e.Operation) + e.Request.cost() + e.Response.cost()
 	b := j.b
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	if j.detached {
+	if j.detached || ran != nil && cur.Load().epoch != ran.epoch {
 		return
 	}
 	j.nextID++
@@ -301,11 +309,17 @@ func (s *Server) recordRequests(next http.Handler) http.Handler {
 		wl := s.worldOf(r)
 		start := time.Now()
 		at := wl.clock.Now()
+		rt, op := s.ops[r.URL.Path]
+		// The state the call acts on: the one bound now, unless the pipeline tells another
+		// (ranOn). The call is recorded only while it is still the world's (D62, D105, D173).
+		ran := &ranOn{st: wl.state()}
+		if op {
+			r = r.WithContext(context.WithValue(r.Context(), ranOnKey{}, ran))
+		}
 		// While the world's flow records, a request is read whole up to the flow's bound (the
 		// mock's own body limit), so a long body replays as sent; the journal keeps its first
 		// maxJournalBody bytes either way (D173).
 		limit := wl.flow.keep()
-		rt, op := s.ops[r.URL.Path]
 		unread := op && r.ContentLength > maxBody // the pipeline refuses it unread (413): reading here would send "100 Continue"
 		var reqBody []byte
 		var readErr error
@@ -340,11 +354,33 @@ func (s *Server) recordRequests(next http.Handler) http.Handler {
 		}
 		if op {
 			e.Operation = rt.id
-			s.flowStep(wl, rt, r, rec, reqBody, readErr)
+			s.flowStep(wl, ran.st, rt, r, rec, reqBody, readErr)
 		}
 		wl.journal.noteOnRecord(r.Header, r.URL.RawQuery, e.Request.raw, e.Response.raw) // D200
-		wl.journal.add(e)
+		wl.journal.addRan(e, ran.st, &wl.cur)
 	})
+}
+
+// ranOnKey keys an operation request's ranOn in its context.
+type ranOnKey struct{}
+
+// ranOn is the state of its world an operation request acted on: the one bound when it came
+// in, or the one the pipeline served it from (serveBound: a request held across a reset or a
+// loaded snapshot is served by the new records, D62). The journal and the flow record the call
+// only while that state is still the world's (D105, D173).
+type ranOn struct{ st *worldState }
+
+// ranOnOf is r's ranOn, or nil (a handler called without the journal in front).
+func ranOnOf(r *http.Request) *ranOn {
+	o, _ := r.Context().Value(ranOnKey{}).(*ranOn)
+	return o
+}
+
+// set notes that the request acts on st.
+func (o *ranOn) set(st *worldState) {
+	if o != nil {
+		o.st = st
+	}
 }
 
 // passBodyOn gives the pipeline the request body the journal read ahead, whole, cut at limit
@@ -369,25 +405,27 @@ func passBodyOn(r *http.Request, reqBody []byte, readErr error, unread bool, lim
 
 // flowStep records an operation's exchange in the world's flow while one records (D170), or
 // says why it was left out: a forced or rate-limited answer, a request the guard refused, one
-// too large, or one a replay could not send as it came.
-func (s *Server) flowStep(wl *world, rt *route, r *http.Request, rec *journalRecorder, reqBody []byte, readErr error) {
+// too large, or one a replay could not send as it came. A call that acted on records a reset
+// or a loaded snapshot replaced since (ran is no longer the world's state) is neither recorded
+// nor counted: the flow restarted without it (D173).
+func (s *Server) flowStep(wl *world, ran *worldState, rt *route, r *http.Request, rec *journalRecorder, reqBody []byte, readErr error) {
 	why, cannot := unreplayable(reqBody)
 	if readErr != nil {
 		why, cannot = brokenRequest, true
 	}
 	switch {
 	case rec.Header().Get("X-Mock-Forced") != "":
-		wl.flow.skip(forcedAnswer)
+		wl.flow.skip(forcedAnswer, ran, &wl.cur)
 	case rec.status == http.StatusTooManyRequests:
-		wl.flow.skip(rateLimited)
+		wl.flow.skip(rateLimited, ran, &wl.cur)
 	case s.refusedByGuard(r, rt):
-		wl.flow.skip(refusedByGuard)
+		wl.flow.skip(refusedByGuard, ran, &wl.cur)
 	case rec.status == http.StatusRequestEntityTooLarge:
-		wl.flow.skip(oversizeRequest)
+		wl.flow.skip(oversizeRequest, ran, &wl.cur)
 	case cannot:
-		wl.flow.skip(why)
+		wl.flow.skip(why, ran, &wl.cur)
 	default:
-		wl.recordFlow(rt.id, wl.state(), r, reqBody, rec.status, rec.body)
+		wl.recordFlow(rt.id, ran, r, reqBody, rec.status, rec.body)
 	}
 }
 

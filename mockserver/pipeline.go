@@ -192,6 +192,8 @@ func (s *Server) pipeline(rt *route) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		wl := s.worldOf(r)
 		rq := &request{world: wl, state: wl.state(), addr: clientAddr(r)}
+		ran := ranOnOf(r) // what the journal and the flow record the call against (D105, D173)
+		ran.set(rq.state)
 		user, authed := rq.state.identify(r)
 		if !s.rateLimit(w, wl, rt, rq.addr, user, authed) {
 			return
@@ -235,6 +237,7 @@ func (s *Server) pipeline(rt *route) http.Handler {
 			w = bw
 		}
 		a, status, err := s.serveBound(rt, rq, r)
+		ran.set(rq.state) // the new records, when a reset or a snapshot came meanwhile (D62)
 		if status != 0 {
 			writeShapeB(w, status, rt.refusal(status))
 			return

@@ -51,10 +51,17 @@ func (w *world) notes() []string {
 	return notes
 }
 
-// swap puts st in place of w's state once no operation is acting on the old one.
-func (w *world) swap(st *worldState) {
+// swap puts st in place of w's state once no operation is acting on the old one. A reset
+// starts a new journal generation (epoch); a loaded snapshot keeps the journal's (D105).
+func (w *world) swap(st *worldState, reset bool) {
 	w.gate.Lock()
 	defer w.gate.Unlock()
+	if old := w.cur.Load(); old != nil {
+		st.epoch = old.epoch
+		if reset {
+			st.epoch++
+		}
+	}
 	w.cur.Store(st)
 }
 
@@ -68,6 +75,9 @@ type worldState struct {
 	manifest fixtures.Manifest
 	notes    []string // what the scenario changed, what the manifest no longer knows (D102)
 	source   Source
+	// epoch counts the world's resets (swap): a call that acted on a state of an earlier epoch
+	// is kept out of the journal and its counts, which the reset cleared (D62, D105).
+	epoch uint64
 }
 
 // Source says what a world was built from: a seed and a scenario (D101), and whether a
@@ -134,7 +144,7 @@ func (s *Server) rebuild(w *world, src Source) error {
 		}
 	}
 	s.noteCredentials(w, built.State)
-	w.swap(&worldState{store: st, manifest: built.Manifest, notes: built.Notes, source: src})
+	w.swap(&worldState{store: st, manifest: built.Manifest, notes: built.Notes, source: src}, true)
 	return nil
 }
 
@@ -148,6 +158,10 @@ func (s *Server) resetWorld(w *world, src Source) error {
 	}
 	w.limiter.clear()
 	w.faults.clear()
+	// Cleared after the swap: a call that acted on the old records and records only now is
+	// kept out by its state's epoch (journal.addRan, flowLog.add), and one recorded before
+	// goes with the rest, so the journal, its counts and the flow hold only calls on the
+	// new records (D62, D105, D173).
 	w.journal.clear()
 	w.flow.clear()
 	w.rand.reseed(src.Seed)
@@ -186,8 +200,11 @@ func (s *Server) loadState(w *world, st reference.State) error {
 	src := old.source
 	src.Snapshot = true
 	m, notes := deriveManifest(old.manifest, store.State())
-	w.swap(&worldState{store: store, manifest: m, notes: notes, source: src})
-	w.flow.clear() // the calls before it acted on records that are gone: a new recording starts (D173)
+	w.swap(&worldState{store: store, manifest: m, notes: notes, source: src}, false)
+	// The calls before it acted on records that are gone: a new recording starts (D173). A call
+	// still under way on the old records is kept out of it (flowLog.add); the clear comes after
+	// the swap, so one recorded before it goes with the rest.
+	w.flow.clear()
 	return nil
 }
 
