@@ -36,6 +36,14 @@ type ScenarioRecorder struct {
 	notesOver int                                 // notes past maxNotes, counted only
 	kept      int                                 // records in seen, every kind
 	over      int                                 // records left out past maxRecorded
+	// The records left out, named and counted in the log (D197): as seen, by reason and by kind,
+	// with the names of those already counted; and, after WriteScenario, those the file could
+	// not hold.
+	left        map[string]*leftOutReason
+	leftKinds   map[string]int
+	leftIDs     map[string]bool
+	fileLeft    map[string]int
+	fileCounted int
 	// world is the mock world (X-Mock-World) whose answers the recording keeps, the first it
 	// saw ("" for the deployment's own); worlds hold records of the same ids, which merged
 	// into one scenario would overwrite each other.
@@ -78,7 +86,8 @@ func NewScenarioRecorder(next http.Handler) (*ScenarioRecorder, error) {
 	if err != nil {
 		return nil, fmt.Errorf("new scenario recorder: %w", err)
 	}
-	r := &ScenarioRecorder{next: next, ops: map[string]bool{}, maxBody: DefaultMaxBody, seen: map[string]map[int64]map[string]any{}, names: map[string]bool{}, cartAt: map[string]int{}, secrets: redact.NewKnown(recordedSecrets), notes: map[string]bool{}, heldMax: maxRecordingHeld}
+	r := &ScenarioRecorder{next: next, ops: map[string]bool{}, maxBody: DefaultMaxBody, seen: map[string]map[int64]map[string]any{}, names: map[string]bool{}, cartAt: map[string]int{}, secrets: redact.NewKnown(recordedSecrets), notes: map[string]bool{}, heldMax: maxRecordingHeld,
+		left: map[string]*leftOutReason{}, leftKinds: map[string]int{}, leftIDs: map[string]bool{}}
 	for _, op := range spec.Operations(doc) {
 		r.ops[op.Path] = true
 	}
@@ -138,7 +147,10 @@ func (r *ScenarioRecorder) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 	if !r.sameWorld(req.Header.Get(check.WorldHeader)) {
 		return
 	}
-	r.observe(answer.Data)
+	if r.observe(answer.Data) > 0 {
+		answer.Data = nil // the ids past 2^53-1 are named from the answer's text, read again
+		r.nameInexactIDs(body)
+	}
 }
 
 // sameWorld tells whether an answer of world is one the recording keeps: the first world it
@@ -160,11 +172,14 @@ func (r *ScenarioRecorder) sameWorld(world string) bool {
 	return false
 }
 
-// observe keeps the records under data's keys, and the names of login results.
-func (r *ScenarioRecorder) observe(data any) {
+// observe keeps the records under data's keys, and the names of login results. It returns how
+// many records it left out for an id past 2^53-1 either way, which it does not name: decoded,
+// such an id is already another one, so the caller names them from the answer's text
+// (nameInexactIDs).
+func (r *ScenarioRecorder) observe(data any) (inexact int) {
 	obj, ok := data.(map[string]any)
 	if !ok {
-		return
+		return 0
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -181,39 +196,44 @@ func (r *ScenarioRecorder) observe(data any) {
 		}
 		switch x := v.(type) {
 		case map[string]any:
-			r.keep(kind, x)
+			if !r.keep(kind, x) {
+				inexact++
+			}
 		case []any:
 			for _, e := range x {
-				if rec, ok := e.(map[string]any); ok {
-					r.keep(kind, rec)
+				if rec, ok := e.(map[string]any); ok && !r.keep(kind, rec) {
+					inexact++
 				}
 			}
 		}
 	}
+	return inexact
 }
 
 // keep merges one record into what was seen; master records stay out (the scenario's lists
-// are of the member's project).
-func (r *ScenarioRecorder) keep(kind string, rec map[string]any) {
+// are of the member's project). A record whose id is not one is left out, named in the log by
+// its id (D197), except one whose id is past 2^53-1 either way: keep returns false for it,
+// unnamed, since its decoded id is already another (observe's caller names it).
+func (r *ScenarioRecorder) keep(kind string, rec map[string]any) bool {
 	id, ok := intField(rec, "id")
 	f, isNum := rec["id"].(float64)
 	switch {
-	case isNum && !ok && f >= 1<<53:
-		r.note(fmt.Sprintf("a record of %s with an id past 9007199254740991 (2^53-1, the largest a JavaScript client reads exactly) left out of the recording", kind))
+	case isNum && pastExact(f):
+		return false
 	case isNum && (!ok || id < 1):
-		r.note(fmt.Sprintf("a record of %s with id %v left out of the recording: an id is a whole number from 1", kind, f))
+		r.leaveOut(kind, badIDReason(kind), fmt.Sprintf("%s %v", kind, f), true)
 	case !isNum:
 		raw, _ := json.Marshal(rec["id"])
 		if r := []rune(string(raw)); len(r) > 40 {
 			raw = []byte(string(r[:40]) + "…")
 		}
-		r.note(fmt.Sprintf("a record of %s with id %s left out of the recording: an id is a whole number from 1", kind, raw))
+		r.leaveOut(kind, badIDReason(kind), kind+" "+string(raw), rec["id"] != nil) // records with no id are told apart by none
 	}
 	if !ok || id < 1 {
-		return
+		return true
 	}
 	if master, _ := rec["is_master"].(bool); master {
-		return
+		return true
 	}
 	if r.seen[kind] == nil {
 		r.seen[kind] = map[int64]map[string]any{}
@@ -222,7 +242,8 @@ func (r *ScenarioRecorder) keep(kind string, rec map[string]any) {
 	if old == nil {
 		if r.kept >= maxRecorded {
 			r.over++
-			return
+			r.leftKinds[kind]++
+			return true
 		}
 		r.kept++
 		old = map[string]any{}
@@ -231,6 +252,7 @@ func (r *ScenarioRecorder) keep(kind string, rec map[string]any) {
 	for k, v := range rec {
 		old[k] = v
 	}
+	return true
 }
 
 // keepCart keeps a cart as its latest answer showed it, by its session token.
@@ -245,6 +267,7 @@ func (r *ScenarioRecorder) keepCart(cart map[string]any) {
 	}
 	if r.kept >= maxRecorded {
 		r.over++
+		r.leftKinds["carts"]++
 		return
 	}
 	r.kept++

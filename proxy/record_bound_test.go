@@ -2,6 +2,7 @@ package proxy
 
 import (
 	"bytes"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -121,9 +122,10 @@ func TestRecordingNamesTheStandInTitles(t *testing.T) {
 	}
 }
 
-// The notes a recording keeps for its log are bounded: each bad id (and each mock world left
-// out) makes a note of its own, and a client sending ten thousand grew the recorder and wrote
-// ten thousand log lines at the stop. Those past the bound are counted in one line.
+// The notes a recording keeps for its log are bounded: each mock world left out makes a note
+// of its own, and a client sending ten thousand grew the recorder and wrote ten thousand log
+// lines at the stop; those past the bound are counted in one line. Records left out for their
+// ids make one note per reason, naming the first few and counting the rest (D197).
 func TestRecordingNotesAreBounded(t *testing.T) {
 	r, err := NewScenarioRecorder(nil)
 	if err != nil {
@@ -132,6 +134,7 @@ func TestRecordingNotesAreBounded(t *testing.T) {
 	var tags []any
 	for i := range 10_000 {
 		tags = append(tags, map[string]any{"id": -float64(i) - 1, "name": "bad"})
+		r.sameWorld(fmt.Sprint("world-", i))
 	}
 	r.observe(map[string]any{"tags": tags})
 	var notes []string
@@ -139,7 +142,11 @@ func TestRecordingNotesAreBounded(t *testing.T) {
 		t.Fatal(err)
 	}
 	all := strings.Join(notes, "\n")
-	if len(notes) > maxNotes+5 || len(r.notes) > maxNotes || !strings.Contains(all, "and 9900 more notes like these") || !strings.Contains(all, "with id -1 left out") {
+	if len(notes) > maxNotes+5 || len(r.notes) > maxNotes || !strings.Contains(all, "and 9899 more notes like these") ||
+		!strings.Contains(all, "left out of the recording: tags -1, tags -2, tags -3, tags -4, tags -5, and 9995 more") {
 		t.Errorf("%d notes kept, %d logged (%.300s…): want at most %d and the rest counted", len(r.notes), len(notes), all, maxNotes)
+	}
+	if l := r.LeftOut(); l.ByKind["tags"] != 10_000 || l.Counted != 9995 {
+		t.Errorf("LeftOut %+v, want 10000 tags, 9995 of them counted", l)
 	}
 }

@@ -63,8 +63,13 @@ func (b *scenarioBuilder) loadable(opts ScenarioOptions, note func(string)) ([]b
 func (b *scenarioBuilder) trim() int {
 	d := &b.doc
 	cuts := []func() int{cutLast(&d.Cards), cutLast(&d.Comments), cutLast(&d.Tags), cutLast(&d.Groups), cutLast(&d.Boards), cutLast(&d.Carts)}
+	kinds := []string{"cards", "comments", "tags", "groups", "boards", "carts"}
 	lens := []int{len(d.Cards), len(d.Comments), len(d.Tags), len(d.Groups), len(d.Boards), len(d.Carts)}
-	return cuts[slices.Index(lens, slices.Max(lens))]()
+	i := slices.Index(lens, slices.Max(lens))
+	n := cuts[i]()
+	b.leftOut[kinds[i]] += n
+	b.trimmed += n
+	return n
 }
 
 // cutLast returns what drops the last eighth of *list and says how many it dropped.
@@ -138,6 +143,15 @@ func (b *scenarioBuilder) drop(drop map[string]map[int]map[int]bool) {
 			out[i] = items[-1]
 		}
 		return out
+	}
+	for kind, recs := range drop {
+		for _, items := range recs {
+			if items[-1] { // a whole record (a cart with its items)
+				b.leftOut[kind]++
+			} else {
+				b.leftOut["cart items"] += len(items)
+			}
+		}
 	}
 	d := &b.doc
 	d.Boards, d.Groups, d.Tags = without(d.Boards, whole("boards")), without(d.Groups, whole("groups")), without(d.Tags, whole("tags"))

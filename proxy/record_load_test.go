@@ -2,7 +2,7 @@ package proxy_test
 
 import (
 	"bytes"
-	"go.yaml.in/yaml/v3"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -13,6 +13,7 @@ import (
 
 	"github.com/opsapi/mocktoolkit/fixtures"
 	"github.com/opsapi/mocktoolkit/proxy"
+	"go.yaml.in/yaml/v3"
 )
 
 // An upstream's values the mock cannot load — a board id beyond 2^53-1, a cart item of 200
@@ -70,13 +71,16 @@ func TestScenarioRecorderLeavesOutWhatTheMockRefuses(t *testing.T) {
 			t.Errorf("the recording holds %q:\n%s", gone, got)
 		}
 	}
-	for _, want := range []string{"card-904: title cut to 255 characters", `card-904: priority "mega" left out`, "with id 0 left out", "with id -5 left out", `with id "7" left out`, "with id null left out", `card-905: due_date "0000-00-00 00:00:00" left out`, "card-905: snoozed_until"} {
+	for _, want := range []string{"card-904: title cut to 255 characters", `card-904: priority "mega" left out`, "cards 0", "cards -5", `cards "7"`, "cards null", `card-905: due_date "0000-00-00 00:00:00" left out`, "card-905: snoozed_until"} {
 		if !strings.Contains(said, want) {
 			t.Errorf("the notes do not say %q:\n%s", want, said)
 		}
 	}
-	if !strings.Contains(said, "boards with an id past 9007199254740991") || !strings.Contains(said, "item 1") || !strings.Contains(said, "cart-1") {
+	if !strings.Contains(said, "boards with an id past 9007199254740991") || !strings.Contains(said, "boards 9007199254740993") || !strings.Contains(said, "item 1") || !strings.Contains(said, "cart-1") {
 		t.Errorf("the notes do not name the records left out:\n%s", said)
+	}
+	if l := rec.LeftOut(); !maps.Equal(l.ByKind, map[string]int{"boards": 1, "cards": 4, "cart items": 2}) || l.Counted != 0 {
+		t.Errorf("LeftOut %+v, want 1 board and 4 cards refused as seen, 2 cart items the loader refused, all named", l)
 	}
 	var held map[string]any
 	if err := yaml.Unmarshal(out.Bytes(), &held); err != nil {

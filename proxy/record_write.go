@@ -112,9 +112,9 @@ type ScenarioOptions struct {
 // cards, comments, carts), those left out not counted.
 func (r *ScenarioRecorder) WriteScenario(w io.Writer, opts ScenarioOptions) (map[string]int, error) {
 	r.mu.Lock()
-	b := &scenarioBuilder{seen: r.seen, carts: r.carts, scrub: newScrubber(r.names, r.secrets), made: map[string]bool{}, taken: opts.Taken, changes: map[string]bool{}}
+	b := &scenarioBuilder{seen: r.seen, carts: r.carts, scrub: newScrubber(r.names, r.secrets), made: map[string]bool{}, taken: opts.Taken, changes: map[string]bool{}, leftOut: map[string]int{}}
 	b.build(opts.Name)
-	notes := slices.Sorted(maps.Keys(r.notes))
+	notes := append(r.leftOutNotes(), slices.Sorted(maps.Keys(r.notes))...)
 	if r.notesOver > 0 {
 		notes = append(notes, fmt.Sprintf("and %d more notes like these, not shown", r.notesOver))
 	}
@@ -139,6 +139,9 @@ func (r *ScenarioRecorder) WriteScenario(w io.Writer, opts ScenarioOptions) (map
 	if err != nil {
 		return nil, err
 	}
+	r.mu.Lock()
+	r.fileLeft, r.fileCounted = b.leftOut, b.trimmed
+	r.mu.Unlock()
 	head := "# " + strings.ReplaceAll(opts.Comment, "\n", "\n# ") + "\n"
 	if _, err := io.WriteString(w, head+string(out)); err != nil {
 		return nil, fmt.Errorf("write scenario: %w", err)
@@ -182,6 +185,11 @@ type scenarioBuilder struct {
 	// moved says, by the id field renumber set, why a record was not written under staging's
 	// id, so that the mock's refusal of the id it was given names both.
 	moved map[*int64]string
+	// leftOut counts by kind the records dropped from the file (refused by the loader, given
+	// no free id, cut for size; "cart items" for items), trimmed those cut for size, which the
+	// log counts without naming (D197).
+	leftOut map[string]int
+	trimmed int
 }
 
 // within makes ref the record being written, until the returned func puts back the one before

@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/opsapi/mocktoolkit/fixtures"
@@ -131,18 +132,50 @@ func writeRecording(rec *proxy.ScenarioRecorder, opts proxyOptions, out io.Write
 	if err != nil {
 		return err
 	}
+	left := leftOutWords(rec.LeftOut())
 	if nothingRecorded(c) {
 		if fi, err := os.Stat(opts.recordScenario); err == nil && fi.Size() > 0 {
-			fmt.Fprintf(out, "scenario %s not written: no answer showed a record, and %s is left as it was\n", name, opts.recordScenario)
+			if left != "" { // the answers showed records, and every one was left out (D197)
+				fmt.Fprintf(out, "scenario %s not written: the answers showed records but none could be kept (%s), and %s is left as it was\n", name, left, opts.recordScenario)
+			} else {
+				fmt.Fprintf(out, "scenario %s not written: no answer showed a record, and %s is left as it was\n", name, opts.recordScenario)
+			}
 			return nil
 		}
 	}
 	if err := writeFileAtomic(opts.recordScenario, buf.Bytes()); err != nil {
 		return fmt.Errorf("--record-scenario %s: the recording was not written: %w (the folder was writable at start; it was removed or its rights changed while the proxy ran)", opts.recordScenario, err)
 	}
-	fmt.Fprintf(out, "scenario %s written to %s holding %s, %s, %s, %s, %s, %s from the answers' records (a group, board or tag a record names but no answer showed is added as a placeholder; the log names each record left out)\n",
-		name, opts.recordScenario, count(c["boards"], "board"), count(c["groups"], "group"), count(c["tags"], "tag"), count(c["cards"], "card"), count(c["comments"], "comment"), count(c["carts"], "cart"))
+	if left != "" {
+		left = "; " + left
+	}
+	fmt.Fprintf(out, "scenario %s written to %s holding %s, %s, %s, %s, %s, %s from the answers' records (a group, board or tag a record names but no answer showed is added as a placeholder)%s\n",
+		name, opts.recordScenario, count(c["boards"], "board"), count(c["groups"], "group"), count(c["tags"], "tag"), count(c["cards"], "card"), count(c["comments"], "comment"), count(c["carts"], "cart"), left)
 	return nil
+}
+
+// leftOutWords says what a recording left out, for the stop's line (D197): "left out 88 records:
+// 14 tags, 74 cards, the log names 10 of them and counts the rest"; "" when it left out none.
+// The line used to say the log named each record left out, where it named none.
+func leftOutWords(l proxy.LeftOutRecords) string {
+	total := l.Total()
+	if total == 0 {
+		return ""
+	}
+	var parts []string
+	for _, k := range []struct{ kind, one string }{{"boards", "board"}, {"groups", "group"}, {"tags", "tag"}, {"cards", "card"}, {"comments", "comment"}, {"carts", "cart"}, {"cart items", "cart item"}} {
+		if n := l.ByKind[k.kind]; n > 0 {
+			parts = append(parts, count(n, k.one))
+		}
+	}
+	says := "the log names them"
+	switch {
+	case l.Counted >= total:
+		says = "the log counts them"
+	case l.Counted > 0:
+		says = fmt.Sprintf("the log names %d of them and counts the rest", total-l.Counted)
+	}
+	return fmt.Sprintf("left out %s: %s, %s", count(total, "record"), strings.Join(parts, ", "), says)
 }
 
 // nothingRecorded tells whether a recording holds no record of any kind.
