@@ -23,7 +23,7 @@ func TestControlsMakeAWorldOnlyWhenTheyChangeIt(t *testing.T) {
 		status             int
 	}{
 		{http.MethodGet, "/__mock/worlds", "", http.StatusOK},
-		{http.MethodDelete, "/__mock/worlds?name=w9", "", http.StatusNotFound},
+		{http.MethodDelete, "/__mock/worlds?name=w9", "", http.StatusBadRequest}, // two worlds named (D202)
 		{http.MethodDelete, "/__mock/worlds?name=q", "", http.StatusNotFound},
 		{http.MethodGet, "/__mock/flow", "", http.StatusNotFound},
 		{http.MethodGet, "/__mock/state", "", http.StatusNotFound},
