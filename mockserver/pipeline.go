@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/opsapi/mocktoolkit/internal/prefer"
 	"github.com/opsapi/mocktoolkit/internal/querycheck"
 	"github.com/opsapi/mocktoolkit/internal/wireerr"
 	"github.com/opsapi/mocktoolkit/reference"
@@ -194,6 +195,7 @@ func (s *Server) pipeline(rt *route) http.Handler {
 		rq := &request{world: wl, state: wl.state(), addr: clientAddr(r)}
 		ran := ranOnOf(r) // what the journal and the flow record the call against (D105, D173)
 		ran.set(rq.state)
+		w.Header().Set(prefer.WorldBuild, strconv.FormatUint(rq.state.build, 10))
 		user, authed := rq.state.identify(r)
 		if !s.rateLimit(w, wl, rt, rq.addr, user, authed) {
 			return
@@ -238,6 +240,7 @@ func (s *Server) pipeline(rt *route) http.Handler {
 		}
 		a, status, err := s.serveBound(rt, rq, r)
 		ran.set(rq.state) // the new records, when a reset or a snapshot came meanwhile (D62)
+		w.Header().Set(prefer.WorldBuild, strconv.FormatUint(rq.state.build, 10))
 		if status != 0 {
 			writeShapeB(w, status, rt.refusal(status))
 			return

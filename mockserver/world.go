@@ -56,6 +56,7 @@ func (w *world) notes() []string {
 func (w *world) swap(st *worldState, reset bool) {
 	w.gate.Lock()
 	defer w.gate.Unlock()
+	st.build = builds.Add(1)
 	if old := w.cur.Load(); old != nil {
 		st.epoch = old.epoch
 		if reset {
@@ -78,7 +79,13 @@ type worldState struct {
 	// epoch counts the world's resets (swap): a call that acted on a state of an earlier epoch
 	// is kept out of the journal and its counts, which the reset cleared (D62, D105).
 	epoch uint64
+	// build tells this state from every other of every world (prefer.WorldBuild, D123).
+	build uint64
 }
+
+// builds numbers the states swapped in, across worlds: a world made again after it was dropped
+// starts at a number of its own, not at its old one's.
+var builds atomic.Uint64
 
 // Source says what a world was built from: a seed and a scenario (D101), and whether a
 // snapshot replaced it since (D102).

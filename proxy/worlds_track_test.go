@@ -3,8 +3,11 @@ package proxy_test
 import (
 	"fmt"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
+
+	"github.com/opsapi/mocktoolkit/mockserver"
 )
 
 // Each mock world a client names with X-Mock-World has its own carts: removing the same item
@@ -28,5 +31,42 @@ func TestWorldsNamedByHeaderAreTrackedApart(t *testing.T) {
 	req.Header.Set("X-Mock-World", "v1")
 	if a := s.do(t, req); a.status != http.StatusNotFound {
 		t.Errorf("the item again in world v1: %d, want 404", a.status)
+	}
+}
+
+// A world whose records the mock replaced without the proxy seeing it (dropped past
+// --max-worlds and made again, or reset straight on the mock) starts afresh for the proxy too:
+// the mock marks which build of its records answered, and the tracker forgets on a new one.
+// Removing an item again in such a world was charged to the mock as CART-1 and CART-2 (D123).
+func TestRecordsReplacedBehindTheProxyAreForgotten(t *testing.T) {
+	mock, err := mockserver.New(mockserver.Config{MaxWorlds: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := startProxy(t, mock)
+	cart := manifest().Domains.Carts[0]
+	body := fmt.Sprintf(`{"session_token":%q,"cart_item_id":%d}`, cart.SessionToken, cart.ItemIDs[0])
+	remove := func(world string) answer {
+		req, _ := http.NewRequest(http.MethodPost, s.url+"/services/domains/v1/domain-cart/remove", strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("X-Mock-World", world)
+		return s.do(t, req)
+	}
+	for _, world := range []string{"w1", "w2", "w3", "w1"} { // w3 pushes w1 out; w1 is made again
+		if a := remove(world); a.status != http.StatusOK || len(violations(a)) > 0 {
+			t.Errorf("world %s: %d, violations %v; want 200 and none", world, a.status, violations(a))
+		}
+	}
+	// A reset sent to the mock itself, not through the proxy.
+	rec := httptest.NewRecorder()
+	mock.ServeHTTP(rec, httptest.NewRequest(http.MethodPost, "/__worlds/w1/__mock/reset", nil))
+	if rec.Code != http.StatusOK {
+		t.Fatalf("reset: %d %s", rec.Code, rec.Body)
+	}
+	if a := remove("w1"); a.status != http.StatusOK || len(violations(a)) > 0 {
+		t.Errorf("after a reset straight on the mock: %d, violations %v; want 200 and none", a.status, violations(a))
+	}
+	if a := remove("w1"); a.status != http.StatusNotFound {
+		t.Errorf("the item again: %d, want 404", a.status)
 	}
 }

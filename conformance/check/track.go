@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/opsapi/mocktoolkit/conformance/rules"
+	"github.com/opsapi/mocktoolkit/internal/prefer"
 )
 
 // maxCallers bounds the callers a Tracker remembers; past it, it forgets them all and starts
@@ -32,6 +33,7 @@ type Tracker struct {
 	callers map[string]*trail
 	carts   map[string]cartMark // by session token: cart removal is public
 	lag     time.Duration       // how long a list may not show a create (ListSettle)
+	build   string              // the mock's build of the records last answered from (prefer.WorldBuild)
 }
 
 // trail is what a Tracker remembers of one caller.
@@ -69,6 +71,22 @@ func NewTrackerLag(lag time.Duration) *Tracker {
 	return &Tracker{callers: map[string]*trail{}, carts: map[string]cartMark{}, lag: lag}
 }
 
+// rebuilt forgets every caller when a mock says its records were replaced since the last
+// answer (build differs): a world dropped and made again, or reset or loaded by a control that
+// did not pass the proxy, holds the records as seeded, not as the tracker saw them change.
+func (t *Tracker) rebuilt(build string) {
+	if build == "" {
+		return
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.build != "" && t.build != build {
+		clear(t.callers)
+		clear(t.carts)
+	}
+	t.build = build
+}
+
 // Forget drops what the tracker remembers of every caller: the records its counts stand on were
 // replaced (a mock reset or loaded a snapshot), so a list may rightly count fewer entries.
 func (t *Tracker) Forget() {
@@ -83,6 +101,7 @@ func (t *Tracker) Forget() {
 // a cart removal's with the earlier removals from its cart. Zero times are not tracked; an
 // empty caller (no Authorization) only in the removals from a cart.
 func (t *Tracker) Judge(caller string, ex Exchange, sent, answered time.Time) []Violation {
+	t.rebuilt(ex.Header.Get(prefer.WorldBuild))
 	if sent.IsZero() || answered.IsZero() || ex.Status < 200 || ex.Status >= 300 || ex.BodyPartial {
 		return nil
 	}

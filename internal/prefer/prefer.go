@@ -19,6 +19,12 @@ const (
 	RefusedWorld = "world"
 )
 
+// WorldBuild is the header a mock marks each operation's answer with: which build of the
+// world's records answered (a number that changes whenever they are replaced: the world made,
+// made again after it was dropped, reset, or loaded from a snapshot). A checker that follows a
+// caller's exchanges forgets them when it changes, whoever replaced the records (D123).
+const WorldBuild = "X-Mock-World-Build"
+
 // Code finds the code preference among every Prefer header, split on commas and semicolons,
 // as sent (it may not be a number). Codes that differ are all given, joined by " and ", which
 // is no number: a mock refuses them as one code it cannot force, rather than pick one.
