@@ -10,6 +10,7 @@ import (
 
 	"github.com/opsapi/mocktoolkit/conformance/check"
 	"github.com/opsapi/mocktoolkit/conformance/rules"
+	"github.com/opsapi/mocktoolkit/internal/prefer"
 	"github.com/opsapi/mocktoolkit/internal/text"
 	"github.com/opsapi/mocktoolkit/spec"
 )
@@ -48,7 +49,11 @@ func (p *Proxy) check(ctx context.Context, ex *exchange) []Violation {
 		vs = append(vs, check.Violation{Rule: rules.REQ1, Detail: why})
 	}
 	// Rules that span a caller's exchanges (LIMIT-1, LIST-1, COMMENT-1), by its bearer token.
-	vs = check.Ordered(append(vs, p.trackerOf(ex.reqHeader).Judge(check.CallerKey(ex.reqHeader), one, ex.start, time.Now())...))
+	tr := p.trackerOf(ex.reqHeader)
+	if tr != p.tracker { // a mock's world, named by X-Mock-World: the mock says when it rebuilt it
+		tr.Rebuilt(ex.respHeader.Get(prefer.WorldBuild))
+	}
+	vs = check.Ordered(append(vs, tr.Judge(check.CallerKey(ex.reqHeader), one, ex.start, time.Now())...))
 	out := make([]Violation, len(vs))
 	for i, v := range vs {
 		out[i] = violation(v.Rule, v.Detail)

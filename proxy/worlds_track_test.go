@@ -4,10 +4,13 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/opsapi/mocktoolkit/mockserver"
+	"github.com/opsapi/mocktoolkit/proxy"
 )
 
 // Each mock world a client names with X-Mock-World has its own carts: removing the same item
@@ -68,5 +71,35 @@ func TestRecordsReplacedBehindTheProxyAreForgotten(t *testing.T) {
 	}
 	if a := remove("w1"); a.status != http.StatusNotFound {
 		t.Errorf("the item again: %d, want 404", a.status)
+	}
+}
+
+// A deployment's own X-Mock-World-Build is not taken: only a mock's world named by
+// X-Mock-World is tracked by build, or a deployment changing the header at every answer would
+// have the proxy forget the create its list left out (LIST-1).
+func TestDeploymentCannotMakeTheProxyForget(t *testing.T) {
+	var n atomic.Int64
+	upstream := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("X-Mock-World-Build", fmt.Sprint(n.Add(1)))
+		w.Header().Set("Content-Type", "application/json")
+		w.Header().Set("X-RateLimit-Limit", "1000")
+		w.Header().Set("X-RateLimit-Remaining", fmt.Sprint(1000-n.Load()))
+		if strings.HasSuffix(r.URL.Path, "/tags/create") {
+			_, _ = w.Write([]byte(`{"error":false,"message":"Tag created.","data":{"tag":{"id":9,"name":"x"}}}`))
+			return
+		}
+		_, _ = w.Write([]byte(`{"error":false,"message":"Tags.","data":{"tags":[{"id":1,"name":"a"}]}}`))
+	})
+	s := startProxyWith(t, upstream, proxy.Config{ListLag: -1})
+	call := func(path, body string) answer {
+		req, _ := http.NewRequest(http.MethodPost, s.url+"/services/operations/v1/operations/tags/"+path, strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Authorization", "Bearer member-token")
+		return s.do(t, req)
+	}
+	call("list", `{}`)
+	call("create", `{"name":"x"}`)
+	if a := call("list", `{}`); !slices.Contains(violations(a), "LIST-1") {
+		t.Errorf("a list leaving out the create, the deployment's build header changing: violations %v, want LIST-1", violations(a))
 	}
 }

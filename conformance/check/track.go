@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/opsapi/mocktoolkit/conformance/rules"
-	"github.com/opsapi/mocktoolkit/internal/prefer"
 )
 
 // maxCallers bounds the callers a Tracker remembers; past it, it forgets them all and starts
@@ -71,10 +70,12 @@ func NewTrackerLag(lag time.Duration) *Tracker {
 	return &Tracker{callers: map[string]*trail{}, carts: map[string]cartMark{}, lag: lag}
 }
 
-// rebuilt forgets every caller when a mock says its records were replaced since the last
-// answer (build differs): a world dropped and made again, or reset or loaded by a control that
-// did not pass the proxy, holds the records as seeded, not as the tracker saw them change.
-func (t *Tracker) rebuilt(build string) {
+// Rebuilt forgets every caller when a mock says (prefer.WorldBuild) its records were replaced
+// since the last answer: a world dropped and made again, or reset or loaded by a control that
+// did not pass the proxy, holds the records as seeded, not as the tracker saw them change. Only
+// a mock's world's tracker takes it: a deployment sending the header would have its tracking
+// forgotten at will.
+func (t *Tracker) Rebuilt(build string) {
 	if build == "" {
 		return
 	}
@@ -101,7 +102,6 @@ func (t *Tracker) Forget() {
 // a cart removal's with the earlier removals from its cart. Zero times are not tracked; an
 // empty caller (no Authorization) only in the removals from a cart.
 func (t *Tracker) Judge(caller string, ex Exchange, sent, answered time.Time) []Violation {
-	t.rebuilt(ex.Header.Get(prefer.WorldBuild))
 	if sent.IsZero() || answered.IsZero() || ex.Status < 200 || ex.Status >= 300 || ex.BodyPartial {
 		return nil
 	}
