@@ -203,3 +203,14 @@ func TestClientTellsABaseURLThatIsNotTheMock(t *testing.T) {
 		t.Errorf("a world's URL with WithWorld: %v, want it refused", err)
 	}
 }
+
+// A negative Limit is sent, and refused as the HTTP query is, not taken for "all kept".
+func TestNegativeLimitIsRefused(t *testing.T) {
+	c := newClient(t, mockserver.Config{})
+	if _, err := c.Requests(context.Background(), mockclient.Filter{Limit: -1}); err == nil || !strings.Contains(err.Error(), "limit") {
+		t.Errorf("Requests with Limit -1: %v, want a refusal naming limit", err)
+	}
+	if _, err := c.Requests(context.Background(), mockclient.Filter{}); err != nil {
+		t.Errorf("Requests with no limit: %v", err)
+	}
+}

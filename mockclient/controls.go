@@ -142,7 +142,7 @@ func (c *Client) ClearFaults(ctx context.Context) error {
 }
 
 // Filter selects journal entries: an operationId, a status ("404") or class ("4xx"), at most
-// Limit of them (0: all kept).
+// Limit of them (0: all kept; a negative Limit is refused).
 type Filter struct {
 	Operation string
 	Status    string
@@ -157,7 +157,7 @@ func (f Filter) query() string {
 	if f.Status != "" {
 		q.Set("status", f.Status)
 	}
-	if f.Limit > 0 {
+	if f.Limit != 0 { // a negative one too: the mock refuses it, rather than keep all
 		q.Set("limit", strconv.Itoa(f.Limit))
 	}
 	if len(q) == 0 {
