@@ -37,3 +37,15 @@ func TestBareOptionsAnswersAlikeInEveryWorld(t *testing.T) {
 		t.Errorf("worlds %s: a bare OPTIONS made a world", names)
 	}
 }
+
+// A preflight to a path that is no route answers 404 under a world not made as in the default
+// world (it answered 400 "no such world"), and makes none.
+func TestPreflightToNoRouteUnderAWorldNotMade(t *testing.T) {
+	m := newMock(t, mockserver.Config{})
+	for _, path := range []string{"/nosuch", "/__worlds/nx/nosuch", "/__worlds/nx/services/operations/v1/operations/nosuch"} {
+		m.ctl(http.MethodOptions, path, nil, "Origin", "http://x.example", "Access-Control-Request-Method", "POST").wantStatus(t, http.StatusNotFound)
+	}
+	if names := m.worldNames(t); strings.Contains(names, "nx") {
+		t.Errorf("a preflight to no route made the world: %s", names)
+	}
+}

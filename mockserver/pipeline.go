@@ -50,6 +50,10 @@ func (s *Server) dispatch(w http.ResponseWriter, r *http.Request) {
 			writeMethodNotAllowed(w, r.Method, s.pathMethods(r.URL.Path))
 			return
 		}
+		if errors.Is(err, errAbsent) && s.pathMethods(r.URL.Path) == "" { // a preflight to no route: 404 as in any world (D185)
+			s.writeNoRoute(w, r)
+			return
+		}
 		writeNoWorld(w, err)
 		return
 	}
@@ -96,6 +100,11 @@ func (s *Server) dispatch(w http.ResponseWriter, r *http.Request) {
 		writeShapeA(w, http.StatusHTTPVersionNotSupported, wireerr.Message(http.StatusHTTPVersionNotSupported, "", "the mock"))
 		return
 	}
+	s.writeNoRoute(w, r)
+}
+
+// writeNoRoute answers a path that is no route: 404 shape (a) naming it (D3).
+func (s *Server) writeNoRoute(w http.ResponseWriter, r *http.Request) {
 	route := s.shownPath(r)
 	if route == "" { // CONNECT's authority form, OPTIONS *: no path to name
 		route = r.RequestURI
