@@ -23,11 +23,19 @@ func startMock(t *testing.T, args ...string) (string, func() error) {
 // "listening on" line the command prints first.
 func startCmd(t *testing.T, env map[string]string, args ...string) (string, func() error) {
 	t.Helper()
+	url, stop := startCmdOutput(t, env, io.Discard, args...)
+	return url, func() error { _, err := stop(); return err }
+}
+
+// startCmdOutput is startCmd with the command's log written to stderr; stop also returns what
+// the command printed after its first line.
+func startCmdOutput(t *testing.T, env map[string]string, stderr io.Writer, args ...string) (string, func() (string, error)) {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	outR, outW := io.Pipe()
 	errc := make(chan error, 1)
 	go func() {
-		errc <- run(ctx, args, envOf(env), outW, io.Discard)
+		errc <- run(ctx, args, envOf(env), outW, stderr)
 		outW.Close()
 	}()
 	lines := bufio.NewScanner(outR)
@@ -41,8 +49,13 @@ func startCmd(t *testing.T, env map[string]string, args ...string) (string, func
 		t.Fatalf("first line %q names no address", lines.Text())
 	}
 	url, _, _ = strings.Cut(url, " ")
-	go func() { _, _ = io.Copy(io.Discard, outR) }()
-	return url, func() error { cancel(); return <-errc }
+	rest := make(chan string, 1)
+	go func() { b, _ := io.ReadAll(outR); rest <- string(b) }()
+	return url, func() (string, error) {
+		cancel()
+		err := <-errc
+		return <-rest, err
+	}
 }
 
 // loginMember reads the fixture manifest of the mock at url and logs its member in.

@@ -1,11 +1,8 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
-	"context"
 	"fmt"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -38,31 +35,11 @@ func (b *lockedBuffer) String() string {
 // returns what the command printed after its first line, its log and run's error.
 func startProxyOutput(t *testing.T, args ...string) (string, func() (string, string, error)) {
 	t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
-	outR, outW := io.Pipe()
 	var logs lockedBuffer
-	errc := make(chan error, 1)
-	go func() {
-		errc <- run(ctx, append([]string{"proxy", "--addr", "127.0.0.1:0"}, args...), noEnv, outW, &logs)
-		outW.Close()
-	}()
-	lines := bufio.NewScanner(outR)
-	if !lines.Scan() {
-		cancel()
-		t.Fatalf("the command printed nothing: %v", <-errc)
-	}
-	_, url, ok := strings.Cut(lines.Text(), "listening on ")
-	if !ok {
-		cancel()
-		t.Fatalf("first line %q names no address", lines.Text())
-	}
-	url, _, _ = strings.Cut(url, " ")
-	rest := make(chan string, 1)
-	go func() { b, _ := io.ReadAll(outR); rest <- string(b) }()
+	url, stop := startCmdOutput(t, nil, &logs, append([]string{"proxy", "--addr", "127.0.0.1:0"}, args...)...)
 	return url, func() (string, string, error) {
-		cancel()
-		err := <-errc
-		return <-rest, logs.String(), err
+		rest, err := stop()
+		return rest, logs.String(), err
 	}
 }
 
