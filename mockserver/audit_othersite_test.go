@@ -100,3 +100,25 @@ func TestServerWideAnswersMakeNoWorld(t *testing.T) {
 		t.Errorf("worlds %s: a server-wide answer or a bare OPTIONS made a world", names)
 	}
 }
+
+// The app under test on localhost calling the mock at 127.0.0.1 is the mock's own site, though
+// the browser marks the fetch cross-site (it counts localhost and 127.0.0.1 two sites): its
+// world may push out an idle one as the worker's own would (D141, D213).
+func TestLoopbackPageMarkedCrossSiteIsTheMocksOwnSite(t *testing.T) {
+	m := newMock(t, mockserver.Config{MaxWorlds: 3})
+	fillWorlds(t, m, 3)
+	a := m.ctl(http.MethodPost, "/__worlds/app"+pAuthenticate, "{}", "Content-Type", "application/json",
+		"Origin", "http://localhost:5173", "Sec-Fetch-Site", "cross-site", "Sec-Fetch-Mode", "cors")
+	if a.status == http.StatusServiceUnavailable || a.status == http.StatusForbidden {
+		t.Fatalf("the app on localhost, marked cross-site: %d %s, want the operation's answer", a.status, a.raw)
+	}
+	if names := m.worldNames(t); !strings.Contains(names, "app") {
+		t.Errorf("worlds %s: the app's call made no world", names)
+	}
+	// A page of another site marked so is still another site's.
+	a = m.ctl(http.MethodPost, "/__worlds/evil"+pAuthenticate, "{}", "Content-Type", "application/json",
+		"Origin", "https://evil.example", "Sec-Fetch-Site", "cross-site", "Sec-Fetch-Mode", "cors")
+	if a.status != http.StatusServiceUnavailable {
+		t.Errorf("a page of another site naming a new world with the worlds full: %d, want 503", a.status)
+	}
+}

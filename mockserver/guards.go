@@ -243,7 +243,8 @@ func (s *Server) apiOriginRefusal(r *http.Request) string {
 func crossSite(r *http.Request) bool { return r.Header.Get("Sec-Fetch-Site") == "cross-site" }
 
 // fromAnotherSite tells whether r comes from a page of another site (D141, D213): the browser
-// says so, or, where it sends no Sec-Fetch-Site (a mock at an address that is not potentially
+// says so (unless the page and the mock are both on loopback hosts, one site to the mock), or,
+// where it sends no Sec-Fetch-Site (a mock at an address that is not potentially
 // trustworthy, such as a LAN address or a compose service name, or an older browser), the
 // Origin is opaque ("null") or names another site than the Host: neither the same host, nor
 // both loopback, nor hosts that share their last two labels (app.example.com and
@@ -251,7 +252,10 @@ func crossSite(r *http.Request) bool { return r.Header.Get("Sec-Fetch-Site") == 
 func fromAnotherSite(r *http.Request) bool {
 	switch r.Header.Get("Sec-Fetch-Site") {
 	case "cross-site":
-		return true
+		// A browser calls localhost:5173 and 127.0.0.1:4010 two sites; the mock counts every
+		// loopback host one (D141, D213): the app under test on another port of this machine.
+		u, err := url.Parse(requestOrigin(r))
+		return err != nil || !loopback(strings.ToLower(strings.TrimSuffix(u.Hostname(), "."))) || !loopback(strings.ToLower(strings.TrimSuffix(hostOnly(r.Host), ".")))
 	case "":
 	default: // same-origin, same-site, none
 		return false
