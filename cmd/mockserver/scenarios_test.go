@@ -194,3 +194,49 @@ func TestScenarioDirFileClashingWithScenarioFileWhileRunning(t *testing.T) {
 		t.Errorf("after a directory file naming the --scenario file's scenario was added, a reset to it lists %s, want the --scenario file's tags", got)
 	}
 }
+
+// One file reached by two paths (relative and absolute, through a symbolic link to the
+// directory) is one scenario, not a clash; and the directory's file named by --scenario is
+// read again with the directory when edited, as any of its files.
+func TestScenarioFileOfTheDirectoryByAnyPath(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "checkout.yaml")
+	if err := os.WriteFile(file, []byte("name: checkout\nbase: empty\ntags:\n  - ref: t\n    name: Before\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(t.TempDir(), "scl")
+	if err := os.Symlink(dir, link); err != nil {
+		t.Skipf("symlink: %v", err)
+	}
+	wd, _ := os.Getwd()
+	rel, err := filepath.Rel(wd, file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range [][2]string{{dir, rel}, {link, file}, {dir, filepath.Join(link, "checkout.yaml")}} {
+		if _, err := parseFlags([]string{"--scenarios", c[0], "--scenario", c[1]}, noEnv, io.Discard); err != nil {
+			t.Errorf("--scenarios %s --scenario %s, one file: %v", c[0], c[1], err)
+		}
+	}
+	url, stop := startMock(t, "--scenarios", dir, "--scenario", "checkout")
+	defer func() { _ = stop() }()
+	if err := os.WriteFile(file, []byte("name: checkout\nbase: empty\ntags:\n  - ref: t\n    name: Edited\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		res, err := http.Post(url+"/__mock/reset", "application/json", strings.NewReader(`{"scenario":"checkout"}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		got := fmt.Sprint(postJSON(t, url+"/services/operations/v1/operations/tags/list", loginMember(t, url), map[string]any{})["data"])
+		if strings.Contains(got, "Edited") {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the --scenario file of the directory, edited: a reset to it lists %s, want the edit", got)
+		}
+		time.Sleep(300 * time.Millisecond)
+	}
+}

@@ -43,8 +43,10 @@ func watchScenarioDir(ctx context.Context, o worldOptions, m *mockserver.Server,
 			m.SetScenarioProblem(err)
 			continue
 		}
-		if o.file != nil {
-			loaded[o.file.Name] = o.file // the same file, or none of the directory's (nameClash)
+		if _, inDir := loaded[o.file.Name]; o.file != nil && !inDir {
+			// A --scenario file outside the directory stays as read at start; one of the
+			// directory's (nameClash allows no other of that name) is read again with it.
+			loaded[o.file.Name] = o.file
 		}
 		m.SetScenarios(loaded)
 		m.SetScenarioProblem(nil)

@@ -119,7 +119,7 @@ func inScenarioDir(name string) bool {
 // stand for two files, and which one a reset builds would depend on which loaded last.
 func nameClash(file *fixtures.ScenarioFile, dir map[string]*fixtures.ScenarioFile) error {
 	for name, other := range dir {
-		if strings.EqualFold(name, file.Name) && filepath.Clean(other.Path()) != filepath.Clean(file.Path()) {
+		if strings.EqualFold(name, file.Name) && !sameFile(other.Path(), file.Path()) {
 			return fmt.Errorf("--scenario %s names the scenario %q, as the --scenarios file %s does (names that differ only in case are one name): rename one", file.Path(), file.Name, other.Path())
 		}
 	}
