@@ -1,6 +1,8 @@
 package proxy
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"maps"
@@ -8,6 +10,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/opsapi/mocktoolkit/internal/text"
 )
 
 // This file keeps account of the records a recording leaves out (D197): the log names each one
@@ -77,12 +81,19 @@ func badIDReason(kind string) string {
 // the names remembered are bounded as the records kept are, and past them a record shown
 // again is counted again.
 func (r *ScenarioRecorder) leaveOut(kind, reason, name string, once bool) {
+	key := name
+	if len(name) > maxIDName {
+		// A deployment's id may be megabytes of digits (1.000…e20): remembered by its hash,
+		// named cut short, so neither the names kept nor the log grow with it (D95, D197).
+		sum := sha256.Sum256([]byte(name))
+		key, name = hex.EncodeToString(sum[:]), text.Clip(name, maxIDName)
+	}
 	if once {
-		if r.leftIDs[name] {
+		if r.leftIDs[key] {
 			return
 		}
 		if len(r.leftIDs) < maxRecorded {
-			r.leftIDs[name] = true
+			r.leftIDs[key] = true
 		}
 	}
 	r.leftKinds[kind]++
@@ -97,6 +108,9 @@ func (r *ScenarioRecorder) leaveOut(kind, reason, name string, once bool) {
 		l.more++
 	}
 }
+
+// maxIDName is the longest name of a record left out kept whole ("tags 1152921504606846977").
+const maxIDName = 80
 
 // leftOutNotes words the records left out as seen, one note per reason; r.mu is held.
 func (r *ScenarioRecorder) leftOutNotes() []string {

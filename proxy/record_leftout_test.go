@@ -85,3 +85,27 @@ func TestRecordingNamesAndCountsTheRecordsLeftOut(t *testing.T) {
 		}
 	}
 }
+
+// An id of megabytes of digits (a valid JSON number past 2^53, 1.000…e20) is named cut short,
+// and remembered by a hash: the log and the names kept do not grow with what the upstream
+// writes, and two such ids differing only at their end are still two records.
+func TestRecordingNamesHugeIDsCutShort(t *testing.T) {
+	huge := func(exp int) string { return "1." + strings.Repeat("0", 200000) + "e" + strconv.Itoa(exp) }
+	body := `{"error":false,"message":"ok","data":{"tags":[{"id":` + huge(20) + `,"name":"a"},{"id":` + huge(21) + `,"name":"b"},{"id":` + huge(20) + `,"name":"a"}]}}`
+	rec := recordAnswers(t, map[string]string{"/services/operations/v1/operations/tags/list": body})
+	base := baseIDs(t)
+	var notes []string
+	if _, err := rec.WriteScenario(&bytes.Buffer{}, proxy.ScenarioOptions{Name: "huge", Comment: "test", Seed: fixtures.DefaultSeed,
+		Taken: func(kind string, id int64) bool { return base[kind][id] }, Check: func(b []byte) []string { return fixtures.ScenarioProblems(b, "huge.yaml") },
+		BaseCarts: baseCarts(t), Note: func(s string) { notes = append(notes, s) }}); err != nil {
+		t.Fatal(err)
+	}
+	if l := rec.LeftOut(); l.ByKind["tags"] != 2 {
+		t.Errorf("LeftOut %+v, want 2 tags (the third repeats the first)", l)
+	}
+	for _, n := range notes {
+		if len(n) > 2000 {
+			t.Errorf("a note of %d bytes: the id was not cut", len(n))
+		}
+	}
+}
