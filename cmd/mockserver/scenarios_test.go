@@ -240,3 +240,33 @@ func TestScenarioFileOfTheDirectoryByAnyPath(t *testing.T) {
 		time.Sleep(300 * time.Millisecond)
 	}
 }
+
+// With --scenarios and a shipped --scenario (or none), a change to the directory is read while
+// the mock keeps serving: the watcher read the --scenario file's name with no file and the
+// mock died on the first save.
+func TestScenarioDirChangeWithAShippedScenario(t *testing.T) {
+	dir := t.TempDir()
+	write := func(body string) {
+		t.Helper()
+		if err := os.WriteFile(filepath.Join(dir, "g.yaml"), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("name: gamma\nbase: empty\n")
+	for _, args := range [][]string{{"--scenarios", dir}, {"--scenarios", dir, "--scenario", "empty"}} {
+		url, stop := startMock(t, args...)
+		write("name: gamma\nbase: empty\ntags:\n  - ref: t\n    name: Edited\n")
+		time.Sleep(2500 * time.Millisecond) // the directory is read again within a second of a change
+		res, err := http.Post(url+"/__mock/reset", "application/json", strings.NewReader(`{"scenario":"gamma"}`))
+		if err != nil {
+			t.Fatalf("%v: the mock stopped answering after the directory changed: %v", args, err)
+		}
+		res.Body.Close()
+		if got := fmt.Sprint(postJSON(t, url+"/services/operations/v1/operations/tags/list", loginMember(t, url), map[string]any{})["data"]); !strings.Contains(got, "Edited") {
+			t.Errorf("%v: a reset to the edited scenario lists %s", args, got)
+		}
+		if err := stop(); err != nil {
+			t.Errorf("%v: stop: %v", args, err)
+		}
+	}
+}

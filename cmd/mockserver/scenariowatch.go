@@ -43,10 +43,13 @@ func watchScenarioDir(ctx context.Context, o worldOptions, m *mockserver.Server,
 			m.SetScenarioProblem(err)
 			continue
 		}
-		if _, inDir := loaded[o.file.Name]; o.file != nil && !inDir {
-			// A --scenario file outside the directory stays as read at start; one of the
-			// directory's (nameClash allows no other of that name) is read again with it.
-			loaded[o.file.Name] = o.file
+		if o.file != nil {
+			if _, held := loaded[o.file.Name]; !held {
+				// The --scenario file, outside the directory (or gone from it), stays as read at
+				// start: every new world starts from it. One the directory still holds (nameClash
+				// allows no other of that name) is read again with it.
+				loaded[o.file.Name] = o.file
+			}
 		}
 		m.SetScenarios(loaded)
 		m.SetScenarioProblem(nil)
