@@ -50,7 +50,7 @@ func (p *Proxy) check(ctx context.Context, ex *exchange) []Violation {
 	}
 	// Rules that span a caller's exchanges (LIMIT-1, LIST-1, COMMENT-1), by its bearer token.
 	tr := p.trackerOf(ex.reqHeader)
-	if tr != p.tracker { // a mock's world, named by X-Mock-World: the mock says when it rebuilt it
+	if tr != p.tracker || p.upstreamWorld() { // a mock's world named by X-Mock-World or by --upstream: the mock says when it rebuilt it
 		tr.Rebuilt(ex.respHeader.Get(prefer.WorldBuild))
 	}
 	vs = check.Ordered(append(vs, tr.Judge(check.CallerKey(ex.reqHeader), one, ex.start, time.Now())...))
@@ -94,6 +94,13 @@ func ruleIDs(vs []Violation) []string {
 		}
 	}
 	return ids
+}
+
+// upstreamWorld tells an --upstream that names a mock's world (http://mock/__worlds/<name>):
+// its answers are a mock's, and their X-Mock-World-Build is taken as a world's named by
+// X-Mock-World is (D123).
+func (p *Proxy) upstreamWorld() bool {
+	return strings.HasPrefix(p.upstream.Path, "/__worlds/")
 }
 
 // maxTrackedWorlds bounds the mock worlds tracked apart; past it they are all forgotten (a

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -101,5 +102,41 @@ func TestDeploymentCannotMakeTheProxyForget(t *testing.T) {
 	call("create", `{"name":"x"}`)
 	if a := call("list", `{}`); !slices.Contains(violations(a), "LIST-1") {
 		t.Errorf("a list leaving out the create, the deployment's build header changing: violations %v, want LIST-1", violations(a))
+	}
+}
+
+// An --upstream naming a mock's world (http://mock/__worlds/qa) takes the mock's build as a
+// world named by X-Mock-World does: a reset sent to the mock directly was charged CART-1.
+func TestUpstreamNamingAWorldFollowsItsBuild(t *testing.T) {
+	mock, err := mockserver.New(mockserver.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	up := httptest.NewServer(mock)
+	t.Cleanup(up.Close)
+	u, _ := url.Parse(up.URL + "/__worlds/qa")
+	p, err := proxy.New(proxy.Config{Upstream: u})
+	if err != nil {
+		t.Fatal(err)
+	}
+	front := httptest.NewServer(p)
+	t.Cleanup(front.Close)
+	cart := manifest().Domains.Carts[0]
+	body := fmt.Sprintf(`{"session_token":%q,"cart_item_id":%d}`, cart.SessionToken, cart.ItemIDs[0])
+	remove := func() (int, string) {
+		res, err := http.Post(front.URL+"/services/domains/v1/domain-cart/remove", "application/json", strings.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		return res.StatusCode, res.Header.Get("X-Contract-Violations")
+	}
+	if st, vs := remove(); st != http.StatusOK || vs != "" {
+		t.Fatalf("first removal: %d %q", st, vs)
+	}
+	rec := httptest.NewRecorder()
+	mock.ServeHTTP(rec, httptest.NewRequest(http.MethodPost, "/__worlds/qa/__mock/reset", nil))
+	if st, vs := remove(); st != http.StatusOK || vs != "" {
+		t.Errorf("after a reset straight on the mock: %d, violations %q; want 200 and none", st, vs)
 	}
 }
