@@ -96,7 +96,7 @@ func replay(doc flow.Document) {
 		if err := InterceptGomegaFailure(func() { ex = send(r) }); err != nil {
 			Fail(doc.CheckFailure(st, err.Error())) // the suite's answer checks, in the flow's words
 		}
-		if why := doc.ClassMismatch(st, ex.Status, ex.Status >= 200 && ex.Status < 300 && !ex.Succeeded(), ex.Describe()); why != "" {
+		if why := doc.ClassMismatch(st, ex.Status, ex.RefusedInSuccess(), ex.Describe()); why != "" {
 			Fail(why)
 		}
 		if ex.JSON != nil {

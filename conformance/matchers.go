@@ -60,7 +60,7 @@ func HaveStatus(codes ...int) types.GomegaMatcher {
 // HaveSuccessStatus matches a 2xx answer that is not a refusal (check.RefusedInSuccess).
 func HaveSuccessStatus() types.GomegaMatcher {
 	return matcher("have a success (2xx) status", func(ex *Exchange) (bool, string) {
-		if ex.Status >= 200 && ex.Status < 300 && !ex.Succeeded() {
+		if ex.RefusedInSuccess() {
 			return false, fmt.Sprintf("it is %d with `error: true`, a refusal", ex.Status)
 		}
 		return ex.Succeeded(), fmt.Sprintf("it is %d", ex.Status)
@@ -71,7 +71,7 @@ func HaveSuccessStatus() types.GomegaMatcher {
 // not shown, a 2xx with `error: true` (check.RefusedInSuccess, D209).
 func HaveErrorStatus() types.GomegaMatcher {
 	return matcher("refuse the request (a 4xx or 5xx status, or `error: true` where the operation's codes are not shown)", func(ex *Exchange) (bool, string) {
-		return ex.Status >= 400 || ex.Status >= 200 && !ex.Succeeded(), fmt.Sprintf("it is %d", ex.Status)
+		return ex.Status >= 400 || ex.RefusedInSuccess(), fmt.Sprintf("it is %d", ex.Status)
 	})
 }
 
@@ -79,7 +79,13 @@ func HaveErrorStatus() types.GomegaMatcher {
 // shown, a 2xx with `error: true` is a refusal (check.RefusedInSuccess, D209), which creates
 // nothing: the suite, explore and the proxy's tracker count only successes.
 func (ex *Exchange) Succeeded() bool {
-	return ex.Status >= 200 && ex.Status < 300 && !check.RefusedInSuccess(ex.Op.Operation, ex.Status, ex.Body)
+	return ex.Status >= 200 && ex.Status < 300 && !ex.RefusedInSuccess()
+}
+
+// RefusedInSuccess tells a 2xx whose body says `error: true` where the operation's codes are
+// not shown: a refusal (check.RefusedInSuccess, D209).
+func (ex *Exchange) RefusedInSuccess() bool {
+	return check.RefusedInSuccess(ex.Op.Operation, ex.Status, ex.Body)
 }
 
 // judged turns the checker's violations into a matcher's verdict: the first names its rule, so

@@ -255,7 +255,7 @@ func fromAnotherSite(r *http.Request) bool {
 		// A browser calls localhost:5173 and 127.0.0.1:4010 two sites; the mock counts every
 		// loopback host one (D141, D213): the app under test on another port of this machine.
 		u, err := url.Parse(requestOrigin(r))
-		return err != nil || !loopback(strings.ToLower(strings.TrimSuffix(u.Hostname(), "."))) || !loopback(strings.ToLower(strings.TrimSuffix(hostOnly(r.Host), ".")))
+		return err != nil || !bothLoopback(u.Hostname(), hostOnly(r.Host))
 	case "":
 	default: // same-origin, same-site, none
 		return false
@@ -271,10 +271,16 @@ func fromAnotherSite(r *http.Request) bool {
 	return !sameSite(u.Hostname(), hostOnly(r.Host))
 }
 
+// siteHost is a host name as sites are compared: lower case, without a trailing dot.
+func siteHost(h string) string { return strings.ToLower(strings.TrimSuffix(h, ".")) }
+
+// bothLoopback tells whether two host names are both loopback hosts, one site to the mock.
+func bothLoopback(a, b string) bool { return loopback(siteHost(a)) && loopback(siteHost(b)) }
+
 // sameSite compares two host names as fromAnotherSite does.
 func sameSite(a, b string) bool {
-	a, b = strings.ToLower(strings.TrimSuffix(a, ".")), strings.ToLower(strings.TrimSuffix(b, "."))
-	if a == b || (loopback(a) && loopback(b)) {
+	a, b = siteHost(a), siteHost(b)
+	if a == b || bothLoopback(a, b) {
 		return true
 	}
 	if net.ParseIP(a) != nil || net.ParseIP(b) != nil {
