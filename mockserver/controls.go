@@ -171,6 +171,7 @@ func (s *Server) handleClockSet(w http.ResponseWriter, r *http.Request) {
 		s.logins.clearClient(clientAddr(r))
 		wl.flow.noteClockMove()
 	}
+	markBuild(w, wl.state())
 	s.handleClock(w, r)
 }
 
@@ -183,6 +184,7 @@ func (s *Server) handleClockRelease(w http.ResponseWriter, r *http.Request) {
 	}
 	wl.clock.Release()
 	wl.flow.noteClockMove()
+	markBuild(w, wl.state())
 	s.handleClock(w, r)
 }
 
@@ -260,6 +262,7 @@ func (s *Server) handleReset(w http.ResponseWriter, r *http.Request) {
 	}
 	s.logins.clearClient(clientAddr(r))
 	st := wl.state()
+	markBuild(w, st)
 	writeJSON(w, http.StatusOK, map[string]any{
 		"world":    wl.name,
 		"seed":     st.source.Seed,
@@ -457,6 +460,7 @@ func (s *Server) handleStatePut(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	sent.Clock.restore(wl.clock)
+	markBuild(w, wl.state())
 	writeJSON(w, http.StatusOK, map[string]any{"loaded": true, "users": len(st.Users), "cards": len(st.Cards)})
 }
 

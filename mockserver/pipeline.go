@@ -204,7 +204,7 @@ func (s *Server) pipeline(rt *route) http.Handler {
 		rq := &request{world: wl, state: wl.state(), addr: clientAddr(r)}
 		ran := ranOnOf(r) // what the journal and the flow record the call against (D105, D173)
 		ran.set(rq.state)
-		w.Header().Set(prefer.WorldBuild, strconv.FormatUint(rq.state.build, 10))
+		markBuild(w, rq.state)
 		user, authed := rq.state.identify(r)
 		if !s.rateLimit(w, wl, rt, rq.addr, user, authed) {
 			return
@@ -249,7 +249,7 @@ func (s *Server) pipeline(rt *route) http.Handler {
 		}
 		a, status, err := s.serveBound(rt, rq, r)
 		ran.set(rq.state) // the new records, when a reset or a snapshot came meanwhile (D62)
-		w.Header().Set(prefer.WorldBuild, strconv.FormatUint(rq.state.build, 10))
+		markBuild(w, rq.state)
 		if status != 0 {
 			writeShapeB(w, status, rt.refusal(status))
 			return
@@ -411,4 +411,12 @@ func writeInvalid(w http.ResponseWriter, rt *route, fields map[string][]string) 
 		return
 	}
 	writeShapeA(w, http.StatusBadRequest, reference.Summary(fields))
+}
+
+// markBuild names the build of the records an answer came from (prefer.WorldBuild): on each
+// operation's answer, and on the answer of each control that replaces a world's records or
+// moves its clock, by which a proxy in front of the mock knows a reset from a deployment's
+// catch-all 2xx (D123).
+func markBuild(w http.ResponseWriter, st *worldState) {
+	w.Header().Set(prefer.WorldBuild, strconv.FormatUint(st.build, 10))
 }

@@ -92,3 +92,42 @@ func TestResetClearsRateWindowsFaultsAndJournal(t *testing.T) {
 		t.Errorf("journal after reset and one request: %d entries, want 1", len(j))
 	}
 }
+
+// Each control that replaces a world's records or moves its clock marks its answer with the
+// build of the records (X-Mock-World-Build), as operations' answers are marked: a proxy in front
+// of the mock takes only a marked answer as a reset, never a deployment's catch-all 2xx (D123).
+func TestControlsThatReplaceRecordsMarkTheirBuild(t *testing.T) {
+	m := newMock(t, mockserver.Config{})
+	build := func(a answer) string { return a.header.Get("X-Mock-World-Build") }
+	before := build(m.post(pTagsList, m.login(m.manifest.Users.Member), nil).wantStatus(t, 200))
+	snapshot := m.ctl(http.MethodGet, "/__mock/state", nil).wantStatus(t, 200).raw
+	m.ctl(http.MethodPost, "/__worlds/w1/__mock/reset", nil).wantStatus(t, 200)
+	seen := map[string]string{"an operation": before}
+	for _, c := range []struct {
+		name, method, path string
+		body               any
+		rebuilds           bool
+	}{
+		{"a reset", http.MethodPost, "/__mock/reset", nil, true},
+		{"a snapshot loaded", http.MethodPut, "/__mock/state", string(snapshot), true},
+		{"the default world deleted (reset)", http.MethodDelete, "/__mock/worlds?name=default", nil, true},
+		{"a clock move", http.MethodPost, "/__mock/clock", map[string]any{"advance_seconds": 5}, false},
+		{"a clock release", http.MethodDelete, "/__mock/clock", nil, false},
+		{"a world deleted", http.MethodDelete, "/__mock/worlds?name=w1", nil, false},
+	} {
+		got := build(m.ctl(c.method, c.path, c.body).wantStatus(t, 200))
+		if got == "" {
+			t.Errorf("%s: no X-Mock-World-Build on its answer", c.name)
+			continue
+		}
+		for what, b := range seen {
+			if c.rebuilds && b == got {
+				t.Errorf("%s: build %s, the same as %s's: the records were replaced", c.name, got, what)
+			}
+		}
+		seen[c.name] = got
+	}
+	if got := build(m.ctl(http.MethodGet, "/__mock/clock", nil)); got != "" {
+		t.Errorf("GET /__mock/clock changes nothing, yet is marked with build %s", got)
+	}
+}

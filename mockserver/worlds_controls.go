@@ -73,11 +73,12 @@ func (s *Server) handleWorldDelete(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		s.logins.clearClient(clientAddr(r))
+		markBuild(w, def.state())
 		writeJSON(w, http.StatusOK, map[string]any{"reset": DefaultWorld})
 		return
 	}
-	switch busy, ok := s.forgetWhenIdle(r, name); {
-	case !ok:
+	switch gone, busy := s.forgetWhenIdle(r, name); {
+	case gone == nil:
 		s.writeNoSuchWorld(w, name)
 	case busy > 0:
 		requests := "requests"
@@ -86,6 +87,7 @@ func (s *Server) handleWorldDelete(w http.ResponseWriter, r *http.Request) {
 		}
 		writeShapeA(w, http.StatusConflict, fmt.Sprintf("The world %q is still busy with %d %s after %s: it was not deleted; try again when they have finished.", clip(name, 80), busy, requests, deleteWait))
 	default:
+		markBuild(w, gone) // the last build of the records dropped
 		writeJSON(w, http.StatusOK, map[string]any{"deleted": name})
 	}
 }
@@ -95,9 +97,9 @@ const deleteWait = 10 * time.Second
 
 // forgetWhenIdle drops the named world once no request but r is being served in it, waiting up
 // to deleteWait (D186): a request in flight, such as a create in its latency fault, finishes
-// in its world and its answer holds. ok is false when there is no such world; busy is how many
-// requests still ran at the deadline (the world then stays).
-func (s *Server) forgetWhenIdle(r *http.Request, name string) (busy int64, ok bool) {
+// in its world and its answer holds. gone is the state of the world found, nil when there is no
+// such world; busy is how many requests still ran at the deadline (the world then stays).
+func (s *Server) forgetWhenIdle(r *http.Request, name string) (gone *worldState, busy int64) {
 	reg := s.worlds
 	deadline := time.Now().Add(deleteWait)
 	for {
@@ -113,8 +115,11 @@ func (s *Server) forgetWhenIdle(r *http.Request, name string) (busy int64, ok bo
 			}
 		}
 		reg.mu.Unlock()
-		if !found || busy <= 0 || time.Now().After(deadline) || r.Context().Err() != nil {
-			return max(busy, 0), found
+		if !found {
+			return nil, 0
+		}
+		if busy <= 0 || time.Now().After(deadline) || r.Context().Err() != nil {
+			return wl.state(), max(busy, 0)
 		}
 		time.Sleep(10 * time.Millisecond)
 	}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/opsapi/mocktoolkit/conformance/rules"
 	"github.com/opsapi/mocktoolkit/internal/jsonnest"
+	"github.com/opsapi/mocktoolkit/internal/prefer"
 	"github.com/opsapi/mocktoolkit/spec"
 )
 
@@ -74,7 +75,7 @@ func (p *Proxy) judge(resp *http.Response) error {
 			why += " (a mock world's prefix: name the world in --upstream, or send X-Mock-World, to have its exchanges checked)"
 		}
 		ex.note(why + ": forwarded unchecked, bodies not kept")
-		if resetsCounts(ex.method, ex.path, resp.StatusCode) {
+		if resetsCounts(ex.method, ex.path, resp) {
 			p.forgetCounts()
 			ex.note("a mock's control that replaces its records or moves its clock: what the proxy counted of each caller's lists and rate windows is forgotten")
 		}
@@ -252,9 +253,10 @@ const prunedDepth = 256
 // resetsCounts tells whether a forwarded request is a mock's control, answered with success,
 // that replaced its records (a reset, a loaded snapshot, a deleted world) or moved its clock
 // (and with it the rate windows): the counts the tracker keeps for LIST-1, COMMENT-1 and
-// LIMIT-1 no longer hold (D123).
-func resetsCounts(method, path string, status int) bool {
-	if status < 200 || status > 299 || !strings.Contains(path, "/__mock/") {
+// LIMIT-1 no longer hold (D123). The answer must carry the mark the mock sets on those
+// controls (prefer.WorldBuild): a deployment answering 2xx to every path is not reset.
+func resetsCounts(method, path string, resp *http.Response) bool {
+	if resp.StatusCode < 200 || resp.StatusCode > 299 || !strings.Contains(path, "/__mock/") || resp.Header.Get(prefer.WorldBuild) == "" {
 		return false
 	}
 	switch {

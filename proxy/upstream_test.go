@@ -47,41 +47,48 @@ func TestUpstreamHoldsNoSecrets(t *testing.T) {
 // An upstream the proxy cannot reach at all gets a 502 that says what to check by the kind of
 // failure: nothing listening at the port, or a plain-HTTP server named with https://.
 func TestUnreachableUpstreamIsExplained(t *testing.T) {
+	plain := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {}))
+	t.Cleanup(plain.Close)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
 	closed := ln.Addr().String()
-	ln.Close() // nothing listens there now
-	plain := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {}))
-	t.Cleanup(plain.Close)
-	for _, tt := range []struct{ upstream, want string }{
-		{"http://" + closed, "Nothing listens at " + closed},
-		{"https://" + strings.TrimPrefix(plain.URL, "http://"), "answers plain HTTP, not TLS: use http://"},
-	} {
-		u, _ := url.Parse(tt.upstream)
-		p, err := proxy.New(proxy.Config{Upstream: u})
-		if err != nil {
+	type upstream struct {
+		url, want string
+		p         *proxy.Proxy
+		srv       *httptest.Server
+	}
+	cases := []*upstream{
+		{url: "http://" + closed, want: "Nothing listens at " + closed},
+		{url: "https://" + strings.TrimPrefix(plain.URL, "http://"), want: "answers plain HTTP, not TLS: use http://"},
+	}
+	for _, tt := range cases { // every server listens before the port is freed: a freed port may come back
+		u, _ := url.Parse(tt.url)
+		if tt.p, err = proxy.New(proxy.Config{Upstream: u}); err != nil {
 			t.Fatal(err)
 		}
-		srv := httptest.NewServer(p)
-		res, err := http.Post(srv.URL+"/services/operations/v1/operations/tags/list", "application/json", strings.NewReader("{}"))
+		tt.srv = httptest.NewServer(tt.p)
+		t.Cleanup(tt.srv.Close)
+	}
+	ln.Close() // nothing listens there now
+	for _, tt := range cases {
+		res, err := http.Post(tt.srv.URL+"/services/operations/v1/operations/tags/list", "application/json", strings.NewReader("{}"))
 		if err != nil {
 			t.Fatal(err)
 		}
 		raw, _ := io.ReadAll(res.Body)
 		res.Body.Close()
-		srv.Close()
 		if res.StatusCode != http.StatusBadGateway || !strings.Contains(string(raw), tt.want) {
-			t.Errorf("upstream %s: %d %s, want 502 saying %q", tt.upstream, res.StatusCode, raw, tt.want)
+			t.Errorf("upstream %s: %d %s, want 502 saying %q", tt.url, res.StatusCode, raw, tt.want)
 		}
 		if strings.Contains(string(raw), "dial tcp") || strings.Contains(string(raw), "tls: ") {
-			t.Errorf("upstream %s: %s speaks Go", tt.upstream, raw)
+			t.Errorf("upstream %s: %s speaks Go", tt.url, raw)
 		}
 		// No answer is UP-1, not an answer judged by status and headers only.
-		if r := p.Report(); r.BodiesUnjudged != 0 || r.Checked != 1 || r.DeploymentViolations != 1 {
+		if r := tt.p.Report(); r.BodiesUnjudged != 0 || r.Checked != 1 || r.DeploymentViolations != 1 {
 			t.Errorf("upstream %s: report counts %d checked, %d bodies unjudged, %d deployment violations; want 1, 0, 1",
-				tt.upstream, r.Checked, r.BodiesUnjudged, r.DeploymentViolations)
+				tt.url, r.Checked, r.BodiesUnjudged, r.DeploymentViolations)
 		}
 	}
 }

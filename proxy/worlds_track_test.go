@@ -79,29 +79,62 @@ func TestRecordsReplacedBehindTheProxyAreForgotten(t *testing.T) {
 // X-Mock-World is tracked by build, or a deployment changing the header at every answer would
 // have the proxy forget the create its list left out (LIST-1).
 func TestDeploymentCannotMakeTheProxyForget(t *testing.T) {
-	var n atomic.Int64
-	upstream := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("X-Mock-World-Build", fmt.Sprint(n.Add(1)))
-		w.Header().Set("Content-Type", "application/json")
-		w.Header().Set("X-RateLimit-Limit", "1000")
-		w.Header().Set("X-RateLimit-Remaining", fmt.Sprint(1000-n.Load()))
-		if strings.HasSuffix(r.URL.Path, "/tags/create") {
-			_, _ = w.Write([]byte(`{"error":false,"message":"Tag created.","data":{"tag":{"id":9,"name":"x"}}}`))
-			return
-		}
-		_, _ = w.Write([]byte(`{"error":false,"message":"Tags.","data":{"tags":[{"id":1,"name":"a"}]}}`))
-	})
-	s := startProxyWith(t, upstream, proxy.Config{ListLag: -1})
-	call := func(path, body string) answer {
-		req, _ := http.NewRequest(http.MethodPost, s.url+"/services/operations/v1/operations/tags/"+path, strings.NewReader(body))
-		req.Header.Set("Content-Type", "application/json")
-		req.Header.Set("Authorization", "Bearer member-token")
-		return s.do(t, req)
-	}
+	_, call := startTagsDeployment(t, true)
 	call("list", `{}`)
 	call("create", `{"name":"x"}`)
 	if a := call("list", `{}`); !slices.Contains(violations(a), "LIST-1") {
 		t.Errorf("a list leaving out the create, the deployment's build header changing: violations %v, want LIST-1", violations(a))
+	}
+}
+
+// A deployment answering 2xx to every path is not a mock's reset: a client sending POST
+// /__mock/reset through the proxy to it erased what the proxy counted, and the list leaving
+// out the create passed (D123). Only an answer the mock marks (X-Mock-World-Build) is taken.
+func TestCatchAllDeploymentCannotBeResetThroughTheProxy(t *testing.T) {
+	s, call := startTagsDeployment(t, false)
+	call("list", `{}`)
+	call("create", `{"name":"x"}`)
+	for _, c := range []struct{ method, path string }{
+		{http.MethodPost, "/__mock/reset"}, {http.MethodPut, "/__mock/state"},
+		{http.MethodDelete, "/__mock/worlds?name=qa"}, {http.MethodPost, "/__mock/clock"}, {http.MethodDelete, "/__mock/clock"},
+	} {
+		req, _ := http.NewRequest(c.method, s.url+c.path, strings.NewReader(`{}`))
+		if a := s.do(t, req); a.status != http.StatusOK {
+			t.Fatalf("%s %s through the proxy: %d, want the deployment's 200", c.method, c.path, a.status)
+		}
+	}
+	if a := call("list", `{}`); !slices.Contains(violations(a), "LIST-1") {
+		t.Errorf("a list leaving out the create after 2xx answers to the mock's control paths from a deployment that is not the mock: violations %v, want LIST-1", violations(a))
+	}
+}
+
+// startTagsDeployment starts a proxy in front of a deployment whose tag lists never show a
+// create, answering 200 to every other path; withBuild has it send its own, changing,
+// X-Mock-World-Build. call posts to a tags operation as one caller.
+func startTagsDeployment(t *testing.T, withBuild bool) (*setup, func(op, body string) answer) {
+	var n atomic.Int64
+	upstream := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if withBuild {
+			w.Header().Set("X-Mock-World-Build", fmt.Sprint(n.Add(1)))
+		}
+		w.Header().Set("Content-Type", "application/json")
+		w.Header().Set("X-RateLimit-Limit", "1000")
+		w.Header().Set("X-RateLimit-Remaining", fmt.Sprint(1000-n.Add(1)))
+		switch {
+		case strings.HasSuffix(r.URL.Path, "/tags/create"):
+			_, _ = w.Write([]byte(`{"error":false,"message":"Tag created.","data":{"tag":{"id":9,"name":"x"}}}`))
+		case strings.HasSuffix(r.URL.Path, "/tags/list"):
+			_, _ = w.Write([]byte(`{"error":false,"message":"Tags.","data":{"tags":[{"id":1,"name":"a"}]}}`))
+		default:
+			_, _ = w.Write([]byte(`{}`))
+		}
+	})
+	s := startProxyWith(t, upstream, proxy.Config{ListLag: -1})
+	return s, func(op, body string) answer {
+		req, _ := http.NewRequest(http.MethodPost, s.url+"/services/operations/v1/operations/tags/"+op, strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Authorization", "Bearer member-token")
+		return s.do(t, req)
 	}
 }
 
