@@ -30,10 +30,13 @@ import (
 
 // Client calls the mock's controls for one world. It is safe for concurrent use.
 type Client struct {
-	base  string
+	base  string // as given to New, without a trailing slash
 	world string
 	admin string
 	hc    *http.Client
+	// mock and urlWorld split a base URL that ends in a world's prefix (http://h/__worlds/w1):
+	// the mock's own URL, and the world the base URL names.
+	mock, urlWorld string
 	// unnamed is set by WithWorld("") or World(""): an empty name is most often a worker's
 	// name left unset, and the default world it would mean is every worker's.
 	unnamed bool
@@ -103,6 +106,8 @@ const (
 // New returns a client of the mock at baseURL, such as http://127.0.0.1:4010.
 func New(baseURL string, opts ...Option) *Client {
 	c := &Client{base: strings.TrimRight(baseURL, "/"), hc: sameHostOnly(defaultHTTPClient())}
+	c.mock, c.urlWorld = splitWorld(c.base)
+	c.world = c.urlWorld
 	for _, o := range opts {
 		o(c)
 	}
@@ -123,20 +128,44 @@ func checkBase(base string) error {
 	return nil
 }
 
-// World returns a client of the same mock for the world name.
+// splitWorld splits a base URL ending in a world's prefix into the mock's URL and the world's
+// name; other base URLs give "", "".
+func splitWorld(base string) (mock, world string) {
+	i := strings.LastIndex(base, "/__worlds/")
+	if i < 0 {
+		return "", ""
+	}
+	rest := base[i+len("/__worlds/"):]
+	name, err := url.PathUnescape(rest)
+	if rest == "" || strings.ContainsAny(rest, "/?#") || err != nil {
+		return "", ""
+	}
+	return base[:i], name
+}
+
+// World returns a client of the same mock for the world name (from a client made with a
+// world's URL too: the world is replaced, not nested).
 func (c *Client) World(name string) *Client {
 	cp := *c
+	if cp.urlWorld != "" {
+		cp.base, cp.mock, cp.urlWorld = cp.mock, "", ""
+	}
 	cp.world, cp.unnamed = name, name == ""
 	return &cp
 }
+
+// clash tells whether the base URL names one world and WithWorld another.
+func (c *Client) clash() bool { return c.urlWorld != "" && c.world != c.urlWorld }
 
 // WorldName is the world the client addresses ("" for the default world).
 func (c *Client) WorldName() string { return c.world }
 
 // BaseURL is the base URL of the client's world, to give an API client or a browser: the
-// mock's URL, followed by /__worlds/<name> for a named world.
+// mock's URL, followed by /__worlds/<name> for a named world. A base URL given to New that
+// names a world is the world's: it is returned as given (when WithWorld names another world,
+// too: that client's calls fail, saying so).
 func (c *Client) BaseURL() string {
-	if c.world == "" || c.world == "default" {
+	if c.urlWorld != "" || c.world == "" || c.world == "default" {
 		return c.base
 	}
 	return c.base + "/__worlds/" + url.PathEscape(c.world)
@@ -168,7 +197,7 @@ func (c *Client) do(ctx context.Context, method, path string, body any, want sha
 	if err := checkBase(c.base); err != nil { // no request was made: not an answer of the mock
 		return err
 	}
-	if c.world != "" && c.world != "default" && strings.Contains(c.base, "/__worlds/") {
+	if c.clash() || c.urlWorld == "" && c.world != "" && c.world != "default" && strings.Contains(c.base, "/__worlds/") {
 		return fmt.Errorf("mockclient: the base URL %q already names a world, and the client names the world %q too: give the mock's own URL with WithWorld, or the world's URL without it", c.base, c.world)
 	}
 	var rd io.Reader

@@ -214,3 +214,38 @@ func TestNegativeLimitIsRefused(t *testing.T) {
 		t.Errorf("Requests with no limit: %v", err)
 	}
 }
+
+// A client made with a world's URL addresses that world: BaseURL is the URL given (never the
+// world's prefix twice, as http://mock/__worlds/mc1/__worlds/mc2 was), World(name) moves to
+// another world of the same mock, and WithWorld naming another world is refused by every call.
+func TestClientMadeWithAWorldsURL(t *testing.T) {
+	ctx := context.Background()
+	mock := newClient(t, mockserver.Config{}).BaseURL()
+	c := mockclient.New(mock + "/__worlds/mc1/")
+	if got := c.BaseURL(); got != mock+"/__worlds/mc1" {
+		t.Errorf("BaseURL of a world's URL: %q", got)
+	}
+	if got := c.WorldName(); got != "mc1" {
+		t.Errorf("WorldName of a world's URL: %q, want mc1", got)
+	}
+	if r, err := c.Reset(ctx, mockclient.Reset{}); err != nil || r.World != "mc1" {
+		t.Errorf("Reset through a world's URL: %+v %v, want world mc1", r, err)
+	}
+	if r, err := mockclient.New(mock+"/__worlds/mc1", mockclient.WithWorld("mc1")).Reset(ctx, mockclient.Reset{}); err != nil || r.World != "mc1" {
+		t.Errorf("a world's URL with WithWorld of the same world: %+v %v", r, err)
+	}
+	other := c.World("mc2")
+	if got := other.BaseURL(); got != mock+"/__worlds/mc2" {
+		t.Errorf("World(mc2) of a client of mc1's URL: BaseURL %q, want %q", got, mock+"/__worlds/mc2")
+	}
+	if r, err := other.Reset(ctx, mockclient.Reset{}); err != nil || r.World != "mc2" {
+		t.Errorf("Reset of World(mc2): %+v %v, want world mc2", r, err)
+	}
+	clash := mockclient.New(mock+"/__worlds/mc1", mockclient.WithWorld("mc2"))
+	if got := clash.BaseURL(); strings.Count(got, "/__worlds/") != 1 {
+		t.Errorf("a world's URL with WithWorld of another: BaseURL %q names two worlds", got)
+	}
+	if _, err := clash.Reset(ctx, mockclient.Reset{}); err == nil || !strings.Contains(err.Error(), "already names a world") {
+		t.Errorf("a world's URL with WithWorld of another: %v, want it refused", err)
+	}
+}
