@@ -270,3 +270,66 @@ func TestScenarioDirChangeWithAShippedScenario(t *testing.T) {
 		}
 	}
 }
+
+// The directory's file --scenario names, removed or renamed (its name: changed), is not taken:
+// the mock came back to the file as read at start, under its old name, silently. Now the
+// directory keeps the scenarios as last read, and a reset naming one added meanwhile is
+// refused saying the --scenario scenario is gone; once it is back, the change is taken.
+func TestScenarioFileOfTheDirectoryRemovedOrRenamed(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "checkout.yaml")
+	write := func(path, name, tag string) {
+		t.Helper()
+		if err := os.WriteFile(path, []byte("name: "+name+"\nbase: empty\ntags:\n  - ref: t\n    name: "+tag+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(file, "checkout", "Start")
+	url, stop := startMock(t, "--scenarios", dir, "--scenario", file)
+	defer func() { _ = stop() }()
+	reset := func(scenario string) (int, string) {
+		res, err := http.Post(url+"/__mock/reset", "application/json", strings.NewReader(`{"scenario":"`+scenario+`"}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		raw, _ := io.ReadAll(res.Body)
+		return res.StatusCode, string(raw)
+	}
+	write(file, "checkout", "Edited")
+	deadline := time.Now().Add(5 * time.Second)
+	for reset("checkout"); !strings.Contains(fmt.Sprint(postJSON(t, url+"/services/operations/v1/operations/tags/list", loginMember(t, url), map[string]any{})["data"]), "Edited"); reset("checkout") {
+		if time.Now().After(deadline) {
+			t.Fatal("the --scenario file of the directory, edited, was not read again")
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	for _, change := range []struct {
+		what, added, last string // the scenario added meanwhile; the --scenario file's tag as last read
+		make              func()
+	}{
+		{"removed", "added1", "Edited", func() { _ = os.Remove(file) }},
+		{"renamed by its name:", "added2", "Back", func() { write(file, "checkout-v2", "Renamed") }},
+	} {
+		change.make()
+		write(filepath.Join(dir, change.added+".yaml"), change.added, "Added")
+		time.Sleep(2500 * time.Millisecond) // the directory is read again within a second of a change
+		if st, body := reset(change.added); st != http.StatusUnprocessableEntity || !strings.Contains(body, "no longer holds") || !strings.Contains(body, "checkout") {
+			t.Errorf("--scenario file %s, a reset to a scenario added meanwhile: %d %s, want 422 saying the directory no longer holds checkout", change.what, st, body)
+		}
+		if st, body := reset("checkout"); st != http.StatusOK {
+			t.Errorf("--scenario file %s: a reset to it as last read: %d %s", change.what, st, body)
+		}
+		if got := fmt.Sprint(postJSON(t, url+"/services/operations/v1/operations/tags/list", loginMember(t, url), map[string]any{})["data"]); !strings.Contains(got, change.last) {
+			t.Errorf("--scenario file %s: a reset to it lists %s, want it as last read (%s), not as read at start", change.what, got, change.last)
+		}
+		write(file, "checkout", "Back")
+		deadline := time.Now().Add(5 * time.Second)
+		for st, _ := reset(change.added); st != http.StatusOK; st, _ = reset(change.added) {
+			if time.Now().After(deadline) {
+				t.Fatalf("--scenario file %s and put back: a reset to the added scenario is still refused", change.what)
+			}
+			time.Sleep(200 * time.Millisecond)
+		}
+	}
+}

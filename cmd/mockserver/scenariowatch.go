@@ -5,10 +5,12 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
 
+	"github.com/opsapi/mocktoolkit/fixtures"
 	"github.com/opsapi/mocktoolkit/mockserver"
 )
 
@@ -38,18 +40,19 @@ func watchScenarioDir(ctx context.Context, o worldOptions, m *mockserver.Server,
 		if err == nil && o.file != nil {
 			err = nameClash(o.file, loaded)
 		}
+		if err == nil && o.file != nil && o.fileInDir() {
+			err = lostScenario(o.file, loaded)
+		}
 		if err != nil {
 			logger.Warn("scenarios: the directory changed and does not load; resets keep the scenarios it held before", "dir", o.scenarioDir, "problems", err.Error())
 			m.SetScenarioProblem(err)
 			continue
 		}
-		if o.file != nil {
-			if _, held := loaded[o.file.Name]; !held {
-				// The --scenario file, outside the directory (or gone from it), stays as read at
-				// start: every new world starts from it. One the directory still holds (nameClash
-				// allows no other of that name) is read again with it.
-				loaded[o.file.Name] = o.file
-			}
+		if o.file != nil && !o.fileInDir() {
+			// The --scenario file outside the directory stays as read at start: every new world
+			// starts from it. One of the directory (lostScenario: still there) is read again
+			// with it.
+			loaded[o.file.Name] = o.file
 		}
 		m.SetScenarios(loaded)
 		m.SetScenarioProblem(nil)
@@ -79,4 +82,20 @@ func dirSignature(dir string) string {
 		}
 	}
 	return b.String()
+}
+
+// fileInDir tells whether the --scenario file is one of the --scenarios directory's files.
+func (o worldOptions) fileInDir() bool {
+	return o.file != nil && o.scenarioDir != "" && sameFile(filepath.Dir(o.file.Path()), o.scenarioDir)
+}
+
+// lostScenario says why a change to the directory cannot be taken when it no longer holds the
+// scenario --scenario names from it (the file removed, renamed to no scenario file, or its
+// name: changed): every new world starts from that scenario, so the directory keeps the
+// scenarios it held before, the --scenario one as last read (D101).
+func lostScenario(file *fixtures.ScenarioFile, loaded map[string]*fixtures.ScenarioFile) error {
+	if _, held := loaded[file.Name]; held {
+		return nil
+	}
+	return fmt.Errorf("--scenario names the scenario %q of %s, which the directory no longer holds (the file removed or renamed, or its name: changed): every new world starts from it, as last read; put it back, or restart the mock with another --scenario", file.Name, file.Path())
 }
