@@ -1,6 +1,7 @@
 package conformance_test
 
 import (
+	"errors"
 	"fmt"
 	"net/http"
 	"os"
@@ -66,6 +67,9 @@ func replay(doc flow.Document) {
 		By(st.Title())
 		op, _ := OperationByID(st.Operation) // Parse checked it
 		body, err := flow.Bind(doc.Name, st, manifest, answers)
+		if be := (*flow.BindError)(nil); errors.As(err, &be) && be.Target {
+			Skip(be.Error() + ": the deployment holds other records than the mock the flow was recorded on, as it may, so the flow cannot be replayed here (this says nothing against the deployment; replay it against a deployment seeded alike, or record the flow choosing a record every deployment holds)")
+		}
 		if err != nil {
 			Fail(err.Error())
 		}

@@ -3,6 +3,7 @@ package flow
 import (
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"strings"
 	"unicode"
 
@@ -18,6 +19,11 @@ type BindError struct {
 	Field string
 	Ref   Ref
 	Why   string
+	// Target is set when an earlier answer of the target, judged by the suite already, does not
+	// hold what the recording picked from the mock's (a list with fewer entries, a record
+	// without that field, an object where a value was): the target differs where the interface
+	// lets it, so the flow cannot be replayed there, which says nothing against the target.
+	Target bool
 }
 
 // Error quotes the flow's name, the field and the reference cut (quote), as the reasons do.
@@ -57,7 +63,8 @@ func Bind(flowName string, st Step, manifest any, answers map[int]any) (map[stri
 		}
 		val, why := bindRef(k, ref, m, answers)
 		if why != "" {
-			return nil, &BindError{Flow: flowName, Step: st.Step, Field: k, Ref: ref, Why: why}
+			_, inAnswer := answers[ref.Step]
+			return nil, &BindError{Flow: flowName, Step: st.Step, Field: k, Ref: ref, Why: why, Target: ref.Manifest == "" && inAnswer && !redact.IsSecretName(lastName(ref.Path))}
 		}
 		out[k] = val
 	}
@@ -147,9 +154,36 @@ func resolve(ref Ref, manifest any, answers map[int]any) (any, string) {
 	}
 	v, ok := Lookup(answer, ref.Path)
 	if !ok || v == nil {
+		if list, n, at, short := shortList(answer, ref.Path); short {
+			return nil, fmt.Sprintf("which that answer does not have: its %s holds %d entries, and the recording picked entry %d of the mock's (a flow binds a record chosen from a list by its place in the list)", list, n, at+1)
+		}
 		return nil, fmt.Sprintf("which that answer does not have (its outline: %s)", compact(Outline(answer)))
 	}
 	return v, ""
+}
+
+// shortList finds, on path, the list of v too short for the index path names: the list's key
+// path, its length and the index (short false when the path fails otherwise).
+func shortList(v any, path string) (list string, n, at int, short bool) {
+	cur, walked := v, ""
+	for _, key := range splitPath(path) {
+		switch x := cur.(type) {
+		case map[string]any:
+			cur, walked = x[key], strings.TrimPrefix(walked+"."+key, ".")
+		case []any:
+			i, err := strconv.Atoi(key)
+			if err != nil || i < 0 {
+				return "", 0, 0, false
+			}
+			if i >= len(x) {
+				return walked, len(x), i, true
+			}
+			cur, walked = x[i], walked+"["+key+"]"
+		default:
+			return "", 0, 0, false
+		}
+	}
+	return "", 0, 0, false
 }
 
 // compact is v as one line of JSON, cut to 600 bytes at a character boundary, with the

@@ -173,6 +173,28 @@ func TestBindResolvesReferencesOrNamesTheMissingKey(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), `step 2's answer at "data.card.id", which that answer does not have`) {
 		t.Errorf("Bind with an answer lacking the path: %v", err)
 	}
+	if !errors.As(err, &be) || !be.Target || errors.As(flow.CheckManifest(doc, other), &be) && be.Target {
+		t.Errorf("an earlier answer of the target lacking the path is the target's difference (Target), a manifest's missing key is not: %+v", be)
+	}
+}
+
+// A record a flow picked from a list by its place binds only where the target's list is as
+// long: a shorter one is the target's other records (Target), said with the list's length.
+func TestBindFromAShorterList(t *testing.T) {
+	st := flow.Step{Step: 3, Operation: "cardsUpdate", Body: map[string]any{"id": map[string]any{"step": float64(2), "path": "data.cards[30].id"}}}
+	cards := make([]any, 10)
+	for i := range cards {
+		cards[i] = map[string]any{"id": float64(i + 1)}
+	}
+	_, err := flow.Bind("run", st, testManifest(), map[int]any{2: map[string]any{"data": map[string]any{"cards": cards}}})
+	var be *flow.BindError
+	if !errors.As(err, &be) || !be.Target || !strings.Contains(err.Error(), "its data.cards holds 10 entries, and the recording picked entry 31") {
+		t.Errorf("Bind from a list of 10 at [30]: %v (%+v); want the target's difference, naming the list's length", err, be)
+	}
+	st.Body["id"] = map[string]any{"step": float64(2), "path": "data.token"}
+	if _, err := flow.Bind("run", st, testManifest(), map[int]any{2: map[string]any{"data": map[string]any{}}}); !errors.As(err, &be) || be.Target {
+		t.Errorf("a token bound into a field that takes none: %v; a flow's fault, not the target's", err)
+	}
 }
 
 func TestLoadReadsAFolderAndReportsEachBadFile(t *testing.T) {
