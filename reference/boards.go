@@ -83,7 +83,7 @@ func (s *Store) CreateMasterBoard(userID int64, in CreateMasterBoardInput) (Boar
 	if err := f.err(); err != nil {
 		return Board{}, err
 	}
-	if err := s.checkRecordLimit(masterRecords); err != nil {
+	if err := s.checkRecordLimit(masterRecords, boardIDs); err != nil {
 		return Board{}, err
 	}
 	var top int64

@@ -62,7 +62,7 @@ func (s *Store) CreateCard(userID int64, in CreateCardInput) (Card, error) {
 	if err := s.checkCardRefs(project, in.GroupID, in.OwnerID, in.TagID); err != nil {
 		return Card{}, err
 	}
-	if err := s.checkRecordLimit(project); err != nil {
+	if err := s.checkRecordLimit(project, cardIDs); err != nil {
 		return Card{}, err
 	}
 	now := s.now()

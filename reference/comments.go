@@ -73,7 +73,7 @@ func (s *Store) CreateComment(userID int64, in CreateCommentInput) (Comment, err
 	if _, err := s.projectCard(project, in.CardID); err != nil {
 		return Comment{}, err
 	}
-	if err := s.checkRecordLimit(project); err != nil {
+	if err := s.checkRecordLimit(project, commentIDs); err != nil {
 		return Comment{}, err
 	}
 	if in.ParentCommentID.Present() {

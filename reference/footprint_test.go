@@ -73,8 +73,16 @@ func TestCreateAtTheIDCeilingIsRefused(t *testing.T) {
 		}
 	}
 	_, err = s.CreateTag(member, reference.CreateTagInput{Name: "next"})
-	if reference.ErrorCode(err) != reference.EINVALID {
-		t.Fatalf("a tag after id 2^53-1: %v, want EINVALID", err)
+	if reference.ErrorCode(err) != reference.EINVALID || !strings.Contains(reference.ErrorMessage(err), "tags") {
+		t.Fatalf("a tag after id 2^53-1: %v, want EINVALID naming the tags", err)
+	}
+	// Each kind is numbered on its own: a tag at the ceiling leaves cards and comments room
+	// (every create in the world was refused).
+	if _, err := s.CreateCard(member, reference.CreateCardInput{Title: "next"}); err != nil {
+		t.Errorf("a card beside a tag at id 2^53-1: %v", err)
+	}
+	if _, err := s.CreateComment(member, reference.CreateCommentInput{CardID: w.Manifest.Operations.CardID, Comment: "next"}); err != nil {
+		t.Errorf("a comment beside a tag at id 2^53-1: %v", err)
 	}
 	if _, err := reference.New(s.State()); err != nil {
 		t.Fatalf("the world's snapshot no longer loads: %v", err)

@@ -44,7 +44,7 @@ func (s *Store) CreateMasterGroup(userID int64, in CreateMasterGroupInput) (Grou
 	if _, err := s.masterBoard(in.BoardID); err != nil {
 		return Group{}, err
 	}
-	if err := s.checkRecordLimit(masterRecords); err != nil {
+	if err := s.checkRecordLimit(masterRecords, groupIDs); err != nil {
 		return Group{}, err
 	}
 	var top int64

@@ -139,22 +139,51 @@ func (s *Store) countRecord(project int64) {
 	}
 }
 
-// checkIDRoom refuses a write that would hand out n more ids of a kind past maxID (D76): a
-// world loaded with ids at the ceiling would give the next record an id no JavaScript client
-// reads exactly, and its snapshot would no longer load. EINVALID, as the record cap (D70).
-func (s *Store) checkIDRoom(n int64) error {
-	for _, next := range []int64{s.next.board, s.next.group, s.next.card, s.next.comment, s.next.tag} {
-		if next > maxID-n+1 {
-			return Errorf(EINVALID, "This world's records have reached the largest id the mock hands out (%d, the largest a JavaScript client reads exactly); reset the world or load a snapshot with smaller ids.", int64(maxID))
+// idKind is a kind of record the store numbers, by the plural the messages use.
+type idKind string
+
+const (
+	boardIDs   idKind = "boards"
+	groupIDs   idKind = "groups"
+	cardIDs    idKind = "cards"
+	commentIDs idKind = "comments"
+	tagIDs     idKind = "tags"
+)
+
+// of is the next id of kind k.
+func (n nextIDs) of(k idKind) int64 {
+	switch k {
+	case boardIDs:
+		return n.board
+	case groupIDs:
+		return n.group
+	case cardIDs:
+		return n.card
+	case commentIDs:
+		return n.comment
+	}
+	return n.tag
+}
+
+// checkIDRoom refuses a write that would hand out n more ids of one of kinds past maxID (D76):
+// a world loaded with ids at the ceiling would give the next record an id no JavaScript client
+// reads exactly, and its snapshot would no longer load. Each kind is numbered on its own, so
+// only the kinds the write hands out count: a card at the ceiling leaves tags room. EINVALID,
+// as the record cap (D70).
+func (s *Store) checkIDRoom(n int64, kinds ...idKind) error {
+	for _, k := range kinds {
+		if s.next.of(k) > maxID-n+1 {
+			return Errorf(EINVALID, "This world's %s have reached the largest id the mock hands out (%d, the largest a JavaScript client reads exactly); reset the world or load a snapshot with smaller ids.", k, int64(maxID))
 		}
 	}
 	return nil
 }
 
 // checkRecordLimit refuses a new record in a project that holds the maximum set by
-// WithMaxRecordsPerProject (D70): EINVALID, which the HTTP layer answers 400 shape (a).
-func (s *Store) checkRecordLimit(project int64) error {
-	if err := s.checkIDRoom(int64(len(s.projects)) + 1); err != nil { // the record, and the copies a push makes
+// WithMaxRecordsPerProject (D70), and one of kinds (the record's, and its copies') past the
+// largest id: EINVALID, which the HTTP layer answers 400 shape (a).
+func (s *Store) checkRecordLimit(project int64, kinds ...idKind) error {
+	if err := s.checkIDRoom(int64(len(s.projects))+1, kinds...); err != nil { // the record, and the copies a push makes
 		return err
 	}
 	limit := s.cfg.maxRecords

@@ -19,7 +19,8 @@ func (s *Store) CreateMasterCard(userID int64, in CreateMasterCardInput) (Master
 	if err != nil {
 		return MasterCardResult{}, err
 	}
-	if err := s.checkRecordLimit(masterRecords); err != nil {
+	// A push copies the card's board and group into projects that lack them.
+	if err := s.checkRecordLimit(masterRecords, cardIDs, boardIDs, groupIDs); err != nil {
 		return MasterCardResult{}, err
 	}
 	now := s.now()
@@ -136,7 +137,7 @@ func (s *Store) SyncMasterBoard(userID int64, in SyncMasterBoardInput) (SyncResu
 	for _, cs := range cards {
 		made += len(cs)
 	}
-	if err := s.checkIDRoom(int64(len(projects) * made)); err != nil {
+	if err := s.checkIDRoom(int64(len(projects)*made), boardIDs, groupIDs, cardIDs); err != nil {
 		return SyncResult{}, err
 	}
 	copies := s.cardCopies()

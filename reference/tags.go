@@ -32,7 +32,7 @@ func (s *Store) CreateTag(userID int64, in CreateTagInput) (Tag, error) {
 	if err := f.err(); err != nil {
 		return Tag{}, err
 	}
-	if err := s.checkRecordLimit(project); err != nil {
+	if err := s.checkRecordLimit(project, tagIDs); err != nil {
 		return Tag{}, err
 	}
 	var top int64
