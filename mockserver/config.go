@@ -89,6 +89,11 @@ func (cfg Config) check() error {
 	if cfg.JournalSize < 0 {
 		bad("Config.JournalSize %d: want a positive number of requests, or 0 for the default (%d)", cfg.JournalSize, DefaultJournalSize)
 	}
+	if cfg.Seed != 0 {
+		if err := fixtures.CheckSeed(cfg.Seed); err != nil {
+			bad("Config.Seed %d: %v (0: the default, %d)", cfg.Seed, err, fixtures.DefaultSeed)
+		}
+	}
 	if cfg.MaxRecords < 0 {
 		bad("Config.MaxRecords %d: want a whole number, 0 for no cap", cfg.MaxRecords)
 	}

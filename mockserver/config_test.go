@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/opsapi/mocktoolkit/fixtures"
 	"github.com/opsapi/mocktoolkit/mockserver"
 )
 
@@ -27,6 +28,8 @@ func TestNewRefusesWhatTheFlagsRefuse(t *testing.T) {
 		{mockserver.Config{MaxStateMB: -1}, "Config.MaxStateMB"},
 		{mockserver.Config{MaxStateMB: mockserver.MostStateMB + 1}, "Config.MaxStateMB"},
 		{mockserver.Config{Now: time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC)}, "Config.Now"},
+		{mockserver.Config{Seed: fixtures.MaxSeed + 1}, "Config.Seed"},
+		{mockserver.Config{Seed: -fixtures.MaxSeed - 1}, "Config.Seed"},
 	} {
 		_, err := mockserver.New(c.cfg)
 		if err == nil || !strings.Contains(err.Error(), c.field) {
@@ -48,6 +51,7 @@ func TestNewTakesWhatTheFlagsTake(t *testing.T) {
 		{MaxWorlds: -1},
 		{MaxWorlds: mockserver.MostWorlds, MaxStateMB: mockserver.MostStateMB, MaxRecords: 1, RateLimit: 1, JournalSize: 1},
 		{Now: time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC)},
+		{Seed: fixtures.MaxSeed}, {Seed: -fixtures.MaxSeed},
 	} {
 		if _, err := mockserver.New(cfg); err != nil {
 			t.Errorf("New(%+v): %v", cfg, err)

@@ -242,6 +242,10 @@ func (s *Server) handleReset(w http.ResponseWriter, r *http.Request) {
 			writeValidation(w, map[string][]string{"seed": {reference.MsgNot("seed", "0")}})
 			return
 		}
+		if fixtures.CheckSeed(*in.Seed) != nil {
+			writeValidation(w, map[string][]string{"seed": {reference.MsgBetween("seed", strconv.FormatInt(-fixtures.MaxSeed, 10), strconv.FormatInt(fixtures.MaxSeed, 10)) + " (the largest integers a JavaScript client reads exactly)"}})
+			return
+		}
 		src.Seed = *in.Seed
 	}
 	if in.Scenario != "" {

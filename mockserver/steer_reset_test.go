@@ -2,8 +2,10 @@ package mockserver_test
 
 import (
 	"net/http"
+	"strings"
 	"testing"
 
+	"github.com/opsapi/mocktoolkit/fixtures"
 	"github.com/opsapi/mocktoolkit/mockserver"
 )
 
@@ -56,6 +58,10 @@ func TestResetRejectsBadInput(t *testing.T) {
 		{"seed 0 is refused", `{"seed": 0}`, 422, "seed"},
 		{"a seed that is not an integer is refused", `{"seed": "x"}`, 422, "seed"},
 		{"an unknown field is refused", `{"sede": 5}`, 422, "sede"},
+		// A seed past 2^53-1 would be shown back inexactly to a JavaScript client, which
+		// resetting to what it read would get another world (or a refusal).
+		{"a seed past 2^53-1 is refused", `{"seed": 9007199254740993}`, 422, "seed"},
+		{"a seed below -(2^53-1) is refused", `{"seed": -9007199254740992}`, 422, "seed"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -130,4 +136,23 @@ func TestControlsThatReplaceRecordsMarkTheirBuild(t *testing.T) {
 	if got := build(m.ctl(http.MethodGet, "/__mock/clock", nil)); got != "" {
 		t.Errorf("GET /__mock/clock changes nothing, yet is marked with build %s", got)
 	}
+}
+
+// The largest seed a JavaScript client reads exactly is taken, and shown back as it was sent;
+// so is the largest page of comments/list, echoed as current_page; one past either is refused.
+func TestSeedsAndPagesShownBackExactly(t *testing.T) {
+	m := newMock(t, mockserver.Config{})
+	a := m.ctl(http.MethodPost, "/__mock/reset", `{"seed": 9007199254740991}`).wantStatus(t, 200)
+	if !strings.Contains(string(a.raw), `"seed":9007199254740991`) {
+		t.Errorf("reset to seed 2^53-1: %s", a.raw)
+	}
+	fx := a.body["fixtures"].(map[string]any)
+	member := fx["users"].(map[string]any)["member"].(map[string]any)
+	token := m.login(fixtures.Credentials{Email: member["email"].(string), Password: member["password"].(string)})
+	card := fx["operations"].(map[string]any)["card_id"]
+	page := m.post(pCommentsList, token, map[string]any{"card_id": card, "page": int64(1<<53 - 1)}).wantStatus(t, 200)
+	if !strings.Contains(string(page.raw), `"current_page":9007199254740991`) {
+		t.Errorf("page 2^53-1: %s", page.raw)
+	}
+	m.post(pCommentsList, token, map[string]any{"card_id": card, "page": int64(1 << 53)}).wantStatus(t, 422).wantFieldError(t, "page")
 }

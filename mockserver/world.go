@@ -280,6 +280,11 @@ func (h *World) Reset(seed int64) error {
 // ResetTo puts back the world of src: a seed (0: the configured one) and a scenario ("": the
 // configured one), as POST /__mock/reset {"seed", "scenario"} does.
 func (h *World) ResetTo(src Source) error {
+	if src.Seed != 0 {
+		if err := fixtures.CheckSeed(src.Seed); err != nil {
+			return fmt.Errorf("mockserver: seed %d: %w", src.Seed, err)
+		}
+	}
 	if src.Scenario == "" {
 		src.Scenario = h.s.cfg.Scenario
 	}

@@ -25,8 +25,11 @@ func (s *Store) ListComments(userID int64, in ListCommentsInput) (CommentPage, e
 	// The page arithmetic below needs these bounds, so the store keeps them even though the
 	// request schema checks them first.
 	var f fieldErrors
-	if page < 1 {
+	switch {
+	case page < 1:
 		f.add("page", MsgMin("page", "1"))
+	case page > maxID: // echoed as current_page, which a JavaScript client must read exactly (D26)
+		f.add("page", MsgMax("page", strconv.FormatInt(maxID, 10)))
 	}
 	switch {
 	case perPage < 1:

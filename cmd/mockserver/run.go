@@ -156,8 +156,11 @@ func flagSet(getenv environ) (*flag.FlagSet, func() (options, error)) {
 		if opts.worlds, err = worlds(); err != nil {
 			return options{}, err
 		}
-		if opts.seed, err = strconv.ParseInt(*seed, 10, 64); err != nil || opts.seed == 0 {
+		if opts.seed, err = strconv.ParseInt(*seed, 10, 64); err != nil {
 			return options{}, fmt.Errorf("--seed: want a non-zero integer, got %q", *seed)
+		}
+		if err := fixtures.CheckSeed(opts.seed); err != nil {
+			return options{}, fmt.Errorf("--seed %d: %w", opts.seed, err)
 		}
 		if opts.rateLimit, err = strconv.Atoi(*limit); err != nil || opts.rateLimit < 1 {
 			return options{}, fmt.Errorf("--rate-limit: want a positive integer, got %q", *limit)

@@ -127,3 +127,16 @@ func TestScenarioFlags(t *testing.T) {
 		t.Error("--max-worlds -1 accepted")
 	}
 }
+
+// --seed takes what a JavaScript client reads back exactly from the manifest, and no more.
+func TestSeedFlagBounds(t *testing.T) {
+	for _, c := range []struct {
+		seed string
+		ok   bool
+	}{{"9007199254740991", true}, {"-9007199254740991", true}, {"9007199254740992", false}, {"9223372036854775807", false}, {"0", false}} {
+		_, err := parseFlags([]string{"--seed", c.seed}, noEnv, io.Discard)
+		if (err == nil) != c.ok || err != nil && !strings.Contains(err.Error(), "--seed") {
+			t.Errorf("--seed %s: %v, want ok %v", c.seed, err, c.ok)
+		}
+	}
+}
