@@ -1,6 +1,7 @@
 package mockserver_test
 
 import (
+	"math"
 	"net/http"
 	"testing"
 	"time"
@@ -146,5 +147,44 @@ func TestClockReleaseGoesBackToSystemTime(t *testing.T) {
 	}
 	if d := time.Since(m.clockNow()); d < -2*time.Second || d > 2*time.Second {
 		t.Errorf("after DELETE the clock reads %s, want the system time %s", m.clockNow(), time.Now().UTC())
+	}
+}
+
+// The Go handles read and move the clock as the HTTP control does: whole seconds (a set
+// instant's fraction is not read back), and an advance of whole seconds up to ten years (a
+// part of a second, or 292 years at once, was taken).
+func TestWorldHandleClockInWholeSeconds(t *testing.T) {
+	srv, err := mockserver.New(mockserver.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := srv.World("e2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := time.Date(2030, 1, 1, 9, 0, 0, 900_000_000, time.UTC)
+	if err := w.SetClock(at); err != nil {
+		t.Fatal(err)
+	}
+	w.Freeze(true)
+	if got := w.Now(); !got.Equal(at.Truncate(time.Second)) {
+		t.Errorf("frozen at %s: Now %s, want %s", at, got, at.Truncate(time.Second))
+	}
+	if err := srv.Default().SetClock(at); err != nil {
+		t.Fatal(err)
+	}
+	if got := srv.Now(); got.Nanosecond() != 0 {
+		t.Errorf("Server.Now %s keeps a part of a second", got)
+	}
+	for _, d := range []time.Duration{1500 * time.Millisecond, math.MaxInt64, 10*365*24*time.Hour + time.Second} {
+		if err := w.Advance(d); err == nil {
+			t.Errorf("Advance(%s) taken", d)
+		}
+	}
+	if got := w.Now(); !got.Equal(at.Truncate(time.Second)) {
+		t.Errorf("after refused advances: Now %s, want it unmoved", got)
+	}
+	if err := w.Advance(2 * time.Second); err != nil || !w.Now().Equal(at.Truncate(time.Second).Add(2*time.Second)) {
+		t.Errorf("Advance(2s): %v, Now %s", err, w.Now())
 	}
 }

@@ -299,11 +299,20 @@ func (h *World) ResetTo(src Source) error {
 // Manifest describes the world's records: logins and the ids of records to use (D102).
 func (h *World) Manifest() fixtures.Manifest { return h.w.state().manifest }
 
-// Now is the world's clock.
-func (h *World) Now() time.Time { return h.w.clock.Now() }
+// Now is the world's clock as the API reads it: whole seconds (D104).
+func (h *World) Now() time.Time { return h.w.clock.Now().Truncate(time.Second) }
 
-// Advance moves the world's clock forward by d; it refuses to move past LatestClock (D63).
-func (h *World) Advance(d time.Duration) error { return h.w.clock.Advance(d) }
+// Advance moves the world's clock forward by d, a whole number of seconds of at most ten years,
+// as advance_seconds does; it refuses to move past LatestClock (D63).
+func (h *World) Advance(d time.Duration) error {
+	switch {
+	case d%time.Second != 0:
+		return fmt.Errorf("mockserver: Advance(%s): the clock moves in whole seconds, as advance_seconds does", d)
+	case d > maxAdvance:
+		return fmt.Errorf("mockserver: Advance(%s): at most %d seconds (ten years) at once, as advance_seconds", d, int64(maxAdvance/time.Second))
+	}
+	return h.w.clock.Advance(d)
+}
 
 // SetClock sets the world's clock to t (D104).
 func (h *World) SetClock(t time.Time) error { return h.w.clock.Set(t) }
