@@ -106,7 +106,9 @@ const (
 // New returns a client of the mock at baseURL, such as http://127.0.0.1:4010.
 func New(baseURL string, opts ...Option) *Client {
 	c := &Client{base: strings.TrimRight(baseURL, "/"), hc: sameHostOnly(defaultHTTPClient())}
-	c.mock, c.urlWorld = splitWorld(c.base)
+	if checkBase(c.base) == nil { // else every call says why, and the URL names no world
+		c.mock, c.urlWorld = splitWorld(c.base)
+	}
 	c.world = c.urlWorld
 	for _, o := range opts {
 		o(c)
@@ -125,7 +127,35 @@ func checkBase(base string) error {
 	case u.RawQuery != "" || u.Fragment != "" || strings.HasSuffix(base, "?") || strings.HasSuffix(base, "#"):
 		return fmt.Errorf("mockclient: the base URL %q has a query or a fragment; give the mock's URL alone, such as http://127.0.0.1:4010 (a world is chosen with WithWorld)", base)
 	}
+	if why := basePathProblem(u.EscapedPath()); why != "" {
+		return fmt.Errorf("mockclient: the base URL %q is not the mock's URL: %s; give the mock's URL, such as http://127.0.0.1:4010, or a world's, such as http://127.0.0.1:4010/__worlds/w1", base, why)
+	}
 	return nil
+}
+
+// basePathProblem says why the path of a base URL cannot be the mock's or one world's ("" when
+// it can): the calls join /__mock/… to it, so a control's or the dashboard's URL, an empty
+// segment, or a world's prefix that the mock would not route (two of them, %-escapes, more
+// after the name) would reach no control, and WorldName would name a world no call reaches.
+func basePathProblem(path string) string {
+	path = strings.TrimSuffix(path, "/")
+	if path == "" {
+		return ""
+	}
+	segs := strings.Split(strings.TrimPrefix(path, "/"), "/")
+	for i, seg := range segs {
+		switch {
+		case seg == "":
+			return "its path has an empty segment (//)"
+		case seg == "__mock":
+			return "its path names the mock's controls or dashboard (/__mock); the client adds those itself"
+		case seg == "__worlds" && i != len(segs)-2:
+			return "its path names a world's prefix other than at its end, once (/__worlds/<name>)"
+		case seg == "__worlds" && strings.Contains(segs[i+1], "%"):
+			return "the world's name in it is %-escaped, which the mock does not take in a world's name"
+		}
+	}
+	return ""
 }
 
 // splitWorld splits a base URL ending in a world's prefix into the mock's URL and the world's
@@ -137,7 +167,7 @@ func splitWorld(base string) (mock, world string) {
 	}
 	rest := base[i+len("/__worlds/"):]
 	name, err := url.PathUnescape(rest)
-	if rest == "" || strings.ContainsAny(rest, "/?#") || err != nil {
+	if rest == "" || err != nil {
 		return "", ""
 	}
 	return base[:i], name

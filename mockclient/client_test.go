@@ -249,3 +249,25 @@ func TestClientMadeWithAWorldsURL(t *testing.T) {
 		t.Errorf("a world's URL with WithWorld of another: %v, want it refused", err)
 	}
 }
+
+// Base URLs whose path the mock does not route as its own or one world's are refused by every
+// call, and name no world: the dashboard's URL pasted as the base, an empty segment, two
+// worlds' prefixes, a %-escaped world's name.
+func TestBaseURLsNoCallReaches(t *testing.T) {
+	ctx := context.Background()
+	mock := newClient(t, mockserver.Config{}).BaseURL()
+	for _, base := range []string{mock + "/__mock/", mock + "/__mock/clock", mock + "//__worlds/w1", mock + "/__worlds/w1/__worlds/w2", mock + "/__worlds/%77x", mock + "/__worlds/w1/x"} {
+		c := mockclient.New(base)
+		if name := c.WorldName(); name != "" {
+			t.Errorf("New(%q).WorldName() = %q: names a world no call reaches", base, name)
+		}
+		if _, err := c.Clock(ctx); err == nil || !strings.Contains(err.Error(), "is not the mock's URL") {
+			t.Errorf("New(%q).Clock: %v, want the base URL refused", base, err)
+		}
+	}
+	for _, base := range []string{mock, mock + "/", mock + "/__worlds/w1", mock + "/__worlds/w1/"} {
+		if _, err := mockclient.New(base).Clock(ctx); err != nil {
+			t.Errorf("New(%q).Clock: %v", base, err)
+		}
+	}
+}
