@@ -72,9 +72,35 @@ var _ = Describe("Probes: read-backs of creates", func() {
 			if field, n, ok := longestText(op); ok {
 				probeContext(op, func() { tooLongReadBackSpec(op, field, n, count) })
 			}
+			if field, ok := requiredText(op); ok {
+				probeContext(op, func() { missingTextReadBackSpec(op, field, count) })
+			}
 		}
 	}
 })
+
+// requiredText is the first required text field of op's request, by name.
+func requiredText(op Operation) (string, bool) {
+	if op.Request == nil {
+		return "", false
+	}
+	for _, name := range slices.Sorted(slices.Values(op.Request.Required)) {
+		if p := op.Request.Properties[name]; p != nil && p.Value != nil && p.Value.Type.Is("string") && len(p.Value.Enum) == 0 {
+			return name, true
+		}
+	}
+	return "", false
+}
+
+// missingTextReadBackSpec declares the read-back of a create without a required text field:
+// refused (ERR-1), it adds nothing to the list (LIST-1). A deployment that stored the record
+// with an empty text and answered 422 told the client nothing was created.
+func missingTextReadBackSpec(op Operation, field string, count func(context.Context) int64) {
+	// Rule LIST-1.
+	It(fmt.Sprintf("adds nothing to the list when it refuses a create without its required %q", field), Serial, Probed(Contract(op, AspectValidation, "LIST-1"), ProbeReadBack), func(ctx SpecContext) {
+		refusedCreateAddsNothing(ctx, op, count, fmt.Sprintf("without %q", field), field+" required", func(body map[string]any) { delete(body, field) })
+	})
+}
 
 // longestText is the first required text field of op's request (by name) with a maximum
 // length, and that length.
@@ -97,23 +123,33 @@ func longestText(op Operation) (string, uint64, bool) {
 func tooLongReadBackSpec(op Operation, field string, max uint64, count func(context.Context) int64) {
 	// Rule LIST-1.
 	It(fmt.Sprintf("adds nothing to the list when it refuses a create whose %q is %d characters (max %d)", field, max+1, max), Serial, Probed(Contract(op, AspectValidation, "LIST-1"), ProbeReadBack), func(ctx SpecContext) {
-		body, ok := requiredBody(op)
-		if !ok {
-			Skip(fmt.Sprintf("the manifest names no record for a required id of %s", op.ID))
-		}
-		text := unique("Too long") + " "
-		body[field] = text + strings.Repeat("x", int(max)+1-len([]rune(text)))
-		r := caller(op)
-		By("counting the list before, once it holds still")
-		before := settledCount(ctx, count)
-		ex := sendCtx(ctx, Request{Op: op, As: r.String(), Token: token(r, op), Body: body, Intent: Invalid, Constraint: field + " maxLength"})
-		if ex.Succeeded() {
-			Skip(fmt.Sprintf("%s accepted a %q of %d characters (a validation spec judges that): only a refusal is read back", op.ID, field, max+1))
-		}
-		By("counting it after")
-		after := settledCount(ctx, count)
-		Expect(after).To(Equal(before), "%s: %d before, answer %d, %d after: a refused create adds nothing\n\n%s", ruleListCount, before, ex.Status, after, ex.Describe())
+		refusedCreateAddsNothing(ctx, op, count, fmt.Sprintf("with a %q of %d characters", field, max+1), field+" maxLength", func(body map[string]any) {
+			text := unique("Too long") + " "
+			body[field] = text + strings.Repeat("x", int(max)+1-len([]rune(text)))
+		})
 	})
+}
+
+// refusedCreateAddsNothing sends op's create with the required body broken by breakBody (what
+// words the break, constraint names it as the suite's records do) and, when it is refused,
+// reads the list back: it holds what it held before.
+func refusedCreateAddsNothing(ctx SpecContext, op Operation, count func(context.Context) int64, what, constraint string, breakBody func(map[string]any)) {
+	GinkgoHelper()
+	body, ok := requiredBody(op)
+	if !ok {
+		Skip(fmt.Sprintf("the manifest names no record for a required id of %s", op.ID))
+	}
+	breakBody(body)
+	r := caller(op)
+	By("counting the list before, once it holds still")
+	before := settledCount(ctx, count)
+	ex := sendCtx(ctx, Request{Op: op, As: r.String(), Token: token(r, op), Body: body, Intent: Invalid, Constraint: constraint})
+	if ex.Succeeded() {
+		Skip(fmt.Sprintf("%s accepted a create %s (a validation spec judges that): only a refusal is read back", op.ID, what))
+	}
+	By("counting it after")
+	after := settledCount(ctx, count)
+	Expect(after).To(Equal(before), "%s: %d before, answer %d, %d after: a refused create adds nothing\n\n%s", ruleListCount, before, ex.Status, after, ex.Describe())
 }
 
 // readBackSpec declares the read-back of a create whose field f names no record, or, sent by

@@ -159,26 +159,63 @@ func mutate(o conformance.Operation, change func(req map[string]any)) func(httpH
 	}
 }
 
-// keepsCutTag creates a tag whose name is past its 255 characters with the name cut to 255,
-// and answers 422 as if it had refused it: the client is told nothing was created.
-func keepsCutTag(h httpHandler) httpHandler {
+// storesWhileRefusing creates o's record from a request whose field breaks a rule, after fix
+// mends the field (ok false: the request is served as is), and answers 422 keyed by the field
+// as if it had refused it: the client is told nothing was created.
+func storesWhileRefusing(o conformance.Operation, field string, fix func(v any, sent bool) (any, bool), msg string) func(httpHandler) httpHandler {
+	return func(h httpHandler) httpHandler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			var req map[string]any
+			if r.URL.Path == o.Path {
+				req = bodyOf(r)
+			}
+			v, sent := req[field]
+			mended, ok := fix(v, sent)
+			if req == nil || !ok {
+				h.ServeHTTP(w, r)
+				return
+			}
+			req[field] = mended
+			raw, _ := json.Marshal(req)
+			r.Body, r.ContentLength = io.NopCloser(bytes.NewReader(raw)), int64(len(raw))
+			h.ServeHTTP(httptest.NewRecorder(), r)
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusUnprocessableEntity)
+			out, _ := json.Marshal(map[string]any{"message": "The given data was invalid.", "errors": map[string][]string{field: {msg}}})
+			_, _ = w.Write(out)
+		})
+	}
+}
+
+// keepsCutTag creates a tag whose name is past its 255 characters with the name cut to 255.
+var keepsCutTag = storesWhileRefusing(conformance.OpTagsCreate, "name", func(v any, _ bool) (any, bool) {
+	name, _ := v.(string)
+	return string([]rune(name)[:min(255, utf8.RuneCountInString(name))]), utf8.RuneCountInString(name) > 255
+}, "The name may not be greater than 255 characters.")
+
+// keepsBlankComment creates a comment sent without its text, with a text of its own.
+var keepsBlankComment = storesWhileRefusing(conformance.OpCommentsCreate, "comment", func(_ any, sent bool) (any, bool) {
+	return "(no text)", !sent
+}, "The comment field is required.")
+
+// overloadedGateway answers 502, in shape (a) but without the rate-limit headers, to a tags
+// list sent while more than eight others are in flight: a gateway in front of the deployment
+// that gives up under a burst. Only the rate-limit floods send so many at once.
+func overloadedGateway(h httpHandler) httpHandler {
+	var inFlight atomic.Int64
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		var req map[string]any
-		if r.URL.Path == conformance.OpTagsCreate.Path {
-			req = bodyOf(r)
-		}
-		name, _ := req["name"].(string)
-		if utf8.RuneCountInString(name) <= 255 {
+		if r.URL.Path != conformance.OpTagsList.Path {
 			h.ServeHTTP(w, r)
 			return
 		}
-		req["name"] = string([]rune(name)[:255])
-		raw, _ := json.Marshal(req)
-		r.Body, r.ContentLength = io.NopCloser(bytes.NewReader(raw)), int64(len(raw))
-		h.ServeHTTP(httptest.NewRecorder(), r)
+		defer inFlight.Add(-1)
+		if inFlight.Add(1) <= 8 {
+			h.ServeHTTP(w, r)
+			return
+		}
 		w.Header().Set("Content-Type", "application/json")
-		w.WriteHeader(http.StatusUnprocessableEntity)
-		_, _ = w.Write([]byte(`{"message":"The given data was invalid.","errors":{"name":["The name may not be greater than 255 characters."]}}`))
+		w.WriteHeader(http.StatusBadGateway)
+		_, _ = w.Write([]byte(`{"error":true,"message":"Bad gateway.","data":[]}`))
 	})
 }
 
@@ -241,6 +278,7 @@ var variants = []variant{
 			}
 		})},
 	{"keeps a tag whose name passes 255 characters, cut to 255, while answering 422", "LIST-1", keepsCutTag},
+	{"keeps a comment sent without its text, with a text of its own, while answering 422", "LIST-1", keepsBlankComment},
 	{"accepts a 256-character title on cards/update", "ERR-1",
 		fake(conformance.OpCardsUpdate, func(_ *http.Request, req map[string]any) bool {
 			s, _ := req["title"].(string)
@@ -501,6 +539,7 @@ var variants = []variant{
 			}
 		})},
 	// Behaviour rules: each caught by a contract spec that cites the rule.
+	{"answers tags/list with 502 and no rate-limit headers under a burst of requests", "STATUS-1", overloadedGateway},
 	{"answers comments/list with 404, a status it does not list", "STATUS-1",
 		rewrite(op(conformance.OpCommentsList), func(_ *http.Request, _ map[string]any, a *answer) {
 			if a.status == 422 {
