@@ -1,12 +1,17 @@
 package selftest_test
 
 import (
+	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"regexp"
 	"slices"
+	"strings"
+	"sync/atomic"
 	"testing"
 
+	"github.com/onsi/ginkgo/v2/types"
+	"github.com/opsapi/mocktoolkit/conformance"
 	"github.com/opsapi/mocktoolkit/conformance/rules"
 	"github.com/opsapi/mocktoolkit/proxy"
 )
@@ -84,4 +89,48 @@ func keys(m map[string]bool) []string {
 	}
 	slices.Sort(out)
 	return out
+}
+
+// A deployment that drops a connection now and then under load (every 20th tags list here)
+// breaks no rule the interface states (it bounds no concurrency): the rate-limit flood sent to
+// it directly gets no answer on some requests and proves nothing. Through the proxy those requests are the proxy's own 502 (UP-1),
+// which the flood takes as no answer too, so the suite gives one verdict, with or without the
+// proxy: the flood is skipped, not failed, and nothing else fails.
+func TestFloodDroppingConnectionsIsNoVerdictThroughTheProxy(t *testing.T) {
+	t.Parallel()
+	needFull(t)
+	dropsUnderBurst := func(h httpHandler) httpHandler {
+		var n atomic.Int64
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.URL.Path == conformance.OpTagsList.Path && n.Add(1)%20 == 0 && n.Load() > 20 {
+				if conn, _, err := http.NewResponseController(w).Hijack(); err == nil {
+					_ = conn.Close()
+					return
+				}
+			}
+			h.ServeHTTP(w, r)
+		})
+	}
+	throughProxy := func() string { // a mock of its own: the direct run spends part of its window
+		up, err := url.Parse(startMock(t, dropsUnderBurst))
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := proxy.New(proxy.Config{Upstream: up})
+		if err != nil {
+			t.Fatal(err)
+		}
+		front := httptest.NewServer(p)
+		t.Cleanup(front.Close)
+		return front.URL
+	}
+	for _, base := range []string{startMock(t, dropsUnderBurst), throughProxy()} {
+		specs, ok, out := runSuite(t, base, "-ginkgo.label-filter=contract && op:"+conformance.OpTagsList.ID+" && "+conformance.LabelRule+"LIMIT-2")
+		skipped := slices.ContainsFunc(specs, func(s specResult) bool {
+			return !s.LeftOut && s.State == types.SpecStateSkipped && strings.Contains(s.Name, "once X-RateLimit-Limit is spent")
+		})
+		if !ok || !skipped {
+			t.Errorf("against %s: suite passes %v, flood skipped %v; want it skipped as no verdict, nothing failed\n%s", base, ok, skipped, tail(out, 3000))
+		}
+	}
 }
