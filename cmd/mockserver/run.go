@@ -35,8 +35,10 @@ type options struct {
 }
 
 // shutdownTimeout bounds how long in-flight requests may take to finish after SIGTERM; those
-// still running then are cut off, and the world is saved all the same.
-var shutdownTimeout = 10 * time.Second
+// still running then are cut off, and the world is saved all the same (D203). It leaves a
+// container's stop (10 s before SIGKILL, Docker's and Compose's default) time to save: at 10 s
+// a request held by a delay had the mock killed before it wrote its state file.
+var shutdownTimeout = 5 * time.Second
 
 // serverLimits are what the http.Server's timeouts are made of (D78). The mock holds an answer
 // up to MaxDelay before it reads the body (steering comes first in the pipeline), so the read

@@ -2,6 +2,8 @@ package main
 
 import (
 	"net/http"
+	"os"
+	"path/filepath"
 	"testing"
 	"time"
 )
@@ -47,5 +49,29 @@ func TestShutdownCutsLongDelaysShort(t *testing.T) {
 	}
 	if a := <-done; a.err != nil || a.status != http.StatusUnauthorized {
 		t.Errorf("the held request got %d (%v), want its answer (401: no token)", a.status, a.err)
+	}
+}
+
+// A container's stop sends SIGKILL 10 s after SIGTERM (Docker's and Compose's default): with a
+// request held by a delay, the mock must have saved its state file and returned well before
+// that. It waited 10 s for the request, and was killed before it saved the writes it had
+// answered.
+func TestStopWithAHeldRequestSavesInsideAContainersGrace(t *testing.T) {
+	state := filepath.Join(t.TempDir(), "world.json")
+	url, stop := startMock(t, "--latency", "30s", "--state-file", state)
+	done := postAsync(url + "/services/operations/v1/operations/cards/list")
+	time.Sleep(200 * time.Millisecond) // the request is held by the latency
+	start := time.Now()
+	if err := stop(); err != nil {
+		t.Fatalf("run returned %v, want nil", err)
+	}
+	// Docker kills at 10 s; the grace ends at shutdownTimeout plus the short wait for answers to
+	// be written, and the save follows. A second of margin for a slow machine.
+	if took := time.Since(start); took > 9*time.Second {
+		t.Errorf("the stop took %s with a request held: a container's stop kills at 10 s", took.Round(time.Millisecond))
+	}
+	<-done
+	if _, err := os.Stat(state); err != nil {
+		t.Errorf("the state file was not written: %v", err)
 	}
 }
