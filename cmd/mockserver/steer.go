@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"unicode/utf8"
 
 	"github.com/opsapi/mocktoolkit/fixtures"
@@ -202,13 +203,40 @@ func writeFileAtomic(path string, b []byte) error {
 	if err != nil {
 		return worded{fmt.Sprintf("writing it in the directory %s failed (%s)", dir, osReason(err)), err}
 	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
+	if err := rename(tmp.Name(), path); err != nil {
+		if errors.Is(err, syscall.EBUSY) || errors.Is(err, syscall.EXDEV) {
+			// A file mounted on its own (a container's bind mount of the one file) cannot be
+			// replaced: it is written in place instead, as a kill mid-write may cut it short.
+			return writeInPlace(path, b)
+		}
 		return worded{fmt.Sprintf("it could not take the place of %s (%s)", path, osReason(err)), err}
 	}
 	// Sync the directory so the rename itself survives a crash; not every system allows it.
 	if d, err := os.Open(dir); err == nil {
 		_ = d.Sync()
 		d.Close()
+	}
+	return nil
+}
+
+// rename is os.Rename; tests stand in a mount's refusal.
+var rename = os.Rename
+
+// writeInPlace writes b over the file at path, which a rename cannot replace (a file mounted on
+// its own, D65): truncated, written and synced.
+func writeInPlace(path string, b []byte) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_TRUNC, 0)
+	if err == nil {
+		_, err = f.Write(b)
+		if err == nil {
+			err = f.Sync()
+		}
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+	}
+	if err != nil {
+		return worded{fmt.Sprintf("%s cannot be replaced (a file mounted on its own), and writing it in place failed (%s)", path, osReason(err)), err}
 	}
 	return nil
 }

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -171,5 +172,37 @@ func TestEmptyGuardVariablesAreRefused(t *testing.T) {
 	opts, err = parseFlags([]string{"--admin-token", "s3cret", "--cors-origins", "http://localhost:5173"}, envOf(map[string]string{"MOCK_ADMIN_TOKEN": "", "MOCK_CORS_ORIGINS": ""}), io.Discard)
 	if err != nil || opts.steer.adminToken != "s3cret" || len(opts.steer.corsOrigins) != 1 {
 		t.Errorf("flags over empty variables: %+v, %v", opts.steer, err)
+	}
+}
+
+// A state file mounted on its own (docker run -v ./world.json:/data/world.json) cannot be
+// replaced by a rename (EBUSY): the stop failed, "the world was not saved", and the session
+// was lost. It is written in place instead, and loads back.
+func TestStateFileMountedOnItsOwnIsWrittenInPlace(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "world.json")
+	url, stop := startMock(t, "--state-file", file, "--now", "2026-06-01T09:00:00Z")
+	if err := stop(); err != nil { // the file exists, as a mounted one does
+		t.Fatalf("stop: %v", err)
+	}
+	old := rename
+	rename = func(from, to string) error {
+		if to == file {
+			return &os.LinkError{Op: "rename", Old: from, New: to, Err: syscall.EBUSY}
+		}
+		return old(from, to)
+	}
+	t.Cleanup(func() { rename = old })
+	url, stop = startMock(t, "--state-file", file)
+	postJSON(t, url+"/services/operations/v1/operations/tags/create", loginMember(t, url), map[string]any{"name": "mounted"})
+	if err := stop(); err != nil {
+		t.Fatalf("stop with a state file a rename cannot replace: %v", err)
+	}
+	url, stop = startMock(t, "--state-file", file)
+	defer stop()
+	if tags := postJSON(t, url+"/services/operations/v1/operations/tags/list", loginMember(t, url), map[string]any{}); !strings.Contains(toJSON(tags), `"mounted"`) {
+		t.Errorf("the tag is gone after a restart: %s", toJSON(tags))
+	}
+	if left, _ := filepath.Glob(filepath.Join(filepath.Dir(file), ".mockserver-state-*")); len(left) > 0 {
+		t.Errorf("temporary files left: %v", left)
 	}
 }
