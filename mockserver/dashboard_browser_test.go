@@ -144,8 +144,17 @@ func TestDashboardInABrowser(t *testing.T) {
 		waitText(ctx, t, "#status", func(s string) bool { return strings.HasPrefix(s, "Flow of ") && strings.HasSuffix(s, " steps saved.") }, "status after download flow")
 	})
 
-	t.Run("a seed past 2^53 typed on the page resets to that very seed", func(t *testing.T) {
-		const seed = "9007199254740993"
+	t.Run("a seed past 2^53-1 typed on the page is refused, saying the seeds' range", func(t *testing.T) {
+		// Sent as typed: as a JS number it would lose its last digits and another world come back.
+		err := chromedp.Do(ctx, chromedp.SetValue(chromedp.CSS("#reset-seed"), "9007199254740993"), chromedp.Click(chromedp.CSS("#reset")))
+		if err != nil {
+			t.Fatal(err)
+		}
+		waitText(ctx, t, "#status", func(s string) bool { return strings.Contains(s, "9007199254740991") }, "status after a reset to a seed past the range")
+	})
+
+	t.Run("the largest seed typed on the page resets to that very seed", func(t *testing.T) {
+		const seed = "9007199254740991"
 		resetOnThePage(ctx, t, chromedp.SetValue(chromedp.CSS("#reset-seed"), seed))
 		for deadline := time.Now().Add(15 * time.Second); ; time.Sleep(100 * time.Millisecond) {
 			raw := string(m.ctl(http.MethodGet, "/__mock/worlds", nil, admin...).raw)

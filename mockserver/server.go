@@ -140,7 +140,7 @@ func New(cfg Config) (*Server, error) {
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.handler.ServeHTTP(w, r) }
 
 // Default is the handle of the default world.
-func (s *Server) Default() *World { return &World{s: s, w: s.worlds.def} }
+func (s *Server) Default() *World { return s.handle(s.worlds.def) }
 
 // Snapshot returns the whole state of the default world: what GET /__mock/state answers and
 // Config.State or LoadState load.

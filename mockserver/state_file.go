@@ -34,7 +34,7 @@ type StateFile struct {
 // StateFile is the world as a state file keeps it.
 func (h *World) StateFile() StateFile {
 	f := StateFile{State: h.Snapshot()}
-	if c := h.w.clock; c.own() {
+	if c := h.now().clock; c.own() {
 		f.Clock = &SavedClock{Now: c.Now().Truncate(time.Second), Frozen: c.Frozen()}
 	}
 	return f

@@ -239,10 +239,32 @@ func (w *world) clockNow() string {
 }
 
 // World is a handle on one world of a Server (D100), for tests that steer the mock from Go:
-// the same controls as the /__mock/ endpoints under /__worlds/<name>/.
+// the same controls as the /__mock/ endpoints under /__worlds/<name>/. It follows the world's
+// name, as those endpoints do: a world dropped to make room or deleted (DELETE /__mock/worlds)
+// is made again, from the configured seed and scenario, by the handle's next call.
 type World struct {
-	s *Server
-	w *world
+	s    *Server
+	name string
+	last atomic.Pointer[world] // the world the last call found: what a call reads when none can be made
+}
+
+// cur is the world that has the handle's name now, made again when it was dropped.
+func (h *World) cur() (*world, error) {
+	w, err := h.s.world(h.name, true, true)
+	if err != nil {
+		return h.last.Load(), err
+	}
+	w.release() // a handle is not a request in flight: the world may be evicted (D141)
+	w.touch()
+	h.last.Store(w)
+	return w, nil
+}
+
+// now is cur for the calls that return no error: the world last found when none can be made
+// (every world busy).
+func (h *World) now() *world {
+	w, _ := h.cur()
+	return w
 }
 
 // World returns the world name, creating it from the configured seed and scenario on first
@@ -255,21 +277,34 @@ func (s *Server) World(name string) (*World, error) {
 	}
 	w.release() // a handle is not a request in flight: the world may be evicted (D141)
 	w.touch()
-	return &World{s: s, w: w}, nil
+	return s.handle(w), nil
+}
+
+// handle is the handle on w.
+func (s *Server) handle(w *world) *World {
+	h := &World{s: s, name: w.name}
+	h.last.Store(w)
+	return h
 }
 
 // Name is the world's name.
-func (h *World) Name() string { return h.w.name }
+func (h *World) Name() string { return h.name }
 
 // Source says what the world was built from.
-func (h *World) Source() Source { return h.w.state().source }
+func (h *World) Source() Source { return h.now().state().source }
 
 // Snapshot returns the whole state of the world, as GET /__mock/state answers it.
-func (h *World) Snapshot() reference.State { return h.w.state().store.State() }
+func (h *World) Snapshot() reference.State { return h.now().state().store.State() }
 
 // LoadState replaces the world's records with st, as PUT /__mock/state does. A state that
 // does not load leaves the world as it was.
-func (h *World) LoadState(st reference.State) error { return h.s.loadState(h.w, st) }
+func (h *World) LoadState(st reference.State) error {
+	w, err := h.cur()
+	if err != nil {
+		return err
+	}
+	return h.s.loadState(w, st)
+}
 
 // Reset puts back the world of seed (the configured seed when 0) in the configured scenario.
 // The login throttle of every client is cleared (D144): a Go test has no client address.
@@ -289,7 +324,11 @@ func (h *World) ResetTo(src Source) error {
 		src.Scenario = h.s.cfg.Scenario
 	}
 	src.Snapshot = false
-	if err := h.s.resetWorld(h.w, src); err != nil {
+	w, err := h.cur()
+	if err != nil {
+		return err
+	}
+	if err := h.s.resetWorld(w, src); err != nil {
 		return err
 	}
 	h.s.logins.clearClient("")
@@ -297,10 +336,10 @@ func (h *World) ResetTo(src Source) error {
 }
 
 // Manifest describes the world's records: logins and the ids of records to use (D102).
-func (h *World) Manifest() fixtures.Manifest { return h.w.state().manifest }
+func (h *World) Manifest() fixtures.Manifest { return h.now().state().manifest }
 
 // Now is the world's clock as the API reads it: whole seconds (D104).
-func (h *World) Now() time.Time { return h.w.clock.Now().Truncate(time.Second) }
+func (h *World) Now() time.Time { return h.now().clock.Now().Truncate(time.Second) }
 
 // Advance moves the world's clock forward by d, a whole number of seconds of at most ten years,
 // as advance_seconds does; it refuses to move past LatestClock (D63).
@@ -311,11 +350,21 @@ func (h *World) Advance(d time.Duration) error {
 	case d > maxAdvance:
 		return fmt.Errorf("mockserver: Advance(%s): at most %d seconds (ten years) at once, as advance_seconds", d, int64(maxAdvance/time.Second))
 	}
-	return h.w.clock.Advance(d)
+	w, err := h.cur()
+	if err != nil {
+		return err
+	}
+	return w.clock.Advance(d)
 }
 
 // SetClock sets the world's clock to t (D104).
-func (h *World) SetClock(t time.Time) error { return h.w.clock.Set(t) }
+func (h *World) SetClock(t time.Time) error {
+	w, err := h.cur()
+	if err != nil {
+		return err
+	}
+	return w.clock.Set(t)
+}
 
 // Freeze stops the world's clock (true) or lets it run again from where it stands (false).
-func (h *World) Freeze(frozen bool) { h.w.clock.Freeze(frozen) }
+func (h *World) Freeze(frozen bool) { h.now().clock.Freeze(frozen) }

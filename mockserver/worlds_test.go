@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
@@ -321,5 +322,60 @@ func TestDeleteWorld(t *testing.T) {
 	m.ctl(http.MethodDelete, "/__mock/worlds", nil).wantStatus(t, 422)
 	if n := len(m.ctl(http.MethodGet, "/__mock/worlds", nil).list(t, "worlds")); n != 1 {
 		t.Errorf("%d worlds after the delete, want 1", n)
+	}
+}
+
+// A handle follows its world's name, as the endpoints under /__worlds/<name>/ do: once the world
+// is dropped to make room, or deleted, the handle's next call acts on the world of that name
+// (made again), not on the one no request reaches any more (its resets and clock moves answered
+// nil and changed nothing a client saw).
+func TestWorldHandleFollowsItsName(t *testing.T) {
+	srv, err := mockserver.New(mockserver.Config{Seed: 7, MaxWorlds: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(srv)
+	t.Cleanup(ts.Close)
+	get := func(path string) map[string]any {
+		t.Helper()
+		res, err := http.Get(ts.URL + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		var body map[string]any
+		_ = json.NewDecoder(res.Body).Decode(&body)
+		return body
+	}
+	w, err := srv.World("w1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, gone := range []func(){
+		func() { get("/__worlds/w2/__mock/fixtures"); get("/__worlds/w3/__mock/fixtures") }, // w1 dropped (least recently used)
+		func() {
+			req, _ := http.NewRequest(http.MethodDelete, ts.URL+"/__mock/worlds?name=w1", nil)
+			if res, err := http.DefaultClient.Do(req); err == nil {
+				res.Body.Close()
+			}
+		},
+	} {
+		gone()
+		if err := w.Reset(3); err != nil {
+			t.Fatal(err)
+		}
+		at := time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC)
+		if err := w.SetClock(at); err != nil {
+			t.Fatal(err)
+		}
+		if seed := get("/__worlds/w1/__mock/fixtures")["seed"]; seed != float64(3) {
+			t.Errorf("after the handle's Reset(3): the world w1 serves seed %v", seed)
+		}
+		if now := get("/__worlds/w1/__mock/clock")["now"]; now != at.Format(time.RFC3339) {
+			t.Errorf("after the handle's SetClock(%s): the world w1's clock reads %v", at, now)
+		}
+		if w.Manifest().Seed != 3 || !w.Now().Equal(at.Truncate(time.Second)) && w.Now().Before(at) {
+			t.Errorf("the handle reads seed %d, clock %s", w.Manifest().Seed, w.Now())
+		}
 	}
 }

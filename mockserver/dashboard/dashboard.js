@@ -129,7 +129,7 @@
     var seed = $("reset-seed").value.trim();
     if (/^-?[0-9]+$/.test(seed)) {
       // The digits as typed: a number past 2^53 would lose its last digits in a JS number, and
-      // the world of another seed come back.
+      // the world of another seed come back; as typed, the mock refuses it, saying the range.
       body = body.slice(0, -1) + ',"seed":' + seed + "}";
     } else if (seed !== "") {
       body = JSON.stringify({ scenario: $("reset-scenario").value, seed: Number(seed) });
