@@ -112,7 +112,7 @@ func (s *Server) handleClock(w http.ResponseWriter, r *http.Request) {
 // Every field is checked before any is applied, so a 422 leaves the clock as it was.
 func (s *Server) handleClockSet(w http.ResponseWriter, r *http.Request) {
 	var in clockInput
-	if !decodeControlChecked(w, r, &in, maxBody, advanceOutOfRange) {
+	if !decodeControlChecked(w, r, &in, maxBody, pastInt64(map[string]func(bool) string{"advance_seconds": advanceRangeMessage})) {
 		return
 	}
 	fields := map[string][]string{}
@@ -201,26 +201,42 @@ func advanceRangeMessage(negative bool) string {
 	return "The advance seconds field must not be greater than " + strconv.FormatInt(int64(maxAdvance/time.Second), 10) + " (ten years)."
 }
 
-// advanceOutOfRange words a whole advance_seconds past 64 bits (1e30) by the clock's own range,
-// not by the bits of the field that reads it.
-func advanceOutOfRange(body []byte) map[string][]string {
-	var raw struct {
-		AdvanceSeconds json.RawMessage `json:"advance_seconds"`
-	}
-	if json.Unmarshal(body, &raw) != nil || len(raw.AdvanceSeconds) == 0 || !strings.ContainsRune("-0123456789", rune(raw.AdvanceSeconds[0])) {
-		return nil // the decoder words anything else
-	}
-	num := string(raw.AdvanceSeconds)
-	if !jsonnum.WholeNumber(num) {
-		return nil
-	}
-	if text, ok := jsonnum.IntegerText(num); ok {
-		if _, err := strconv.ParseInt(text, 10, 64); err == nil {
+// pastInt64 words a whole number past 64 bits (1e30, 1e400) in any of a control's fields by the
+// field's own range (say, told whether it was negative), not by the bits of the Go field that
+// reads it: a seed of 1e400 is told the seeds' range, as 9007199254740992 is.
+func pastInt64(fields map[string]func(negative bool) string) func([]byte) map[string][]string {
+	return func(body []byte) map[string][]string {
+		var raw map[string]json.RawMessage
+		if json.Unmarshal(body, &raw) != nil {
+			return nil // the decoder words it
+		}
+		out := map[string][]string{}
+		for key, v := range raw {
+			for name, say := range fields {
+				if !strings.EqualFold(key, name) || len(v) == 0 || !strings.ContainsRune("-0123456789", rune(v[0])) {
+					continue
+				}
+				num := string(v)
+				if !jsonnum.WholeNumber(num) {
+					continue
+				}
+				if text, ok := jsonnum.IntegerText(num); ok {
+					if _, err := strconv.ParseInt(text, 10, 64); err == nil {
+						continue
+					}
+				}
+				out[name] = []string{say(strings.HasPrefix(num, "-"))}
+			}
+		}
+		if len(out) == 0 {
 			return nil
 		}
+		return out
 	}
-	return map[string][]string{"advance_seconds": {advanceRangeMessage(strings.HasPrefix(num, "-"))}}
 }
+
+// seedRangeMessage words a seed past ±(2^53-1) (fixtures.CheckSeed).
+var seedRangeMessage = strings.TrimSuffix(reference.MsgBetween("seed", strconv.FormatInt(-fixtures.MaxSeed, 10), strconv.FormatInt(fixtures.MaxSeed, 10)), ".") + ", the largest integers a JavaScript client reads exactly."
 
 // resetInput is the body of POST /__mock/reset.
 type resetInput struct {
@@ -233,7 +249,7 @@ type resetInput struct {
 // the old world vanish with it (D10).
 func (s *Server) handleReset(w http.ResponseWriter, r *http.Request) {
 	var in resetInput
-	if !decodeControl(w, r, &in, maxBody) {
+	if !decodeControlChecked(w, r, &in, maxBody, pastInt64(map[string]func(bool) string{"seed": func(bool) string { return seedRangeMessage }})) {
 		return
 	}
 	src := Source{Seed: s.cfg.Seed, Scenario: s.cfg.Scenario}
@@ -243,7 +259,7 @@ func (s *Server) handleReset(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		if fixtures.CheckSeed(*in.Seed) != nil {
-			writeValidation(w, map[string][]string{"seed": {reference.MsgBetween("seed", strconv.FormatInt(-fixtures.MaxSeed, 10), strconv.FormatInt(fixtures.MaxSeed, 10)) + " (the largest integers a JavaScript client reads exactly)"}})
+			writeValidation(w, map[string][]string{"seed": {seedRangeMessage}})
 			return
 		}
 		src.Seed = *in.Seed

@@ -240,10 +240,10 @@ func TestIntegralNumbersAndDuplicateKeys(t *testing.T) {
 		}
 	}
 	// Past 64 bits, a number is worded by the bound on the side it went past, not by a range
-	// from -2^63 that a page number has no part of.
+	// from -2^63 that a page number has no part of: a page's own bound (D26).
 	a = m.post(pCommentsList, member, fmt.Sprintf(`{"card_id": %d, "page": 99999999999999999999}`, card))
 	a.wantFieldError(t, "page")
-	if !strings.Contains(string(a.raw), "The page field must not be greater than 9223372036854775807.") {
+	if !strings.Contains(string(a.raw), "The page field must not be greater than 9007199254740991.") {
 		t.Errorf("page past 64 bits: %s, want it worded by the upper bound", a.raw)
 	}
 }

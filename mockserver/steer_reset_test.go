@@ -1,6 +1,7 @@
 package mockserver_test
 
 import (
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
@@ -155,4 +156,28 @@ func TestSeedsAndPagesShownBackExactly(t *testing.T) {
 		t.Errorf("page 2^53-1: %s", page.raw)
 	}
 	m.post(pCommentsList, token, map[string]any{"card_id": card, "page": int64(1 << 53)}).wantStatus(t, 422).wantFieldError(t, "page")
+}
+
+// A whole number past 64 bits is told the field's own range, as a value just past it is: a
+// seed of 1e400 was told "between -2^63 and 2^63-1", a page "not greater than
+// 9223372036854775807", a fault's times and latency_ms the same.
+func TestNumbersPast64BitsAreToldTheFieldsRange(t *testing.T) {
+	m := newMock(t, mockserver.Config{})
+	token := m.login(m.manifest.Users.Member)
+	for _, c := range []struct {
+		a     answer
+		field string
+		want  string
+	}{
+		{m.ctl(http.MethodPost, "/__mock/reset", `{"seed": 1e400}`), "seed", "9007199254740991"},
+		{m.ctl(http.MethodPost, "/__mock/reset", `{"seed": -1e400}`), "seed", "9007199254740991"},
+		{m.ctl(http.MethodPost, "/__mock/faults", `{"operation": "tagsList", "status": 500, "times": 1e400}`), "times", "1000000"},
+		{m.ctl(http.MethodPost, "/__mock/faults", `{"operation": "tagsList", "latency_ms": 1e19}`), "latency_ms", "30000"},
+		{m.ctl(http.MethodPost, "/__mock/faults", `{"operation": "tagsList", "status": 1e30}`), "status", "599"},
+		{m.post(pCommentsList, token, `{"card_id": `+fmt.Sprint(m.manifest.Operations.CardID)+`, "page": 1e400}`), "page", "9007199254740991"},
+	} {
+		if c.a.status != http.StatusUnprocessableEntity || !strings.Contains(fmt.Sprint(c.a.body["errors"]), c.want) {
+			t.Errorf("%s: %d %s, want 422 under %s naming %s", c.a.req, c.a.status, c.a.raw, c.field, c.want)
+		}
+	}
 }

@@ -192,7 +192,11 @@ func (s *Server) handleFaultsClear(w http.ResponseWriter, r *http.Request) {
 // handleFaultsAdd adds a fault rule: 201 with the rule, 422 naming each wrong field.
 func (s *Server) handleFaultsAdd(w http.ResponseWriter, r *http.Request) {
 	var in faultInput
-	if !decodeControl(w, r, &in, maxBody) {
+	if !decodeControlChecked(w, r, &in, maxBody, pastInt64(map[string]func(bool) string{
+		"status":     func(bool) string { return reference.MsgBetween("status", "400", "599") },
+		"latency_ms": func(bool) string { return latencyRangeMessage },
+		"times":      func(bool) string { return timesRangeMessage },
+	})) {
 		return
 	}
 	rule, fields := s.checkFault(in)
@@ -211,6 +215,12 @@ func (s *Server) handleFaultsAdd(w http.ResponseWriter, r *http.Request) {
 	}
 	writeJSON(w, http.StatusCreated, added)
 }
+
+// The ranges of a fault rule's latency_ms and times, worded once for values in and past 64 bits.
+var (
+	latencyRangeMessage = reference.MsgBetween("latency_ms", "0", strconv.FormatInt(MaxLatency.Milliseconds(), 10))
+	timesRangeMessage   = reference.MsgBetween("times", "1", strconv.Itoa(maxFaultTimes))
+)
 
 // checkFault turns the body of POST /__mock/faults into a rule, or words what is wrong with
 // each field (D5's style).
@@ -247,7 +257,7 @@ func (s *Server) checkFault(in faultInput) (faultRule, map[string][]string) {
 	if in.LatencyMS != nil {
 		rule.LatencyMS = *in.LatencyMS
 		if rule.LatencyMS < 0 || rule.LatencyMS > MaxLatency.Milliseconds() {
-			bad("latency_ms", reference.MsgBetween("latency_ms", "0", strconv.FormatInt(MaxLatency.Milliseconds(), 10)))
+			bad("latency_ms", latencyRangeMessage)
 		}
 	}
 	if in.Times != nil && in.Probability != nil {
@@ -256,7 +266,7 @@ func (s *Server) checkFault(in faultInput) (faultRule, map[string][]string) {
 	if in.Times != nil {
 		rule.Times = *in.Times
 		if rule.Times < 1 || rule.Times > maxFaultTimes {
-			bad("times", reference.MsgBetween("times", "1", strconv.Itoa(maxFaultTimes)))
+			bad("times", timesRangeMessage)
 		}
 	}
 	if in.Probability != nil {

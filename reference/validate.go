@@ -102,6 +102,12 @@ func MsgPastRange(field string, negative bool) string {
 	switch {
 	case field == "position":
 		return MsgBetween(field, strconv.Itoa(minPosition), strconv.Itoa(maxPosition))
+	case field == "page" && !negative: // comments/list's, echoed as current_page (D26)
+		return MsgMax(field, strconv.FormatInt(maxID, 10))
+	case field == "per_page" && !negative:
+		return MsgMax(field, strconv.Itoa(maxPerPage))
+	case (field == "page" || field == "per_page") && negative:
+		return MsgMin(field, "1")
 	case negative:
 		return MsgMin(field, strconv.FormatInt(math.MinInt64, 10))
 	}
