@@ -162,7 +162,7 @@ func flagSet(getenv environ) (*flag.FlagSet, func() (options, error)) {
 			return options{}, fmt.Errorf("--seed: want a non-zero integer, got %q", *seed)
 		}
 		if err := fixtures.CheckSeed(opts.seed); err != nil {
-			return options{}, fmt.Errorf("--seed %d: %w", opts.seed, err)
+			return options{}, fmt.Errorf("--seed: %w (got %d)", err, opts.seed)
 		}
 		if opts.rateLimit, err = strconv.Atoi(*limit); err != nil || opts.rateLimit < 1 {
 			return options{}, fmt.Errorf("--rate-limit: want a positive integer, got %q", *limit)

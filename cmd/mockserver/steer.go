@@ -48,6 +48,10 @@ func steerFlags(fs *flag.FlagSet, getenv environ) func() (steerOptions, error) {
 		if (given["admin-token"] || getenv.setEmpty("MOCK_ADMIN_TOKEN")) && *admin == "" {
 			return steerOptions{}, errors.New("--admin-token: empty; give the token the controls require, or leave it out (unset) to keep them open")
 		}
+		// MOCK_STATE_FILE=${UNSET} would keep nothing, and every change be lost at the stop.
+		if (given["state-file"] || getenv.setEmpty("MOCK_STATE_FILE")) && *stateFile == "" {
+			return steerOptions{}, errors.New("--state-file: empty; give the file to keep the world in, or leave it out (unset) to keep nothing")
+		}
 		if !given["cors-origins"] && getenv.setEmpty("MOCK_CORS_ORIGINS") {
 			*cors = ""
 		}

@@ -140,3 +140,32 @@ func TestSeedFlagBounds(t *testing.T) {
 		}
 	}
 }
+
+// MOCK_STATE_FILE set but empty (a compose file's ${STATE} with the variable missing) is
+// refused as --state-file "" is: it started with no state file, and the session was lost at the
+// stop. A bad MOCK_SEED is named by its variable, as every other value from the environment.
+func TestEmptyStateFileAndSeedFromTheEnvironment(t *testing.T) {
+	env := func(k, v string) environ {
+		return func(key string) (string, bool) {
+			if key == k {
+				return v, true
+			}
+			return "", false
+		}
+	}
+	for _, c := range []struct {
+		args []string
+		env  environ
+		want string
+	}{
+		{nil, env("MOCK_STATE_FILE", ""), "MOCK_STATE_FILE (--state-file): empty"},
+		{[]string{"--state-file", ""}, noEnv, "--state-file: empty"},
+		{nil, env("MOCK_SEED", "0"), "MOCK_SEED (--seed): want a seed other than 0"},
+		{nil, env("MOCK_SEED", "9007199254740992"), "MOCK_SEED (--seed): want a seed between"},
+	} {
+		_, err := parseFlags(c.args, c.env, io.Discard)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%v with %v: %v, want %q", c.args, c.want, err, c.want)
+		}
+	}
+}
