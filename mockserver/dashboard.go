@@ -45,6 +45,7 @@ type dashboardData struct {
 	Now           string
 	Latency       string
 	AdminRequired bool
+	NamedWorlds   bool // named worlds are on (--max-worlds above 0): the page offers to open one
 	Manifest      any
 	ManifestJSON  string
 	Operations    []string
@@ -70,6 +71,7 @@ func (s *Server) handleDashboard(w http.ResponseWriter, r *http.Request) {
 		Now:           wl.clockNow(),
 		Latency:       s.steering.latency.String(),
 		AdminRequired: s.steering.admin != "",
+		NamedWorlds:   s.worlds.max >= 0,
 		Manifest:      st.manifest,
 		ManifestJSON:  string(pretty),
 		Operations:    s.operationIDs(),

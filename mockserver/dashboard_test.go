@@ -51,3 +51,20 @@ func TestDashboardRedirect(t *testing.T) {
 		t.Errorf("GET /__mock: %d Location %q, want 301 to /__mock/?token=abc", res.StatusCode, res.Header.Get("Location"))
 	}
 }
+
+// With named worlds off (--max-worlds 0), the page does not offer to open a new world: its Open
+// led to a raw JSON 400; it says the mock serves only its default world. With them on, it does.
+func TestDashboardOffersNewWorldsOnlyWhenThereAreAny(t *testing.T) {
+	for _, c := range []struct {
+		max    int
+		offers bool
+	}{{-1, false}, {0, true}} {
+		page := string(newMock(t, mockserver.Config{MaxWorlds: c.max}).ctl(http.MethodGet, "/__mock/", nil).wantStatus(t, 200).raw)
+		if got := strings.Contains(page, `id="world-new"`); got != c.offers {
+			t.Errorf("MaxWorlds %d: the page offers a new world: %v, want %v", c.max, got, c.offers)
+		}
+		if !c.offers && !strings.Contains(page, "only its default world") {
+			t.Errorf("MaxWorlds %d: the page does not say it serves only the default world", c.max)
+		}
+	}
+}

@@ -100,7 +100,8 @@
   $("world-select").addEventListener("change", function () { open($("world-select").value); });
   $("world-form").addEventListener("submit", function (ev) {
     ev.preventDefault();
-    open($("world-new").value.trim() || $("world-select").value);
+    var named = $("world-new"); // left out where named worlds are off
+    open((named && named.value.trim()) || $("world-select").value);
   });
   $("base-url").textContent = location.origin + d.prefix;
 
