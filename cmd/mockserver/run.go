@@ -110,6 +110,8 @@ func run(ctx context.Context, args []string, getenv environ, stdout, stderr io.W
 		}
 	case "proxy":
 		err = runProxy(ctx, args, getenv, std)
+	case "healthcheck":
+		err = runHealthcheck(ctx, args, getenv, std)
 	case "serve":
 		var opts options
 		if opts, err = parseFlagsTo(args, getenv, stdout, stderr); err == nil {

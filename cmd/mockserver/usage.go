@@ -27,6 +27,7 @@ Usage:
   mockserver [serve] [flags]       serve the API and its controls (the default subcommand)
   mockserver fixtures [flags]      print the fixture manifest of --seed and --scenario, and exit
   mockserver proxy --upstream URL  a validating proxy in front of a deployment (mockserver proxy --help)
+  mockserver healthcheck [--addr]  exit 0 when the mock at --addr (MOCK_ADDR) answers GET /healthz (a container's HEALTHCHECK)
   mockserver help [proxy]          this text (or the proxy's)
   mockserver --version             the build's version
 

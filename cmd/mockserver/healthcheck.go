@@ -1,0 +1,62 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"time"
+)
+
+// healthTimeout bounds one health check: a container runtime runs it every few seconds.
+const healthTimeout = 3 * time.Second
+
+// runHealthcheck asks the mock at --addr (MOCK_ADDR) for GET /healthz and returns nil when it
+// answers 2xx: the image is FROM scratch, with no shell or curl for a HEALTHCHECK to run, so the
+// binary checks itself. An address that listens on every interface (0.0.0.0:4010, :4010) is
+// asked on the loopback one.
+func runHealthcheck(ctx context.Context, args []string, getenv environ, std stdio) error {
+	fs := flag.NewFlagSet("healthcheck", flag.ContinueOnError)
+	fs.SetOutput(std.err)
+	addr := fs.String("addr", envOr(getenv, "MOCK_ADDR", "127.0.0.1:4010"), "the address the mock listens on (MOCK_ADDR)")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return errHelp
+		}
+		return &exitError{code: 2}
+	}
+	url, err := healthURL(*addr)
+	if err != nil {
+		return blameEnv(fs, getenv, err)
+	}
+	ctx, cancel := context.WithTimeout(ctx, healthTimeout)
+	defer cancel()
+	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return fmt.Errorf("healthcheck: %s did not answer: %w", url, err)
+	}
+	defer res.Body.Close()
+	_, _ = io.Copy(io.Discard, io.LimitReader(res.Body, 1<<16))
+	if res.StatusCode < 200 || res.StatusCode > 299 {
+		return fmt.Errorf("healthcheck: %s answered %s", url, res.Status)
+	}
+	fmt.Fprintf(std.out, "healthy: %s answered %s\n", url, res.Status)
+	return nil
+}
+
+// healthURL is the /healthz URL of a listening address, on the loopback interface when the
+// address names every interface.
+func healthURL(addr string) (string, error) {
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil || port == "" {
+		return "", fmt.Errorf("--addr: want host:port, such as 127.0.0.1:4010, got %q", addr)
+	}
+	if ip := net.ParseIP(host); host == "" || ip != nil && ip.IsUnspecified() {
+		host = "127.0.0.1"
+	}
+	return "http://" + net.JoinHostPort(host, port) + "/healthz", nil
+}

@@ -1,0 +1,40 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"net"
+	"strings"
+	"testing"
+)
+
+// `mockserver healthcheck` is the image's HEALTHCHECK (FROM scratch: no shell, no curl): exit 0
+// when the mock at --addr answers GET /healthz, an error naming the address when nothing does,
+// and an address on every interface (MOCK_ADDR=0.0.0.0:4010 in the image) asked on loopback.
+func TestHealthcheck(t *testing.T) {
+	url, stop := startMock(t)
+	defer func() { _ = stop() }()
+	addr := strings.TrimPrefix(url, "http://")
+	var out bytes.Buffer
+	if err := run(context.Background(), []string{"healthcheck", "--addr", addr}, noEnv, &out, io.Discard); err != nil || !strings.Contains(out.String(), "healthy") {
+		t.Errorf("healthcheck of a running mock: %v %q", err, out.String())
+	}
+	_, port, _ := net.SplitHostPort(addr)
+	everywhere := func(key string) (string, bool) { return "0.0.0.0:" + port, key == "MOCK_ADDR" }
+	if err := run(context.Background(), []string{"healthcheck"}, everywhere, io.Discard, io.Discard); err != nil {
+		t.Errorf("healthcheck of MOCK_ADDR=0.0.0.0:%s: %v", port, err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	closed := ln.Addr().String()
+	ln.Close()
+	if err := run(context.Background(), []string{"healthcheck", "--addr", closed}, noEnv, io.Discard, io.Discard); err == nil || !strings.Contains(err.Error(), closed) {
+		t.Errorf("healthcheck with nothing listening: %v, want an error naming %s", err, closed)
+	}
+	if err := run(context.Background(), []string{"healthcheck", "--addr", "nohost"}, noEnv, io.Discard, io.Discard); err == nil || !strings.Contains(err.Error(), "--addr") {
+		t.Errorf("healthcheck of a bad address: %v", err)
+	}
+}
