@@ -187,8 +187,13 @@ func (c *Client) World(name string) *Client {
 // clash tells whether the base URL names one world and WithWorld another.
 func (c *Client) clash() bool { return c.urlWorld != "" && c.world != c.urlWorld }
 
-// WorldName is the world the client addresses ("" for the default world).
-func (c *Client) WorldName() string { return c.world }
+// WorldName is the world the client addresses ("" for the default world, however named).
+func (c *Client) WorldName() string {
+	if c.world == "default" {
+		return ""
+	}
+	return c.world
+}
 
 // BaseURL is the base URL of the client's world, to give an API client or a browser: the
 // mock's URL, followed by /__worlds/<name> for a named world. A base URL given to New that

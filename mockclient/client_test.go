@@ -271,3 +271,18 @@ func TestBaseURLsNoCallReaches(t *testing.T) {
 		}
 	}
 }
+
+// The default world is "" by WorldName however it is named: WithWorld("default"), a base URL
+// ending /__worlds/default.
+func TestWorldNameOfTheDefaultWorld(t *testing.T) {
+	for _, c := range []*mockclient.Client{
+		mockclient.New("http://127.0.0.1:4010"),
+		mockclient.New("http://127.0.0.1:4010", mockclient.WithWorld("default")),
+		mockclient.New("http://127.0.0.1:4010/__worlds/default"),
+		mockclient.New("http://127.0.0.1:4010").World("default"),
+	} {
+		if got := c.WorldName(); got != "" {
+			t.Errorf("WorldName of the default world (%s): %q, want \"\"", c.BaseURL(), got)
+		}
+	}
+}
