@@ -101,7 +101,7 @@ func (r *ScenarioRecorder) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 		r.next.ServeHTTP(w, req)
 		return
 	}
-	r.noteRequestSecrets(req)
+	reqBody := r.noteRequestSecrets(req)
 	tee := &teeWriter{ResponseWriter: w, limit: maxRecordedAnswer, held: &r.held, heldMax: r.heldMax}
 	defer tee.release()
 	r.next.ServeHTTP(tee, req)
@@ -135,7 +135,8 @@ func (r *ScenarioRecorder) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 		return
 	}
 	var answer struct {
-		Data any `json:"data"`
+		Error any `json:"error"`
+		Data  any `json:"data"`
 	}
 	if err := json.Unmarshal(body, &answer); err != nil {
 		r.mu.Lock()
@@ -150,6 +151,9 @@ func (r *ScenarioRecorder) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 	if r.observe(answer.Data) > 0 {
 		answer.Data = nil // the ids past 2^53-1 are named from the answer's text, read again
 		r.nameInexactIDs(body)
+	}
+	if answer.Error != true {
+		r.noteDelete(req.URL.Path, reqBody)
 	}
 }
 

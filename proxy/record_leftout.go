@@ -31,7 +31,8 @@ type leftOutReason struct {
 
 // LeftOutRecords counts the records a recording left out: refused as seen (an id past
 // 2^53-1 or not a whole number from 1), past the records it keeps, refused by the mock's
-// loader, given no free id, or cut for the file's size (D174, D197).
+// loader, given no free id, cut for the file's size, or gone: deleted, inactive where the
+// scenario cannot say so, or naming such a record (record_gone.go) (D174, D197).
 type LeftOutRecords struct {
 	// ByKind counts them by the scenario's lists ("boards", "groups", "tags", "cards",
 	// "comments", "carts") and "cart items".
@@ -97,10 +98,16 @@ func (r *ScenarioRecorder) leaveOut(kind, reason, name string, once bool) {
 		}
 	}
 	r.leftKinds[kind]++
-	l := r.left[reason]
+	addNamed(r.left, reason, name)
+}
+
+// addNamed names a record left out for reason in m, or counts it past the first maxNamed, so
+// every way of leaving records out words its log alike and as short.
+func addNamed(m map[string]*leftOutReason, reason, name string) {
+	l := m[reason]
 	if l == nil {
 		l = &leftOutReason{}
-		r.left[reason] = l
+		m[reason] = l
 	}
 	if len(l.named) < maxNamed {
 		l.named = append(l.named, name)
@@ -113,10 +120,13 @@ func (r *ScenarioRecorder) leaveOut(kind, reason, name string, once bool) {
 const maxIDName = 80
 
 // leftOutNotes words the records left out as seen, one note per reason; r.mu is held.
-func (r *ScenarioRecorder) leftOutNotes() []string {
+func (r *ScenarioRecorder) leftOutNotes() []string { return reasonNotes(r.left) }
+
+// reasonNotes words the records of m, one note per reason: those named, then how many more.
+func reasonNotes(m map[string]*leftOutReason) []string {
 	var notes []string
-	for _, reason := range slices.Sorted(maps.Keys(r.left)) {
-		l := r.left[reason]
+	for _, reason := range slices.Sorted(maps.Keys(m)) {
+		l := m[reason]
 		n := reason + ": " + strings.Join(l.named, ", ")
 		if l.more > 0 {
 			n += fmt.Sprintf(", and %d more", l.more)

@@ -112,9 +112,10 @@ type ScenarioOptions struct {
 // cards, comments, carts), those left out not counted.
 func (r *ScenarioRecorder) WriteScenario(w io.Writer, opts ScenarioOptions) (map[string]int, error) {
 	r.mu.Lock()
-	b := &scenarioBuilder{seen: r.seen, carts: r.carts, scrub: newScrubber(r.names, r.secrets), made: map[string]bool{}, taken: opts.Taken, changes: map[string]bool{}, leftOut: map[string]int{}}
+	b := &scenarioBuilder{seen: r.seen, carts: r.carts, scrub: newScrubber(r.names, r.secrets), made: map[string]bool{}, taken: opts.Taken, changes: map[string]bool{}, leftOut: map[string]int{},
+		left: map[string]bool{}, goneNotes: map[string]*leftOutReason{}}
 	b.build(opts.Name)
-	notes := append(r.leftOutNotes(), slices.Sorted(maps.Keys(r.notes))...)
+	notes := append(append(r.leftOutNotes(), reasonNotes(b.goneNotes)...), slices.Sorted(maps.Keys(r.notes))...)
 	if r.notesOver > 0 {
 		notes = append(notes, fmt.Sprintf("and %d more notes like these, not shown", r.notesOver))
 	}
@@ -140,7 +141,7 @@ func (r *ScenarioRecorder) WriteScenario(w io.Writer, opts ScenarioOptions) (map
 		return nil, err
 	}
 	r.mu.Lock()
-	r.fileLeft, r.fileCounted = b.leftOut, b.trimmed
+	r.fileLeft, r.fileCounted = b.leftOut, b.trimmed+b.goneCounted()
 	r.mu.Unlock()
 	head := "# " + strings.ReplaceAll(opts.Comment, "\n", "\n# ") + "\n"
 	if _, err := io.WriteString(w, head+string(out)); err != nil {
@@ -190,6 +191,10 @@ type scenarioBuilder struct {
 	// log counts without naming (D197).
 	leftOut map[string]int
 	trimmed int
+	// left are the refs of records left out as gone (record_gone.go), goneNotes their names
+	// by reason for the log.
+	left      map[string]bool
+	goneNotes map[string]*leftOutReason
 }
 
 // within makes ref the record being written, until the returned func puts back the one before
@@ -238,6 +243,9 @@ func (b *scenarioBuilder) board(id int64, rec map[string]any) string {
 	if id == 0 { // groups whose board no answer named
 		key, kind = "board-not-shown", "Groups whose board was not shown"
 	}
+	if b.gone("boards", key, id, goneWhy("boards", rec)) {
+		return ""
+	}
 	if !b.made[key] {
 		defer b.within(key)()
 		b.made[key] = true
@@ -256,11 +264,18 @@ func (b *scenarioBuilder) group(id int64, rec map[string]any) string {
 	if b.made[key] {
 		return key
 	}
+	if b.gone("groups", key, id, goneWhy("groups", rec)) {
+		return ""
+	}
 	board := int64(0)
 	if n := b.recordID(rec, "groups", "board_id"); n != nil {
 		board = *n
 	}
 	boardRef := b.board(board, b.seen["boards"][board])
+	if boardRef == "" {
+		b.gone("groups", key, id, withParent("groups", "board"))
+		return ""
+	}
 	defer b.within(key)()
 	b.made[key] = true
 	b.doc.Groups = append(b.doc.Groups, scenarioGroup{ID: b.keep("groups", id), Ref: key, Board: boardRef, Title: b.title(rec, "title", "Group", id, 255),
@@ -270,6 +285,9 @@ func (b *scenarioBuilder) group(id int64, rec map[string]any) string {
 
 func (b *scenarioBuilder) tag(id int64, rec map[string]any) string {
 	key := ref("tag", id)
+	if b.gone("tags", key, id, goneWhy("tags", rec)) {
+		return ""
+	}
 	if !b.made[key] {
 		defer b.within(key)()
 		b.made[key] = true
@@ -284,17 +302,29 @@ func (b *scenarioBuilder) card(id int64, rec map[string]any) string {
 	if b.made[key] {
 		return key
 	}
+	if b.gone("cards", key, id, goneWhy("cards", rec)) {
+		return ""
+	}
 	defer b.within(key)()
-	c := scenarioCard{ID: b.keep("cards", id), Ref: key, Title: b.title(rec, "title", "Card", id, 255), Description: b.text(rec, "description", 0),
-		Status: b.text(rec, "status", 50), Priority: b.enum(rec, "priority", "low", "normal", "high", "urgent"),
-		CardType: b.enum(rec, "card_type", "widget", "widget_tour", "tour"), DueDate: b.date(rec, "due_date"), SnoozedUntil: b.date(rec, "snoozed_until")}
+	var group *string
 	if g := b.recordID(rec, "cards", "group_id"); g != nil {
 		s := b.group(*g, b.seen["groups"][*g])
-		c.Group = &s
+		if s == "" { // a deleted group takes its cards along (groupsDelete)
+			b.gone("cards", key, id, withParent("cards", "group"))
+			return ""
+		}
+		group = &s
 	}
+	c := scenarioCard{Group: group, ID: b.keep("cards", id), Ref: key, Title: b.title(rec, "title", "Card", id, 255), Description: b.text(rec, "description", 0),
+		Status: b.text(rec, "status", 50), Priority: b.enum(rec, "priority", "low", "normal", "high", "urgent"),
+		CardType: b.enum(rec, "card_type", "widget", "widget_tour", "tour"), DueDate: b.date(rec, "due_date"), SnoozedUntil: b.date(rec, "snoozed_until")}
 	if t := b.recordID(rec, "cards", "tag_id"); t != nil {
-		s := b.tag(*t, b.seen["tags"][*t])
-		c.Tag = &s
+		// A card outlives its tag (a tag is a label, not a container): it stays, untagged.
+		if s := b.tag(*t, b.seen["tags"][*t]); s != "" {
+			c.Tag = &s
+		} else {
+			b.changes[fmt.Sprintf("%s: tag left out: tag %d was left out of the recording", key, *t)] = true
+		}
 	}
 	if b.integer(rec, "owner_id") != nil {
 		member := "member"
@@ -320,8 +350,16 @@ func (b *scenarioBuilder) comment(id int64, rec map[string]any) {
 	if card == nil {
 		return // a comment the scenario cannot attach to a card
 	}
-	defer b.within(ref("comment", id))()
+	key := ref("comment", id)
+	if b.gone("comments", key, id, goneWhy("comments", rec)) {
+		return
+	}
 	cardRef := b.card(*card, b.seen["cards"][*card])
+	if cardRef == "" {
+		b.gone("comments", key, id, withParent("comments", "card"))
+		return
+	}
+	defer b.within(key)()
 	// The body is required, as a title is: one that is empty or not text takes a stand-in, so
 	// the comment and its replies stay (written as "", the mock refused it).
 	c := scenarioComment{ID: b.keep("comments", id), Ref: ref("comment", id), Card: cardRef, Comment: b.title(rec, "comment", "Comment", id, 0), Author: "member"}
