@@ -228,15 +228,10 @@ func byteSize(n int64) string {
 	return fmt.Sprintf("%d bytes", n)
 }
 
-// decodeControl reads the JSON body of a control (at most limit bytes) into v: empty counts as
-// {}; a body that is not a JSON object answers 400 shape (a) (413 past the limit); an unknown
-// field or a value of the wrong type answers 422 shape (c).
-func decodeControl(w http.ResponseWriter, r *http.Request, v any, limit int64) bool {
-	return decodeControlChecked(w, r, v, limit, nil)
-}
-
-// decodeControlChecked is decodeControl with check run on the body as written, before it is
-// decoded: the fields it returns answer 422 shape (c).
+// decodeControlChecked reads the JSON body of a control (at most limit bytes) into v: empty
+// counts as {}; a body that is not a JSON object answers 400 shape (a) (413 past the limit); an
+// unknown field or a value of the wrong type answers 422 shape (c). check (when not nil) runs on
+// the body as written, before it is decoded: the fields it returns answer 422 shape (c).
 func decodeControlChecked(w http.ResponseWriter, r *http.Request, v any, limit int64, check func([]byte) map[string][]string) bool {
 	body, problem := readObject(w, r, limit)
 	if problem != nil {

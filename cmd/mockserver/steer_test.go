@@ -180,7 +180,7 @@ func TestEmptyGuardVariablesAreRefused(t *testing.T) {
 // was lost. It is written in place instead, and loads back.
 func TestStateFileMountedOnItsOwnIsWrittenInPlace(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "world.json")
-	url, stop := startMock(t, "--state-file", file, "--now", "2026-06-01T09:00:00Z")
+	_, stop := startMock(t, "--state-file", file, "--now", "2026-06-01T09:00:00Z")
 	if err := stop(); err != nil { // the file exists, as a mounted one does
 		t.Fatalf("stop: %v", err)
 	}
@@ -192,7 +192,7 @@ func TestStateFileMountedOnItsOwnIsWrittenInPlace(t *testing.T) {
 		return old(from, to)
 	}
 	t.Cleanup(func() { rename = old })
-	url, stop = startMock(t, "--state-file", file)
+	url, stop := startMock(t, "--state-file", file)
 	postJSON(t, url+"/services/operations/v1/operations/tags/create", loginMember(t, url), map[string]any{"name": "mounted"})
 	if err := stop(); err != nil {
 		t.Fatalf("stop with a state file a rename cannot replace: %v", err)

@@ -39,21 +39,12 @@ func TestSuiteThroughTheProxy(t *testing.T) {
 	for _, v := range run {
 		t.Run(v.name, func(t *testing.T) {
 			t.Parallel()
-			up, err := url.Parse(startMock(t, v.wrap))
-			if err != nil {
-				t.Fatal(err)
-			}
-			p, err := proxy.New(proxy.Config{Upstream: up})
-			if err != nil {
-				t.Fatal(err)
-			}
-			front := httptest.NewServer(p)
-			t.Cleanup(front.Close)
+			p, front := startProxy(t, startMock(t, v.wrap))
 			filter := brokenFilter(v)
 			if v.wrap == nil && full() {
 				filter = "contract" // the reference, windows and all: the proxy under that load names nothing
 			}
-			specs, ok, out := runSuite(t, front.URL, "-ginkgo.label-filter="+filter)
+			specs, ok, out := runSuite(t, front, "-ginkgo.label-filter="+filter)
 			byProxy := map[string]bool{}
 			report := p.Report()
 			for _, op := range report.Operations {
@@ -80,6 +71,22 @@ func TestSuiteThroughTheProxy(t *testing.T) {
 			}
 		})
 	}
+}
+
+// startProxy starts the validating proxy in front of upstream; it returns the proxy and its URL.
+func startProxy(t *testing.T, upstream string) (*proxy.Proxy, string) {
+	t.Helper()
+	up, err := url.Parse(upstream)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := proxy.New(proxy.Config{Upstream: up})
+	if err != nil {
+		t.Fatal(err)
+	}
+	front := httptest.NewServer(p)
+	t.Cleanup(front.Close)
+	return p, front.URL
 }
 
 func keys(m map[string]bool) []string {
@@ -111,20 +118,8 @@ func TestFloodDroppingConnectionsIsNoVerdictThroughTheProxy(t *testing.T) {
 			h.ServeHTTP(w, r)
 		})
 	}
-	throughProxy := func() string { // a mock of its own: the direct run spends part of its window
-		up, err := url.Parse(startMock(t, dropsUnderBurst))
-		if err != nil {
-			t.Fatal(err)
-		}
-		p, err := proxy.New(proxy.Config{Upstream: up})
-		if err != nil {
-			t.Fatal(err)
-		}
-		front := httptest.NewServer(p)
-		t.Cleanup(front.Close)
-		return front.URL
-	}
-	for _, base := range []string{startMock(t, dropsUnderBurst), throughProxy()} {
+	_, front := startProxy(t, startMock(t, dropsUnderBurst)) // a mock of its own: the direct run spends part of its window
+	for _, base := range []string{startMock(t, dropsUnderBurst), front} {
 		specs, ok, out := runSuite(t, base, "-ginkgo.label-filter=contract && op:"+conformance.OpTagsList.ID+" && "+conformance.LabelRule+"LIMIT-2")
 		skipped := slices.ContainsFunc(specs, func(s specResult) bool {
 			return !s.LeftOut && s.State == types.SpecStateSkipped && strings.Contains(s.Name, "once X-RateLimit-Limit is spent")
