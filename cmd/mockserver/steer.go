@@ -197,14 +197,7 @@ func writeFileAtomic(path string, b []byte) error {
 	if fi, statErr := os.Stat(path); statErr == nil {
 		_ = tmp.Chmod(fi.Mode().Perm()) // a file replaced keeps its rights
 	}
-	_, err = tmp.Write(b)
-	if err == nil {
-		err = tmp.Sync()
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
+	if err := writeSynced(tmp, b); err != nil {
 		return worded{fmt.Sprintf("writing it in the directory %s failed (%s)", dir, osReason(err)), err}
 	}
 	if err := rename(tmp.Name(), path); err != nil {
@@ -223,6 +216,18 @@ func writeFileAtomic(path string, b []byte) error {
 	return nil
 }
 
+// writeSynced writes b to f, syncs it to the disk and closes it.
+func writeSynced(f *os.File, b []byte) error {
+	_, err := f.Write(b)
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
 // rename is os.Rename; tests stand in a mount's refusal.
 var rename = os.Rename
 
@@ -231,13 +236,7 @@ var rename = os.Rename
 func writeInPlace(path string, b []byte) error {
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_TRUNC, 0)
 	if err == nil {
-		_, err = f.Write(b)
-		if err == nil {
-			err = f.Sync()
-		}
-		if cerr := f.Close(); err == nil {
-			err = cerr
-		}
+		err = writeSynced(f, b)
 	}
 	if err != nil {
 		return worded{fmt.Sprintf("%s cannot be replaced (a file mounted on its own), and writing it in place failed (%s)", path, osReason(err)), err}
