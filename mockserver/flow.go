@@ -267,6 +267,10 @@ const (
 	// oversizeRequest: the request body passed the mock's 1 MiB and was refused unread (413);
 	// a flow keeps bodies whole up to that size, so a replay would send another body.
 	oversizeRequest
+	// sentOtherwise: the call came by another method than POST, or with a Content-Type, charset
+	// or Content-Encoding the mock does not take; a flow keeps neither the method nor those
+	// headers, so a replay would POST JSON and carry out what the mock refused.
+	sentOtherwise
 	leftOutReasons
 )
 
@@ -279,6 +283,16 @@ var leftOutNotes = [leftOutReasons]string{
 	rateLimited:     "answered 429 (a spent rate-limit window or the login throttle) are left out (that depends on the recording's timing, not on the calls)",
 	oversizeRequest: "whose request body passed the 1 MiB the mock takes are left out (a flow keeps bodies whole only up to that size: a replay would send another body)",
 	refusedByGuard:  "refused for the mock's own guards (an origin --cors-origins does not name, a Prefer code the operation does not list) are left out (a replay sends neither header)",
+	sentOtherwise:   "sent otherwise than the API's POST of JSON (another method, a Content-Type, charset or Content-Encoding the mock does not take) are left out (a flow keeps neither: a replay would POST JSON and carry them out)",
+}
+
+// sentOtherwise tells a call sent otherwise than a POST of a JSON body as the mock takes it
+// (sentOtherwise's reasons).
+func (s *Server) sentOtherwise(r *http.Request) bool {
+	if r.Method != http.MethodPost || encodingProblem(r) != nil {
+		return true
+	}
+	return !s.cfg.LenientContentType && contentTypeProblem(r) != nil
 }
 
 // refusedByGuard tells a call the mock refused for its own guards (refusedByGuard's reasons).

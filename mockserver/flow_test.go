@@ -441,3 +441,31 @@ func TestFlowNotesLenientContentType(t *testing.T) {
 		t.Errorf("note %q, want it to name step 2 as sent without application/json\n%.600s", doc.Note, raw)
 	}
 }
+
+// A call sent otherwise than the API's POST of JSON (a PUT or GET of an operation's path, a
+// charset or Content-Encoding the mock does not take) is left out of the flow: a flow keeps
+// neither the method nor those headers, so its replay POSTed JSON and created what the mock had
+// refused. The note counts them.
+func TestFlowLeavesOutCallsSentOtherwise(t *testing.T) {
+	m := newMock(t, mockserver.Config{})
+	tok := m.post("/__worlds/o/v1/authenticate", "", map[string]any{"email": m.manifest.Users.Member.Email, "password": m.manifest.Users.Member.Password}).wantStatus(t, 200).data()["token"].(string)
+	for _, c := range []struct{ method, ct, enc string }{
+		{"PUT", "application/json", ""},
+		{"GET", "application/json", ""},
+		{"POST", "application/json; charset=utf-16", ""},
+		{"POST", "application/json", "gzip"},
+		{"POST", "text/plain", ""},
+	} {
+		headers := []string{"Content-Type", c.ct, "Authorization", "Bearer " + tok}
+		if c.enc != "" {
+			headers = append(headers, "Content-Encoding", c.enc)
+		}
+		if st, _ := send(t, c.method, m.url+"/__worlds/o"+pTagsCreate, "", `{"name":"sent otherwise"}`, headers...); st < 400 {
+			t.Fatalf("%s with %s %s: %d, want a refusal", c.method, c.ct, c.enc, st)
+		}
+	}
+	doc, raw := getFlow(t, m, "o")
+	if len(doc.Steps) != 1 || !strings.Contains(doc.Note, "5 calls sent otherwise than the API's POST of JSON") {
+		t.Errorf("want the login only, and a note on the 5 calls left out:\n%s", raw)
+	}
+}

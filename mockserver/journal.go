@@ -420,6 +420,8 @@ func (s *Server) flowStep(wl *world, ran *worldState, rt *route, r *http.Request
 		wl.flow.skip(rateLimited, ran, &wl.cur)
 	case s.refusedByGuard(r, rt):
 		wl.flow.skip(refusedByGuard, ran, &wl.cur)
+	case s.sentOtherwise(r):
+		wl.flow.skip(sentOtherwise, ran, &wl.cur)
 	case rec.status == http.StatusRequestEntityTooLarge:
 		wl.flow.skip(oversizeRequest, ran, &wl.cur)
 	case cannot:
