@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -62,6 +63,9 @@ func replay(doc flow.Document) {
 	if err := flow.CheckManifest(doc, manifest); err != nil {
 		Fail(err.Error() + " (nothing was sent)")
 	}
+	if slices.ContainsFunc(doc.Steps, func(st flow.Step) bool { return st.As == flow.AsTeammate }) && !hasTeammate() {
+		Fail(fmt.Sprintf("flow %q calls as the member's teammate, whom the target's manifest does not name: add users.teammate (or tokens.teammate) to the manifest (nothing was sent)", noControls(doc.Name)))
+	}
 	answers := map[int]any{}
 	for _, st := range doc.Steps {
 		By(st.Title())
@@ -87,6 +91,8 @@ func replay(doc flow.Document) {
 			r.Token = token(superadmin, op)
 		case flow.AsOutsider:
 			r.Token = token(outsider, op)
+		case flow.AsTeammate:
+			r.Token = token(teammate, op)
 		case flow.AsInvalid:
 			r.Token = BadToken
 		}

@@ -57,7 +57,13 @@ type flowLog struct {
 	// gen changes with every change of what the flow holds: a document built at one gen is
 	// the document of every request until the next (flowCache).
 	gen uint64
+	// leftSecrets are the credentials of calls left out (a form's password), which the flow
+	// still replaces wherever a kept call quotes them (D200); at most maxLeftSecrets.
+	leftSecrets []string
 }
+
+// maxLeftSecrets bounds the credentials a flow keeps of calls it left out.
+const maxLeftSecrets = 256
 
 // flowBudget is what every world's flow holds together (flowBytesAll). When it is full, the
 // flow of the least recently used idle world gives its calls up for a world in use (D173), as
@@ -176,7 +182,7 @@ func (f *flowLog) clear() {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.budget.used.Add(-int64(f.bytes))
-	f.calls, f.bytes, f.dropped, f.left, f.givenUp, f.movedAt = nil, 0, 0, [leftOutReasons]int{}, 0, nil
+	f.calls, f.bytes, f.dropped, f.left, f.givenUp, f.movedAt, f.leftSecrets = nil, 0, 0, [leftOutReasons]int{}, 0, nil, nil
 	f.gen++
 }
 
@@ -307,15 +313,24 @@ func (s *Server) refusedByGuard(r *http.Request, rt *route) bool {
 // maxFlowDepth is the deepest request body a flow keeps (deepRequest).
 const maxFlowDepth = 1000
 
-// skip counts a call left out for why, unless it acted on ran and cur is another by now (add).
-func (f *flowLog) skip(why leftOut, ran *worldState, cur *atomic.Pointer[worldState]) {
+// skip counts a call left out for why, and keeps the credentials it carried (secrets), unless it
+// acted on ran and cur is another by now (add).
+func (f *flowLog) skip(why leftOut, ran *worldState, cur *atomic.Pointer[worldState], secrets []string) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if ran != nil && cur.Load() != ran {
 		return
 	}
 	f.left[why]++
+	f.leftSecrets = append(f.leftSecrets, secrets[:min(len(secrets), maxLeftSecrets-len(f.leftSecrets))]...)
 	f.gen++
+}
+
+// leftOutSecrets are the credentials of the calls left out (leftSecrets).
+func (f *flowLog) leftOutSecrets() []string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return slices.Clone(f.leftSecrets)
 }
 
 // version is the flow's gen and how many bytes of calls it holds.
@@ -376,6 +391,10 @@ func callerRole(st *worldState, r *http.Request) (string, int64) {
 		return flow.AsSuperadmin, 0
 	case strings.EqualFold(u.Email, users.Outsider.Email):
 		return flow.AsOutsider, 0
+	case users.Teammate.Email != "" && strings.EqualFold(u.Email, users.Teammate.Email):
+		// A user of its own: records such as conversations are per user, so the member's
+		// token would answer otherwise.
+		return flow.AsTeammate, 0
 	}
 	return "", u.ProjectID
 }
@@ -442,6 +461,7 @@ func (s *Server) buildFlow(wl *world, st *worldState) flow.Document {
 	if s.cfg.AdminToken != "" {
 		secrets = append(secrets, s.cfg.AdminToken)
 	}
+	secrets = append(secrets, wl.flow.leftOutSecrets()...)
 	doc := flow.Build("world "+wl.name, calls, st.manifest, secrets...)
 	doc.Source = fmt.Sprintf("mock world %s, scenario %s, seed %d", wl.name, st.source.Scenario, st.source.Seed)
 	var notes []string

@@ -413,22 +413,25 @@ func (s *Server) flowStep(wl *world, ran *worldState, rt *route, r *http.Request
 	if readErr != nil {
 		why, cannot = brokenRequest, true
 	}
+	skip := why
 	switch {
 	case rec.Header().Get("X-Mock-Forced") != "":
-		wl.flow.skip(forcedAnswer, ran, &wl.cur)
+		skip = forcedAnswer
 	case rec.status == http.StatusTooManyRequests:
-		wl.flow.skip(rateLimited, ran, &wl.cur)
+		skip = rateLimited
 	case s.refusedByGuard(r, rt):
-		wl.flow.skip(refusedByGuard, ran, &wl.cur)
+		skip = refusedByGuard
 	case s.sentOtherwise(r):
-		wl.flow.skip(sentOtherwise, ran, &wl.cur)
+		skip = sentOtherwise
 	case rec.status == http.StatusRequestEntityTooLarge:
-		wl.flow.skip(oversizeRequest, ran, &wl.cur)
-	case cannot:
-		wl.flow.skip(why, ran, &wl.cur)
-	default:
+		skip = oversizeRequest
+	case !cannot:
 		wl.recordFlow(rt.id, ran, r, reqBody, rec.status, rec.body)
+		return
 	}
+	// A call left out still tells the flow its credentials (a form's password), which a later
+	// call may quote.
+	wl.flow.skip(skip, ran, &wl.cur, requestCredentials(r, reqBody))
 }
 
 // readUpTo reads at most limit bytes of body, in one allocation when its length is known.

@@ -30,12 +30,13 @@ const (
 	AsMember     = "member"
 	AsSuperadmin = "superadmin"
 	AsOutsider   = "outsider"
+	AsTeammate   = "teammate" // the member's teammate: another user of the member's project
 	AsNone       = "none"
 	AsInvalid    = "invalid"
 )
 
 // Callers lists the values of Step.As.
-var Callers = []string{AsMember, AsSuperadmin, AsOutsider, AsNone, AsInvalid}
+var Callers = []string{AsMember, AsSuperadmin, AsOutsider, AsTeammate, AsNone, AsInvalid}
 
 // Document is one flow.
 type Document struct {
