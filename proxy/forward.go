@@ -240,11 +240,14 @@ func (p *Proxy) upstreamFailed(w http.ResponseWriter, r *http.Request, err error
 		msg += connectHint(err, p.upstream)
 	}
 	clientStayed := r.Context().Err() == nil || errors.As(err, &slow)
-	upstreamsFault := clientStayed && status == http.StatusBadGateway
+	// UP-1 is a rule of the operations' requests: a path that is none is forwarded unchecked,
+	// and its 502 names no violation the reports would not count.
+	noAnswer := clientStayed && status == http.StatusBadGateway
+	upstreamsFault := noAnswer && ex != nil && ex.op != nil
 	body, _ := json.Marshal(map[string]any{"error": true, "message": msg, "data": []any{}})
 	if ex != nil {
 		ex.status, ex.respBody, ex.respWhole, ex.noWholeAnswer = status, body, true, true
-		ex.unanswered = !upstreamsFault
+		ex.unanswered = !noAnswer
 		ex.note(msg)
 		if upstreamsFault {
 			ex.violations = []Violation{violation(rules.UP1, msg)}

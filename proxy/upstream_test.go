@@ -92,3 +92,44 @@ func TestUnreachableUpstreamIsExplained(t *testing.T) {
 		}
 	}
 }
+
+// UP-1 is a rule of the operations' requests: a path that is none (GET /healthz, a mistyped
+// operation path) forwarded to an upstream that does not answer gets the 502 without a verdict,
+// as the reports count none for it (the header said UP-1 while the report and
+// --fail-on-violation said 0).
+func TestUnansweredPathThatIsNoOperationNamesNoViolation(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	u, _ := url.Parse("http://" + ln.Addr().String())
+	p, err := proxy.New(proxy.Config{Upstream: u})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(p)
+	t.Cleanup(srv.Close)
+	ln.Close() // nothing listens there now
+	for _, c := range []struct {
+		method, path string
+		want         string
+	}{
+		{http.MethodGet, "/healthz", ""},
+		{http.MethodPost, "/services/operations/v1/operations/tags/listx", ""},
+		{http.MethodPost, "/services/operations/v1/operations/tags/list", "UP-1"},
+	} {
+		req, _ := http.NewRequest(c.method, srv.URL+c.path, strings.NewReader("{}"))
+		req.Header.Set("Content-Type", "application/json")
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		if got := res.Header.Get(proxy.HeaderViolations); res.StatusCode != http.StatusBadGateway || got != c.want {
+			t.Errorf("%s %s to an upstream that does not answer: %d, verdict %q; want 502, %q", c.method, c.path, res.StatusCode, got, c.want)
+		}
+	}
+	if r := p.Report(); r.DeploymentViolations != 1 {
+		t.Errorf("report counts %d deployment violations, want the operation's 1", r.DeploymentViolations)
+	}
+}
