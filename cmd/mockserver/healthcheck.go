@@ -8,6 +8,9 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
 	"time"
 )
 
@@ -27,6 +30,11 @@ func runHealthcheck(ctx context.Context, args []string, getenv environ, std stdi
 			return errHelp
 		}
 		return &exitError{code: 2}
+	}
+	given := false
+	fs.Visit(func(f *flag.Flag) { given = given || f.Name == "addr" })
+	if a, ok := containerAddr(); ok && !given {
+		*addr = a // docker run image --addr 0.0.0.0:5000 moves the mock, not MOCK_ADDR
 	}
 	url, err := healthURL(*addr)
 	if err != nil {
@@ -59,4 +67,35 @@ func healthURL(addr string) (string, error) {
 		host = "127.0.0.1"
 	}
 	return "http://" + net.JoinHostPort(host, port) + "/healthz", nil
+}
+
+// containerCmdline is the command line of the container's first process: the mock, in the image.
+var containerCmdline = "/proc/1/cmdline"
+
+// containerAddr is the --addr the container's first process was given, when that process is
+// mockserver (the image's ENTRYPOINT) and its command line names one: the health check then
+// asks where the mock listens, which MOCK_ADDR no longer says.
+func containerAddr() (string, bool) {
+	raw, err := os.ReadFile(containerCmdline)
+	if err != nil {
+		return "", false
+	}
+	args := strings.Split(strings.TrimRight(string(raw), "\x00"), "\x00")
+	if len(args) == 0 || filepath.Base(args[0]) != "mockserver" {
+		return "", false
+	}
+	addr, found := "", false
+	for i, a := range args[1:] {
+		name, value, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		if !strings.HasPrefix(a, "-") || name != "addr" {
+			continue
+		}
+		switch {
+		case hasValue:
+			addr, found = value, true
+		case i+2 < len(args):
+			addr, found = args[i+2], true
+		}
+	}
+	return addr, found
 }

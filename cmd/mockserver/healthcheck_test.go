@@ -5,6 +5,8 @@ import (
 	"context"
 	"io"
 	"net"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -36,5 +38,31 @@ func TestHealthcheck(t *testing.T) {
 	}
 	if err := run(context.Background(), []string{"healthcheck", "--addr", "nohost"}, noEnv, io.Discard, io.Discard); err == nil || !strings.Contains(err.Error(), "--addr") {
 		t.Errorf("healthcheck of a bad address: %v", err)
+	}
+}
+
+// In the image the mock is the container's first process: an --addr on its command line
+// (docker run image --addr 0.0.0.0:5000, or proxy … --addr) is where the health check asks,
+// not MOCK_ADDR's 4010, which left the container unhealthy for good.
+func TestHealthcheckFollowsTheContainersAddr(t *testing.T) {
+	url, stop := startMock(t)
+	defer func() { _ = stop() }()
+	_, port, _ := net.SplitHostPort(strings.TrimPrefix(url, "http://"))
+	imageEnv := func(key string) (string, bool) { return "0.0.0.0:4010", key == "MOCK_ADDR" }
+	for _, cmdline := range []string{
+		"/mockserver\x00--addr\x000.0.0.0:" + port + "\x00",
+		"/mockserver\x00proxy\x00--upstream\x00http://mock:4010\x00-addr=0.0.0.0:" + port + "\x00",
+	} {
+		f := filepath.Join(t.TempDir(), "cmdline")
+		if err := os.WriteFile(f, []byte(cmdline), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		old := containerCmdline
+		containerCmdline = f
+		err := run(context.Background(), []string{"healthcheck"}, imageEnv, io.Discard, io.Discard)
+		containerCmdline = old
+		if err != nil {
+			t.Errorf("healthcheck in a container started as %q: %v", strings.ReplaceAll(cmdline, "\x00", " "), err)
+		}
 	}
 }
