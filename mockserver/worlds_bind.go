@@ -113,7 +113,7 @@ func (s *Server) bindWorld(next http.Handler) http.Handler {
 		if !prefixed && header == "" && !blank { // the default world: worldOf falls back to it unbound
 			def := s.worlds.def
 			def.touch()
-			def.requests.Add(1)
+			countIn(def, r, path)
 			next.ServeHTTP(w, withRoutePath(r, path))
 			return
 		}
@@ -156,7 +156,7 @@ func (s *Server) bindWorld(next http.Handler) http.Handler {
 		if b.w != nil {
 			defer b.w.release()
 			b.w.touch()
-			b.w.requests.Add(1)
+			countIn(b.w, r, path)
 		}
 		if p := b.pending; p != nil {
 			defer func() {
@@ -340,6 +340,15 @@ func (s *Server) reaches(r *http.Request) bool {
 // serverWide are the mock's answers that are the same in every world: asked under a world that
 // does not exist, they are answered without making it (D213), so a health probe or a fetch of
 // the document never pushes out a test worker's world.
+// countIn counts r among wl's requests, unless r asks for what is the same in every world or
+// for the list of worlds (serverWide, worldless): a health check every few seconds made the
+// default world look busy, and the same path counted in no named world.
+func countIn(wl *world, r *http.Request, path string) {
+	if key := getOrHead(r) + " " + path; !serverWide[key] && !worldless[key] {
+		wl.requests.Add(1)
+	}
+}
+
 var serverWide = map[string]bool{"GET /healthz": true, "GET /favicon.ico": true, "GET /openapi.json": true, "GET /openapi.yaml": true}
 
 // queriedWorld is the world a control's query names besides the request's own, and its

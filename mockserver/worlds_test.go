@@ -379,3 +379,35 @@ func TestWorldHandleFollowsItsName(t *testing.T) {
 		}
 	}
 }
+
+// A world's requests count the calls made in it, not what is the same in every world (health
+// checks, the OpenAPI document, the list of worlds): a container's health check every five
+// seconds made the default world look busy, and the same paths counted in no named world.
+func TestWorldRequestsLeaveOutServerWideCalls(t *testing.T) {
+	m := newMock(t, mockserver.Config{})
+	count := func(name string) float64 {
+		t.Helper()
+		for _, w := range m.ctl(http.MethodGet, "/__mock/worlds", nil).wantStatus(t, 200).list(t, "worlds") {
+			if w["name"] == name {
+				return w["requests"].(float64)
+			}
+		}
+		t.Fatalf("no world %q", name)
+		return 0
+	}
+	m.ctl(http.MethodPost, "/__worlds/pf/__mock/reset", nil).wantStatus(t, 200)
+	for _, prefix := range []string{"", "/__worlds/pf"} {
+		name := map[string]string{"": "default", "/__worlds/pf": "pf"}[prefix]
+		before := count(name)
+		for _, path := range []string{"/healthz", "/openapi.json", "/openapi.yaml", "/__mock/worlds"} {
+			m.ctl(http.MethodGet, prefix+path, nil)
+		}
+		if after := count(name); after != before {
+			t.Errorf("world %s: %v requests before health checks and the OpenAPI document, %v after", name, before, after)
+		}
+		m.ctl(http.MethodGet, prefix+"/__mock/clock", nil).wantStatus(t, 200)
+		if after := count(name); after != before+1 {
+			t.Errorf("world %s: %v requests before a call of its own, %v after, want one more", name, before, after)
+		}
+	}
+}
