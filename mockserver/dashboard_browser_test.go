@@ -231,3 +231,21 @@ func advanceOnThePage(ctx context.Context, t *testing.T, m *mock, before string,
 		t.Errorf("the mock's clock reads %s, the page %s", server, shown)
 	}
 }
+
+// A dashboard tab left open on a world deleted meanwhile stops reading it, and says so: its
+// poll read the clock, which makes a world, so the deleted world came back within two seconds
+// (and, under --max-worlds, pushed out a worker's).
+func TestDashboardOfADeletedWorldDoesNotMakeItAgain(t *testing.T) {
+	ctx := newBrowser(t)
+	m := newMock(t, mockserver.Config{})
+	m.ctl(http.MethodPost, "/__worlds/dash/__mock/reset", nil).wantStatus(t, 200)
+	if err := chromedp.Do(ctx, chromedp.Navigate(m.url+"/__worlds/dash/__mock/"), chromedp.WaitVisible(chromedp.CSS("#clock-now"))); err != nil {
+		t.Fatalf("load the dashboard: %v", err)
+	}
+	m.ctl(http.MethodDelete, "/__mock/worlds?name=dash", nil).wantStatus(t, 200)
+	waitText(ctx, t, "#status", func(s string) bool { return strings.Contains(s, "stopped reading it") }, "status once the world is deleted")
+	time.Sleep(5 * time.Second) // two more polls' worth
+	if raw := string(m.ctl(http.MethodGet, "/__mock/worlds", nil).wantStatus(t, 200).raw); strings.Contains(raw, `"name":"dash"`) {
+		t.Errorf("the open tab made the deleted world again: %s", raw)
+	}
+}

@@ -106,10 +106,22 @@
     });
   }
 
+  var poll;
   function refresh() {
-    api("GET", "/__mock/requests?limit=200").then(function (d) { requests = d.requests; renderJournal(); }).catch(function (err) { say(err.message, true); });
-    api("GET", "/__mock/clock").then(function (d) { $("clock-now").textContent = d.now + (d.frozen ? " (frozen)" : ""); }).catch(function () {});
-    api("GET", "/__mock/faults").then(function (d) { renderFaults(d.faults); }).catch(function () {});
+    api("GET", "/__mock/requests?limit=200").then(function (d) {
+      requests = d.requests; renderJournal();
+      // Read only once the journal says the world is there: the clock's read makes a world,
+      // and a tab left open brought back a world deleted meanwhile (pushing out another).
+      api("GET", "/__mock/clock").then(function (d) { $("clock-now").textContent = d.now + (d.frozen ? " (frozen)" : ""); }).catch(function () {});
+      api("GET", "/__mock/faults").then(function (d) { renderFaults(d.faults); }).catch(function () {});
+    }).catch(function (err) {
+      if (/^404:/.test(err.message)) {
+        clearInterval(poll);
+        say(err.message + " This page stopped reading it; reload the page to make the world again.", true);
+        return;
+      }
+      say(err.message, true);
+    });
   }
 
   function numberOf(id) {
@@ -184,5 +196,5 @@
 
   window.mockDashboard = { api: api, say: say, prefix: prefix, refresh: refresh, $: $ };
   refresh();
-  setInterval(refresh, 2000);
+  poll = setInterval(refresh, 2000);
 })();
