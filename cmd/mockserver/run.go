@@ -178,7 +178,7 @@ func flagSet(getenv environ) (*flag.FlagSet, func() (options, error)) {
 				return options{}, fmt.Errorf("--now: want an RFC 3339 time such as 2026-06-01T09:00:00Z, got %q", *now)
 			}
 			if err := mockserver.CheckClockStart(opts.now); err != nil {
-				return options{}, fmt.Errorf("--now %s: %v", *now, err)
+				return options{}, fmt.Errorf("--now: %v, got %s", err, *now)
 			}
 		}
 		return opts, nil
@@ -195,7 +195,7 @@ func checkAddr(addr string) error {
 		return fmt.Errorf("--addr: want host:port such as 127.0.0.1:4010 (0.0.0.0:4010 listens on every interface), got %q", addr)
 	}
 	if _, err := net.LookupPort("tcp", port); err != nil {
-		return fmt.Errorf("--addr %q: the port must be a number from 0 to 65535", addr)
+		return fmt.Errorf("--addr: the port must be a number from 0 to 65535, got %q", addr)
 	}
 	return nil
 }

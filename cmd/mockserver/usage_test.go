@@ -169,3 +169,22 @@ func TestEmptyStateFileAndSeedFromTheEnvironment(t *testing.T) {
 		}
 	}
 }
+
+// Every value the environment gave that cannot be used is named by its variable, the range
+// errors of MOCK_NOW and MOCK_ADDR too (they named --now and --addr, which nobody passed).
+func TestRangeErrorsNameTheVariable(t *testing.T) {
+	for _, c := range []struct{ key, value, want string }{
+		{"MOCK_NOW", "9999-12-31T23:59:59Z", "MOCK_NOW (--now): want an instant"},
+		{"MOCK_ADDR", "127.0.0.1:99999", "MOCK_ADDR (--addr): the port must be a number"},
+	} {
+		env := func(key string) (string, bool) {
+			if key == c.key {
+				return c.value, true
+			}
+			return "", false
+		}
+		if _, err := parseFlags(nil, env, io.Discard); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s=%s: %v, want %q", c.key, c.value, err, c.want)
+		}
+	}
+}
