@@ -211,22 +211,21 @@ func pastInt64(fields map[string]func(negative bool) string) func([]byte) map[st
 			return nil // the decoder words it
 		}
 		out := map[string][]string{}
-		for key, v := range raw {
-			for name, say := range fields {
-				if !strings.EqualFold(key, name) || len(v) == 0 || !strings.ContainsRune("-0123456789", rune(v[0])) {
-					continue
-				}
-				num := string(v)
-				if !jsonnum.WholeNumber(num) {
-					continue
-				}
-				if text, ok := jsonnum.IntegerText(num); ok {
-					if _, err := strconv.ParseInt(text, 10, 64); err == nil {
-						continue
-					}
-				}
-				out[name] = []string{say(strings.HasPrefix(num, "-"))}
+		for name, say := range fields { // names as sent: a name in another case is unknown (D8)
+			v := raw[name]
+			if len(v) == 0 || !strings.ContainsRune("-0123456789", rune(v[0])) {
+				continue
 			}
+			num := string(v)
+			if !jsonnum.WholeNumber(num) {
+				continue
+			}
+			if text, ok := jsonnum.IntegerText(num); ok {
+				if _, err := strconv.ParseInt(text, 10, 64); err == nil {
+					continue
+				}
+			}
+			out[name] = []string{say(strings.HasPrefix(num, "-"))}
 		}
 		if len(out) == 0 {
 			return nil
