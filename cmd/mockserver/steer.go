@@ -106,6 +106,13 @@ func (o steerOptions) apply(cfg *mockserver.Config) error {
 	if errors.Is(err, fixtures.ErrNotRegular) {
 		return o.unusable("%v; a state file is a JSON snapshot", err)
 	}
+	if path := linkTarget(o.stateFile); mountedOnItsOwn(path) {
+		// Saved in place (writeInPlace): a file the mock may not write would lose the session
+		// at stop, as a directory it may not write would (D65).
+		if err := openForWriting(path); err != nil {
+			return o.unusable("the file is mounted on its own, so it is saved by writing it in place, and it cannot be written (%s); mount it writable by the mock's user, or mount its directory instead", osReason(err))
+		}
+	}
 	b, err := os.ReadFile(o.stateFile)
 	if err != nil {
 		return o.unusable("%v", errors.Unwrap(err))
@@ -214,6 +221,59 @@ func writeFileAtomic(path string, b []byte) error {
 		d.Close()
 	}
 	return nil
+}
+
+// mountInfo lists the mount points of the process (Linux); elsewhere it does not exist and no
+// file counts as mounted on its own.
+var mountInfo = "/proc/self/mountinfo"
+
+// mountedOnItsOwn tells whether path is a mount point of its own (a container's bind mount of
+// the one file), which a rename cannot replace.
+func mountedOnItsOwn(path string) bool {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return false
+	}
+	raw, err := os.ReadFile(mountInfo)
+	if err != nil {
+		return false
+	}
+	for line := range strings.SplitSeq(string(raw), "\n") {
+		// The fifth field is the mount point, with spaces and such written as octal escapes.
+		if f := strings.Fields(line); len(f) > 4 && unescapeMount(f[4]) == abs {
+			return true
+		}
+	}
+	return false
+}
+
+// unescapeMount undoes mountinfo's octal escapes ("\040" for a space).
+func unescapeMount(s string) string {
+	if !strings.Contains(s, "\\") {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\\' && i+3 < len(s) {
+			if n, err := strconv.ParseUint(s[i+1:i+4], 8, 8); err == nil {
+				b.WriteByte(byte(n))
+				i += 3
+				continue
+			}
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
+
+// openForWriting opens path for writing, and closes it, or says why it cannot; tests stand in
+// a user the file refuses.
+var openForWriting = func(path string) error {
+	f, err := os.OpenFile(path, os.O_WRONLY, 0)
+	if err != nil {
+		return err
+	}
+	return f.Close()
 }
 
 // writeSynced writes b to f, syncs it to the disk and closes it.

@@ -96,7 +96,9 @@ func TestStateFileClockProblemsAreWorded(t *testing.T) {
 		if err := os.WriteFile(file, []byte(bad), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		err := run(context.Background(), []string{"--addr", "127.0.0.1:0", "--state-file", file}, noEnv, io.Discard, io.Discard)
+		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second) // a mock that starts serves until then
+	defer cancel()
+	err := run(ctx, []string{"--addr", "127.0.0.1:0", "--state-file", file}, noEnv, io.Discard, io.Discard)
 		if err == nil || !strings.Contains(err.Error(), says) || strings.Contains(err.Error(), "2006") || strings.Contains(err.Error(), "request body") {
 			t.Errorf("a state file with the clock %s: %v, want it to say %q", clock, err, says)
 		}
@@ -205,4 +207,36 @@ func TestStateFileMountedOnItsOwnIsWrittenInPlace(t *testing.T) {
 	if left, _ := filepath.Glob(filepath.Join(filepath.Dir(file), ".mockserver-state-*")); len(left) > 0 {
 		t.Errorf("temporary files left: %v", left)
 	}
+}
+
+// A state file mounted on its own that the mock may not write (-v ./world.json:/data/world.json
+// owned by another user, or :ro) is refused at start, as a directory it may not write is: it
+// started, and the stop failed to save, losing the session.
+func TestStateFileMountedOnItsOwnUnwritableIsRefusedAtStart(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "world.json")
+	_, stop := startMock(t, "--state-file", file, "--now", "2026-06-01T09:00:00Z")
+	if err := stop(); err != nil {
+		t.Fatalf("stop: %v", err)
+	}
+	info := filepath.Join(t.TempDir(), "mountinfo")
+	line := "1234 100 0:52 /host/world.json " + strings.ReplaceAll(file, " ", `\040`) + " rw,relatime - ext4 /dev/sda1 rw\n"
+	if err := os.WriteFile(info, []byte(line), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	oldInfo, oldOpen := mountInfo, openForWriting
+	mountInfo = info
+	openForWriting = func(string) error { return &os.PathError{Op: "open", Path: file, Err: syscall.EACCES} }
+	t.Cleanup(func() { mountInfo, openForWriting = oldInfo, oldOpen })
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second) // a mock that starts serves until then
+	defer cancel()
+	err := run(ctx, []string{"--addr", "127.0.0.1:0", "--state-file", file}, noEnv, io.Discard, io.Discard)
+	if err == nil || !strings.Contains(err.Error(), "mounted on its own") || !strings.Contains(err.Error(), "permission denied") {
+		t.Errorf("start with a state file mounted on its own that cannot be written: %v, want it refused naming why", err)
+	}
+	openForWriting = oldOpen // writable: it starts
+	url, stop := startMock(t, "--state-file", file)
+	if url == "" {
+		t.Error("a writable file mounted on its own was refused")
+	}
+	_ = stop()
 }
