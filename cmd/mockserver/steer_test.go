@@ -97,8 +97,8 @@ func TestStateFileClockProblemsAreWorded(t *testing.T) {
 			t.Fatal(err)
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second) // a mock that starts serves until then
-	defer cancel()
-	err := run(ctx, []string{"--addr", "127.0.0.1:0", "--state-file", file}, noEnv, io.Discard, io.Discard)
+		defer cancel()
+		err := run(ctx, []string{"--addr", "127.0.0.1:0", "--state-file", file}, noEnv, io.Discard, io.Discard)
 		if err == nil || !strings.Contains(err.Error(), says) || strings.Contains(err.Error(), "2006") || strings.Contains(err.Error(), "request body") {
 			t.Errorf("a state file with the clock %s: %v, want it to say %q", clock, err, says)
 		}
