@@ -384,6 +384,9 @@ func answerFits(op, field, answeredBy string, l leaf) bool {
 		kind = opNoun(answeredBy)
 	}
 	kind = strings.TrimSuffix(strings.ReplaceAll(strings.ToLower(kind), "_", ""), "s")
+	if kind == "owner" { // a record's owner_id names a user, as a login's data.id does
+		kind = "user"
+	}
 	if field == "id" {
 		return strings.Contains(strings.ToLower(op), kind)
 	}

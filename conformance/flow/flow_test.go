@@ -487,3 +487,17 @@ func TestTourCardIDRefersToTheManifest(t *testing.T) {
 		}
 	}
 }
+
+// A user id a list showed as a record's owner (data.cards[0].owner_id) is a reference for a
+// later owner_id, as a login's data.id is: kept literal, the replay named a user of the
+// recording's numbering, and a deployment numbering users otherwise answered 404.
+func TestBuildBindsAnOwnerSeenInAList(t *testing.T) {
+	doc := flow.Build("run", []flow.Call{
+		{Operation: "cardsList", As: flow.AsMember, Request: []byte(`{}`), Status: 200, Answer: []byte(`{"error":false,"message":"ok","data":{"cards":[{"id":9,"owner_id":2}]}}`)},
+		{Operation: "cardsUpdate", As: flow.AsMember, Request: []byte(`{"id":9,"owner_id":2}`), Status: 200, Answer: []byte(`{"error":false,"message":"ok","data":{"card":{"id":9,"owner_id":2}}}`)},
+	}, testManifest())
+	raw, _ := json.Marshal(doc.Steps[1].Body)
+	if !strings.Contains(string(raw), `"owner_id":{"path":"data.cards[0].owner_id","step":1}`) {
+		t.Errorf("step 2's body: %s, want owner_id bound to step 1's data.cards[0].owner_id", raw)
+	}
+}
