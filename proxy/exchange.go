@@ -59,13 +59,19 @@ func (ex *exchange) note(s string) { ex.notes = append(ex.notes, s) }
 // readAhead reads up to limit bytes of body and returns them with a body that yields the same
 // bytes as body would have (what was read, then the rest, then body's error if any). whole
 // says the bytes are the entire body. length is the length the body announced (-1 when
-// unknown): such a body is read into one buffer of its size, not a doubling one that may hold
-// twice it.
-func readAhead(body io.ReadCloser, limit, length int64) (kept []byte, replay io.ReadCloser, whole bool, err error) {
+// unknown): such a body is read into one buffer of its size, one of unknown length into a
+// buffer that grows as its bytes come (readGrowing). grant is asked for each buffer's bytes
+// before they are taken: when it refuses, the reading stops there, the body not whole, and
+// the rest follows what was read.
+func readAhead(body io.ReadCloser, limit, length int64, grant func(n int64) bool) (kept []byte, replay io.ReadCloser, whole bool, err error) {
 	if body == nil || body == http.NoBody {
 		return nil, body, true, nil
 	}
-	if length >= 0 && length <= limit {
+	stopped := false
+	switch {
+	case length >= 0 && length <= limit && !grant(length+1):
+		stopped = true
+	case length >= 0 && length <= limit:
 		kept = make([]byte, length+1) // one more: a body longer than announced still shows
 		var n int
 		n, err = io.ReadFull(body, kept)
@@ -73,14 +79,14 @@ func readAhead(body io.ReadCloser, limit, length int64) (kept []byte, replay io.
 		if errors.Is(err, io.ErrUnexpectedEOF) && int64(n) == length || errors.Is(err, io.EOF) && n == 0 {
 			err = nil // the body ended where it said it would
 		}
-	} else {
-		kept, err = io.ReadAll(io.LimitReader(body, limit+1))
+	default:
+		kept, stopped, err = readGrowing(body, limit+1, grant)
 	}
-	if err != nil {
+	switch {
+	case err != nil:
 		return kept, readCloser{io.MultiReader(bytes.NewReader(kept), errReader{err}), body}, false, err
-	}
-	if int64(len(kept)) > limit {
-		return kept[:limit], readCloser{io.MultiReader(bytes.NewReader(kept), body), body}, false, nil
+	case stopped || int64(len(kept)) > limit:
+		return kept[:min(int64(len(kept)), limit)], readCloser{io.MultiReader(bytes.NewReader(kept), body), body}, false, nil
 	}
 	return kept, readCloser{bytes.NewReader(kept), body}, true, nil
 }

@@ -18,7 +18,6 @@ import (
 	"time"
 
 	"github.com/opsapi/mocktoolkit/conformance/rules"
-	"github.com/opsapi/mocktoolkit/internal/answerbound"
 	"github.com/opsapi/mocktoolkit/internal/certerr"
 	"github.com/opsapi/mocktoolkit/internal/inflight"
 	"github.com/opsapi/mocktoolkit/internal/redact"
@@ -122,31 +121,6 @@ func routedPath(path string) string {
 // exchange (D216), as maxHeldAnswers bounds the answers'.
 const maxBodiesHeld = 64 << 20
 
-// maxHeldAnswers bounds the answer bytes the proxy holds for checking at once, over every
-// exchange: past it an answer streams through unjudged (counted in bodies_unjudged), so a burst
-// of large answers to slow clients cannot take the proxy to gigabytes.
-const maxHeldAnswers = 64 << 20
-
-// largeAnswer is the size past which an answer is judged one at a time (Proxy.largeChecks): the
-// size past which the proxy's own pages count against the bytes being written, one "large"
-// for the whole proxy.
-const largeAnswer = answerbound.Large
-
-// reserveAnswer takes n bytes of the budget of answers held for checking, or reports false,
-// taking nothing, when they would pass maxHeldAnswers: reserved before the read, so that many
-// answers arriving at once cannot each see room and all be read.
-func (p *Proxy) reserveAnswer(n int64) bool {
-	for {
-		held := p.heldAnswers.Load()
-		if held+n > maxHeldAnswers {
-			return false
-		}
-		if p.heldAnswers.CompareAndSwap(held, held+n) {
-			return true
-		}
-	}
-}
-
 // notRouted tells the statuses by which a server says a path is not the operation's route.
 func notRouted(status int) bool {
 	switch status {
@@ -191,7 +165,7 @@ func (p *Proxy) forward(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		defer held.Release()
-		ex.reqBody, r.Body, ex.reqWhole, err = readAhead(r.Body, p.maxBody, r.ContentLength)
+		ex.reqBody, r.Body, ex.reqWhole, err = readAhead(r.Body, p.maxBody, r.ContentLength, anyGrowth)
 		if errors.Is(err, inflight.ErrGaveWay) { // cut short for another client (D216)
 			w.Header().Set("Connection", "close")
 			writeJSON(w, http.StatusRequestTimeout, map[string]any{"error": true, "message": "The request body arrived too slowly while other requests waited for room, and was not read whole; the request was not forwarded. Send it again.", "data": []any{}})

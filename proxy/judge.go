@@ -88,27 +88,22 @@ func (p *Proxy) judge(resp *http.Response) error {
 // judgeAnswer reads an operation's answer ahead, as far as the proxy's bounds let it, judges
 // it, and sets the verdict; the rest of a body past the bounds streams through.
 func (p *Proxy) judgeAnswer(resp *http.Response, ex *exchange) error {
-	want := p.maxAnswer + 1 // what readAhead may hold: reserved before a byte is read
-	if resp.ContentLength >= 0 {
-		want = min(want, resp.ContentLength+1)
-	}
-	if !p.reserveAnswer(want) {
-		ex.note(fmt.Sprintf("answer body passed through unjudged: the answers being checked already hold the proxy's %d MiB for them", maxHeldAnswers>>20))
-		ex.violations = p.check(resp.Request.Context(), ex) // status and headers: the body is not whole
-		setVerdict(resp.Header, ex.violations)
-		resp.Body = p.streamOn(resp, ex, p.record(ex), 0)
-		return nil
-	}
 	late := time.AfterFunc(p.bodyTimeout, func() { ex.abort(slowAnswer{p.bodyTimeout}) })
-	ex.held = want // given back when the exchange is over (forward)
-	raw, body, whole, err := readAhead(resp.Body, p.maxAnswer, resp.ContentLength)
-	p.heldAnswers.Add(int64(cap(raw)) - want)
-	ex.held = int64(cap(raw))
+	full := false // the held answers had no room for the rest of this one
+	grant := func(n int64) bool {
+		if !p.reserveAnswer(n) {
+			full = true
+			return false
+		}
+		ex.held += n // given back when the exchange is over (forward)
+		return true
+	}
+	raw, body, whole, err := readAhead(resp.Body, p.maxAnswer, resp.ContentLength, grant)
 	resp.Body = body
 	if !late.Stop() { // the answer is cut off: the client gets the 502 of upstreamFailed
 		return context.Cause(resp.Request.Context())
 	}
-	cutShort, fail := p.readOutcome(resp.Request.Context(), ex, len(raw), whole, err)
+	cutShort, fail := p.readOutcome(resp.Request.Context(), ex, len(raw), whole, full, err)
 	if fail != nil {
 		return fail
 	}
@@ -145,7 +140,7 @@ func (p *Proxy) judgeAnswer(resp *http.Response, ex *exchange) error {
 
 // readOutcome words how reading n bytes of an answer ahead ended (err, whole): a failure the
 // client gets as a 502 (fail), or the UP-1 of a body that broke off, or only a note.
-func (p *Proxy) readOutcome(ctx context.Context, ex *exchange, n int, whole bool, err error) (cutShort []Violation, fail error) {
+func (p *Proxy) readOutcome(ctx context.Context, ex *exchange, n int, whole, full bool, err error) (cutShort []Violation, fail error) {
 	switch {
 	case err != nil && errors.Is(context.Cause(ctx), ErrStopping):
 		// The proxy stopped while the body came in, its verdict header not yet written: the
@@ -164,6 +159,8 @@ func (p *Proxy) readOutcome(ctx context.Context, ex *exchange, n int, whole bool
 		return []Violation{violation(rules.UP1, why)}, nil
 	case err != nil: // the client went away: nobody reads this answer
 		ex.note("the answer body was not read to its end: the client went away")
+	case !whole && full:
+		ex.note(fmt.Sprintf("answer body passed through unjudged after %d bytes: the answers being checked at once already hold the proxy's %d MiB for them", n, maxHeldAnswers>>20))
 	case !whole:
 		ex.note(fmt.Sprintf("answer body over %d bytes: passed through, its fields unchecked", p.maxAnswer))
 	}
