@@ -336,6 +336,9 @@ func DecodeState(b []byte) (StateFile, error) {
 	if err := dec.Decode(&st); err != nil {
 		return StateFile{}, errors.New(snapshotProblem(b, err, dec.InputOffset()))
 	}
+	if bad := inexactStateName(b); bad != "" {
+		return StateFile{}, errors.New(bad)
+	}
 	if bad := spec.InvalidText(b); len(bad) > 0 {
 		return StateFile{}, fmt.Errorf("decode snapshot: %s must be valid UTF-8 text", strings.Join(bad, ", "))
 	}
@@ -485,8 +488,15 @@ func (s *Server) handleStatePut(w http.ResponseWriter, r *http.Request) {
 
 // stateTimeFields are a snapshot's date-times the API would refuse, under state, worded as the
 // other rules of its records (snapshotProblems).
+// Then a member named in another case than its field's (inexactStateName), once the body is
+// JSON (the decoder words other problems).
 func stateTimeFields(body []byte) map[string][]string {
 	bad := snapshotTimeProblems(body)
+	if len(bad) == 0 && json.Valid(body) {
+		if name := inexactStateName(body); name != "" {
+			bad = []string{name}
+		}
+	}
 	if len(bad) == 0 {
 		return nil
 	}

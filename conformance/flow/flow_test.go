@@ -127,19 +127,21 @@ func TestSchemaRejectsWhatParseRejects(t *testing.T) {
 
 func TestParseNamesEachProblemByStep(t *testing.T) {
 	for name, c := range map[string]struct{ doc, want string }{
-		"malformed JSON":           {`{"flow":1,`, "not a flow document"},
-		"an unknown operation":     {`{"flow":1,"name":"x","steps":[{"step":1,"operation":"cardsDestroy","as":"member","answer":{"status":200,"outline":"null"}}]}`, `step 1: unknown operation "cardsDestroy"`},
-		"a forward reference":      {`{"flow":1,"name":"x","steps":[{"step":1,"operation":"cardsCreate","as":"member","body":{"id":{"step":1,"path":"data.card.id"}},"answer":{"status":200,"outline":"null"}}]}`, `step 1: field "id" refers to step 1, which is not an earlier step`},
-		"steps out of order":       {`{"flow":1,"name":"x","steps":[{"step":2,"operation":"cardsCreate","as":"member","answer":{"status":200,"outline":"null"}}]}`, `step 1: "step" is 2`},
-		"no steps":                 {`{"flow":1,"name":"x","steps":[]}`, "it has no steps"},
-		"a status out of range":    {`{"flow":1,"name":"x","steps":[{"step":1,"operation":"cardsCreate","as":"member","answer":{"status":42,"outline":"null"}}]}`, "no HTTP status"},
-		"a body that is no object": {"{\"flow\":1,\"name\":\"x\",\"steps\":[\n{\"step\":1,\"operation\":\"cardsCreate\",\"as\":\"member\",\"body\":[1],\"answer\":{\"status\":200}}]}", "line 2: steps[].body is an array; the flow format wants an object there"},
-		"a step that is a string":  {`{"flow":1,"name":"x","steps":[{"step":"1"}]}`, "steps[].step is a string; the flow format wants a whole number there"},
-		"a key of no flow":         {"{\"flow\":1,\n\"colour\":2}", `line 2: the key "colour" is not one a flow document has`},
-		"an empty file":            {``, "the file is empty"},
-		"a negative index":         {`{"flow":1,"name":"x","steps":[{"step":1,"operation":"domainCartRemove","as":"none","body":{"cart_item_id":{"manifest":"domains.carts[-1].item_ids[0]"}},"answer":{"status":200,"outline":"null"}}]}`, `step 1: field "cart_item_id": the key path "domains.carts[-1].item_ids[0]" holds the index [-1]: an index is a whole number from 0`},
-		"an index past int":        {`{"flow":1,"name":"x","steps":[{"step":1,"operation":"domainCartRemove","as":"none","body":{"session_token":{"manifest":"domains.carts[99999999999999999999].session_token"}},"answer":{"status":200,"outline":"null"}}]}`, `holds the index [99999999999999999999]`},
-		"an unclosed bracket":      {`{"flow":1,"name":"x","steps":[{"step":2,"operation":"cardsCreate","as":"member","body":{"id":{"step":1,"path":"data.cards[0.id"}},"answer":{"status":200,"outline":"null"}}]}`, `has a [ without its ]`},
+		"malformed JSON":               {`{"flow":1,`, "not a flow document"},
+		"an unknown operation":         {`{"flow":1,"name":"x","steps":[{"step":1,"operation":"cardsDestroy","as":"member","answer":{"status":200,"outline":"null"}}]}`, `step 1: unknown operation "cardsDestroy"`},
+		"a forward reference":          {`{"flow":1,"name":"x","steps":[{"step":1,"operation":"cardsCreate","as":"member","body":{"id":{"step":1,"path":"data.card.id"}},"answer":{"status":200,"outline":"null"}}]}`, `step 1: field "id" refers to step 1, which is not an earlier step`},
+		"steps out of order":           {`{"flow":1,"name":"x","steps":[{"step":2,"operation":"cardsCreate","as":"member","answer":{"status":200,"outline":"null"}}]}`, `step 1: "step" is 2`},
+		"no steps":                     {`{"flow":1,"name":"x","steps":[]}`, "it has no steps"},
+		"a status out of range":        {`{"flow":1,"name":"x","steps":[{"step":1,"operation":"cardsCreate","as":"member","answer":{"status":42,"outline":"null"}}]}`, "no HTTP status"},
+		"a body that is no object":     {"{\"flow\":1,\"name\":\"x\",\"steps\":[\n{\"step\":1,\"operation\":\"cardsCreate\",\"as\":\"member\",\"body\":[1],\"answer\":{\"status\":200}}]}", "line 2: steps[].body is an array; the flow format wants an object there"},
+		"a step that is a string":      {`{"flow":1,"name":"x","steps":[{"step":"1"}]}`, "steps[].step is a string; the flow format wants a whole number there"},
+		"a key of no flow":             {"{\"flow\":1,\n\"colour\":2}", `line 2: the key "colour" is not one a flow document has`},
+		"an empty file":                {``, "the file is empty"},
+		"a key in another case":        {"{\"flow\":1,\"name\":\"x\",\n\"Steps\":[]}", `line 2: the key "Steps" is not one a flow document has; names are written exactly: "steps"`},
+		"a step's key in another case": {"{\"flow\":1,\"name\":\"x\",\"steps\":[{\"step\":1,\n\"OPERATION\":\"cardsCreate\",\"as\":\"member\",\"answer\":{\"status\":200,\"outline\":\"null\"}}]}", `line 2: the key "OPERATION"`},
+		"a negative index":             {`{"flow":1,"name":"x","steps":[{"step":1,"operation":"domainCartRemove","as":"none","body":{"cart_item_id":{"manifest":"domains.carts[-1].item_ids[0]"}},"answer":{"status":200,"outline":"null"}}]}`, `step 1: field "cart_item_id": the key path "domains.carts[-1].item_ids[0]" holds the index [-1]: an index is a whole number from 0`},
+		"an index past int":            {`{"flow":1,"name":"x","steps":[{"step":1,"operation":"domainCartRemove","as":"none","body":{"session_token":{"manifest":"domains.carts[99999999999999999999].session_token"}},"answer":{"status":200,"outline":"null"}}]}`, `holds the index [99999999999999999999]`},
+		"an unclosed bracket":          {`{"flow":1,"name":"x","steps":[{"step":2,"operation":"cardsCreate","as":"member","body":{"id":{"step":1,"path":"data.cards[0.id"}},"answer":{"status":200,"outline":"null"}}]}`, `has a [ without its ]`},
 	} {
 		t.Run("rejects "+name, func(t *testing.T) {
 			_, err := flow.Parse([]byte(c.doc), ops)
@@ -499,5 +501,14 @@ func TestBuildBindsAnOwnerSeenInAList(t *testing.T) {
 	raw, _ := json.Marshal(doc.Steps[1].Body)
 	if !strings.Contains(string(raw), `"owner_id":{"path":"data.cards[0].owner_id","step":1}`) {
 		t.Errorf("step 2's body: %s, want owner_id bound to step 1's data.cards[0].owner_id", raw)
+	}
+}
+
+// The names of the format are exact; a request body's and an outline's keys are data, in any
+// case.
+func TestParseKeepsBodyKeysInAnyCase(t *testing.T) {
+	doc := `{"flow":1,"name":"x","steps":[{"step":1,"operation":"cardsCreate","as":"member","headers":{"Content-Type":"text/plain"},"body":{"Title":"x"},"answer":{"status":200,"outline":{"Data":"string"}}}]}`
+	if _, err := flow.Parse([]byte(doc), []string{"cardsCreate"}); err != nil {
+		t.Errorf("a body with capitalised keys: %v", err)
 	}
 }

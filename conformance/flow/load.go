@@ -102,6 +102,9 @@ func Parse(b []byte, operations []string) (Document, error) {
 	if at := moreAfter(b, dec); at >= 0 {
 		return d, fmt.Errorf("not a flow document (JSON, conformance/flow/flow.schema.json): line %d: the file holds more after its first JSON value; a flow file is one JSON object, as GET /__mock/flow answers, so give each flow its own file", lineAt(b, at))
 	}
+	if key, want, at := inexactKey(b); key != "" {
+		return d, fmt.Errorf("not a flow document (JSON, conformance/flow/flow.schema.json): line %d: the key %s is not one a flow document has; names are written exactly: %s", lineAt(b, at), quote(key), quote(want))
+	}
 	switch at, err := jsondup.DuplicateKey(b); {
 	case err != nil:
 		return d, fmt.Errorf("not a flow document (JSON, conformance/flow/flow.schema.json): %s", decodeProblem(b, err, 0))
