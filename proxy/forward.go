@@ -160,15 +160,13 @@ func (p *Proxy) forward(w http.ResponseWriter, r *http.Request) {
 		held, err := p.bodies.Hold(w, r, p.maxBody+1) // the bodies read ahead at once stay under maxBodiesHeld (D216)
 		if err != nil {
 			w.Header().Set("Retry-After", "1")
-			w.Header().Set("Connection", "close") // the body is still on the connection
-			writeJSON(w, http.StatusServiceUnavailable, map[string]any{"error": true, "message": fmt.Sprintf("The proxy is receiving more request bodies at once than it holds (%d MiB in all); try again in a moment. The request was not forwarded.", maxBodiesHeld>>20), "data": []any{}})
+			p.refuse(w, ex, http.StatusServiceUnavailable, fmt.Sprintf("The proxy is receiving more request bodies at once than it holds (%d MiB in all); try again in a moment. The request was not forwarded.", maxBodiesHeld>>20))
 			return
 		}
 		defer held.Release()
 		ex.reqBody, r.Body, ex.reqWhole, err = readAhead(r.Body, p.maxBody, r.ContentLength, anyGrowth)
 		if errors.Is(err, inflight.ErrGaveWay) { // cut short for another client (D216)
-			w.Header().Set("Connection", "close")
-			writeJSON(w, http.StatusRequestTimeout, map[string]any{"error": true, "message": "The request body arrived too slowly while other requests waited for room, and was not read whole; the request was not forwarded. Send it again.", "data": []any{}})
+			p.refuse(w, ex, http.StatusRequestTimeout, "The request body arrived too slowly while other requests waited for room, and was not read whole; the request was not forwarded. Send it again.")
 			return
 		}
 		if err != nil {
@@ -182,6 +180,23 @@ func (p *Proxy) forward(w http.ResponseWriter, r *http.Request) {
 	// and the bytes it held must be given back then too.
 	defer func() { p.heldAnswers.Add(-ex.held) }()
 	p.rp.ServeHTTP(newOwnInterim(w, ex), r.WithContext(ctx))
+}
+
+// refuse answers a request the proxy does not forward, for its own bounds, in shape (a) with
+// Connection: close (the body is still on the connection), and journals it with a note: not
+// the deployment's answer, so neither judged nor counted as checked, but seen (such refusals
+// were in no journal, and a run's could not be told from its traffic).
+func (p *Proxy) refuse(w http.ResponseWriter, ex *exchange, status int, msg string) {
+	body, _ := json.Marshal(map[string]any{"error": true, "message": msg, "data": []any{}})
+	h := w.Header()
+	h.Set("Connection", "close")
+	h.Set("Content-Type", "application/json")
+	h.Set("Content-Length", strconv.Itoa(len(body)))
+	ex.status, ex.respHeader, ex.respBody, ex.respWhole, ex.unanswered = status, h.Clone(), body, true, true
+	ex.note(fmt.Sprintf("answered %d by the proxy itself, not forwarded: %s", status, msg))
+	p.record(ex)
+	w.WriteHeader(status)
+	_, _ = w.Write(body)
 }
 
 // ErrStopping is the cause a server cancels its requests' context with when the proxy stops
