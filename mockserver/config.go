@@ -32,8 +32,12 @@ type Config struct {
 	// JournalSize is how many requests GET /__mock/requests keeps (DefaultJournalSize when zero).
 	JournalSize int
 	// State, when set, is the world to start with instead of the seeded one (a snapshot, as
-	// GET /__mock/state exports it); the manifest stays the seed's.
+	// GET /__mock/state exports it); the manifest stays the seed's, or StateSource's.
 	State *reference.State
+	// StateSource, when set with State, is the seed and scenario State's records were built
+	// from (a state file keeps them): the default world reports them, and its fixture manifest
+	// is theirs, checked against the records (D65, D102).
+	StateSource *SavedSource
 	// Clock, when set, is the default world's clock to start with (a state file's, D65),
 	// instead of Now.
 	Clock *SavedClock

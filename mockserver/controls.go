@@ -476,7 +476,7 @@ func (s *Server) handleStatePut(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	if err := s.loadState(wl, st); err != nil {
+	if err := s.loadState(wl, st, sent.Source); err != nil {
 		s.unmake(r)
 		writeSnapshotError(w, err)
 		return

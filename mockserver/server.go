@@ -116,7 +116,7 @@ func New(cfg Config) (*Server, error) {
 		return nil, &ConfigError{Err: fmt.Errorf("the scenario %q needs about %s of records, more than the mock's limit (--max-state-mb %d): start it with a higher --max-state-mb", def.state().source.Scenario, mib(size), cfg.MaxStateMB)}
 	}
 	if cfg.State != nil {
-		if err := s.loadState(def, *cfg.State); err != nil {
+		if err := s.loadState(def, *cfg.State, cfg.StateSource); err != nil {
 			return nil, &StateError{Err: err}
 		}
 	}

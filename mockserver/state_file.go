@@ -28,12 +28,22 @@ type SavedClock struct {
 // clock frozen for screenshots is still frozen after a restart. PUT /__mock/state takes one too.
 type StateFile struct {
 	reference.State
-	Clock *SavedClock `json:"clock,omitempty"`
+	Clock  *SavedClock  `json:"clock,omitempty"`
+	Source *SavedSource `json:"source,omitempty"`
+}
+
+// SavedSource is the seed and scenario a state file's records were built from (D65): a start
+// from the file reports them and builds the fixture manifest from them, which a world reset to
+// another seed before it was saved needs (the start's --seed has other carts).
+type SavedSource struct {
+	Seed     int64  `json:"seed"`
+	Scenario string `json:"scenario"`
 }
 
 // StateFile is the world as a state file keeps it.
 func (h *World) StateFile() StateFile {
-	f := StateFile{State: h.Snapshot()}
+	src := h.Source()
+	f := StateFile{State: h.Snapshot(), Source: &SavedSource{Seed: src.Seed, Scenario: src.Scenario}}
 	if c := h.now().clock; c.own() {
 		f.Clock = &SavedClock{Now: c.Now().Truncate(time.Second), Frozen: c.Frozen()}
 	}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -188,10 +189,16 @@ func checkSnapshot(st reference.State) error {
 	return err
 }
 
-// loadState replaces w's records with a snapshot; the manifest is checked against it (D102).
-func (s *Server) loadState(w *world, st reference.State) error {
+// loadState replaces w's records with a snapshot; the manifest is checked against it (D102):
+// the manifest of from, the seed and scenario the records were built from, when the snapshot
+// names them (a state file does), else the world's own.
+func (s *Server) loadState(w *world, st reference.State, from *SavedSource) error {
 	if len(st.Users) == 0 {
 		return errNoUsers
+	}
+	base, err := s.sourceManifest(from, w.clock.Now())
+	if err != nil {
+		return err
 	}
 	store, err := reference.New(st, s.storeOptions(w)...)
 	if err != nil {
@@ -204,15 +211,38 @@ func (s *Server) loadState(w *world, st reference.State) error {
 	}
 	s.noteCredentials(w, st)
 	old := w.cur.Load()
-	src := old.source
+	src, manifest := old.source, old.manifest
+	if base != nil {
+		src, manifest = base.source, base.manifest
+	}
 	src.Snapshot = true
-	m, notes := deriveManifest(old.manifest, store.State())
+	m, notes := deriveManifest(manifest, store.State())
 	w.swap(&worldState{store: store, manifest: m, notes: notes, source: src}, false)
 	// The calls before it acted on records that are gone: a new recording starts (D173). A call
 	// still under way on the old records is kept out of it (flowLog.add); the clear comes after
 	// the swap, so one recorded before it goes with the rest.
 	w.flow.clear()
 	return nil
+}
+
+// sourceManifest builds the world of from for its manifest (nil when from is nil), refusing a
+// seed out of range or a scenario the mock has not loaded.
+func (s *Server) sourceManifest(from *SavedSource, now time.Time) (*worldState, error) {
+	if from == nil {
+		return nil, nil
+	}
+	if err := fixtures.CheckSeed(from.Seed); err != nil {
+		return nil, fmt.Errorf("source.seed %d: %w", from.Seed, err)
+	}
+	if !s.knownScenario(from.Scenario) {
+		return nil, fmt.Errorf("source.scenario %q is not a scenario this mock has (%s); the records were built from it, so their fixture manifest cannot be: load that scenario, or leave out the source member", clip(from.Scenario, 80), strings.Join(s.scenarioNames(), ", "))
+	}
+	src := s.source(Source{Seed: from.Seed, Scenario: from.Scenario})
+	built, err := s.scenario(src, now)
+	if err != nil {
+		return nil, err
+	}
+	return &worldState{manifest: built.Manifest, source: src}, nil
 }
 
 // noteCredentials tells w's journal the credentials it may find quoted in a text before any
@@ -303,7 +333,7 @@ func (h *World) LoadState(st reference.State) error {
 	if err != nil {
 		return err
 	}
-	return h.s.loadState(w, st)
+	return h.s.loadState(w, st, nil)
 }
 
 // Reset puts back the world of seed (the configured seed when 0) in the configured scenario.

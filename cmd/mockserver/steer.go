@@ -127,7 +127,7 @@ func (o steerOptions) apply(cfg *mockserver.Config) error {
 	if err != nil { // worded for PUT /__mock/state's body, whose rules the file follows
 		return o.unusable("%s", strings.Replace(err.Error(), "The body must be", "The state file must be", 1))
 	}
-	cfg.State = &st.State
+	cfg.State, cfg.StateSource = &st.State, st.Source
 	if cfg.Now.IsZero() { // --now, when given, starts the clock instead
 		cfg.Clock = st.Clock
 	}

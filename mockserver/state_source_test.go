@@ -1,0 +1,66 @@
+package mockserver
+
+import (
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// A state file keeps the seed and scenario its world was built from, and a start from it
+// reports them and builds the manifest from them: a world reset to another seed, saved and
+// started again, reported the start's --seed and blanked the manifest's carts (the start's
+// seed's carts are not among the saved records).
+func TestStateFileKeepsTheSeedItsWorldCameFrom(t *testing.T) {
+	s, err := New(Config{Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Default().Reset(7); err != nil {
+		t.Fatal(err)
+	}
+	want := s.Manifest()
+	if len(want.Domains.Carts) == 0 {
+		t.Fatal("seed 7's manifest has no carts to compare")
+	}
+	b, err := json.Marshal(s.Default().StateFile())
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := DecodeState(b)
+	if err != nil {
+		t.Fatalf("the saved file does not read back: %v", err)
+	}
+	again, err := New(Config{Seed: 1, State: &f.State, StateSource: f.Source})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if src := again.Default().Source(); src.Seed != 7 || !src.Snapshot {
+		t.Errorf("started from the saved file: source %+v, want seed 7 from a snapshot", src)
+	}
+	if got := again.Manifest(); !reflect.DeepEqual(got.Domains.Carts, want.Domains.Carts) {
+		t.Errorf("started from the saved file: carts %+v, want seed 7's %+v", got.Domains.Carts, want.Domains.Carts)
+	}
+
+	// PUT /__mock/state takes the member too; a scenario the mock has not loaded is refused.
+	fresh, err := New(Config{Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := httptest.NewRecorder()
+	fresh.ServeHTTP(rec, httptest.NewRequest(http.MethodPut, "/__mock/state", strings.NewReader(string(b))))
+	if rec.Code != http.StatusOK || fresh.Default().Source().Seed != 7 || !reflect.DeepEqual(fresh.Manifest().Domains.Carts, want.Domains.Carts) {
+		t.Errorf("PUT of the saved file: %d %s, source %+v; want seed 7 and its carts", rec.Code, rec.Body, fresh.Default().Source())
+	}
+	unknown := strings.Replace(string(b), `"scenario":"default"`, `"scenario":"nowhere"`, 1)
+	if unknown == string(b) {
+		t.Fatalf("the saved file names no default scenario: %.300s", b[len(b)-300:])
+	}
+	rec = httptest.NewRecorder()
+	fresh.ServeHTTP(rec, httptest.NewRequest(http.MethodPut, "/__mock/state", strings.NewReader(unknown)))
+	if rec.Code != http.StatusUnprocessableEntity || !strings.Contains(rec.Body.String(), "nowhere") {
+		t.Errorf("PUT naming an unknown scenario: %d %s, want 422 naming it", rec.Code, rec.Body)
+	}
+}
