@@ -59,10 +59,17 @@ func TestHeldBytesComeBackWhenTheClientLeaves(t *testing.T) {
 // rate-limit headers.
 func proxyAnswering(t *testing.T, body string) (*Proxy, *httptest.Server) {
 	t.Helper()
+	return proxyInFront(t, func(w http.ResponseWriter) { _, _ = w.Write([]byte(body)) })
+}
+
+// proxyInFront is a proxy in front of an upstream answering every request with the
+// rate-limit headers and what answer writes.
+func proxyInFront(t *testing.T, answer func(http.ResponseWriter)) (*Proxy, *httptest.Server) {
+	t.Helper()
 	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("X-RateLimit-Limit", "10")
 		w.Header().Set("X-RateLimit-Remaining", "9")
-		_, _ = w.Write([]byte(body))
+		answer(w)
 	}))
 	t.Cleanup(up.Close)
 	u, _ := url.Parse(up.URL)
@@ -132,9 +139,7 @@ func TestChunkedAnswerPastTheRoomLeftStreamsThroughWhole(t *testing.T) {
 // until it ends.
 func proxyAnsweringChunked(t *testing.T, body string) (*Proxy, *httptest.Server) {
 	t.Helper()
-	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("X-RateLimit-Limit", "10")
-		w.Header().Set("X-RateLimit-Remaining", "9")
+	return proxyInFront(t, func(w http.ResponseWriter) {
 		w.WriteHeader(http.StatusOK)
 		w.(http.Flusher).Flush()
 		for b := []byte(body); len(b) > 0; {
@@ -142,14 +147,5 @@ func proxyAnsweringChunked(t *testing.T, body string) (*Proxy, *httptest.Server)
 			_, _ = w.Write(b[:n])
 			b = b[n:]
 		}
-	}))
-	t.Cleanup(up.Close)
-	u, _ := url.Parse(up.URL)
-	p, err := New(Config{Upstream: u})
-	if err != nil {
-		t.Fatal(err)
-	}
-	front := httptest.NewServer(p)
-	t.Cleanup(front.Close)
-	return p, front
+	})
 }
