@@ -400,7 +400,8 @@ func (s *Server) handleStateGet(w http.ResponseWriter, r *http.Request) {
 	if snapshotBuilding != nil {
 		snapshotBuilding()
 	}
-	if err := writeSnapshot(w, s.worldOf(r).state().store.State()); err != nil {
+	state := s.worldOf(r).state()
+	if err := writeSnapshot(w, state.store.State(), SavedSource{Seed: state.source.Seed, Scenario: state.source.Scenario}); err != nil {
 		s.logger.Error("encode state", "err", err)
 	}
 }

@@ -20,8 +20,8 @@ import (
 // encoded record by record into pieces so that the answer is held once, and with its
 // Content-Length. st's records are not used once it is encoded, so they may be collected
 // while the answer is written.
-func writeSnapshot(w http.ResponseWriter, st reference.State) error {
-	body, err := encodeSnapshot(&st)
+func writeSnapshot(w http.ResponseWriter, st reference.State, src SavedSource) error {
+	body, err := encodeSnapshot(&st, src)
 	if err != nil {
 		writeBody(w, http.StatusInternalServerError, []byte(`{"error":true,"message":"Internal server error.","data":[]}`+"\n"))
 		return err
@@ -34,8 +34,10 @@ func writeSnapshot(w http.ResponseWriter, st reference.State) error {
 	return nil
 }
 
-// encodeSnapshot encodes st as json.Marshal would, field by field and record by record.
-func encodeSnapshot(st *reference.State) (pieces, error) {
+// encodeSnapshot encodes st as json.Marshal would, field by field and record by record, and
+// then the source its manifest came from (D65), as json.Marshal would a StateFile without a
+// clock.
+func encodeSnapshot(st *reference.State, src SavedSource) (pieces, error) {
 	out := &pieceWriter{}
 	var rec bytes.Buffer
 	enc := json.NewEncoder(&rec)
@@ -66,6 +68,10 @@ func encodeSnapshot(st *reference.State) (pieces, error) {
 			}
 		}
 		out.WriteString("]")
+	}
+	out.WriteString(`,"source":`)
+	if err := encodeOne(enc, &rec, out, src); err != nil {
+		return nil, err
 	}
 	out.WriteString("}\n")
 	return out.done(), nil

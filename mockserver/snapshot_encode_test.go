@@ -9,7 +9,8 @@ import (
 )
 
 // A snapshot encoded record by record into pieces is the bytes json.Encoder wrote of it whole
-// (HTML not escaped, a newline after), with their Content-Length; nil and empty collections too.
+// (HTML not escaped, a newline after), with their Content-Length; nil and empty collections too,
+// and the source after the records.
 func TestSnapshotPiecesAreTheEncodersBytes(t *testing.T) {
 	s, err := New(Config{})
 	if err != nil {
@@ -25,11 +26,12 @@ func TestSnapshotPiecesAreTheEncodersBytes(t *testing.T) {
 	var want bytes.Buffer
 	enc := json.NewEncoder(&want)
 	enc.SetEscapeHTML(false)
-	if err := enc.Encode(st); err != nil {
+	src := SavedSource{Seed: 7, Scenario: "edge"}
+	if err := enc.Encode(StateFile{State: st, Source: &src}); err != nil {
 		t.Fatal(err)
 	}
 	rec := httptest.NewRecorder()
-	if err := writeSnapshot(rec, st); err != nil {
+	if err := writeSnapshot(rec, st, src); err != nil {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(rec.Body.Bytes(), want.Bytes()) {

@@ -35,12 +35,19 @@ func deriveManifest(m fixtures.Manifest, st reference.State) (fixtures.Manifest,
 			stand["teammate"] = teammateStandIn(st, m.Users.Member.Email) // the member is settled by now
 		}
 		u, ok := users[c.Email]
+		gone := "no user has the e-mail " + c.Email + " any more"
+		if ok && (role == "superadmin") != u.IsSuperadmin { // the login no longer acts in its role
+			ok, gone = false, "the user "+c.Email+" is no longer a superadmin"
+			if u.IsSuperadmin {
+				gone = "the user " + c.Email + " is a superadmin now"
+			}
+		}
 		switch {
 		case !ok && stand[role] != nil:
-			notes = append(notes, fmt.Sprintf("users.%s: no user has the e-mail %s any more; %s, a user of the snapshot in the same role, stands in.", role, c.Email, stand[role].Email))
+			notes = append(notes, fmt.Sprintf("users.%s: %s; %s, a user of the snapshot in the same role, stands in.", role, gone, stand[role].Email))
 			*c = fixtures.Credentials{Email: stand[role].Email, Password: stand[role].Password}
 		case !ok:
-			notes = append(notes, fmt.Sprintf("users.%s: no user has the e-mail %s any more; the manifest no longer knows this login.", role, c.Email))
+			notes = append(notes, fmt.Sprintf("users.%s: %s; the manifest no longer knows this login.", role, gone))
 			*c = fixtures.Credentials{}
 		case u.Password != c.Password:
 			c.Password = u.Password

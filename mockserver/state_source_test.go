@@ -54,6 +54,20 @@ func TestStateFileKeepsTheSeedItsWorldCameFrom(t *testing.T) {
 	if rec.Code != http.StatusOK || fresh.Default().Source().Seed != 7 || !reflect.DeepEqual(fresh.Manifest().Domains.Carts, want.Domains.Carts) {
 		t.Errorf("PUT of the saved file: %d %s, source %+v; want seed 7 and its carts", rec.Code, rec.Body, fresh.Default().Source())
 	}
+	// GET /__mock/state carries it too: a snapshot of a seed-7 world put into another world
+	// keeps seed 7's carts (flows recorded there named carts the manifest had blanked).
+	rec = httptest.NewRecorder()
+	s.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/__mock/state", nil))
+	got := rec.Body.String()
+	rec = httptest.NewRecorder()
+	fresh.ServeHTTP(rec, httptest.NewRequest(http.MethodPut, "/__worlds/other/__mock/state", strings.NewReader(got)))
+	other, err := fresh.World("other")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rec.Code != http.StatusOK || other.Source().Seed != 7 || !reflect.DeepEqual(other.Manifest().Domains.Carts, want.Domains.Carts) {
+		t.Errorf("PUT of GET /__mock/state into another world: %d %s, source %+v; want seed 7 and its carts", rec.Code, rec.Body, other.Source())
+	}
 	unknown := strings.Replace(string(b), `"scenario":"default"`, `"scenario":"nowhere"`, 1)
 	if unknown == string(b) {
 		t.Fatalf("the saved file names no default scenario: %.300s", b[len(b)-300:])

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -249,12 +250,14 @@ func TestSnapshotIdPast64Bits(t *testing.T) {
 	}
 }
 
-// A snapshot saved from a world of another seed keeps a usable manifest when loaded: its users
-// in the manifest's roles stand in for the ones it no longer has, and can log in.
+// A snapshot saved from a world of another seed, without the source it came from, keeps a
+// usable manifest when loaded: its users in the manifest's roles stand in for the ones it no
+// longer has, and can log in.
 func TestSnapshotOfAnotherSeedKeepsLogins(t *testing.T) {
 	m := newMock(t, mockserver.Config{})
 	m.ctl(http.MethodPost, "/__worlds/seven/__mock/reset", map[string]any{"seed": 7}).wantStatus(t, 200)
 	snap := string(m.ctl(http.MethodGet, "/__worlds/seven/__mock/state", nil).wantStatus(t, 200).raw)
+	snap = regexp.MustCompile(`,"source":\{[^}]*\}`).ReplaceAllString(snap, "") // one saved without its source
 	m.ctl(http.MethodPut, "/__worlds/other/__mock/state", snap).wantStatus(t, 200)
 	raw := m.ctl(http.MethodGet, "/__worlds/other/__mock/fixtures", nil).wantStatus(t, 200).raw
 	var mf struct {
@@ -287,5 +290,54 @@ func TestSnapshotOfAnotherSeedKeepsLogins(t *testing.T) {
 	}
 	if mate, mem := mf.Users["teammate"].Email, mf.Users["member"].Email; mate == mem || project[mate] != project[mem] {
 		t.Errorf("teammate %s (project %d) is not another user of the member %s's project %d", mate, project[mate], mem, project[mem])
+	}
+}
+
+// A manifest login whose user the snapshot moved out of its role (the superadmin no longer
+// one, the member made one) is stood in for, with a note, as a user gone is: the manifest
+// kept naming a superadmin who was answered 403, and the suite failed the mock itself.
+func TestSnapshotThatChangesARoleMovesTheManifestLogin(t *testing.T) {
+	m := newMock(t, mockserver.Config{})
+	before := m.ctl(http.MethodGet, "/__mock/fixtures", nil).wantStatus(t, 200).raw
+	var mf struct {
+		Users map[string]struct{ Email, Password string }
+	}
+	if err := json.Unmarshal(before, &mf); err != nil {
+		t.Fatal(err)
+	}
+	var st map[string]any
+	if err := json.Unmarshal(m.ctl(http.MethodGet, "/__mock/state", nil).wantStatus(t, 200).raw, &st); err != nil {
+		t.Fatal(err)
+	}
+	for _, u := range st["users"].([]any) {
+		u := u.(map[string]any)
+		switch u["email"] {
+		case mf.Users["superadmin"].Email:
+			u["is_superadmin"] = false
+		case mf.Users["member"].Email:
+			u["is_superadmin"] = true
+		}
+	}
+	m.ctl(http.MethodPut, "/__mock/state", st).wantStatus(t, 200)
+	raw := m.ctl(http.MethodGet, "/__mock/fixtures", nil).wantStatus(t, 200).raw
+	var after struct {
+		Users map[string]struct{ Email, Password string }
+	}
+	if err := json.Unmarshal(raw, &after); err != nil {
+		t.Fatal(err)
+	}
+	var worlds struct {
+		Worlds []struct{ Notes []string }
+	}
+	if err := json.Unmarshal(m.ctl(http.MethodGet, "/__mock/worlds", nil).wantStatus(t, 200).raw, &worlds); err != nil || len(worlds.Worlds) == 0 {
+		t.Fatalf("GET /__mock/worlds: %v", err)
+	}
+	for role, was := range map[string]string{"superadmin": mf.Users["superadmin"].Email, "member": mf.Users["member"].Email} {
+		if after.Users[role].Email == was {
+			t.Errorf("users.%s is still %s, whose role the snapshot changed:\n%s", role, was, raw)
+		}
+	}
+	if notes := strings.Join(worlds.Worlds[0].Notes, " "); !strings.Contains(notes, "no longer a superadmin") || !strings.Contains(notes, "a superadmin now") {
+		t.Errorf("notes %q, want each moved login named", notes)
 	}
 }
