@@ -171,7 +171,13 @@ func (s *Server) peekRate(w http.ResponseWriter, r *http.Request) {
 // spend takes one request of key's window in wl, sets the rate-limit headers and answers 429
 // once the window is spent.
 func (s *Server) spend(w http.ResponseWriter, wl *world, key string) bool {
-	v := wl.limiter.take(key)
+	return spendFrom(w, wl.limiter, key)
+}
+
+// spendFrom takes one request of key's window of l, sets the rate-limit headers and answers
+// 429 once the window is spent.
+func spendFrom(w http.ResponseWriter, l *rateLimiter, key string) bool {
+	v := l.take(key)
 	setRateHeaders(w.Header(), v)
 	if !v.allowed {
 		writeRateLimited(w, "Too many requests.", v.retryAfter)
@@ -180,15 +186,16 @@ func (s *Server) spend(w http.ResponseWriter, wl *world, key string) bool {
 	return true
 }
 
-// spendUnbound spends, for a request to one of the API's paths that names no world the mock
-// can serve, the client address's window of the default world, as an unknown path does: every
-// answer of the API's paths carries the rate-limit headers (D3), a refusal of its world too.
-// The mock's own paths carry none.
+// spendUnbound spends, for a request that names no world the mock can serve, the client
+// address's window of such requests, as an unknown path spends its world's: every answer but
+// the mock's own endpoints' carries the rate-limit headers (D3), a refusal of its world too (an
+// unknown path under /__mock/ lacked them). The window is the server's, not the default
+// world's: a worker mistyping world names spent the default world's unknown-path window.
 func (s *Server) spendUnbound(w http.ResponseWriter, r *http.Request) bool {
-	if s.isControlPath(r.URL.Path) {
+	if s.controlMethods(r.URL.Path) != "" {
 		return true
 	}
-	return s.spend(w, s.worlds.def, "addr:"+clientAddr(r))
+	return spendFrom(w, s.unbound, "addr:"+clientAddr(r))
 }
 
 // setRateHeaders sets X-RateLimit-Limit and X-RateLimit-Remaining of a verdict.

@@ -64,6 +64,9 @@ type Server struct {
 	// when a reset names a scenario not among them (SetScenarioProblem).
 	scenarioProblem atomic.Pointer[string]
 	logins          *loginThrottle // failed logins per client address and e-mail, in every world (D144)
+	// unbound is the rate window of requests that name no world the mock can serve, per
+	// client address (spendUnbound).
+	unbound *rateLimiter
 }
 
 // New returns the mock for cfg: the default world of cfg.Seed and cfg.Scenario (or cfg.State)
@@ -106,6 +109,7 @@ func New(cfg Config) (*Server, error) {
 	s.snapshotTurn = answerbound.NewTurn()
 	s.answers = answerbound.New(maxAnswersInFlight)
 	s.logins = newLoginThrottle()
+	s.unbound = newRateLimiter(cfg.RateLimit, s.base.WindowNow)
 	def, err := s.newWorld(DefaultWorld, Source{Seed: cfg.Seed, Scenario: cfg.Scenario}, s.base.Now())
 	if err != nil {
 		return nil, fmt.Errorf("new mock server: %w", err)
