@@ -270,6 +270,11 @@ func (s *Server) handleReset(w http.ResponseWriter, r *http.Request) {
 		}
 		src.Scenario = in.Scenario
 	}
+	if f, ok := s.userScenarios()[src.Scenario]; ok && in.Seed != nil && f.Seed != 0 && f.Seed != *in.Seed {
+		// The file's seed wins (D101): a seed sent for it would be dropped with a 200.
+		writeValidation(w, map[string][]string{"seed": {fmt.Sprintf("The scenario %q names its own seed, %d, which a reset does not change; leave seed out, or send %d.", clip(src.Scenario, 80), f.Seed, f.Seed)}})
+		return
+	}
 	wl, ok := s.worldToChange(w, r)
 	if !ok {
 		return
