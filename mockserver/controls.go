@@ -270,10 +270,11 @@ func (s *Server) handleReset(w http.ResponseWriter, r *http.Request) {
 		}
 		src.Scenario = in.Scenario
 	}
-	if f, ok := s.userScenarios()[src.Scenario]; ok && in.Seed != nil && f.Seed != 0 && f.Seed != *in.Seed {
-		// The file's seed wins (D101): a seed sent for it would be dropped with a 200.
-		writeValidation(w, map[string][]string{"seed": {fmt.Sprintf("The scenario %q names its own seed, %d, which a reset does not change; leave seed out, or send %d.", clip(src.Scenario, 80), f.Seed, f.Seed)}})
-		return
+	if in.Seed != nil {
+		if msg := s.seedOverridden(src.Scenario, *in.Seed); msg != "" {
+			writeValidation(w, map[string][]string{"seed": {msg}})
+			return
+		}
 	}
 	wl, ok := s.worldToChange(w, r)
 	if !ok {
@@ -294,6 +295,15 @@ func (s *Server) handleReset(w http.ResponseWriter, r *http.Request) {
 		"now":      wl.clockNow(),
 		"fixtures": st.manifest,
 	})
+}
+
+// seedOverridden words why a reset to scenario may not name seed: the scenario's file names a
+// seed of its own, which wins (D145), so the seed sent would be dropped; "" when it may.
+func (s *Server) seedOverridden(scenario string, seed int64) string {
+	if f, ok := s.userScenarios()[scenario]; ok && f.Seed != 0 && f.Seed != seed {
+		return fmt.Sprintf("The scenario %q names its own seed, %d, which a reset does not change; leave seed out, or send %d.", clip(scenario, 80), f.Seed, f.Seed)
+	}
+	return ""
 }
 
 // writeResetError answers a reset that failed: 422 under scenario when the scenario does not

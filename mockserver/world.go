@@ -353,6 +353,11 @@ func (h *World) ResetTo(src Source) error {
 	if src.Scenario == "" {
 		src.Scenario = h.s.cfg.Scenario
 	}
+	if src.Seed != 0 {
+		if msg := h.s.seedOverridden(src.Scenario, src.Seed); msg != "" {
+			return errors.New("mockserver: " + msg)
+		}
+	}
 	src.Snapshot = false
 	w, err := h.cur()
 	if err != nil {
