@@ -52,6 +52,10 @@ func (p *Proxy) reverseProxy(transport http.RoundTripper) *httputil.ReverseProxy
 		t := http.DefaultTransport.(*http.Transport).Clone()
 		t.DisableCompression = true
 		t.ResponseHeaderTimeout = upstreamTimeout
+		// An answer's headers are read up to 1 MiB, as a client's are (net/http's server
+		// default): the transport's own 10 MiB let headers of megabytes through unjudged, each
+		// held while written to a client that did not read (D95).
+		t.MaxResponseHeaderBytes = maxAnswerHeader
 		// An answer's trailer section is read within the connection's read buffer: net/http's
 		// 4 KiB failed a whole answer with a trailer past it (D222; longTrailers past this).
 		t.ReadBufferSize = maxTrailers
@@ -116,6 +120,9 @@ func routedPath(path string) string {
 	}
 	return strings.ToLower("/" + strings.Join(kept, "/")) // Express and ASP.NET route case-insensitively
 }
+
+// maxAnswerHeader bounds the bytes of an answer's header section the proxy reads.
+const maxAnswerHeader = 1 << 20
 
 // maxBodiesHeld bounds the request bytes the proxy reads ahead for checking at once, over every
 // exchange (D216), as maxHeldAnswers bounds the answers'.
@@ -289,7 +296,7 @@ func upstreamProblem(err error) string {
 	case strings.Contains(err.Error(), "missing colon"):
 		return "its answer holds a header line without a colon"
 	case strings.Contains(err.Error(), "response headers exceeded"):
-		return "its answer's headers are larger than the proxy reads (1 MiB)"
+		return fmt.Sprintf("its answer's headers are larger than the proxy reads (%d MiB)", maxAnswerHeader>>20)
 	case strings.Contains(err.Error(), "chunk"):
 		return "its answer's chunked transfer encoding is broken"
 	case strings.Contains(err.Error(), "use of closed network connection"):
