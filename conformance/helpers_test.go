@@ -214,7 +214,7 @@ func sendCtx(ctx context.Context, r Request) *Exchange {
 		if n := client.Unanswered(); n >= maxUnanswered {
 			AbortSuite(fmt.Sprintf("the deployment stopped answering: the last %d requests got no answer within %s (CONFORMANCE_TIMEOUT) or had their connection refused, the last being %s (%v); the run ends here rather than fail or wait on every spec left. Its health check may answer while its operations hang (a database down, a stuck worker), or the deployment went down.", n, cfg.Timeout, r.Op.ID, err))
 		}
-		Fail(fmt.Sprintf("%s: the request could not be made: %s\n\n%s", r.Op.ID, err, ex.Describe()))
+		Fail(fmt.Sprintf("%s: no answer: %s. The deployment must answer every request (%s). A deployment that is only slow answers within a longer CONFORMANCE_TIMEOUT (now %s).\n\n%s", r.Op.ID, err, Cite(rules.UP1), cfg.Timeout, ex.Describe()))
 	}
 	if n := client.RefusedOnly(); n >= maxRefused {
 		AbortSuite(fmt.Sprintf("the deployment refuses every request with 429: it has answered nothing else, and %d requests were still refused after waiting what Retry-After asked, as long as CONFORMANCE_RETRY_MAX (%s) allows, the last being %s; the run ends here rather than wait on and skip every spec left. Its rate limits may be spent from an earlier run (start with a fresh window), or it refuses everything.", n, cfg.RetryMax, r.Op.ID))

@@ -118,14 +118,16 @@ const ReportEntryExploreOp = "explore-op"
 // readonly profile left out.
 func Summarize(report types.Report, run conformance.Run) Summary {
 	s := Summary{Profile: map[string]*Tally{}, ByOperation: map[string]map[string]*Tally{}, Run: run, LeftOut: map[string]int{}}
-	for _, why := range report.SpecialSuiteFailureReasons {
-		if interruptedMessage(why) {
-			s.Interrupted = why
-		}
-	}
 	for _, sr := range report.SpecReports { // a spec that ended the run (AbortSuite): the rest never ran
 		if sr.State == types.SpecStateAborted && s.Interrupted == "" {
 			s.Interrupted = "aborted: " + firstLine(sr.Failure.Message)
+		}
+	}
+	for _, why := range report.SpecialSuiteFailureReasons {
+		// The spec's reason first: in a parallel run the other processes say only "Interrupted
+		// by Other Ginkgo Process", which named no cause when it came first.
+		if interruptedMessage(why) && s.Interrupted == "" {
+			s.Interrupted = why
 		}
 	}
 	if s.Interrupted != "" {
