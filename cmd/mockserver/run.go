@@ -367,6 +367,11 @@ func serve(ctx context.Context, opts options, std stdio) error {
 	defer logs.Close()
 	logger := slog.New(newRequestLines(logs))
 	routeStdLog(logger)
+	unlock, err := opts.steer.lock()
+	if err != nil {
+		return err
+	}
+	defer unlock()
 	mock, err := newMock(opts, logger)
 	if err != nil {
 		return err

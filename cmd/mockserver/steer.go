@@ -134,6 +134,40 @@ func (o steerOptions) apply(cfg *mockserver.Config) error {
 	return nil
 }
 
+// lock takes the state file for this mock until release is called (D65): a second mock
+// started on the same file is refused, since each would save over the other's session at its
+// stop (a write one of them acknowledged was lost). The lock is a file beside the state file
+// (its name and ".lock"), locked with flock and removed at release; a state file mounted on
+// its own, saved in place, is locked itself. A file that cannot be opened is left to apply to
+// word; the kernel drops the lock of a mock killed.
+func (o steerOptions) lock() (release func(), err error) {
+	if o.stateFile == "" {
+		return func() {}, nil
+	}
+	path := linkTarget(o.stateFile)
+	lockPath, remove := path+".lock", true
+	if mountedOnItsOwn(path) {
+		lockPath, remove = path, false
+	}
+	f, err := os.OpenFile(lockPath, os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return func() {}, nil // apply says why the file or its directory cannot be used
+	}
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		f.Close()
+		if errors.Is(err, syscall.EWOULDBLOCK) {
+			return nil, o.unusable("another mock is using this state file (its lock %s is held); each would save over the other's world at its stop, so start this one with a state file of its own", lockPath)
+		}
+		return func() {}, nil // a file system without locks: nothing to lock with
+	}
+	return func() {
+		if remove {
+			_ = os.Remove(lockPath) // while still locked: a mock starting now finds it held
+		}
+		f.Close()
+	}, nil
+}
+
 // unusable is a state file the mock cannot start from: a usage error (exit 2) naming the flag,
 // or the variable it came from, and the file.
 func (o steerOptions) unusable(format string, args ...any) error {
