@@ -2,6 +2,7 @@ package reference_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -141,6 +142,11 @@ func TestNewChecksFieldRules(t *testing.T) {
 		{"rejects a currency that is not a code", func(s *reference.State) { s.Carts[0].Currency = "XXXX" }, "carts[0]: currency must be a currency code"},
 		{"rejects a cart status outside open and locked", func(s *reference.State) { s.Carts[0].Status = "shipped" }, "carts[0]: status must be one of open, locked"},
 		{"rejects an item action outside register, transfer, renew", func(s *reference.State) { s.Carts[0].Items[0].Action = "fly" }, "items[0].action must be one of register, transfer, renew"},
+		{"rejects more tokens for a user than a user keeps", func(s *reference.State) {
+			for i := range reference.MaxTokensPerUser + 1 {
+				s.Tokens = append(s.Tokens, reference.Token{Token: fmt.Sprintf("token-%d", i), UserID: s.Users[0].ID, IssuedAt: t0})
+			}
+		}, "tokens[1000]: user_id 1 holds more than 1000 tokens"},
 		{"rejects a token of 3 characters", func(s *reference.State) {
 			s.Tokens = append(s.Tokens, reference.Token{Token: "abc", UserID: s.Users[0].ID, IssuedAt: t0})
 		}, "tokens[0]: token must be at least 4 characters"},

@@ -55,10 +55,14 @@ func checkAccountRecords(r *ruleCheck, st State) {
 		r.text("password", u.Password, 0, true)
 		r.optText("language", u.Language, 0)
 	}
+	held := map[int64]int{} // tokens per user so far: a user keeps MaxTokensPerUser (D10)
 	for i, t := range st.Tokens {
 		r.at("tokens", i, t.UserID)
 		r.bearer(t.Token)
 		r.time("issued_at", &t.IssuedAt)
+		if held[t.UserID]++; held[t.UserID] == MaxTokensPerUser+1 {
+			r.fail("user_id %d holds more than %d tokens, the most a user keeps (each login past it ends the oldest)", t.UserID, MaxTokensPerUser)
+		}
 	}
 }
 
