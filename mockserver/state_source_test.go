@@ -2,11 +2,16 @@ package mockserver
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/opsapi/mocktoolkit/fixtures"
 )
 
 // A state file keeps the seed and scenario its world was built from, and a start from it
@@ -77,4 +82,49 @@ func TestStateFileKeepsTheSeedItsWorldCameFrom(t *testing.T) {
 	if rec.Code != http.StatusUnprocessableEntity || !strings.Contains(rec.Body.String(), "nowhere") {
 		t.Errorf("PUT naming an unknown scenario: %d %s, want 422 naming it", rec.Code, rec.Body)
 	}
+}
+
+// A snapshot's source seed is the one its records were built from, even when the scenario's
+// file now names another seed of its own: the file's seed replaced it, the manifest's carts
+// were blanked and the next save wrote the file's seed in place of the records'.
+func TestSnapshotSourceSeedWinsOverTheScenarioFilesNewSeed(t *testing.T) {
+	s, err := New(Config{Scenarios: map[string]*fixtures.ScenarioFile{"second": scenarioWithSeed(t, 42)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := s.World("a")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := a.ResetTo(Source{Scenario: "second"}); err != nil {
+		t.Fatal(err)
+	}
+	want := a.Manifest().Domains
+	rec := httptest.NewRecorder()
+	s.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/__worlds/a/__mock/state", nil))
+	snapshot := rec.Body.String()
+	s.SetScenarios(map[string]*fixtures.ScenarioFile{"second": scenarioWithSeed(t, 43)}) // the file edited
+	rec = httptest.NewRecorder()
+	s.ServeHTTP(rec, httptest.NewRequest(http.MethodPut, "/__worlds/b/__mock/state", strings.NewReader(snapshot)))
+	b, err := s.World("b")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rec.Code != http.StatusOK || b.Source().Seed != 42 || !reflect.DeepEqual(b.Manifest().Domains, want) {
+		t.Errorf("snapshot of seed 42 put after the file moved to 43: %d, source %+v, carts %+v; want seed 42 and its carts %+v", rec.Code, b.Source(), b.Manifest().Domains, want)
+	}
+}
+
+// scenarioWithSeed is a scenario file on the default world naming seed as its own.
+func scenarioWithSeed(t *testing.T, seed int64) *fixtures.ScenarioFile {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "second.yaml")
+	if err := os.WriteFile(path, fmt.Appendf(nil, "name: second\nbase: default\nseed: %d\n", seed), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	f, err := fixtures.LoadScenarioFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f
 }

@@ -237,7 +237,12 @@ func (s *Server) sourceManifest(from *SavedSource, now time.Time) (*worldState, 
 	if !s.knownScenario(from.Scenario) {
 		return nil, fmt.Errorf("source.scenario %q is not a scenario this mock has (%s); the records were built from it, so their fixture manifest cannot be: load that scenario, or leave out the source member", clip(from.Scenario, 80), strings.Join(s.scenarioNames(), ", "))
 	}
-	src := s.source(Source{Seed: from.Seed, Scenario: from.Scenario})
+	// The seed as recorded: the records were built from it, even if the scenario's file names
+	// another seed of its own by now.
+	src := Source{Seed: from.Seed, Scenario: from.Scenario}
+	if src.Seed == 0 {
+		src = s.source(src)
+	}
 	built, err := s.scenario(src, now)
 	if err != nil {
 		return nil, err
