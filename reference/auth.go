@@ -96,6 +96,18 @@ func (s *Store) UserByToken(token string) (User, error) {
 	return cloneUser(s.users[id]), nil
 }
 
+// UserByEmail returns the user whose e-mail is email, as a login reads it (any case, spaces
+// around it ignored).
+func (s *Store) UserByEmail(email string) (User, bool) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	id, ok := s.emails[normalizeEmail(email)]
+	if !ok {
+		return User{}, false
+	}
+	return cloneUser(s.users[id]), true
+}
+
 // MaxTokensPerUser is how many live tokens a user keeps (D10): the next login revokes the
 // oldest, so a test suite logging in for every test does not grow a world without end.
 const MaxTokensPerUser = 1000
