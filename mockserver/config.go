@@ -24,7 +24,8 @@ type Config struct {
 
 	// Latency delays every operation by a fixed or ranged time (none when zero).
 	Latency Latency
-	// AdminToken, when set, is required by every /__mock/ endpoint in X-Mock-Admin-Token.
+	// AdminToken, when set, is required by every /__mock/ endpoint in X-Mock-Admin-Token:
+	// visible ASCII characters only (CheckAdminToken).
 	AdminToken string
 	// CORSOrigins are the origins browsers may call the API from; empty means any ("*"). The
 	// mock's own endpoints answer only the origins listed here, never "*" (D103).
@@ -110,6 +111,9 @@ func (cfg Config) check() error {
 	if err := cfg.Latency.check(); err != nil {
 		bad("Config.Latency %s: %v", cfg.Latency, err)
 	}
+	if err := CheckAdminToken(cfg.AdminToken); err != nil {
+		bad("Config.AdminToken: %v", err)
+	}
 	if !cfg.Now.IsZero() {
 		if err := CheckClockStart(cfg.Now); err != nil {
 			bad("Config.Now %s: %v", cfg.Now.Format(time.RFC3339), err)
@@ -128,6 +132,19 @@ func (l Latency) check() error {
 		return fmt.Errorf("at most %s", MaxLatency)
 	case l.Max != 0 && l.Max < l.Min:
 		return errors.New("the range ends before it starts")
+	}
+	return nil
+}
+
+// CheckAdminToken says why token cannot be the admin token: it travels in the
+// X-Mock-Admin-Token header, which carries visible ASCII characters only (HTTP trims spaces
+// around a value and refuses control characters), so a token with others could never be sent
+// and every control would answer 401.
+func CheckAdminToken(token string) error {
+	for _, c := range token {
+		if c <= ' ' || c > '~' {
+			return errors.New("want visible ASCII characters only, no spaces (it travels in the X-Mock-Admin-Token header)")
+		}
 	}
 	return nil
 }

@@ -30,6 +30,11 @@ func TestNewRefusesWhatTheFlagsRefuse(t *testing.T) {
 		{mockserver.Config{Now: time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC)}, "Config.Now"},
 		{mockserver.Config{Seed: fixtures.MaxSeed + 1}, "Config.Seed"},
 		{mockserver.Config{Seed: -fixtures.MaxSeed - 1}, "Config.Seed"},
+		// A header never carries it: every control answered 401 (the flag refused it already).
+		{mockserver.Config{AdminToken: " "}, "Config.AdminToken"},
+		{mockserver.Config{AdminToken: "x\n"}, "Config.AdminToken"},
+		{mockserver.Config{AdminToken: "a b"}, "Config.AdminToken"},
+		{mockserver.Config{AdminToken: "é"}, "Config.AdminToken"},
 	} {
 		_, err := mockserver.New(c.cfg)
 		if err == nil || !strings.Contains(err.Error(), c.field) {
@@ -52,6 +57,7 @@ func TestNewTakesWhatTheFlagsTake(t *testing.T) {
 		{MaxWorlds: mockserver.MostWorlds, MaxStateMB: mockserver.MostStateMB, MaxRecords: 1, RateLimit: 1, JournalSize: 1},
 		{Now: time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC)},
 		{Seed: fixtures.MaxSeed}, {Seed: -fixtures.MaxSeed},
+		{AdminToken: "s3cret-!~"},
 	} {
 		if _, err := mockserver.New(cfg); err != nil {
 			t.Errorf("New(%+v): %v", cfg, err)
