@@ -163,6 +163,10 @@ func (c *Client) Send(ctx context.Context, r Request) (*Exchange, error) {
 		return nil, err
 	}
 	ex := &Exchange{Op: r.Op, As: r.As, URL: c.base + r.Op.Path, ReqBody: body}
+	// A token sent is a credential the reports scrub wherever an answer quotes it: a
+	// deployment echoing the Authorization header in a message put live tokens in the JUnit
+	// and JSON reports.
+	reportSecrets.Note(r.Token)
 	for attempt := 0; ; attempt++ {
 		req, err := r.httpRequest(ctx, ex.URL, body)
 		if err != nil {

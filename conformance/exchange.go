@@ -124,8 +124,8 @@ var (
 )
 
 // reportSecrets are the manifest's credential values (its users' passwords, cart tokens),
-// noted when it is loaded: a report never shows one, whatever field carries it (a flow may bind
-// a password into a title).
+// noted when it is loaded, and every bearer token the suite sends (Client.Send): a report never
+// shows one, whatever field carries it (a flow may bind a password into a title).
 var reportSecrets = redact.NewKnown(0)
 
 // Redact hides credentials in a text meant for a report: passwords and tokens in JSON, a
@@ -135,10 +135,8 @@ func Redact(s string) string {
 	return reportSecrets.Replace(bearerText.ReplaceAllString(s, "${1}<redacted>"))
 }
 
-// redactJSON hides passwords and tokens in a JSON text, and the manifest's credentials.
-func redactJSON(b []byte) string {
-	return reportSecrets.Replace(secretFields.ReplaceAllString(string(b), `$1"<redacted>"`))
-}
+// redactJSON hides passwords and tokens in a JSON text, as Redact does a text.
+func redactJSON(b []byte) string { return Redact(string(b)) }
 
 func truncate(s string, n int) string {
 	if len(s) <= n {
