@@ -16,17 +16,8 @@ import (
 // password redacted, so the replay fails as the recording did.
 func TestFlowRecordsAnUnnamedUsersLoginAsItsRole(t *testing.T) {
 	m := newMock(t, mockserver.Config{})
-	var st struct {
-		Users []struct {
-			Email, Password string
-			ProjectID       int64 `json:"project_id"`
-			IsSuperadmin    bool  `json:"is_superadmin"`
-		}
-	}
 	m.ctl(http.MethodPost, "/__worlds/u5/__mock/reset", nil).wantStatus(t, 200)
-	if err := json.Unmarshal(m.ctl(http.MethodGet, "/__worlds/u5/__mock/state", nil).wantStatus(t, 200).raw, &st); err != nil {
-		t.Fatal(err)
-	}
+	st := worldUsers(t, m, "/__worlds/u5")
 	named := map[string]bool{}
 	for _, c := range []string{m.manifest.Users.Member.Email, m.manifest.Users.Superadmin.Email, m.manifest.Users.Outsider.Email, m.manifest.Users.Teammate.Email} {
 		named[strings.ToLower(c)] = true

@@ -196,16 +196,7 @@ func TestFlowKeepsLongListsWhole(t *testing.T) {
 // member as the member, a user of another project as the outsider (D171).
 func TestFlowNamesOtherUsersByTheirProject(t *testing.T) {
 	m := newMock(t, mockserver.Config{})
-	var st struct {
-		Users []struct {
-			Email, Password string
-			ProjectID       int64 `json:"project_id"`
-			IsSuperadmin    bool  `json:"is_superadmin"`
-		} `json:"users"`
-	}
-	if err := json.Unmarshal(m.ctl(http.MethodGet, "/__mock/state", nil).wantStatus(t, 200).raw, &st); err != nil {
-		t.Fatal(err)
-	}
+	st := worldUsers(t, m, "")
 	memberProject := int64(0)
 	for _, u := range st.Users {
 		if u.Email == m.manifest.Users.Member.Email {
@@ -475,4 +466,24 @@ func TestFlowLeavesOutCallsSentOtherwise(t *testing.T) {
 	if len(doc.Steps) != 1 || !strings.Contains(doc.Note, "5 calls sent otherwise than the API's POST of JSON") {
 		t.Errorf("want the login only, and a note on the 5 calls left out:\n%s", raw)
 	}
+}
+
+// stateUsers are the users of a world's snapshot, as a flow test reads them.
+type stateUsers struct {
+	Users []struct {
+		Email, Password string
+		ProjectID       int64 `json:"project_id"`
+		IsSuperadmin    bool  `json:"is_superadmin"`
+	} `json:"users"`
+}
+
+// worldUsers reads the users of the world at prefix ("" for the default world, else
+// "/__worlds/<name>").
+func worldUsers(t *testing.T, m *mock, prefix string) stateUsers {
+	t.Helper()
+	var st stateUsers
+	if err := json.Unmarshal(m.ctl(http.MethodGet, prefix+"/__mock/state", nil).wantStatus(t, 200).raw, &st); err != nil {
+		t.Fatal(err)
+	}
+	return st
 }
