@@ -35,7 +35,7 @@ SELFTEST = ./conformance/selftest
 test: ## the full loop: every test (race detector on, container tests, the whole self-test, the generated client), then the suite against the mock image and the README's container commands
 	@mkdir -p build
 	@OPSAPI_FULL_TESTS=1 $(GO) test -count=1 -parallel 6 -timeout 40m $(SELFTEST) > build/selftest.log 2>&1 & selftest=$$!; \
-	OPSAPI_FULL_TESTS=1 TESTCONTAINERS_RYUK_DISABLED=true $(GO) test -race -count=1 $$($(GO) list ./... | grep -v '/conformance/selftest$$'); race=$$?; \
+	OPSAPI_FULL_TESTS=1 TESTCONTAINERS_RYUK_DISABLED=true $(GO) test -race -count=1 -timeout 30m $$($(GO) list ./... | grep -v '/conformance/selftest$$'); race=$$?; \
 	wait $$selftest; self=$$?; \
 	echo "== the self-test ($(SELFTEST), run beside the race run)"; cat build/selftest.log; \
 	test $$race = 0 && test $$self = 0
