@@ -17,6 +17,7 @@ import (
 // and named in the notes; a user whose password changed gets the new one. The rest of the
 // manifest still holds and is kept.
 func deriveManifest(m fixtures.Manifest, st reference.State) (fixtures.Manifest, []string) {
+	m = m.Clone() // changed in place below: the manifest as built stays as it was
 	notes := []string{"A snapshot replaced this world's records: the manifest was checked against them."}
 	users := map[string]reference.User{}
 	for _, u := range st.Users {

@@ -1,6 +1,7 @@
 package mockserver
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -127,4 +128,34 @@ func scenarioWithSeed(t *testing.T, seed int64) *fixtures.ScenarioFile {
 		t.Fatal(err)
 	}
 	return f
+}
+
+// Each snapshot is checked against the manifest of its source as built, not against the one the
+// last snapshot left: a snapshot without carts blanked them, and putting the world's own
+// snapshot back left them blank.
+func TestSnapshotsAreCheckedAgainstTheBuiltManifest(t *testing.T) {
+	s, err := New(Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := s.Manifest().Domains
+	rec := httptest.NewRecorder()
+	s.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/__mock/state", nil))
+	snapshot := rec.Body.Bytes()
+	var noCarts map[string]any
+	if err := json.Unmarshal(snapshot, &noCarts); err != nil {
+		t.Fatal(err)
+	}
+	noCarts["carts"] = []any{}
+	stripped, _ := json.Marshal(noCarts)
+	for _, body := range [][]byte{stripped, snapshot} {
+		rec := httptest.NewRecorder()
+		s.ServeHTTP(rec, httptest.NewRequest(http.MethodPut, "/__mock/state", bytes.NewReader(body)))
+		if rec.Code != http.StatusOK {
+			t.Fatalf("PUT: %d %s", rec.Code, rec.Body)
+		}
+	}
+	if got := s.Manifest().Domains; !reflect.DeepEqual(got, want) {
+		t.Errorf("after a snapshot without carts and the world's own again: carts %+v, want %+v", got, want)
+	}
 }

@@ -75,8 +75,12 @@ func (w *world) release() { w.inflight.Add(-1) }
 type worldState struct {
 	store    *reference.Store
 	manifest fixtures.Manifest
-	notes    []string // what the scenario changed, what the manifest no longer knows (D102)
-	source   Source
+	// built is the manifest of source as it was built, before any snapshot was checked against
+	// it: what the next snapshot of the same source is checked against (D102), so a manifest
+	// a snapshot blanked comes back with the records, and no world is built again to know it.
+	built  fixtures.Manifest
+	notes  []string // what the scenario changed, what the manifest no longer knows (D102)
+	source Source
 	// epoch counts the world's resets (swap): a call that acted on a state of an earlier epoch
 	// is kept out of the journal and its counts, which the reset cleared (D62, D105).
 	epoch uint64
@@ -152,7 +156,7 @@ func (s *Server) rebuild(w *world, src Source) error {
 		}
 	}
 	s.noteCredentials(w, built.State)
-	w.swap(&worldState{store: st, manifest: built.Manifest, notes: built.Notes, source: src}, true)
+	w.swap(&worldState{store: st, manifest: built.Manifest, built: built.Manifest, notes: built.Notes, source: src}, true)
 	return nil
 }
 
@@ -196,7 +200,7 @@ func (s *Server) loadState(w *world, st reference.State, from *SavedSource) erro
 	if len(st.Users) == 0 {
 		return errNoUsers
 	}
-	base, err := s.sourceManifest(from, w.clock.Now())
+	src, built, err := s.sourceManifest(w, from)
 	if err != nil {
 		return err
 	}
@@ -210,14 +214,9 @@ func (s *Server) loadState(w *world, st reference.State, from *SavedSource) erro
 		return err
 	}
 	s.noteCredentials(w, st)
-	old := w.cur.Load()
-	src, manifest := old.source, old.manifest
-	if base != nil {
-		src, manifest = base.source, base.manifest
-	}
 	src.Snapshot = true
-	m, notes := deriveManifest(manifest, store.State())
-	w.swap(&worldState{store: store, manifest: m, notes: notes, source: src}, false)
+	m, notes := deriveManifest(built, store.State())
+	w.swap(&worldState{store: store, manifest: m, built: built, notes: notes, source: src}, false)
 	// The calls before it acted on records that are gone: a new recording starts (D173). A call
 	// still under way on the old records is kept out of it (flowLog.add); the clear comes after
 	// the swap, so one recorded before it goes with the rest.
@@ -225,17 +224,19 @@ func (s *Server) loadState(w *world, st reference.State, from *SavedSource) erro
 	return nil
 }
 
-// sourceManifest builds the world of from for its manifest (nil when from is nil), refusing a
-// seed out of range or a scenario the mock has not loaded.
-func (s *Server) sourceManifest(from *SavedSource, now time.Time) (*worldState, error) {
+// sourceManifest is the source a snapshot's records came from and its manifest as built: from,
+// the seed and scenario the snapshot names (a state file's, GET /__mock/state's), else w's own.
+// A seed out of range or a scenario the mock has not loaded is refused.
+func (s *Server) sourceManifest(w *world, from *SavedSource) (Source, fixtures.Manifest, error) {
+	cur := w.state()
 	if from == nil {
-		return nil, nil
+		return cur.source, cur.built, nil
 	}
 	if err := fixtures.CheckSeed(from.Seed); err != nil {
-		return nil, fmt.Errorf("source.seed %d: %w", from.Seed, err)
+		return Source{}, fixtures.Manifest{}, fmt.Errorf("source.seed %d: %w", from.Seed, err)
 	}
 	if !s.knownScenario(from.Scenario) {
-		return nil, fmt.Errorf("source.scenario %q is not a scenario this mock has (%s); the records were built from it, so their fixture manifest cannot be: load that scenario, or leave out the source member", clip(from.Scenario, 80), strings.Join(s.scenarioNames(), ", "))
+		return Source{}, fixtures.Manifest{}, fmt.Errorf("source.scenario %q is not a scenario this mock has (%s); the records were built from it, so their fixture manifest cannot be: load that scenario, or leave out the source member", clip(from.Scenario, 80), strings.Join(s.scenarioNames(), ", "))
 	}
 	// The seed as recorded: the records were built from it, even if the scenario's file names
 	// another seed of its own by now.
@@ -243,11 +244,14 @@ func (s *Server) sourceManifest(from *SavedSource, now time.Time) (*worldState, 
 	if src.Seed == 0 {
 		src = s.source(src)
 	}
-	built, err := s.scenario(src, now)
-	if err != nil {
-		return nil, err
+	if src.Seed == cur.source.Seed && src.Scenario == cur.source.Scenario {
+		return cur.source, cur.built, nil // the world's own: known without building it again
 	}
-	return &worldState{manifest: built.Manifest, source: src}, nil
+	built, err := s.scenario(src, w.clock.Now())
+	if err != nil {
+		return Source{}, fixtures.Manifest{}, err
+	}
+	return src, built.Manifest, nil
 }
 
 // noteCredentials tells w's journal the credentials it may find quoted in a text before any
@@ -376,7 +380,7 @@ func (h *World) ResetTo(src Source) error {
 }
 
 // Manifest describes the world's records: logins and the ids of records to use (D102).
-func (h *World) Manifest() fixtures.Manifest { return h.now().state().manifest }
+func (h *World) Manifest() fixtures.Manifest { return h.now().state().manifest.Clone() }
 
 // Now is the world's clock as the API reads it: whole seconds (D104).
 func (h *World) Now() time.Time { return h.now().clock.Now().Truncate(time.Second) }
