@@ -88,8 +88,8 @@ func (e *ConfigError) Unwrap() error { return e.Err }
 func (cfg Config) check() error {
 	var errs []error
 	bad := func(format string, args ...any) { errs = append(errs, fmt.Errorf(format, args...)) }
-	if cfg.RateLimit < 0 {
-		bad("Config.RateLimit %d: want a positive number of requests a minute, or 0 for the default (%d)", cfg.RateLimit, DefaultRateLimit)
+	if cfg.RateLimit < 0 || cfg.RateLimit > MostRateLimit {
+		bad("Config.RateLimit %d: want a number of requests a minute from 1 to %d, or 0 for the default (%d)", cfg.RateLimit, MostRateLimit, DefaultRateLimit)
 	}
 	if cfg.JournalSize < 0 {
 		bad("Config.JournalSize %d: want a positive number of requests, or 0 for the default (%d)", cfg.JournalSize, DefaultJournalSize)
@@ -136,11 +136,22 @@ func (l Latency) check() error {
 	return nil
 }
 
+// MostRateLimit is the largest --rate-limit: the limit is sent in X-RateLimit-Limit, which a
+// JavaScript client reads exactly up to 2^53-1 (as seeds and ids, D26).
+const MostRateLimit = 1<<53 - 1
+
+// MaxAdminToken is the longest admin token: one a header can carry within the mock's own bound
+// on a request's headers, with room for the rest.
+const MaxAdminToken = 4096
+
 // CheckAdminToken says why token cannot be the admin token: it travels in the
 // X-Mock-Admin-Token header, which carries visible ASCII characters only (HTTP trims spaces
-// around a value and refuses control characters), so a token with others could never be sent
-// and every control would answer 401.
+// around a value and refuses control characters) and a bounded length, so a token past either
+// could never be sent and every control would answer 401 (or 431).
 func CheckAdminToken(token string) error {
+	if len(token) > MaxAdminToken {
+		return fmt.Errorf("want at most %d characters, got %d (it travels in the X-Mock-Admin-Token header)", MaxAdminToken, len(token))
+	}
 	for _, c := range token {
 		if c <= ' ' || c > '~' {
 			return errors.New("want visible ASCII characters only, no spaces (it travels in the X-Mock-Admin-Token header)")

@@ -35,6 +35,8 @@ func TestNewRefusesWhatTheFlagsRefuse(t *testing.T) {
 		{mockserver.Config{AdminToken: "x\n"}, "Config.AdminToken"},
 		{mockserver.Config{AdminToken: "a b"}, "Config.AdminToken"},
 		{mockserver.Config{AdminToken: "é"}, "Config.AdminToken"},
+		{mockserver.Config{AdminToken: strings.Repeat("a", 2<<20)}, "Config.AdminToken"}, // answered 431, never read
+		{mockserver.Config{RateLimit: mockserver.MostRateLimit + 1}, "Config.RateLimit"},
 	} {
 		_, err := mockserver.New(c.cfg)
 		if err == nil || !strings.Contains(err.Error(), c.field) {
@@ -57,7 +59,8 @@ func TestNewTakesWhatTheFlagsTake(t *testing.T) {
 		{MaxWorlds: mockserver.MostWorlds, MaxStateMB: mockserver.MostStateMB, MaxRecords: 1, RateLimit: 1, JournalSize: 1},
 		{Now: time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC)},
 		{Seed: fixtures.MaxSeed}, {Seed: -fixtures.MaxSeed},
-		{AdminToken: "s3cret-!~"},
+		{AdminToken: "s3cret-!~"}, {AdminToken: strings.Repeat("a", mockserver.MaxAdminToken)},
+		{RateLimit: mockserver.MostRateLimit},
 	} {
 		if _, err := mockserver.New(cfg); err != nil {
 			t.Errorf("New(%+v): %v", cfg, err)

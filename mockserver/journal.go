@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -466,8 +465,8 @@ type readCloser struct {
 	io.Closer
 }
 
-// isControlPath tells the mock's own endpoints (never journaled, guarded by the admin token
-// when under /__mock/) from the API's paths.
-func (s *Server) isControlPath(path string) bool {
-	return path == "/__mock" || strings.HasPrefix(path, "/__mock/") || s.controlMethods(path) != ""
-}
+// isControlPath tells the mock's own endpoints (never journaled) from the API's paths and the
+// unknown ones: a path under /__mock/ that is no endpoint is an unknown path, answered 404 with
+// the rate-limit headers and journaled as any (it spent the window, and the journal left it
+// out).
+func (s *Server) isControlPath(path string) bool { return s.controlMethods(path) != "" }

@@ -166,8 +166,8 @@ func flagSet(getenv environ) (*flag.FlagSet, func() (options, error)) {
 		if err := fixtures.CheckSeed(opts.seed); err != nil {
 			return options{}, fmt.Errorf("--seed: %w (got %d)", err, opts.seed)
 		}
-		if opts.rateLimit, err = strconv.Atoi(*limit); err != nil || opts.rateLimit < 1 {
-			return options{}, fmt.Errorf("--rate-limit: want a positive integer, got %q", *limit)
+		if opts.rateLimit, err = strconv.Atoi(*limit); err != nil || opts.rateLimit < 1 || opts.rateLimit > mockserver.MostRateLimit {
+			return options{}, fmt.Errorf("--rate-limit: want a whole number of requests a minute from 1 to %d, got %q", mockserver.MostRateLimit, *limit)
 		}
 		opts.lenient = *lenient
 		if opts.maxRecs, err = strconv.Atoi(*maxRecs); err != nil || opts.maxRecs < 0 {

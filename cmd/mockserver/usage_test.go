@@ -39,6 +39,8 @@ func TestTheCommandExplainsItself(t *testing.T) {
 		{name: "help help prints the usage", args: []string{"help", "help"}, out: "Usage:"},
 		{name: "an unknown scenario is a flag error", args: []string{"--scenario", "nope"}, code: 2, err: ""},
 		{name: "a bad value exits 2", args: []string{"--rate-limit", "abc"}, code: 2, err: ""},
+		{name: "a rate limit a JavaScript client reads inexactly exits 2", args: []string{"--rate-limit", "9007199254740992"}, code: 2, err: ""},
+		{name: "an admin token no header carries exits 2", args: []string{"--admin-token", strings.Repeat("a", 5000)}, code: 2, err: ""},
 		{name: "proxy: a bad value exits 2", args: []string{"proxy", "--upstream", "ftp://x"}, code: 2, err: ""},
 	}
 	for _, tt := range tests {
