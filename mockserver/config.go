@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/opsapi/mocktoolkit/fixtures"
+	"github.com/opsapi/mocktoolkit/internal/hostguard"
 	"github.com/opsapi/mocktoolkit/reference"
 )
 
@@ -113,6 +114,12 @@ func (cfg Config) check() error {
 	}
 	if err := CheckAdminToken(cfg.AdminToken); err != nil {
 		bad("Config.AdminToken: %v", err)
+	}
+	if err := CheckCORSOrigins(cfg.CORSOrigins); err != nil {
+		bad("Config.CORSOrigins: %v", err)
+	}
+	if err := hostguard.CheckNames(cfg.AllowedHosts); err != nil {
+		bad("Config.AllowedHosts: %v", err)
 	}
 	if !cfg.Now.IsZero() {
 		if err := CheckClockStart(cfg.Now); err != nil {

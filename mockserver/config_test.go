@@ -37,6 +37,11 @@ func TestNewRefusesWhatTheFlagsRefuse(t *testing.T) {
 		{mockserver.Config{AdminToken: "é"}, "Config.AdminToken"},
 		{mockserver.Config{AdminToken: strings.Repeat("a", 2<<20)}, "Config.AdminToken"}, // answered 431, never read
 		{mockserver.Config{RateLimit: mockserver.MostRateLimit + 1}, "Config.RateLimit"},
+		// Each answered any origin, or turned the host guard off (the flags refused them).
+		{mockserver.Config{CORSOrigins: []string{""}}, "Config.CORSOrigins"},
+		{mockserver.Config{CORSOrigins: []string{"*", "http://a.example"}}, "Config.CORSOrigins"},
+		{mockserver.Config{CORSOrigins: []string{"null"}}, "Config.CORSOrigins"},
+		{mockserver.Config{AllowedHosts: []string{"*", "mock"}}, "Config.AllowedHosts"},
 	} {
 		_, err := mockserver.New(c.cfg)
 		if err == nil || !strings.Contains(err.Error(), c.field) {
@@ -61,6 +66,7 @@ func TestNewTakesWhatTheFlagsTake(t *testing.T) {
 		{Seed: fixtures.MaxSeed}, {Seed: -fixtures.MaxSeed},
 		{AdminToken: "s3cret-!~"}, {AdminToken: strings.Repeat("a", mockserver.MaxAdminToken)},
 		{RateLimit: mockserver.MostRateLimit},
+		{CORSOrigins: []string{"http://localhost:5173", "https://app.example"}, AllowedHosts: []string{"mock", "staging.example.com"}},
 	} {
 		if _, err := mockserver.New(cfg); err != nil {
 			t.Errorf("New(%+v): %v", cfg, err)

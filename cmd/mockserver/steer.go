@@ -7,7 +7,6 @@ import (
 	"flag"
 	"fmt"
 	"io/fs"
-	"net/url"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -65,17 +64,9 @@ func steerFlags(fs *flag.FlagSet, getenv environ) func() (steerOptions, error) {
 		if len(splitList(*cors)) == 0 { // an empty list read as "any" would open the mock unasked
 			return steerOptions{}, errors.New("--cors-origins: empty; list the origins browsers may call from (such as http://localhost:5173), or * for any")
 		}
-		for _, origin := range splitList(*cors) {
-			if origin == "*" && len(splitList(*cors)) > 1 { // as --allowed-hosts: a list with * in it is read as neither
-				return steerOptions{}, errors.New("--cors-origins: * allows any origin, so it stands alone: give '*', or list origins without it")
-			}
-			if strings.EqualFold(origin, "null") { // D148
-				return steerOptions{}, errors.New("--cors-origins: null is not an origin to list: every sandboxed iframe, file:// page and redirected request sends it, so allowing it with credentials lets any page in")
-			}
-			if err := checkOrigin(origin); err != nil {
-				return steerOptions{}, fmt.Errorf("--cors-origins: %w", err)
-			}
-			o.corsOrigins = append(o.corsOrigins, origin)
+		o.corsOrigins = splitList(*cors)
+		if err := mockserver.CheckCORSOrigins(o.corsOrigins); err != nil {
+			return steerOptions{}, fmt.Errorf("--cors-origins: %w", err)
 		}
 		return o, nil
 	}
@@ -357,30 +348,6 @@ func osReason(err error) string {
 		return le.Err.Error()
 	}
 	return err.Error()
-}
-
-// checkOrigin refuses what a browser never sends as an Origin, so it could never match: an
-// origin is *, or a scheme http or https and a host with an optional port, nothing after.
-func checkOrigin(origin string) error {
-	if origin == "*" {
-		return nil
-	}
-	u, err := url.Parse(origin)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.User != nil ||
-		(u.Path != "" && u.Path != "/") || u.RawQuery != "" || u.Fragment != "" || strings.HasSuffix(origin, "/") {
-		return fmt.Errorf("%q is not an origin: want a scheme and a host, as a browser sends them, such as http://localhost:5173 (no path, no trailing slash), or *", clipFlag(origin))
-	}
-	if strings.Contains(u.Host, "*") {
-		return fmt.Errorf("%q: an origin names one site; patterns are not read (list each origin, or give * for any)", clipFlag(origin))
-	}
-	if p := u.Port(); p != "" {
-		if n, err := strconv.Atoi(p); err != nil || n < 1 || n > 65535 {
-			return fmt.Errorf("%q: the port %s is not one a browser can send (1 to 65535)", clipFlag(origin), clipFlag(p))
-		}
-	} else if strings.HasSuffix(u.Host, ":") {
-		return fmt.Errorf("%q: a colon with no port after it; leave it out or give the port", clipFlag(origin))
-	}
-	return nil
 }
 
 // clipFlag shortens a flag's value quoted in a message.
