@@ -12,6 +12,7 @@ import (
 
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/opsapi/mocktoolkit/internal/jsonnum"
+	"github.com/opsapi/mocktoolkit/internal/prefer"
 	"github.com/opsapi/mocktoolkit/reference"
 	"github.com/opsapi/mocktoolkit/spec"
 )
@@ -28,6 +29,7 @@ import (
 // statusOf maps each reference error code to its HTTP status.
 var statusOf = map[string]int{
 	reference.EINVALID:         http.StatusBadRequest,
+	reference.ECAPACITY:        http.StatusBadRequest,
 	reference.EUNAUTHENTICATED: http.StatusUnauthorized,
 	reference.EFORBIDDEN:       http.StatusForbidden,
 	reference.ENOTFOUND:        http.StatusNotFound,
@@ -191,6 +193,9 @@ func (s *Server) writeError(w http.ResponseWriter, rt *route, err error) {
 	default:
 		if status == http.StatusInternalServerError {
 			s.logger.Error("internal error", "operation", rt.id, "err", err)
+		}
+		if reference.ErrorCode(err) == reference.ECAPACITY { // the mock's bound, not the API's rule: flows leave it out
+			w.Header().Set(prefer.Refused, prefer.RefusedCapacity)
 		}
 		writeShapeA(w, status, reference.ErrorMessage(err))
 	}

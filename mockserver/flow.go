@@ -277,6 +277,10 @@ const (
 	// or Content-Encoding the mock does not take; a flow keeps neither the method nor those
 	// headers, so a replay would POST JSON and carry out what the mock refused.
 	sentOtherwise
+	// mockCapacity: the mock refused the call for a bound of its own (--max-records,
+	// --max-state-mb, the id ceiling), which a deployment need not have: a replay would be
+	// carried out there.
+	mockCapacity
 	leftOutReasons
 )
 
@@ -289,6 +293,7 @@ var leftOutNotes = [leftOutReasons]string{
 	rateLimited:     "answered 429 (a spent rate-limit window or the login throttle) are left out (that depends on the recording's timing, not on the calls)",
 	oversizeRequest: "whose request body passed the 1 MiB the mock takes are left out (a flow keeps bodies whole only up to that size: a replay would send another body)",
 	refusedByGuard:  "refused for the mock's own guards (an origin --cors-origins does not name, a Prefer code the operation does not list) are left out (a replay sends neither header)",
+	mockCapacity:    "refused for a bound of the mock's own (--max-records, --max-state-mb, the id ceiling) are left out (a deployment need not have it: a replay would be carried out there)",
 	sentOtherwise:   "sent otherwise than the API's POST of JSON (another method, a Content-Type, charset or Content-Encoding the mock does not take) are left out (a flow keeps neither: a replay would POST JSON and carry them out)",
 }
 

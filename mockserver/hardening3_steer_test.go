@@ -7,10 +7,13 @@ import (
 	"github.com/opsapi/mocktoolkit/mockserver"
 )
 
-// An origin of "null" (a sandboxed iframe, a file:// page) is never echoed with credentials,
-// even when listed (D148).
+// An origin of "null" (a sandboxed iframe, a file:// page) is never echoed with credentials
+// (D148), and cannot be listed.
 func TestCORSNullOriginNeverGetsCredentials(t *testing.T) {
-	m := newMock(t, mockserver.Config{CORSOrigins: []string{"null"}})
+	if _, err := mockserver.New(mockserver.Config{CORSOrigins: []string{"null"}}); err == nil {
+		t.Error("null listed as an origin was taken")
+	}
+	m := newMock(t, mockserver.Config{})
 	for _, path := range []string{pTagsList, "/__mock/clock"} {
 		a := m.ctl(http.MethodOptions, path, nil, "Origin", "null", "Access-Control-Request-Method", "POST")
 		if got := a.header.Get("Access-Control-Allow-Origin"); got == "null" || a.header.Get("Access-Control-Allow-Credentials") != "" {

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/opsapi/mocktoolkit/internal/inflight"
+	"github.com/opsapi/mocktoolkit/internal/prefer"
 	"github.com/opsapi/mocktoolkit/internal/redact"
 )
 
@@ -420,6 +421,8 @@ func (s *Server) flowStep(wl *world, ran *worldState, rt *route, r *http.Request
 		skip = rateLimited
 	case s.refusedByGuard(r, rt):
 		skip = refusedByGuard
+	case rec.Header().Get(prefer.Refused) == prefer.RefusedCapacity:
+		skip = mockCapacity
 	case s.sentOtherwise(r):
 		skip = sentOtherwise
 	case rec.status == http.StatusRequestEntityTooLarge:

@@ -105,7 +105,7 @@ func (s *Server) roomToGrow(wl *world, body int64, login, evict bool) error {
 		// A page of another site fills at most half the bound: the rest stays the mock's own
 		// clients', whose writes would otherwise push their idle worlds out, or be refused, for
 		// room the page took in a world that cannot go (the default one).
-		return reference.Errorf(reference.EINVALID, "The mock's worlds hold %s of records together, and a page of another site may fill at most half of their limit (--max-state-mb %d), so this change is refused and nothing was changed: list the page's origin in --cors-origins to let it write more.", mib(s.totalState()), s.cfg.MaxStateMB)
+		return reference.Errorf(reference.ECAPACITY, "The mock's worlds hold %s of records together, and a page of another site may fill at most half of their limit (--max-state-mb %d), so this change is refused and nothing was changed: list the page's origin in --cors-origins to let it write more.", mib(s.totalState()), s.cfg.MaxStateMB)
 	}
 	if s.makeRoom(wl, body, 0, evict) {
 		return nil
@@ -113,7 +113,7 @@ func (s *Server) roomToGrow(wl *world, body int64, login, evict bool) error {
 	if login && s.totalState() <= s.stateLimit()+s.stateLimit()/64 {
 		return nil // a token is a few hundred bytes: users are not locked out of a full mock
 	}
-	return reference.Errorf(reference.EINVALID, "The mock's worlds hold %s of records together, their limit (--max-state-mb %d), so this change is refused and nothing was changed (%s): reset or delete a world (DELETE /__mock/worlds?name=; GET /__mock/worlds lists each world's size), or start the mock with a higher --max-state-mb.", mib(s.totalState()), s.cfg.MaxStateMB, s.largestWorlds(nil))
+	return reference.Errorf(reference.ECAPACITY, "The mock's worlds hold %s of records together, their limit (--max-state-mb %d), so this change is refused and nothing was changed (%s): reset or delete a world (DELETE /__mock/worlds?name=; GET /__mock/worlds lists each world's size), or start the mock with a higher --max-state-mb.", mib(s.totalState()), s.cfg.MaxStateMB, s.largestWorlds(nil))
 }
 
 // largestWorlds names the worlds holding the most, but except, for a refusal: which to reset

@@ -9,6 +9,7 @@ import (
 // Error codes of the domain. The HTTP adapter maps each one to a status code.
 const (
 	EINVALID         = "invalid"         // a request the domain cannot carry out (400)
+	ECAPACITY        = "capacity"        // a bound of the mock's own is reached: --max-records, the id ceiling, --max-state-mb (400)
 	EUNAUTHENTICATED = "unauthenticated" // missing or invalid credentials (401)
 	EFORBIDDEN       = "forbidden"       // insufficient permissions (403)
 	ENOTFOUND        = "not_found"       // the record does not exist for this caller (404)

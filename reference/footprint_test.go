@@ -73,8 +73,8 @@ func TestCreateAtTheIDCeilingIsRefused(t *testing.T) {
 		}
 	}
 	_, err = s.CreateTag(member, reference.CreateTagInput{Name: "next"})
-	if reference.ErrorCode(err) != reference.EINVALID || !strings.Contains(reference.ErrorMessage(err), "tags") {
-		t.Fatalf("a tag after id 2^53-1: %v, want EINVALID naming the tags", err)
+	if reference.ErrorCode(err) != reference.ECAPACITY || !strings.Contains(reference.ErrorMessage(err), "tags") {
+		t.Fatalf("a tag after id 2^53-1: %v, want ECAPACITY naming the tags", err)
 	}
 	// Each kind is numbered on its own: a tag at the ceiling leaves cards and comments room
 	// (every create in the world was refused).

@@ -168,12 +168,12 @@ func (n nextIDs) of(k idKind) int64 {
 // checkIDRoom refuses a write that would hand out n more ids of one of kinds past maxID (D76):
 // a world loaded with ids at the ceiling would give the next record an id no JavaScript client
 // reads exactly, and its snapshot would no longer load. Each kind is numbered on its own, so
-// only the kinds the write hands out count: a card at the ceiling leaves tags room. EINVALID,
+// only the kinds the write hands out count: a card at the ceiling leaves tags room. ECAPACITY,
 // as the record cap (D70).
 func (s *Store) checkIDRoom(n int64, kinds ...idKind) error {
 	for _, k := range kinds {
 		if s.next.of(k) > maxID-n+1 {
-			return Errorf(EINVALID, "This world's %s have reached the largest id the mock hands out (%d, the largest a JavaScript client reads exactly); reset the world or load a snapshot with smaller ids.", k, int64(maxID))
+			return Errorf(ECAPACITY, "This world's %s have reached the largest id the mock hands out (%d, the largest a JavaScript client reads exactly); reset the world or load a snapshot with smaller ids.", k, int64(maxID))
 		}
 	}
 	return nil
@@ -181,7 +181,7 @@ func (s *Store) checkIDRoom(n int64, kinds ...idKind) error {
 
 // checkRecordLimit refuses a new record in a project that holds the maximum set by
 // WithMaxRecordsPerProject (D70), and one of kinds (the record's, and its copies') past the
-// largest id: EINVALID, which the HTTP layer answers 400 shape (a).
+// largest id: ECAPACITY, which the HTTP layer answers 400 shape (a), marked as the mock's own.
 func (s *Store) checkRecordLimit(project int64, kinds ...idKind) error {
 	if err := s.checkIDRoom(int64(len(s.projects))+1, kinds...); err != nil { // the record, and the copies a push makes
 		return err
@@ -191,7 +191,7 @@ func (s *Store) checkRecordLimit(project int64, kinds ...idKind) error {
 		return nil
 	}
 	if project == masterRecords {
-		return Errorf(EINVALID, "The master boards, groups and cards have reached their maximum of %d records; reset the mock or start it with a higher --max-records.", limit)
+		return Errorf(ECAPACITY, "The master boards, groups and cards have reached their maximum of %d records; reset the mock or start it with a higher --max-records.", limit)
 	}
-	return Errorf(EINVALID, "The project has reached its maximum of %d records (cards, comments and tags); reset the mock or start it with a higher --max-records.", limit)
+	return Errorf(ECAPACITY, "The project has reached its maximum of %d records (cards, comments and tags); reset the mock or start it with a higher --max-records.", limit)
 }

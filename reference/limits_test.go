@@ -8,7 +8,7 @@ import (
 )
 
 // A project holds at most WithMaxRecordsPerProject cards, comments and tags (D70): the next
-// create of any of them is EINVALID, and other projects are not affected.
+// create of any of them is ECAPACITY (400, the mock's own bound), and other projects are not affected.
 func TestMaxRecordsPerProjectRefusesTheNextRecord(t *testing.T) {
 	probe, _ := newStore(t)
 	var held int
@@ -36,11 +36,11 @@ func TestMaxRecordsPerProjectRefusesTheNextRecord(t *testing.T) {
 		t.Fatalf("comment at the limit: %v", err)
 	}
 	_, err = s.CreateTag(member, reference.CreateTagInput{Name: "too many"})
-	wantCode(t, err, reference.EINVALID)
+	wantCode(t, err, reference.ECAPACITY)
 	_, err = s.CreateCard(member, reference.CreateCardInput{Title: "too many"})
-	wantCode(t, err, reference.EINVALID)
+	wantCode(t, err, reference.ECAPACITY)
 	_, err = s.CreateComment(member, reference.CreateCommentInput{CardID: card.ID, Comment: "too many"})
-	wantCode(t, err, reference.EINVALID)
+	wantCode(t, err, reference.ECAPACITY)
 	if _, err := s.CreateCard(outsider, reference.CreateCardInput{Title: "another project"}); err != nil {
 		t.Errorf("another project is refused too: %v", err)
 	}
@@ -79,9 +79,9 @@ func TestMaxRecordsCountsMasterRecords(t *testing.T) {
 		t.Fatalf("master card at the limit: %v", err)
 	}
 	_, err = s.CreateMasterCard(admin, reference.CreateMasterCardInput{GroupID: g.ID, Title: "too many"})
-	wantCode(t, err, reference.EINVALID)
+	wantCode(t, err, reference.ECAPACITY)
 	_, err = s.CreateMasterBoard(admin, reference.CreateMasterBoardInput{Title: "too many", ToolKey: "crm"})
-	wantCode(t, err, reference.EINVALID)
+	wantCode(t, err, reference.ECAPACITY)
 	if err == nil || !strings.Contains(err.Error(), "master boards, groups and cards") {
 		t.Errorf("the refusal %v does not say it counts the master records", err)
 	}

@@ -13,10 +13,14 @@ import (
 // steer it: RefusedCode for a code preference it cannot force, RefusedWorld for a world it
 // cannot serve (X-Mock-World). The checker excuses only a 400 so marked: a deployment ignores
 // Prefer (it is advisory), so its 400 to a request carrying one is its own answer, and judged.
+// RefusedCapacity marks a 400 for a bound of the mock's own (--max-records, --max-state-mb, the
+// id ceiling): the mock's flows leave such calls out; the checker judges it as any 400, since
+// nothing in the request asked for it.
 const (
-	Refused      = "X-Mock-Refused"
-	RefusedCode  = "prefer"
-	RefusedWorld = "world"
+	Refused         = "X-Mock-Refused"
+	RefusedCode     = "prefer"
+	RefusedWorld    = "world"
+	RefusedCapacity = "capacity"
 )
 
 // WorldBuild is the header a mock marks each operation's answer with: which build of the
