@@ -15,6 +15,7 @@ import (
 	"weak"
 
 	"github.com/opsapi/mocktoolkit/conformance/flow"
+	"github.com/opsapi/mocktoolkit/fixtures"
 	"github.com/opsapi/mocktoolkit/internal/answerbound"
 	"github.com/opsapi/mocktoolkit/internal/jsonnest"
 	"github.com/opsapi/mocktoolkit/internal/redact"
@@ -110,7 +111,6 @@ func (f *flowLog) giveUp() bool {
 // on every request.
 type flowCall struct {
 	op, as, contentType, accept string
-	project                     int64 // the caller's project when as is "" (decided when the flow is built)
 	req, answer                 []byte
 	status                      int
 	secrets                     []string // the credential values its headers carried (D200)
@@ -217,19 +217,12 @@ func (f *flowLog) detach() {
 }
 
 // snapshot returns the calls as the flow package takes them, how many were left out past the
-// bounds and how many for each reason of leftOut;
-// a caller outside the manifest is the member when it works in memberProject (D171).
-func (f *flowLog) snapshot(memberProject int64) ([]flow.Call, int, int, [leftOutReasons]int) {
+// bounds and how many for each reason of leftOut.
+func (f *flowLog) snapshot() ([]flow.Call, int, int, [leftOutReasons]int) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	out := make([]flow.Call, len(f.calls))
 	for i, c := range f.calls {
-		if c.as == "" {
-			c.as = flow.AsOutsider
-			if c.project == memberProject {
-				c.as = flow.AsMember
-			}
-		}
 		h := http.Header{}
 		switch {
 		case c.contentType != "":
@@ -281,6 +274,10 @@ const (
 	// --max-state-mb, the id ceiling), which a deployment need not have: a replay would be
 	// carried out there.
 	mockCapacity
+	// unnamedCaller: the call (or login) was made by a user the manifest does not name, whose
+	// calls no manifest role makes alike (roleOf): replayed as another, it would be answered
+	// otherwise.
+	unnamedCaller
 	leftOutReasons
 )
 
@@ -293,6 +290,7 @@ var leftOutNotes = [leftOutReasons]string{
 	rateLimited:     "answered 429 (a spent rate-limit window or the login throttle) are left out (that depends on the recording's timing, not on the calls)",
 	oversizeRequest: "whose request body passed the 1 MiB the mock takes are left out (a flow keeps bodies whole only up to that size: a replay would send another body)",
 	refusedByGuard:  "refused for the mock's own guards (an origin --cors-origins does not name, a Prefer code the operation does not list) are left out (a replay sends neither header)",
+	unnamedCaller:   "made by a user the manifest does not name, whose calls no role of the manifest makes alike (another project's tools, a superadmin of another project), are left out, logins included (replayed as another user, they would be answered otherwise)",
 	mockCapacity:    "refused for a bound of the mock's own (--max-records, --max-state-mb, the id ceiling) are left out (a deployment need not have it: a replay would be carried out there)",
 	sentOtherwise:   "sent otherwise than the API's POST of JSON (another method, a Content-Type, charset or Content-Encoding the mock does not take) are left out (a flow keeps neither: a replay would POST JSON and carry them out)",
 }
@@ -359,11 +357,15 @@ func unreplayable(body []byte) (leftOut, bool) {
 // recordFlow adds one call of operation op, which acted on st, to the world's flow: who called
 // (from the bearer token, in st), the headers that may matter and both bodies.
 func (wl *world) recordFlow(op string, st *worldState, r *http.Request, req []byte, status int, answer []byte) {
+	as, stood := callerRole(st, r), true
 	if op == "authenticate" {
-		req = standInLogin(st, req, status)
+		req, stood = standInLogin(st, req, status)
 	}
-	as, project := callerRole(st, r)
-	wl.flow.add(flowCall{op: op, as: as, project: project, contentType: r.Header.Get("Content-Type"), accept: r.Header.Get("Accept"),
+	if as == "" || !stood {
+		wl.flow.skip(unnamedCaller, st, &wl.cur, requestCredentials(r, req))
+		return
+	}
+	wl.flow.add(flowCall{op: op, as: as, contentType: r.Header.Get("Content-Type"), accept: r.Header.Get("Accept"),
 		req: req, status: status, answer: answer, secrets: requestCredentials(r, req)}, st, &wl.cur)
 }
 
@@ -380,81 +382,89 @@ func requestCredentials(r *http.Request, body []byte) []string {
 }
 
 // callerRole says who a request's bearer token belongs to, as a flow writes it (D171): a
-// manifest user by e-mail, else a superadmin, else "" and the user's project (the flow decides
-// member or outsider when it is built); "invalid" for a token the world does not know.
-func callerRole(st *worldState, r *http.Request) (string, int64) {
+// manifest user by e-mail, else the role that calls as that user does (roleOf), else ""
+// when no role does; "none" without a token, "invalid" for a token the world does not know.
+func callerRole(st *worldState, r *http.Request) string {
 	token, ok := bearer(r)
 	if !ok {
-		return flow.AsNone, 0
+		return flow.AsNone
 	}
 	u, err := st.store.UserByToken(token)
 	if err != nil {
-		return flow.AsInvalid, 0
+		return flow.AsInvalid
 	}
+	role, _ := roleOf(st, u)
+	return role
+}
+
+// roleOf is the manifest role a world's user u calls as in a flow (D171), with that role's
+// credentials: the manifest's user of that e-mail; else, for a user the manifest does not name,
+// the role whose calls it makes alike: the superadmin when u is one of the same project, the
+// member when u works in the member's project, the outsider when u's project has the tools of
+// the outsider's. "" when none does: a call of u replayed as another would be answered
+// otherwise (a user of a project with other tools, recorded as the outsider, listed widgets the
+// outsider's project answers 403 for), so its calls are left out.
+func roleOf(st *worldState, u reference.User) (string, fixtures.Credentials) {
 	users := st.manifest.Users
-	switch {
-	case strings.EqualFold(u.Email, users.Member.Email):
-		return flow.AsMember, 0
-	case strings.EqualFold(u.Email, users.Superadmin.Email), u.IsSuperadmin:
-		return flow.AsSuperadmin, 0
-	case strings.EqualFold(u.Email, users.Outsider.Email):
-		return flow.AsOutsider, 0
-	case users.Teammate.Email != "" && strings.EqualFold(u.Email, users.Teammate.Email):
-		// A user of its own: records such as conversations are per user, so the member's
-		// token would answer otherwise.
-		return flow.AsTeammate, 0
+	for _, r := range []struct {
+		as string
+		c  fixtures.Credentials
+	}{{flow.AsMember, users.Member}, {flow.AsSuperadmin, users.Superadmin}, {flow.AsOutsider, users.Outsider}, {flow.AsTeammate, users.Teammate}} {
+		if r.c.Email != "" && strings.EqualFold(u.Email, r.c.Email) {
+			return r.as, r.c // the teammate is a user of its own: conversations are per user
+		}
 	}
-	return "", u.ProjectID
+	member, _ := st.store.UserByEmail(users.Member.Email)
+	outsider, _ := st.store.UserByEmail(users.Outsider.Email)
+	superadmin, _ := st.store.UserByEmail(users.Superadmin.Email)
+	switch {
+	case u.IsSuperadmin:
+		if superadmin.IsSuperadmin && superadmin.ProjectID == u.ProjectID {
+			return flow.AsSuperadmin, users.Superadmin
+		}
+	case member.ProjectID != 0 && u.ProjectID == member.ProjectID && !member.IsSuperadmin:
+		return flow.AsMember, users.Member
+	case outsider.ProjectID != 0 && !outsider.IsSuperadmin && u.ProjectID != member.ProjectID &&
+		slices.Equal(st.store.ProjectTools(u.ProjectID), st.store.ProjectTools(outsider.ProjectID)):
+		return flow.AsOutsider, users.Outsider
+	}
+	return "", fixtures.Credentials{}
 }
 
 // standInLogin is a login body as a flow keeps it (D171): a login as a user of the world the
-// manifest does not name is written as the login of the role that user's calls take (the
-// superadmin, else the member when it works in the member's project, else the outsider),
-// with that role's password when it logged in; a flow so never carries such a user's e-mail,
-// and a replay logs in as the target's user in that role (it kept the e-mail and a redacted
-// password, and failed against a fresh copy of the world it was recorded in).
-func standInLogin(st *worldState, req []byte, status int) []byte {
+// manifest does not name is written as the login of the role its calls take (roleOf), with
+// that role's password when it logged in, so a flow never carries such a user's e-mail and a
+// replay logs in as the target's user in that role (it kept the e-mail and a redacted password,
+// and failed against a fresh copy of the world it was recorded in). ok is false for a user no
+// role stands in for: the login is left out, as its calls are.
+func standInLogin(st *worldState, req []byte, status int) (out []byte, ok bool) {
 	var body map[string]any
 	dec := json.NewDecoder(bytes.NewReader(req))
 	dec.UseNumber()
 	if dec.Decode(&body) != nil {
-		return req
+		return req, true
 	}
 	email, _ := body["email"].(string)
 	u, known := st.store.UserByEmail(email)
-	users := st.manifest.Users
-	if !known || slices.ContainsFunc([]string{users.Member.Email, users.Superadmin.Email, users.Outsider.Email, users.Teammate.Email}, func(e string) bool { return e != "" && strings.EqualFold(e, u.Email) }) {
-		return req
+	if !known {
+		return req, true // no user's: an address typed, which names no record
 	}
-	role := users.Outsider
-	switch member, _ := st.store.UserByEmail(users.Member.Email); {
-	case u.IsSuperadmin:
-		role = users.Superadmin
-	case member.ProjectID == u.ProjectID:
-		role = users.Member
+	role, c := roleOf(st, u)
+	switch {
+	case role == "":
+		return nil, false
+	case strings.EqualFold(c.Email, u.Email):
+		return req, true // the manifest's own user
 	}
-	if role.Email == "" {
-		return req
-	}
-	body["email"] = role.Email
+	body["email"] = c.Email
 	if status >= 200 && status < 300 {
-		body["password"] = role.Password
+		body["password"] = c.Password
 	}
 	out, err := json.Marshal(body)
 	if err != nil {
-		return req
+		return req, true
 	}
-	return out
-}
-
-// projectOf is the project of the user with e-mail email (0 when there is none).
-func projectOf(st reference.State, email string) int64 {
-	for _, u := range st.Users {
-		if strings.EqualFold(u.Email, email) {
-			return u.ProjectID
-		}
-	}
-	return 0
+	return out, true
 }
 
 // handleFlow answers the world's flow since its last reset or loaded snapshot (D170, D173): GET /__mock/flow.
@@ -504,7 +514,7 @@ func writeFlow(w http.ResponseWriter, wl *world, doc *flowBody) {
 
 // buildFlow builds the flow document of wl's calls since its reset.
 func (s *Server) buildFlow(wl *world, st *worldState) flow.Document {
-	calls, dropped, givenUp, left := wl.flow.snapshot(projectOf(st.store.State(), st.manifest.Users.Member.Email))
+	calls, dropped, givenUp, left := wl.flow.snapshot()
 	var secrets []string
 	if s.cfg.AdminToken != "" {
 		secrets = append(secrets, s.cfg.AdminToken)

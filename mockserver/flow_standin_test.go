@@ -2,10 +2,12 @@ package mockserver_test
 
 import (
 	"encoding/json"
+	"maps"
 	"net/http"
 	"strings"
 	"testing"
 
+	"github.com/opsapi/mocktoolkit/conformance/flow"
 	"github.com/opsapi/mocktoolkit/mockserver"
 )
 
@@ -17,20 +19,21 @@ import (
 func TestFlowRecordsAnUnnamedUsersLoginAsItsRole(t *testing.T) {
 	m := newMock(t, mockserver.Config{})
 	m.ctl(http.MethodPost, "/__worlds/u5/__mock/reset", nil).wantStatus(t, 200)
-	st := worldUsers(t, m, "/__worlds/u5")
-	named := map[string]bool{}
-	for _, c := range []string{m.manifest.Users.Member.Email, m.manifest.Users.Superadmin.Email, m.manifest.Users.Outsider.Email, m.manifest.Users.Teammate.Email} {
-		named[strings.ToLower(c)] = true
+	// Another user of the outsider's project, whose calls the outsider makes alike.
+	var st map[string]any
+	if err := json.Unmarshal(m.ctl(http.MethodGet, "/__worlds/u5/__mock/state", nil).wantStatus(t, 200).raw, &st); err != nil {
+		t.Fatal(err)
 	}
-	var email, password string
-	for _, u := range st.Users {
-		if !named[strings.ToLower(u.Email)] && !u.IsSuperadmin {
-			email, password = u.Email, u.Password
+	const email, password = "another.user@outsiders.example.com", "An0ther-pass-77"
+	for _, u := range st["users"].([]any) {
+		if u := u.(map[string]any); strings.EqualFold(u["email"].(string), m.manifest.Users.Outsider.Email) {
+			extra := maps.Clone(u)
+			extra["id"], extra["email"], extra["password"] = 999, email, password
+			st["users"] = append(st["users"].([]any), extra)
+			break
 		}
 	}
-	if email == "" {
-		t.Skip("every user of the seeded world is named by the manifest")
-	}
+	m.ctl(http.MethodPut, "/__worlds/u5/__mock/state", st).wantStatus(t, 200)
 	p := "/__worlds/u5"
 	tok := m.post(p+"/v1/authenticate", "", map[string]any{"email": email, "password": password}).wantStatus(t, 200).data()["token"].(string)
 	m.post(p+"/services/operations/v1/operations/boards/list", tok, map[string]any{}).wantStatus(t, 200)
@@ -39,7 +42,13 @@ func TestFlowRecordsAnUnnamedUsersLoginAsItsRole(t *testing.T) {
 	if strings.Contains(strings.ToLower(raw), strings.ToLower(email)) {
 		t.Errorf("the flow carries the unnamed user's e-mail %s:\n%s", email, raw)
 	}
+	if len(doc.Steps) != 3 {
+		t.Fatalf("%d steps, want 3:\n%s", len(doc.Steps), raw)
+	}
 	role := doc.Steps[1].As
+	if role != flow.AsOutsider {
+		t.Errorf("a user of the outsider's project calls as %q, want the outsider", role)
+	}
 	ok, _ := json.Marshal(doc.Steps[0].Body)
 	want, _ := json.Marshal(map[string]any{"email": ref("users." + role + ".email"), "password": ref("users." + role + ".password")})
 	if string(ok) != string(want) {
@@ -48,5 +57,54 @@ func TestFlowRecordsAnUnnamedUsersLoginAsItsRole(t *testing.T) {
 	bad, _ := json.Marshal(doc.Steps[2].Body)
 	if !strings.Contains(string(bad), `"email":{"manifest":"users.`+role+`.email"}`) || strings.Contains(string(bad), `"password":{"manifest"`) {
 		t.Errorf("the unnamed user's failed login: %s, want the role's e-mail and no password of the manifest", bad)
+	}
+}
+
+// A user the manifest does not name whose calls no manifest role can make alike (a project
+// with other tools than the outsider's, a superadmin of another project than the manifest's)
+// is left out of the flow, login included, with a note: recorded as the outsider, a widget
+// list of a tool the outsider's project lacks answered 403 at replay, against the same world.
+func TestFlowLeavesOutCallersNoRoleStandsInFor(t *testing.T) {
+	m := newMock(t, mockserver.Config{})
+	p := "/__worlds/tools"
+	m.ctl(http.MethodPost, p+"/__mock/reset", nil).wantStatus(t, 200)
+	var st struct {
+		Projects []struct {
+			ID    int64
+			Tools []string
+		}
+		Users []struct {
+			Email, Password string
+			ProjectID       int64 `json:"project_id"`
+			IsSuperadmin    bool  `json:"is_superadmin"`
+		}
+	}
+	if err := json.Unmarshal(m.ctl(http.MethodGet, p+"/__mock/state", nil).wantStatus(t, 200).raw, &st); err != nil {
+		t.Fatal(err)
+	}
+	tools := map[int64]string{}
+	for _, pr := range st.Projects {
+		tools[pr.ID] = strings.Join(pr.Tools, ",")
+	}
+	project := map[string]int64{}
+	for _, u := range st.Users {
+		project[strings.ToLower(u.Email)] = u.ProjectID
+	}
+	outsiderTools := tools[project[strings.ToLower(m.manifest.Users.Outsider.Email)]]
+	memberProject := project[strings.ToLower(m.manifest.Users.Member.Email)]
+	var email, password string
+	for _, u := range st.Users {
+		if !u.IsSuperadmin && u.ProjectID != memberProject && tools[u.ProjectID] != outsiderTools {
+			email, password = u.Email, u.Password
+		}
+	}
+	if email == "" {
+		t.Skip("the seeded world has no user of a project with other tools than the outsider's")
+	}
+	tok := m.post(p+"/v1/authenticate", "", map[string]any{"email": email, "password": password}).wantStatus(t, 200).data()["token"].(string)
+	m.post(p+"/services/operations/v1/operations/boards/list", tok, map[string]any{}).wantStatus(t, 200)
+	doc, raw := getFlow(t, m, "tools")
+	if len(doc.Steps) != 0 || !strings.Contains(doc.Note, "manifest") || strings.Contains(strings.ToLower(raw), strings.ToLower(email)) {
+		t.Errorf("%d steps, note %q; want the user's login and call left out, with a note:\n%s", len(doc.Steps), doc.Note, raw)
 	}
 }

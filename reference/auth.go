@@ -108,6 +108,17 @@ func (s *Store) UserByEmail(email string) (User, bool) {
 	return cloneUser(s.users[id]), true
 }
 
+// ProjectTools returns the tool keys project id subscribes to (nil when there is no such
+// project).
+func (s *Store) ProjectTools(id int64) []string {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	if p, ok := s.projects[id]; ok {
+		return slices.Clone(p.Tools)
+	}
+	return nil
+}
+
 // MaxTokensPerUser is how many live tokens a user keeps (D10): the next login revokes the
 // oldest, so a test suite logging in for every test does not grow a world without end.
 const MaxTokensPerUser = 1000
