@@ -18,6 +18,7 @@ import (
 	"github.com/opsapi/mocktoolkit/conformance/check"
 	"github.com/opsapi/mocktoolkit/conformance/rules"
 	"github.com/opsapi/mocktoolkit/internal/jsonone"
+	"github.com/opsapi/mocktoolkit/proxy"
 	"github.com/opsapi/mocktoolkit/spec"
 )
 
@@ -178,9 +179,7 @@ func (c *Client) Send(ctx context.Context, r Request) (*Exchange, error) {
 		}
 		started := time.Now()
 		resp, err := c.hc.Do(req)
-		if err == nil {
-			c.unanswered.Store(0)
-		} else if ue, ok := err.(*url.Error); ok && ctx.Err() == nil && (ue.Timeout() || errors.Is(err, syscall.ECONNREFUSED)) {
+		if ue, ok := err.(*url.Error); ok && ctx.Err() == nil && (ue.Timeout() || errors.Is(err, syscall.ECONNREFUSED)) {
 			c.unanswered.Add(1) // a deployment that stopped: hanging, or gone (nothing listens)
 		}
 		record := ExchangeRecord{Op: r.Op.ID, Credential: credentialOf(r.Token, r.Authorization), Intent: r.Intent.String(), Constraint: r.Constraint, NoRetry: r.NoRetry}
@@ -196,6 +195,16 @@ func (c *Client) Send(ctx context.Context, r Request) (*Exchange, error) {
 		}
 		_ = resp.Body.Close()
 		ex.Latency = time.Since(started)
+		if err == nil && ProxyGotNoAnswer(ex.Status, ex.Header) {
+			// The toolkit's proxy in front of the deployment answered for it: no answer came,
+			// as a request sent directly would have found (one verdict with or without it).
+			c.unanswered.Add(1)
+			c.Recorder.add(record)
+			var said struct{ Message string }
+			_ = json.Unmarshal(ex.Body, &said)
+			return ex, fmt.Errorf("%s: POST %s: the validating proxy in front of the deployment got no answer from it (%s)", r.Op.ID, ex.URL, said.Message)
+		}
+		c.unanswered.Store(0)
 		if err != nil {
 			c.Recorder.add(record)
 			return ex, fmt.Errorf("%s: read answer: %w", r.Op.ID, err)
@@ -337,4 +346,21 @@ func checkRequest(ctx context.Context, op Operation, h http.Header, body []byte,
 		return errors.New("the suite meant an invalid request, but the spec accepts it")
 	}
 	return nil
+}
+
+// ProxyGotNoAnswer tells the toolkit's proxy's own 502, sent when the deployment behind it gave
+// no answer (rule UP-1 in its verdict header), from the deployment's answers: the suite takes it
+// as the request that got no answer it is when sent directly, so a run through the proxy gives
+// the verdict a run without it gives (it failed such specs for STATUS-1 and HDR-1, and a
+// deployment gone down never ended the run).
+func ProxyGotNoAnswer(status int, h http.Header) bool {
+	if status != http.StatusBadGateway {
+		return false
+	}
+	for _, id := range strings.Split(h.Get(proxy.HeaderViolations), ",") {
+		if strings.TrimSpace(id) == string(rules.UP1) {
+			return true
+		}
+	}
+	return false
 }
