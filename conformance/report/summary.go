@@ -127,6 +127,13 @@ func Summarize(report types.Report, run conformance.Run) Summary {
 			s.Interrupted = "aborted: " + firstLine(sr.Failure.Message)
 		}
 	}
+	for _, sr := range report.SpecReports {
+		// The run's setup (reading the manifest, logging in) failed before any spec: no spec
+		// ran, and the summary said nothing, with no failure counted.
+		if sr.LeafNodeType.Is(types.NodeTypeBeforeSuite|types.NodeTypeSynchronizedBeforeSuite) && sr.State.Is(types.SpecStateFailureStates) && s.Interrupted == "" {
+			s.Interrupted = "the run's setup failed: " + firstLine(sr.Failure.Message)
+		}
+	}
 	for _, why := range report.SpecialSuiteFailureReasons {
 		// The spec's reason first: in a parallel run the other processes say only "Interrupted
 		// by Other Ginkgo Process", which named no cause when it came first.

@@ -175,3 +175,21 @@ func TestAbortedRunIsReportedAsSuch(t *testing.T) {
 		t.Errorf("contract: %d failed, want the aborting spec not counted as a failure", c.Failed)
 	}
 }
+
+// A run whose setup failed before any spec (the manifest could not be read) says so: the
+// summary held a title and an empty table, the HTML "Failures (0)".
+func TestSetupFailureIsReportedAsSuch(t *testing.T) {
+	setup := types.SpecReport{LeafNodeType: types.NodeTypeSynchronizedBeforeSuite, State: types.SpecStateFailed}
+	setup.Failure.Message = "the manifest could not be read: GET …/__mock/fixtures answered 502"
+	rep := types.Report{
+		SuiteConfig: types.SuiteConfig{LabelFilter: "contract"},
+		SpecReports: []types.SpecReport{setup,
+			{LeafNodeType: types.NodeTypeIt, LeafNodeLabels: []string{"contract", "op:tagsList", "aspect:auth"}, State: types.SpecStateSkipped}},
+	}
+	s := report.Summarize(rep, conformance.Run{})
+	var b strings.Builder
+	_ = s.Write(&b)
+	if !strings.Contains(b.String(), "setup failed: the manifest could not be read") {
+		t.Errorf("summary of a run whose setup failed:\n%s", b.String())
+	}
+}
