@@ -195,7 +195,7 @@ func (c *Client) Send(ctx context.Context, r Request) (*Exchange, error) {
 		}
 		_ = resp.Body.Close()
 		ex.Latency = time.Since(started)
-		if err == nil && ProxyGotNoAnswer(ex.Status, ex.Header) {
+		if err == nil && proxyGotNoAnswer(ex.Status, ex.Header) {
 			// The toolkit's proxy in front of the deployment answered for it: no answer came,
 			// as a request sent directly would have found (one verdict with or without it).
 			c.unanswered.Add(1)
@@ -348,12 +348,12 @@ func checkRequest(ctx context.Context, op Operation, h http.Header, body []byte,
 	return nil
 }
 
-// ProxyGotNoAnswer tells the toolkit's proxy's own 502, sent when the deployment behind it gave
+// proxyGotNoAnswer tells the toolkit's proxy's own 502, sent when the deployment behind it gave
 // no answer (rule UP-1 in its verdict header), from the deployment's answers: the suite takes it
 // as the request that got no answer it is when sent directly, so a run through the proxy gives
 // the verdict a run without it gives (it failed such specs for STATUS-1 and HDR-1, and a
 // deployment gone down never ended the run).
-func ProxyGotNoAnswer(status int, h http.Header) bool {
+func proxyGotNoAnswer(status int, h http.Header) bool {
 	if status != http.StatusBadGateway {
 		return false
 	}

@@ -199,7 +199,7 @@ func countRound(req Request, k int, by time.Time) (*Exchange, int, remainders, e
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			ex, err := client.Send(bg, req) // the proxy's own 502 for no answer is an error too (ProxyGotNoAnswer)
+			ex, err := client.Send(bg, req) // the proxy's own 502 for no answer is an error too (proxyGotNoAnswer)
 			mu.Lock()
 			defer mu.Unlock()
 			if err == nil && !ex.BodyPartial && len(ex.Violations) > 0 && broken == nil {

@@ -349,11 +349,3 @@ func osReason(err error) string {
 	}
 	return err.Error()
 }
-
-// clipFlag shortens a flag's value quoted in a message.
-func clipFlag(v string) string {
-	if r := []rune(v); len(r) > 80 {
-		return string(r[:80]) + "…"
-	}
-	return v
-}
