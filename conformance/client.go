@@ -80,6 +80,7 @@ type Exchange struct {
 	// BodyPartial says Body is only the first maxAnswer bytes of a larger answer: its shape is
 	// not judged, as the proxy leaves an answer past its own bound unjudged.
 	BodyPartial bool
+	undecoded   string         // the Content-Encoding the body came in, when the suite cannot decode it (BodyPartial too)
 	JSON        map[string]any // nil unless the body is a JSON object
 	JSONErr     error          // why JSON is nil
 	RequestErr  error          // the request is not what the suite meant to send (a suite bug)
@@ -192,6 +193,11 @@ func (c *Client) Send(ctx context.Context, r Request) (*Exchange, error) {
 		ex.Body, err = io.ReadAll(io.LimitReader(resp.Body, maxAnswer+1))
 		if len(ex.Body) > maxAnswer {
 			ex.Body, ex.BodyPartial = ex.Body[:maxAnswer], true
+		}
+		if enc := undecoded(ex.Header); enc != "" {
+			// Go's transport decodes the gzip it asks for; any other coding is bytes the suite
+			// cannot read, as the proxy cannot: unjudged, as there (they were judged as JSON).
+			ex.BodyPartial, ex.undecoded = true, enc
 		}
 		_ = resp.Body.Close()
 		ex.Latency = time.Since(started)
@@ -315,7 +321,11 @@ func RetryAfter(h http.Header) (time.Duration, bool) {
 // decode reads the answer's JSON, numbers as json.Number: an id past 2^53 keeps its digits
 // (the interface bounds no id), so the suite sends back the very id it was given.
 func (ex *Exchange) decode() {
-	if ex.BodyPartial {
+	switch {
+	case ex.undecoded != "":
+		ex.JSONErr = fmt.Errorf("the answer is in Content-Encoding %q, which the suite did not ask for (it accepts gzip) and does not decode", ex.undecoded)
+		return
+	case ex.BodyPartial:
 		ex.JSONErr = fmt.Errorf("the answer is over %d MiB: the suite read only its start", maxAnswer>>20)
 		return
 	}
@@ -363,4 +373,18 @@ func proxyGotNoAnswer(status int, h http.Header) bool {
 		}
 	}
 	return false
+}
+
+// undecoded is the content coding of an answer the suite cannot read ("" for none): any but
+// identity, since the transport decodes the gzip it asks for and drops the header.
+func undecoded(h http.Header) string {
+	var real []string
+	for _, v := range h.Values("Content-Encoding") {
+		for c := range strings.SplitSeq(v, ",") {
+			if c = strings.TrimSpace(c); c != "" && !strings.EqualFold(c, "identity") {
+				real = append(real, c)
+			}
+		}
+	}
+	return strings.Join(real, ", ")
 }

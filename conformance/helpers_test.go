@@ -254,7 +254,7 @@ func sendUnjudged(ctx context.Context, r Request) *Exchange {
 		Skip(fmt.Sprintf("%s still answered 429 after %d retries that waited %s in all (the bound is %s): other requests took what each wait freed; run with fewer processes (CONFORMANCE_PARALLEL) or a higher CONFORMANCE_RETRY_MAX", r.Op.ID, ex.Retries, ex.Waited, cfg.RetryMax))
 	}
 	if ex.BodyPartial {
-		Skip(fmt.Sprintf("%s: %v, more than the suite reads: the answer is not judged", r.Op.ID, ex.JSONErr))
+		Skip(fmt.Sprintf("%s: %v: the answer is not judged", r.Op.ID, ex.JSONErr))
 	}
 	if ex.RequestErr != nil {
 		Fail(fmt.Sprintf("suite bug: the request is not what the spec meant to send: %s\n\n%s", ex.RequestErr, ex.Describe()))

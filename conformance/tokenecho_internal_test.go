@@ -65,3 +65,23 @@ func TestTheProxysNoAnswerIsNoAnswer(t *testing.T) {
 		t.Errorf("a deployment's own 502: %v, unanswered %d; want its answer, judged", err, c.Unanswered())
 	}
 }
+
+// An answer in a content coding the suite did not ask for and cannot decode (br) is left
+// unjudged, saying so, as the proxy leaves it: its bytes were judged as JSON, and a body no
+// client could read passed the suite while the proxy noted it unjudged.
+func TestAnswersInAnUnreadCodingAreUnjudged(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.Header().Set("Content-Encoding", "br")
+		_, _ = w.Write([]byte(`{"error":false,"message":"ok","data":{"tags":[]}}`))
+	}))
+	defer srv.Close()
+	c, err := NewClient(context.Background(), srv.URL, Config{Timeout: 5e9})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ex, err := c.Send(context.Background(), Request{Op: OpTagsList, Body: map[string]any{}})
+	if err != nil || !ex.BodyPartial || ex.JSON != nil || ex.JSONErr == nil || !strings.Contains(ex.JSONErr.Error(), `"br"`) {
+		t.Errorf("a br answer: %v, partial %v, JSON %v, why %v; want it unjudged, naming the coding", err, ex.BodyPartial, ex.JSON, ex.JSONErr)
+	}
+}
