@@ -302,7 +302,7 @@ type AuthenticateSuccess struct {
 	// Example: {"email":"adelbert.hart@propellerhealth.example.com","id":1,"language":"en","name":"Adelbert Hart","needs_code__regeneration":false,"token":"d0c66d3c901723b99adf27911f42253e296ef85d0b8e8962c8b98e8ccadd8ae1","warn_message":""}
 	Data LoginResult `json:"data"`
 
-	// Error Envelope `error` flag; false on success, true on errors (interface, Conventions 3).
+	// Error Envelope `error` flag, a boolean (interface, Conventions 3, which gives its type and not its value). The mock sends false on success and true on errors; a deployment sending another value still conforms.
 	//
 	// Example: false
 	Error ErrorFlag `json:"error"`
@@ -334,7 +334,7 @@ type BoardsListSuccess struct {
 		Boards []ListItem `json:"boards"`
 	} `json:"data"`
 
-	// Error Envelope `error` flag; false on success, true on errors (interface, Conventions 3).
+	// Error Envelope `error` flag, a boolean (interface, Conventions 3, which gives its type and not its value). The mock sends false on success and true on errors; a deployment sending another value still conforms.
 	//
 	// Example: false
 	Error ErrorFlag `json:"error"`
@@ -378,7 +378,7 @@ type BoardsUpdateSuccess struct {
 		Board interface{} `json:"board"`
 	} `json:"data"`
 
-	// Error Envelope `error` flag; false on success, true on errors (interface, Conventions 3).
+	// Error Envelope `error` flag, a boolean (interface, Conventions 3, which gives its type and not its value). The mock sends false on success and true on errors; a deployment sending another value still conforms.
 	//
 	// Example: false
 	Error ErrorFlag `json:"error"`
@@ -519,7 +519,7 @@ type CardsCreateSuccess struct {
 		Card Card `json:"card"`
 	} `json:"data"`
 
-	// Error Envelope `error` flag; false on success, true on errors (interface, Conventions 3).
+	// Error Envelope `error` flag, a boolean (interface, Conventions 3, which gives its type and not its value). The mock sends false on success and true on errors; a deployment sending another value still conforms.
 	//
 	// Example: false
 	Error ErrorFlag `json:"error"`
@@ -540,7 +540,7 @@ type CardsListSuccess struct {
 		Cards []ListItem `json:"cards"`
 	} `json:"data"`
 
-	// Error Envelope `error` flag; false on success, true on errors (interface, Conventions 3).
+	// Error Envelope `error` flag, a boolean (interface, Conventions 3, which gives its type and not its value). The mock sends false on success and true on errors; a deployment sending another value still conforms.
 	//
 	// Example: false
 	Error ErrorFlag `json:"error"`
@@ -599,7 +599,7 @@ type CardsUpdateSuccess struct {
 		Card interface{} `json:"card"`
 	} `json:"data"`
 
-	// Error Envelope `error` flag; false on success, true on errors (interface, Conventions 3).
+	// Error Envelope `error` flag, a boolean (interface, Conventions 3, which gives its type and not its value). The mock sends false on success and true on errors; a deployment sending another value still conforms.
 	//
 	// Example: false
 	Error ErrorFlag `json:"error"`
@@ -708,7 +708,7 @@ type CommentsCreateSuccess struct {
 		Comment Comment `json:"comment"`
 	} `json:"data"`
 
-	// Error Envelope `error` flag; false on success, true on errors (interface, Conventions 3).
+	// Error Envelope `error` flag, a boolean (interface, Conventions 3, which gives its type and not its value). The mock sends false on success and true on errors; a deployment sending another value still conforms.
 	//
 	// Example: false
 	Error ErrorFlag `json:"error"`
@@ -748,7 +748,7 @@ type CommentsListSuccess struct {
 		Pagination Pagination `json:"pagination"`
 	} `json:"data"`
 
-	// Error Envelope `error` flag; false on success, true on errors (interface, Conventions 3).
+	// Error Envelope `error` flag, a boolean (interface, Conventions 3, which gives its type and not its value). The mock sends false on success and true on errors; a deployment sending another value still conforms.
 	//
 	// Example: false
 	Error ErrorFlag `json:"error"`
@@ -790,7 +790,7 @@ type DomainCartRemoveSuccess struct {
 		Cart Cart `json:"cart"`
 	} `json:"data"`
 
-	// Error Envelope `error` flag; false on success, true on errors (interface, Conventions 3).
+	// Error Envelope `error` flag, a boolean (interface, Conventions 3, which gives its type and not its value). The mock sends false on success and true on errors; a deployment sending another value still conforms.
 	//
 	// Example: false
 	Error ErrorFlag `json:"error"`
@@ -818,7 +818,7 @@ type EmptySuccess struct {
 	// Example: []
 	Data EmptyArray `json:"data"`
 
-	// Error Envelope `error` flag; false on success, true on errors (interface, Conventions 3).
+	// Error Envelope `error` flag, a boolean (interface, Conventions 3, which gives its type and not its value). The mock sends false on success and true on errors; a deployment sending another value still conforms.
 	//
 	// Example: false
 	Error ErrorFlag `json:"error"`
@@ -838,7 +838,7 @@ type ErrorA struct {
 	// Example: []
 	Data []interface{} `json:"data"`
 
-	// Error Envelope `error` flag; false on success, true on errors (interface, Conventions 3).
+	// Error Envelope `error` flag, a boolean (interface, Conventions 3, which gives its type and not its value). The mock sends false on success and true on errors; a deployment sending another value still conforms.
 	//
 	// Example: false
 	Error ErrorFlag `json:"error"`
@@ -853,7 +853,7 @@ type ErrorA struct {
 //
 // Example: {"error":true,"message":"Unauthenticated."}
 type ErrorB struct {
-	// Error Envelope `error` flag; false on success, true on errors (interface, Conventions 3).
+	// Error Envelope `error` flag, a boolean (interface, Conventions 3, which gives its type and not its value). The mock sends false on success and true on errors; a deployment sending another value still conforms.
 	//
 	// Example: false
 	Error ErrorFlag `json:"error"`
@@ -864,7 +864,7 @@ type ErrorB struct {
 	Message Message `json:"message"`
 }
 
-// ErrorFlag Envelope `error` flag; false on success, true on errors (interface, Conventions 3).
+// ErrorFlag Envelope `error` flag, a boolean (interface, Conventions 3, which gives its type and not its value). The mock sends false on success and true on errors; a deployment sending another value still conforms.
 //
 // Example: false
 type ErrorFlag = bool
@@ -876,7 +876,7 @@ type ErrorForbidden struct {
 	// Data Present in shape (a) only; its items are not shown.
 	Data *[]interface{} `json:"data,omitempty"`
 
-	// Error Envelope `error` flag; false on success, true on errors (interface, Conventions 3).
+	// Error Envelope `error` flag, a boolean (interface, Conventions 3, which gives its type and not its value). The mock sends false on success and true on errors; a deployment sending another value still conforms.
 	//
 	// Example: false
 	Error ErrorFlag `json:"error"`
@@ -1015,7 +1015,7 @@ type MasterBoardsCreateSuccess struct {
 		Board interface{} `json:"board"`
 	} `json:"data"`
 
-	// Error Envelope `error` flag; false on success, true on errors (interface, Conventions 3).
+	// Error Envelope `error` flag, a boolean (interface, Conventions 3, which gives its type and not its value). The mock sends false on success and true on errors; a deployment sending another value still conforms.
 	//
 	// Example: false
 	Error ErrorFlag `json:"error"`
@@ -1036,7 +1036,7 @@ type MasterBoardsListSuccess struct {
 		Boards []string `json:"boards"`
 	} `json:"data"`
 
-	// Error Envelope `error` flag; false on success, true on errors (interface, Conventions 3).
+	// Error Envelope `error` flag, a boolean (interface, Conventions 3, which gives its type and not its value). The mock sends false on success and true on errors; a deployment sending another value still conforms.
 	//
 	// Example: false
 	Error ErrorFlag `json:"error"`
@@ -1071,7 +1071,7 @@ type MasterBoardsSyncSuccess struct {
 		SyncedCount int `json:"synced_count"`
 	} `json:"data"`
 
-	// Error Envelope `error` flag; false on success, true on errors (interface, Conventions 3).
+	// Error Envelope `error` flag, a boolean (interface, Conventions 3, which gives its type and not its value). The mock sends false on success and true on errors; a deployment sending another value still conforms.
 	//
 	// Example: false
 	Error ErrorFlag `json:"error"`
@@ -1147,7 +1147,7 @@ type MasterCardsCreateSuccess struct {
 		ProjectsUpdated string `json:"projects_updated"`
 	} `json:"data"`
 
-	// Error Envelope `error` flag; false on success, true on errors (interface, Conventions 3).
+	// Error Envelope `error` flag, a boolean (interface, Conventions 3, which gives its type and not its value). The mock sends false on success and true on errors; a deployment sending another value still conforms.
 	//
 	// Example: false
 	Error ErrorFlag `json:"error"`
@@ -1224,7 +1224,7 @@ type MasterCardsUpdateSuccess struct {
 		ProjectsUpdated int `json:"projects_updated"`
 	} `json:"data"`
 
-	// Error Envelope `error` flag; false on success, true on errors (interface, Conventions 3).
+	// Error Envelope `error` flag, a boolean (interface, Conventions 3, which gives its type and not its value). The mock sends false on success and true on errors; a deployment sending another value still conforms.
 	//
 	// Example: false
 	Error ErrorFlag `json:"error"`
@@ -1261,7 +1261,7 @@ type MasterGroupsCreateSuccess struct {
 		Group Group `json:"group"`
 	} `json:"data"`
 
-	// Error Envelope `error` flag; false on success, true on errors (interface, Conventions 3).
+	// Error Envelope `error` flag, a boolean (interface, Conventions 3, which gives its type and not its value). The mock sends false on success and true on errors; a deployment sending another value still conforms.
 	//
 	// Example: false
 	Error ErrorFlag `json:"error"`
@@ -1296,7 +1296,7 @@ type MasterGroupsUpdateSuccess struct {
 		Group interface{} `json:"group"`
 	} `json:"data"`
 
-	// Error Envelope `error` flag; false on success, true on errors (interface, Conventions 3).
+	// Error Envelope `error` flag, a boolean (interface, Conventions 3, which gives its type and not its value). The mock sends false on success and true on errors; a deployment sending another value still conforms.
 	//
 	// Example: false
 	Error ErrorFlag `json:"error"`
@@ -1396,7 +1396,7 @@ type TagsCreateSuccess struct {
 		Tag Tag `json:"tag"`
 	} `json:"data"`
 
-	// Error Envelope `error` flag; false on success, true on errors (interface, Conventions 3).
+	// Error Envelope `error` flag, a boolean (interface, Conventions 3, which gives its type and not its value). The mock sends false on success and true on errors; a deployment sending another value still conforms.
 	//
 	// Example: false
 	Error ErrorFlag `json:"error"`
@@ -1417,7 +1417,7 @@ type TagsListSuccess struct {
 		Tags []ListItem `json:"tags"`
 	} `json:"data"`
 
-	// Error Envelope `error` flag; false on success, true on errors (interface, Conventions 3).
+	// Error Envelope `error` flag, a boolean (interface, Conventions 3, which gives its type and not its value). The mock sends false on success and true on errors; a deployment sending another value still conforms.
 	//
 	// Example: false
 	Error ErrorFlag `json:"error"`
@@ -1454,7 +1454,7 @@ type ThemeVersionsDeprecateSuccess struct {
 	// Example: {"theme_status":"deprecated","version_id":"1"}
 	Data ThemeVersionDeprecated `json:"data"`
 
-	// Error Envelope `error` flag; false on success, true on errors (interface, Conventions 3).
+	// Error Envelope `error` flag, a boolean (interface, Conventions 3, which gives its type and not its value). The mock sends false on success and true on errors; a deployment sending another value still conforms.
 	//
 	// Example: false
 	Error ErrorFlag `json:"error"`
@@ -1494,7 +1494,7 @@ type ThumbnailsRegenerateSuccess struct {
 	// Example: {"preview_image":"https://thumbnails.mock.invalid/projects/1/pages/1/preview-r2.png"}
 	Data Thumbnail `json:"data"`
 
-	// Error Envelope `error` flag; false on success, true on errors (interface, Conventions 3).
+	// Error Envelope `error` flag, a boolean (interface, Conventions 3, which gives its type and not its value). The mock sends false on success and true on errors; a deployment sending another value still conforms.
 	//
 	// Example: false
 	Error ErrorFlag `json:"error"`
@@ -1529,7 +1529,7 @@ type TourCardsUpdateSuccess struct {
 		Card interface{} `json:"card"`
 	} `json:"data"`
 
-	// Error Envelope `error` flag; false on success, true on errors (interface, Conventions 3).
+	// Error Envelope `error` flag, a boolean (interface, Conventions 3, which gives its type and not its value). The mock sends false on success and true on errors; a deployment sending another value still conforms.
 	//
 	// Example: false
 	Error ErrorFlag `json:"error"`
@@ -1577,7 +1577,7 @@ type WidgetCardsListSuccess struct {
 		SnoozedCount int `json:"snoozed_count"`
 	} `json:"data"`
 
-	// Error Envelope `error` flag; false on success, true on errors (interface, Conventions 3).
+	// Error Envelope `error` flag, a boolean (interface, Conventions 3, which gives its type and not its value). The mock sends false on success and true on errors; a deployment sending another value still conforms.
 	//
 	// Example: false
 	Error ErrorFlag `json:"error"`
