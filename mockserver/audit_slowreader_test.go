@@ -172,3 +172,21 @@ func TestEveryLargeAnswerCountsAgainstTheBound(t *testing.T) {
 		}
 	}
 }
+
+// An answer larger than the whole bound is written when no other large answer is: a world
+// whose descriptions the JSON escapes sixfold built a snapshot and a card list past 256 MiB,
+// which answered 503 "still writing" on every retry of an idle mock.
+func TestAnAnswerPastTheWholeBoundIsWrittenAlone(t *testing.T) {
+	t.Cleanup(mockserver.LowerAnswersInFlight(2 << 20))
+	m := newMock(t, mockserver.Config{})
+	m.ctl(http.MethodPost, "/__worlds/big/__mock/reset", map[string]any{}).wantStatus(t, http.StatusOK)
+	growWorld(t, m, "big", 6<<20)
+	if a := m.ctl(http.MethodGet, "/__worlds/big/__mock/state", nil).wantStatus(t, http.StatusOK); len(a.raw) <= 2<<20 {
+		t.Fatalf("the snapshot is %d bytes, not past the bound", len(a.raw))
+	}
+	creds := m.manifest.Users.Member
+	tok := m.ctl(http.MethodPost, "/__worlds/big/v1/authenticate", map[string]any{"email": creds.Email, "password": creds.Password}).
+		wantStatus(t, http.StatusOK).data()["token"].(string)
+	m.ctl(http.MethodPost, "/__worlds/big/services/operations/v1/operations/cards/list", map[string]any{}, "Authorization", "Bearer "+tok).
+		wantStatus(t, http.StatusOK)
+}

@@ -2,7 +2,8 @@
 // a client that does not read its answer keeps the answer's bytes alive until the write
 // timeout, and a few dozen such clients took the mock and the proxy to gigabytes. Each answer
 // over Large bytes counts against a Budget while it is written; one that would pass it is
-// refused instead, by the server's own refusal (a 503 in its envelope).
+// refused instead, by the server's own refusal (a 503 in its envelope), unless it is the only
+// one: an answer larger than the whole budget is written when no other is, or it could never be.
 package answerbound
 
 import (
@@ -56,14 +57,28 @@ func (x *Writer) WriteHeader(code int) {
 		x.ResponseWriter.WriteHeader(code)
 		return
 	}
-	if x.b.used.Add(n) > x.b.max.Load() {
-		x.b.used.Add(-n)
+	if !x.b.take(n) {
 		x.refused = true
 		x.refuse(x.ResponseWriter)
 		return
 	}
 	x.held = n
 	x.ResponseWriter.WriteHeader(code)
+}
+
+// take counts n bytes when they fit, or when nothing else is held: an answer larger than the
+// whole budget (a world whose text the JSON escapes sixfold) was refused every time, on an idle
+// server, though its retry built it again; alone it holds no more than it did while built.
+func (b *Budget) take(n int64) bool {
+	for {
+		used := b.used.Load()
+		if used != 0 && used+n > b.max.Load() {
+			return false
+		}
+		if b.used.CompareAndSwap(used, used+n) {
+			return true
+		}
+	}
 }
 
 // Write drops the bytes of a refused answer (its refusal went instead).

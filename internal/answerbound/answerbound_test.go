@@ -38,3 +38,25 @@ func TestLargeAnswersPastTheBudgetAreRefused(t *testing.T) {
 		t.Errorf("after the first answer was written: %d, want 200", again.Code)
 	}
 }
+
+// An answer larger than the whole budget is written when it is the only one (refused, it was
+// refused on every retry, however idle the server), and while it is written every other large
+// answer waits its turn.
+func TestAnAnswerLargerThanTheBudgetIsWrittenAlone(t *testing.T) {
+	b := answerbound.New(2 << 20)
+	refuse := func(w http.ResponseWriter) { w.WriteHeader(http.StatusServiceUnavailable) }
+	huge, other := httptest.NewRecorder(), httptest.NewRecorder()
+	wh := b.Wrap(huge, refuse)
+	answer(wh, 5<<20)
+	answer(b.Wrap(other, refuse), 3<<19)
+	if huge.Code != 200 || huge.Body.Len() != 5<<20 || other.Code != 503 {
+		t.Errorf("statuses %d (%d bytes), %d; want 200 with the whole answer, then 503", huge.Code, huge.Body.Len(), other.Code)
+	}
+	wh.Done()
+	first, second := httptest.NewRecorder(), httptest.NewRecorder()
+	answer(b.Wrap(first, refuse), 3<<19)
+	answer(b.Wrap(second, refuse), 5<<20)
+	if first.Code != 200 || second.Code != 503 {
+		t.Errorf("a huge answer beside a held one: %d, %d; want 200, 503", first.Code, second.Code)
+	}
+}
