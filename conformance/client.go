@@ -81,6 +81,7 @@ type Exchange struct {
 	// not judged, as the proxy leaves an answer past its own bound unjudged.
 	BodyPartial bool
 	undecoded   string         // the Content-Encoding the body came in, when the suite cannot decode it (BodyPartial too)
+	pruned      bool           // Body nested past what JSON readers read: what lies deep is null (check.Readable)
 	JSON        map[string]any // nil unless the body is a JSON object
 	JSONErr     error          // why JSON is nil
 	RequestErr  error          // the request is not what the suite meant to send (a suite bug)
@@ -198,6 +199,10 @@ func (c *Client) Send(ctx context.Context, r Request) (*Exchange, error) {
 			// Go's transport decodes the gzip it asks for; any other coding is bytes the suite
 			// cannot read, as the proxy cannot: unjudged, as there (they were judged as JSON).
 			ex.BodyPartial, ex.undecoded = true, enc
+		}
+		if !ex.BodyPartial {
+			// Read, judged and shown as the one checker reads it (as the proxy does).
+			ex.Body, ex.pruned = check.Readable(ex.Body)
 		}
 		_ = resp.Body.Close()
 		ex.Latency = time.Since(started)

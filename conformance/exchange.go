@@ -12,8 +12,11 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/opsapi/mocktoolkit/conformance/check"
+	"github.com/opsapi/mocktoolkit/internal/jsonnest"
 	"github.com/opsapi/mocktoolkit/internal/jsonone"
 	"github.com/opsapi/mocktoolkit/internal/redact"
+	"github.com/opsapi/mocktoolkit/spec"
 )
 
 // Get returns the value at a dotted path of the answer's JSON (e.g. "data.card.status",
@@ -145,9 +148,20 @@ func truncate(s string, n int) string {
 	return s[:n] + fmt.Sprintf("… (%d bytes in all)", len(s))
 }
 
+// maxPretty and maxPrettyDepth bound the answers a failure message indents.
+const (
+	maxPretty      = 1 << 20
+	maxPrettyDepth = 64
+)
+
 // prettyJSON indents b for a failure message, numbers as written: an id past 2^53 is shown with
 // its own digits, not float64's.
 func prettyJSON(b []byte) string {
+	if len(b) > maxPretty || (len(b) > 2*maxPrettyDepth && jsonnest.Nesting(b) > maxPrettyDepth) {
+		// Shown as it came: indenting costs the square of the depth (an answer of 20 KB nested
+		// 9999 deep made 200 MB of spaces, and 11 s a failing spec) for the 3000 bytes shown.
+		return string(b)
+	}
 	v, err := jsonone.Decode(b)
 	if err != nil {
 		return string(b)
@@ -214,6 +228,9 @@ func (ex *Exchange) Describe() string {
 		}
 	}
 	b.WriteString(headerLines(shown, "", ""))
+	if ex.pruned {
+		fmt.Fprintf(&b, "    (the body nests past %d levels, deeper than JSON readers read: shown and judged with what lies below %d levels as null)\n", spec.MaxDepth, check.PrunedDepth)
+	}
 	fmt.Fprintf(&b, "    %s\n", truncate(redactJSON([]byte(prettyJSON(ex.Body))), 3000))
 	return printable(b.String())
 }

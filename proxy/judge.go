@@ -12,8 +12,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/opsapi/mocktoolkit/conformance/check"
 	"github.com/opsapi/mocktoolkit/conformance/rules"
-	"github.com/opsapi/mocktoolkit/internal/jsonnest"
 	"github.com/opsapi/mocktoolkit/internal/prefer"
 	"github.com/opsapi/mocktoolkit/spec"
 )
@@ -180,12 +180,13 @@ func (ex *exchange) decodeAnswer(header http.Header, raw []byte, maxAnswer int64
 	case why != "":
 		ex.respBody = raw
 		ex.note(why)
-	case len(decoded) > 2*spec.MaxDepth && jsonnest.Nesting(decoded) > spec.MaxDepth:
-		// Valid JSON, perhaps, but past what any JSON reader reads: judged by its upper
-		// levels, where every field of the interface lies, so that nesting cannot hide a
-		// wrong answer; the client gets the body as it came.
-		ex.respBody = jsonnest.Prune(decoded, prunedDepth)
-		ex.note(fmt.Sprintf("answer body nests deeper than %d levels: judged with what lies below %d levels read as null", spec.MaxDepth, prunedDepth))
+	default:
+		// The client gets the body as it came; the journal and the checks keep what the
+		// checker reads.
+		if readable, cut := check.Readable(decoded); cut {
+			ex.respBody = readable
+			ex.note(fmt.Sprintf("answer body nests deeper than %d levels: judged with what lies below %d levels read as null", spec.MaxDepth, check.PrunedDepth))
+		}
 	}
 	return nil
 }
@@ -242,10 +243,6 @@ func setVerdict(h http.Header, vs []Violation) {
 	}
 	h.Add("Access-Control-Expose-Headers", HeaderViolations)
 }
-
-// prunedDepth is how deep an answer nested past spec.MaxDepth is judged: far below every field
-// the interface describes, far above what a decoder refuses.
-const prunedDepth = 256
 
 // resetsCounts tells whether a forwarded request is a mock's control, answered with success,
 // that replaced its records (a reset, a loaded snapshot, a deleted world) or moved its clock

@@ -4,7 +4,8 @@
 // matchers, the validating proxy and explore mode all judge through it, so one broken fact gets
 // one rule id whoever finds it.
 //
-// It imports only spec, conformance/rules, kin-openapi and the standard library: never Ginkgo,
+// It imports only spec, conformance/rules, kin-openapi, the standard library and small readers of
+// JSON text it shares with the mock (internal/jsonone, jsonnest, jsonnum, prefer): never Ginkgo,
 // never the mock.
 package check
 
@@ -51,8 +52,10 @@ func (v Violation) String() string { return string(v.Rule) + ": " + v.Detail }
 // (REQ-1, a client's rule), the status (STATUS-1), the rate-limit headers (HDR-1, HDR-2), a
 // success for a broken request (ERR-6), the envelope of the status (ENV-1 to ENV-4), the keys
 // of a validation error (ERR-5), the answer against the OpenAPI document (DOC-1), a page's
-// arithmetic (PAGE-1) and a removed cart item that is still in the cart (CART-1).
+// arithmetic (PAGE-1) and a removed cart item that is still in the cart (CART-1). A body nested
+// past what JSON readers read is judged as Readable reads it.
 func Judge(ctx context.Context, ex Exchange) []Violation {
+	ex.Body, _ = Readable(ex.Body)
 	var vs []Violation
 	var broken []string
 	if !ex.ReqPartial {
