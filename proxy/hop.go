@@ -91,7 +91,16 @@ func (t *tapTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 		return resp, nil
 	}
 	names := tap.connectionNames()
+	ex, _ := r.Context().Value(exchangeKey{}).(*exchange)
 	for _, name := range names {
+		if vs := resp.Header.Values(name); ex != nil && len(vs) > 0 {
+			// Judged as the upstream sent it, as a client that reached it directly (the
+			// suite) sees it: dropping is the proxy's duty, not the deployment's fault.
+			if ex.hopDropped == nil {
+				ex.hopDropped = http.Header{}
+			}
+			ex.hopDropped[textproto.CanonicalMIMEHeaderKey(name)] = vs
+		}
 		resp.Header.Del(name)
 		resp.Trailer.Del(name) // declared: not announced either
 	}

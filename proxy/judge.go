@@ -59,6 +59,10 @@ func (p *Proxy) judge(resp *http.Response) error {
 		}
 	}
 	ex.status, ex.respHeader = resp.StatusCode, resp.Header.Clone()
+	if len(ex.hopDropped) > 0 {
+		maps.Copy(ex.respHeader, ex.hopDropped)
+		ex.note(fmt.Sprintf("the upstream named %s in its Connection header, so the proxy did not forward them (headers of one connection); the answer is judged as the upstream sent it", strings.Join(slices.Sorted(maps.Keys(ex.hopDropped)), ", ")))
+	}
 	if loopRefusal(resp) {
 		// Another proxy of this toolkit refused the request as looped (A → B → A): the answer
 		// is that proxy's, not the deployment's, and is passed on unjudged (D140).
@@ -109,7 +113,7 @@ func (p *Proxy) judgeAnswer(resp *http.Response, ex *exchange) error {
 	}
 	ex.respBody = raw
 	if whole {
-		if broken := ex.decodeAnswer(resp.Header, raw, p.maxAnswer); broken != nil {
+		if broken := ex.decodeAnswer(ex.respHeader, raw, p.maxAnswer); broken != nil {
 			cutShort = broken
 		}
 	}
