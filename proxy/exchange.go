@@ -40,9 +40,9 @@ type exchange struct {
 	status        int
 	respHeader    http.Header
 	hopDropped    http.Header // headers the answer's Connection header named: not forwarded, judged (tapTransport)
-	respBody      []byte // at most maxBody bytes, decoded when it was gzip
-	respWhole     bool   // respBody is the whole answer body, decoded
-	noWholeAnswer bool   // the upstream gave no whole answer a client can read (UP-1): none, cut short, or not the gzip it says
+	respBody      []byte      // at most maxBody bytes, decoded when it was gzip
+	respWhole     bool        // respBody is the whole answer body, decoded
+	noWholeAnswer bool        // the upstream gave no whole answer a client can read (UP-1): none, cut short, or not the gzip it says
 
 	violations []Violation
 	notes      []string
