@@ -188,7 +188,12 @@ func MinuteRetryAfter(op spec.Operation, status int, h http.Header) []Violation 
 		return nil
 	}
 	if n, why := HeaderInt(h, "Retry-After"); why == "" && n > maxMinuteRetryAfter {
-		return []Violation{{rules.LIMIT6, fmt.Sprintf("Retry-After is %d seconds, yet %s's limit is per minute: its window resets within 60", n, op.ID)}}
+		// Quoted as sent, digits only: a value past int64 read as its largest was quoted so.
+		sent := strings.TrimSpace(h.Get("Retry-After"))
+		if len(sent) > 40 {
+			sent = sent[:40] + "…"
+		}
+		return []Violation{{rules.LIMIT6, fmt.Sprintf("Retry-After is %s seconds, yet %s's limit is per minute: its window resets within 60", sent, op.ID)}}
 	}
 	return nil
 }

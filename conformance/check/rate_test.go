@@ -3,6 +3,7 @@ package check_test
 import (
 	"net/http"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/opsapi/mocktoolkit/conformance/check"
@@ -85,6 +86,18 @@ func TestMinuteRetryAfter(t *testing.T) {
 		got := check.MinuteRetryAfter(spec.Operation{ID: tt.op}, tt.status, h)
 		if (len(got) > 0) != tt.broken {
 			t.Errorf("%s %d Retry-After %s: %v, want broken %v", tt.op, tt.status, tt.after, got, tt.broken)
+		}
+	}
+}
+
+// LIMIT-6 quotes the Retry-After the deployment sent: one past int64 was quoted as int64's
+// largest, a number it never sent.
+func TestMinuteRetryAfterQuotesTheValueSent(t *testing.T) {
+	o := op(t, "tagsList")
+	for _, sent := range []string{"3600", "99999999999999999999"} {
+		vs := check.MinuteRetryAfter(o, http.StatusTooManyRequests, http.Header{"Retry-After": {sent}})
+		if len(vs) != 1 || !strings.Contains(vs[0].Detail, "Retry-After is "+sent+" seconds") {
+			t.Errorf("Retry-After %s: %v, want one LIMIT-6 quoting it", sent, vs)
 		}
 	}
 }
