@@ -157,16 +157,18 @@ func Status(op spec.Operation, status int) []Violation {
 // (a 429 carries Retry-After in whole seconds).
 func Headers(status int, h http.Header) []Violation {
 	var vs []Violation
-	limit, limitWhy := HeaderInt(h, "X-RateLimit-Limit")
-	rem, remWhy := HeaderInt(h, "X-RateLimit-Remaining")
+	_, limitWhy := HeaderInt(h, "X-RateLimit-Limit")
+	_, remWhy := HeaderInt(h, "X-RateLimit-Remaining")
 	optional := status == http.StatusUnprocessableEntity
 	for _, why := range []string{limitWhy, remWhy} {
 		if why != "" && !(optional && strings.HasSuffix(why, "is missing")) {
 			vs = append(vs, Violation{rules.HDR1, why})
 		}
 	}
-	if limitWhy == "" && remWhy == "" && rem > limit {
-		vs = append(vs, Violation{rules.HDR1, fmt.Sprintf("X-RateLimit-Remaining %d is above X-RateLimit-Limit %d", rem, limit)})
+	if limit, rem := sentDigits(h, "X-RateLimit-Limit"), sentDigits(h, "X-RateLimit-Remaining"); limitWhy == "" && remWhy == "" && digitsAbove(rem, limit) {
+		// Compared and quoted as sent: read as int64, two values past it were both its
+		// largest, and a Remaining above its Limit passed.
+		vs = append(vs, Violation{rules.HDR1, fmt.Sprintf("X-RateLimit-Remaining %s is above X-RateLimit-Limit %s", clipDigits(rem), clipDigits(limit))})
 	}
 	if status == http.StatusTooManyRequests {
 		if _, why := HeaderInt(h, "Retry-After"); why != "" {
@@ -188,12 +190,8 @@ func MinuteRetryAfter(op spec.Operation, status int, h http.Header) []Violation 
 		return nil
 	}
 	if n, why := HeaderInt(h, "Retry-After"); why == "" && n > maxMinuteRetryAfter {
-		// Quoted as sent, digits only: a value past int64 read as its largest was quoted so.
-		sent := strings.TrimSpace(h.Get("Retry-After"))
-		if len(sent) > 40 {
-			sent = sent[:40] + "…"
-		}
-		return []Violation{{rules.LIMIT6, fmt.Sprintf("Retry-After is %s seconds, yet %s's limit is per minute: its window resets within 60", sent, op.ID)}}
+		// Quoted as sent: a value past int64 read as its largest was quoted so.
+		return []Violation{{rules.LIMIT6, fmt.Sprintf("Retry-After is %s seconds, yet %s's limit is per minute: its window resets within 60", clipDigits(sentDigits(h, "Retry-After")), op.ID)}}
 	}
 	return nil
 }
@@ -217,6 +215,33 @@ func HeaderInt(h http.Header, name string) (n int64, why string) {
 		return math.MaxInt64, ""
 	}
 	return n, ""
+}
+
+// sentDigits is the integer header name as sent, without surrounding space or leading zeros
+// (HeaderInt said it is digits).
+func sentDigits(h http.Header, name string) string {
+	d := strings.TrimLeft(strings.TrimSpace(h.Get(name)), "0")
+	if d == "" {
+		return "0"
+	}
+	return d
+}
+
+// digitsAbove tells whether the integer a is above b, both written in digits without leading
+// zeros, of any length.
+func digitsAbove(a, b string) bool {
+	if len(a) != len(b) {
+		return len(a) > len(b)
+	}
+	return a > b
+}
+
+// clipDigits quotes an integer of any length in at most 40 digits.
+func clipDigits(d string) string {
+	if len(d) > 40 {
+		return d[:40] + "…"
+	}
+	return d
 }
 
 // Digits tells whether s is one or more ASCII digits and nothing else: an integer header value

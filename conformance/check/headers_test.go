@@ -27,6 +27,9 @@ func TestHeaderIntegersAreDigitsOnly(t *testing.T) {
 		{"60", "0", "-0", rules.HDR2},
 		{"60", "0", "+30", rules.HDR2},
 		{"60", "0", "99999999999999999999999", ""},
+		{"99999999999999999998", "99999999999999999999", "", rules.HDR1}, // both past int64: compared as written
+		{"99999999999999999999", "099999999999999999998", "", ""},
+		{"1000", "99999999999999999999999", "", rules.HDR1},
 	} {
 		h := http.Header{"X-Ratelimit-Limit": {c.limit}, "X-Ratelimit-Remaining": {c.remaining}}
 		status := http.StatusOK
@@ -89,4 +92,14 @@ func operation(t *testing.T, id string) spec.Operation {
 	}
 	t.Fatalf("no operation %s", id)
 	return spec.Operation{}
+}
+
+// HDR-1 quotes the rate-limit values as sent: read as int64, one past it was quoted as its
+// largest, a number the deployment never sent.
+func TestRemainingAboveLimitIsQuotedAsSent(t *testing.T) {
+	h := http.Header{"X-Ratelimit-Limit": {"1000"}, "X-Ratelimit-Remaining": {"99999999999999999999999"}}
+	vs := check.Headers(http.StatusOK, h)
+	if len(vs) != 1 || vs[0].Detail != "X-RateLimit-Remaining 99999999999999999999999 is above X-RateLimit-Limit 1000" {
+		t.Errorf("%v, want one HDR-1 quoting both values as sent", vs)
+	}
 }
