@@ -182,13 +182,27 @@ func (r *registry) slot(name string, evict bool) error {
 	}
 	for len(r.named) > 0 && len(r.named)+len(r.building) >= r.max {
 		if !evict {
-			return &errNoWorld{status: http.StatusServiceUnavailable, msg: fmt.Sprintf("The mock already holds %d named worlds (--max-worlds %d), and a request from a page of another site does not push out a world to make %q: reset or delete a world, or call from the mock's own site.", len(r.named), r.max, clip(name, 80))}
+			return &errNoWorld{status: http.StatusServiceUnavailable, msg: fmt.Sprintf("The mock already holds %s (--max-worlds %d), and a request from a page of another site does not push out a world to make %q: reset or delete a world, or call from the mock's own site.", r.held(), r.max, clip(name, 80))}
 		}
 		if !r.evictOldest(nil, fmt.Sprintf("more than --max-worlds %d named worlds", r.max)) {
-			return &errNoWorld{status: http.StatusServiceUnavailable, msg: fmt.Sprintf("The mock already holds %d named worlds (--max-worlds %d) and every one is busy with a request, so the world %q cannot be made now: try again in a moment, or start the mock with a larger --max-worlds.", len(r.named), r.max, clip(name, 80))}
+			return &errNoWorld{status: http.StatusServiceUnavailable, msg: fmt.Sprintf("The mock already holds %s (--max-worlds %d), every one busy with a request, so the world %q cannot be made now: try again in a moment, or start the mock with a larger --max-worlds.", r.held(), r.max, clip(name, 80))}
 		}
 	}
 	return nil
+}
+
+// held words the named worlds slot counts, those still being built included (they take their
+// room from the start: a refusal naming only the built ones read as if there were room); r.mu is
+// held.
+func (r *registry) held() string {
+	words := fmt.Sprintf("%d named worlds", len(r.named))
+	if len(r.named) == 1 {
+		words = "1 named world"
+	}
+	if n := len(r.building); n > 0 {
+		words += fmt.Sprintf(" and is building %d more", n)
+	}
+	return words
 }
 
 // buildWorld builds the named world from the configured seed and scenario, a few builds at a
