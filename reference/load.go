@@ -225,8 +225,14 @@ func (s *Store) checkCard(c Card) error {
 		return err
 	}
 	if c.GroupID != nil {
-		if g, ok := s.groups[*c.GroupID]; !ok || !samePtr(g.ProjectID, c.ProjectID) {
+		g, ok := s.groups[*c.GroupID]
+		if !ok || !samePtr(g.ProjectID, c.ProjectID) {
 			return fmt.Errorf("card %d: group %d does not exist in %s", c.ID, *c.GroupID, scopeOf(c.ProjectID))
+		}
+		if g.DeletedAt != nil && c.DeletedAt == nil {
+			// The API deletes a group's cards with it (D25) and moves none into a deleted
+			// one (D76): such a card was listed in a group that answers 404.
+			return fmt.Errorf("card %d: it is not deleted, but its group %d is (deleting a group deletes its cards)", c.ID, *c.GroupID)
 		}
 	}
 	if c.OwnerID != nil {
