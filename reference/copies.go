@@ -15,13 +15,19 @@ type copyKey struct{ project, master int64 }
 // subscribers returns the projects subscribed to tool, by id, and how many are not (D24).
 func (s *Store) subscribers(tool *string) (subscribed []int64, skipped int64) {
 	for _, id := range sortedKeys(s.projects) {
-		if tool != nil && slices.Contains(s.projects[id].Tools, *tool) {
+		if s.subscribed(id, tool) {
 			subscribed = append(subscribed, id)
 		} else {
 			skipped++
 		}
 	}
 	return subscribed, skipped
+}
+
+// subscribed tells whether project subscribes to tool.
+func (s *Store) subscribed(project int64, tool *string) bool {
+	p, ok := s.projects[project]
+	return ok && tool != nil && slices.Contains(p.Tools, *tool)
 }
 
 // ensureBoardCopy returns the project's live copy of master board mb, creating it when

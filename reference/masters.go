@@ -46,7 +46,7 @@ func (s *Store) CreateMasterCard(userID int64, in CreateMasterCardInput) (Master
 // UpdateMasterCard changes a master card (superadmin only) following D18. With
 // sync_to_projects the same changes are made to every live project copy and ProjectsUpdated
 // counts the copies changed (D22); a new group_id moves each copy to its project's copy of
-// that group, created when missing (D23).
+// that group, created when missing (D23), in projects subscribed to that group's board's tool.
 func (s *Store) UpdateMasterCard(userID int64, in UpdateMasterCardInput) (MasterCardResult, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -106,8 +106,10 @@ func (s *Store) syncCardCopies(id int64, in UpdateMasterCardInput, by int64) int
 			continue
 		}
 		applyMasterFields(&c, in)
-		if in.GroupID.Present() {
-			g, _ := s.ensureGroupCopy(*c.ProjectID, s.groups[in.GroupID.Value], by, now)
+		if mg := s.groups[in.GroupID.Value]; in.GroupID.Present() && s.subscribed(*c.ProjectID, s.boards[mg.BoardID].ToolKey) {
+			// Only a project subscribed to the new board's tool receives its content (D23, D47):
+			// a copy elsewhere keeps its group, as a sync of that board skips the project.
+			g, _ := s.ensureGroupCopy(*c.ProjectID, mg, by, now)
 			s.moveCard(&c, ptr(g.ID))
 		}
 		c.UpdatedAt = now

@@ -167,6 +167,23 @@ func TestUpdateMasterCard(t *testing.T) {
 			t.Fatalf("copy's group = %+v", group)
 		}
 	})
+	t.Run("leaves a copy in its group when its project does not subscribe to the new board's tool (D23, D47)", func(t *testing.T) {
+		s, _ := newStore(t)
+		mb, err := s.CreateMasterBoard(admin, reference.CreateMasterBoardInput{Title: "Other tool", ToolKey: "a-tool-nobody-subscribes-to"})
+		wantCode(t, err, "")
+		g, err := s.CreateMasterGroup(admin, reference.CreateMasterGroupInput{BoardID: mb.ID, Title: "Elsewhere"})
+		wantCode(t, err, "")
+		boards := len(s.State().Boards)
+		res, err := s.UpdateMasterCard(admin, reference.UpdateMasterCardInput{ID: masterCard, GroupID: reference.Some(g.ID), Title: reference.Some("Moved"), SyncToProjects: reference.Some(true)})
+		wantCode(t, err, "")
+		cp := findCard(t, s, acmeCopyCard)
+		if *cp.GroupID != acmeSEOGroup || cp.Title != "Moved" || res.ProjectsUpdated != 1 {
+			t.Errorf("copy in group %d titled %q (%d updated), want it left in group %d with the new title", *cp.GroupID, cp.Title, res.ProjectsUpdated, acmeSEOGroup)
+		}
+		if n := len(s.State().Boards); n != boards {
+			t.Errorf("%d boards after the update, want %d: a copy of a board whose tool the project lacks", n, boards)
+		}
+	})
 	t.Run("keeps group_id sent as null, clears description (D18: a master card always has a group)", func(t *testing.T) {
 		s, _ := newStore(t)
 		before, _ := s.UpdateMasterCard(admin, reference.UpdateMasterCardInput{ID: masterCard})
