@@ -319,6 +319,13 @@ func (s *Server) World(name string) (*World, error) {
 	return s.handle(w), nil
 }
 
+// NamedWorlds is how many named worlds the mock holds now (the default world aside).
+func (s *Server) NamedWorlds() int {
+	s.worlds.mu.Lock()
+	defer s.worlds.mu.Unlock()
+	return len(s.worlds.named)
+}
+
 // handle is the handle on w.
 func (s *Server) handle(w *world) *World {
 	h := &World{s: s, name: w.name}

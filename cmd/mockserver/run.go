@@ -411,6 +411,10 @@ func serve(ctx context.Context, opts options, std stdio) error {
 	if err := opts.steer.save(mock); err != nil {
 		logger.Error("the world was not saved", "state_file", opts.steer.stateFile, "err", err)
 		errs = append(errs, err)
+	} else if n := mock.NamedWorlds(); opts.steer.stateFile != "" && n > 0 {
+		// The state file holds the default world: workers in named worlds lost their
+		// records silently.
+		logger.Warn("the state file keeps the default world only; named worlds were not saved (save one with GET /__worlds/<name>/__mock/state)", "state_file", opts.steer.stateFile, "named_worlds", n)
 	}
 	_ = logs.Close() // the request lines still buffered come before the last line
 	if len(errs) > 0 {

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -179,5 +180,24 @@ func TestStateFileWithAByteOrderMark(t *testing.T) {
 	err := run(context.Background(), []string{"--state-file", file, "--addr", "127.0.0.1:0"}, noEnv, io.Discard, io.Discard)
 	if err == nil || !strings.Contains(err.Error(), "byte order mark") || strings.Contains(err.Error(), "ï") {
 		t.Errorf("a state file with a BOM: %v, want it named", err)
+	}
+}
+
+// The state file keeps the default world only, and a stop that drops named worlds says so: a
+// team running workers in named worlds lost their records at a restart without a word.
+func TestStopSaysNamedWorldsAreNotSaved(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "state.json")
+	logs := &syncBuffer{b: &bytes.Buffer{}}
+	url, stop := startCmdOutput(t, nil, logs, "--addr", "127.0.0.1:0", "--state-file", file)
+	res, err := http.Post(url+"/__worlds/worker-1/__mock/reset", "application/json", strings.NewReader("{}"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if _, err := stop(); err != nil {
+		t.Fatal(err)
+	}
+	if got := logs.String(); !strings.Contains(got, "named worlds were not saved") || !strings.Contains(got, "named_worlds=1") {
+		t.Errorf("the stop's log says nothing of the named world it dropped:\n%s", got)
 	}
 }
