@@ -49,6 +49,14 @@ type ScenarioRecorder struct {
 	// into one scenario would overwrite each other.
 	world     string
 	worldSeen bool
+	// The recording starts over at a rebuild of its world (record_rebuild.go, D174): the
+	// world's X-Mock-World-Build last answered and those left behind, how many times it
+	// restarted, why the last time, and how many records the restarts dropped.
+	build          string
+	pastBuilds     map[string]bool
+	restarts       int
+	restartWhy     string
+	restartDropped int
 
 	held    atomic.Int64 // answer bytes held by every exchange at once, at most heldMax
 	heldMax int64        // maxRecordingHeld
@@ -86,7 +94,7 @@ func NewScenarioRecorder(next http.Handler) (*ScenarioRecorder, error) {
 	if err != nil {
 		return nil, fmt.Errorf("new scenario recorder: %w", err)
 	}
-	r := &ScenarioRecorder{next: next, ops: map[string]bool{}, maxBody: DefaultMaxBody, seen: map[string]map[int64]map[string]any{}, names: map[string]bool{}, cartAt: map[string]int{}, secrets: redact.NewKnown(recordedSecrets), notes: map[string]bool{}, heldMax: maxRecordingHeld,
+	r := &ScenarioRecorder{next: next, ops: map[string]bool{}, maxBody: DefaultMaxBody, seen: map[string]map[int64]map[string]any{}, names: map[string]bool{}, cartAt: map[string]int{}, secrets: redact.NewKnown(recordedSecrets), notes: map[string]bool{}, heldMax: maxRecordingHeld, pastBuilds: map[string]bool{},
 		left: map[string]*leftOutReason{}, leftKinds: map[string]int{}, leftIDs: map[string]bool{}}
 	for _, op := range spec.Operations(doc) {
 		r.ops[op.Path] = true
@@ -98,6 +106,9 @@ func NewScenarioRecorder(next http.Handler) (*ScenarioRecorder, error) {
 // interface's operations shows.
 func (r *ScenarioRecorder) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 	if req.Method != http.MethodPost || !r.ops[req.URL.Path] {
+		if isControl(req.URL.Path) { // a reset of the recorded world starts it over (D174)
+			w = &controlWriter{ResponseWriter: w, r: r, req: req}
+		}
 		r.next.ServeHTTP(w, req)
 		return
 	}
@@ -145,7 +156,7 @@ func (r *ScenarioRecorder) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 		return
 	}
 	r.secrets.NoteValue(answer.Data)
-	if !r.sameWorld(req.Header.Get(check.WorldHeader)) {
+	if !r.sameWorld(req.Header.Get(check.WorldHeader)) || !r.answerBuild(req, w.Header()) {
 		return
 	}
 	if r.observe(answer.Data) > 0 {

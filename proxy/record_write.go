@@ -116,6 +116,9 @@ func (r *ScenarioRecorder) WriteScenario(w io.Writer, opts ScenarioOptions) (map
 		left: map[string]bool{}, goneNotes: map[string]*leftOutReason{}}
 	b.build(opts.Name)
 	notes := append(append(r.leftOutNotes(), reasonNotes(b.goneNotes)...), slices.Sorted(maps.Keys(r.notes))...)
+	if n := r.restartNote(); n != "" { // first: it says why earlier records are missing (D174)
+		notes = append([]string{n}, notes...)
+	}
 	if r.notesOver > 0 {
 		notes = append(notes, fmt.Sprintf("and %d more notes like these, not shown", r.notesOver))
 	}

@@ -133,12 +133,18 @@ func writeRecording(rec *proxy.ScenarioRecorder, opts proxyOptions, out io.Write
 		return err
 	}
 	left := leftOutWords(rec.LeftOut())
+	// A recording that started over at its world's rebuild says so where it says what it holds,
+	// or the records missing from before the rebuild read as lost (D174).
+	restarted := ""
+	if rec.Restarts() > 0 {
+		restarted = "; the recording restarted at a rebuild of the world it records (the log says which), so it holds only what the answers showed after it"
+	}
 	if nothingRecorded(c) {
 		if fi, err := os.Stat(opts.recordScenario); err == nil && fi.Size() > 0 {
 			if left != "" { // the answers showed records, and every one was left out (D197)
-				fmt.Fprintf(out, "scenario %s not written: the answers showed records but none could be kept (%s), and %s is left as it was\n", name, left, opts.recordScenario)
+				fmt.Fprintf(out, "scenario %s not written: the answers showed records but none could be kept (%s), and %s is left as it was%s\n", name, left, opts.recordScenario, restarted)
 			} else {
-				fmt.Fprintf(out, "scenario %s not written: no answer showed a record, and %s is left as it was\n", name, opts.recordScenario)
+				fmt.Fprintf(out, "scenario %s not written: no answer showed a record, and %s is left as it was%s\n", name, opts.recordScenario, restarted)
 			}
 			return nil
 		}
@@ -149,8 +155,8 @@ func writeRecording(rec *proxy.ScenarioRecorder, opts proxyOptions, out io.Write
 	if left != "" {
 		left = "; " + left
 	}
-	fmt.Fprintf(out, "scenario %s written to %s holding %s, %s, %s, %s, %s, %s from the answers' records (a group, board or tag a record names but no answer showed is added as a placeholder)%s\n",
-		name, opts.recordScenario, count(c["boards"], "board"), count(c["groups"], "group"), count(c["tags"], "tag"), count(c["cards"], "card"), count(c["comments"], "comment"), count(c["carts"], "cart"), left)
+	fmt.Fprintf(out, "scenario %s written to %s holding %s, %s, %s, %s, %s, %s from the answers' records (a group, board or tag a record names but no answer showed is added as a placeholder)%s%s\n",
+		name, opts.recordScenario, count(c["boards"], "board"), count(c["groups"], "group"), count(c["tags"], "tag"), count(c["cards"], "card"), count(c["comments"], "comment"), count(c["carts"], "cart"), left, restarted)
 	return nil
 }
 
