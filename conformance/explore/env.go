@@ -71,9 +71,9 @@ type env struct {
 	userID int64 // the member's user id, from its login
 
 	pools    map[string][]ID
-	comments map[int64][]ID // created comments by card id
-	cartSeen map[string]check.Cart
-	removed  map[string]bool // "token/item" removed in this case
+	comments map[int64][]ID      // created comments by card id
+	cartSeen map[string]cartSeen // the cart's last answer in this case, by its token
+	removed  map[string]bool     // "token/item" removed in this case
 	deprec   map[int64]bool
 	thumbs   int // accepted regenerations in this case
 	// copiesAt is when the last push or sync that may copy master cards into the projects was
@@ -184,7 +184,7 @@ func (e *env) reset() {
 	}
 	e.pools["approved"] = approved
 	e.comments = map[int64][]ID{}
-	e.cartSeen = map[string]check.Cart{}
+	e.cartSeen = map[string]cartSeen{}
 	e.removed = map[string]bool{}
 	e.deprec = map[int64]bool{}
 	e.thumbs = 0
@@ -244,4 +244,11 @@ func (e *env) materialize(body map[string]any) (send map[string]any, shown map[s
 		}
 	}
 	return send, shown, true
+}
+
+// cartSeen is a cart as an answer of the case showed it, and the call of the trace that
+// answered it (-1 outside the target).
+type cartSeen struct {
+	cart check.Cart
+	at   int
 }

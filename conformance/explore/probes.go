@@ -127,17 +127,17 @@ func checkProbe(req request, ex *conformance.Exchange) *violation {
 	case refusedID:
 		if req.refuse && ex.Status < 400 {
 			return &violation{Rule: RuleAbsentID, Reason: fmt.Sprintf("%s answered %d to %s naming no record", op.ID, ex.Status, req.field),
-				Go: "Expect(ex).To(HaveErrorStatus())"}
+				Go: "Expect(ex).To(HaveErrorStatus())", Sh: shRefused()}
 		}
 	case foreign:
 		if ex.Status < 400 {
 			return &violation{Rule: RuleIsolation, Reason: fmt.Sprintf("%s answered %d to the outsider naming the member's %s", op.ID, ex.Status, req.field),
-				Go: "Expect(ex).To(HaveErrorStatus())"}
+				Go: "Expect(ex).To(HaveErrorStatus())", Sh: shRefused()}
 		}
 	case unauthenticated:
 		if ex.Status != 401 {
 			return &violation{Rule: req.auth.Rule, Reason: fmt.Sprintf("%s answered %d to %s", op.ID, ex.Status, req.auth.What),
-				Go: "Expect(ex).To(HaveStatus(401))"}
+				Go: "Expect(ex).To(HaveStatus(401))", Sh: shStatus(401)}
 		}
 	}
 	return nil

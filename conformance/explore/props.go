@@ -16,9 +16,13 @@ type violation struct {
 	Rule   rules.ID
 	Reason string
 	Detail string // values, for the report
-	// Go is the Gomega assertion that states the property on the reproduction's last exchange
-	// (ex), for the pasted spec.
+	// Go is the Gomega assertion that states the property on the reproduction's own exchanges
+	// (ex1, ex2, ...; ex is the last), for the pasted spec: across answers it compares them with
+	// each other, never with a value this run saw.
 	Go string
+	// Sh is the same property as lines of the reproduction script (reprocheck.go): it exits 1
+	// when the answers the script received break it ("": the script cannot judge it).
+	Sh string
 }
 
 func (v *violation) Error() string { return string(v.Rule) + ": " + v.Reason }
@@ -48,7 +52,7 @@ func checkAnswer(req request, ex *conformance.Exchange) *violation {
 			}
 		}
 		return &violation{Rule: v.Rule, Reason: fmt.Sprintf("%s answered %d, breaking %s", op.ID, ex.Status, v.Rule),
-			Detail: v.Detail, Go: assert}
+			Detail: v.Detail, Go: assert, Sh: shChecker(v.Rule, ex)}
 	}
 	if ex.Status == 429 {
 		return nil // a 429 says nothing of the request itself
@@ -65,18 +69,18 @@ func checkAnswer(req request, ex *conformance.Exchange) *violation {
 	case accepted:
 		if keys := check.ErrorKeys(ex.Body); ex.Status == 422 && !namesOnly(keys, req.repeated) {
 			return &violation{Rule: rules.ERR7, Reason: fmt.Sprintf("%s refused a valid body with 422", op.ID),
-				Detail: "errors: " + strings.Join(keys, ", "), Go: "Expect(ex.Status).NotTo(Equal(422))"}
+				Detail: "errors: " + strings.Join(keys, ", "), Go: "Expect(ex.Status).NotTo(Equal(422))", Sh: shNotStatus(422)}
 		}
 	case notFound:
 		// A 422 whose errors name only other fields refused their valid values, not the
 		// missing record: that is ERR-7, whatever the record (a length counted in bytes, say).
 		if keys := check.ErrorKeys(ex.Body); ex.Status == 422 && len(keys) > 0 && !slices.Contains(keys, primaryID[op.ID]) {
 			return &violation{Rule: rules.ERR7, Reason: fmt.Sprintf("%s refused a valid body with 422", op.ID),
-				Detail: "errors: " + strings.Join(keys, ", "), Go: "Expect(ex.Status).NotTo(Equal(422))"}
+				Detail: "errors: " + strings.Join(keys, ", "), Go: "Expect(ex.Status).NotTo(Equal(422))", Sh: shNotStatus(422)}
 		}
 		if op.Listed(404) && ex.Status != 404 && ex.Status != 401 {
 			return &violation{Rule: rules.ERR4, Reason: fmt.Sprintf("%s answered %d for a record that does not exist", op.ID, ex.Status),
-				Go: "Expect(ex).To(HaveStatus(404))"}
+				Go: "Expect(ex).To(HaveStatus(404))", Sh: shStatus(404)}
 		}
 	}
 	return nil
@@ -87,7 +91,7 @@ func checkInvalid(req request, ex *conformance.Exchange) *violation {
 	if !op.Listed(422) && op.CodesShown() {
 		if ex.Status != 400 {
 			return &violation{Rule: rules.ERR1, Reason: fmt.Sprintf("%s answered %d to a body whose %s breaks its %s (it lists no 422: 400)", op.ID, ex.Status, req.field, req.how),
-				Go: "Expect(ex).To(HaveStatus(400))"}
+				Go: "Expect(ex).To(HaveStatus(400))", Sh: shStatus(400)}
 		}
 		return nil
 	}
@@ -95,11 +99,12 @@ func checkInvalid(req request, ex *conformance.Exchange) *violation {
 	// body still is a validation error keyed by the field.
 	if op.CodesShown() && ex.Status != 422 {
 		return &violation{Rule: rules.ERR1, Reason: fmt.Sprintf("%s answered %d to a body whose %s breaks its %s", op.ID, ex.Status, req.field, req.how),
-			Go: fmt.Sprintf("Expect(ex).To(HaveStatus(422))\n\tExpect(ex).To(HaveValidationErrorFor(%q))", req.field)}
+			Go: fmt.Sprintf("Expect(ex).To(HaveStatus(422))\n\tExpect(ex).To(HaveValidationErrorFor(%q))", req.field),
+			Sh: shStatus(422) + "\n" + shKeyed(req.field)}
 	}
 	if vs := check.KeyedBy(ex.Body, []string{req.field}); len(vs) > 0 {
 		return &violation{Rule: rules.ERR5, Reason: fmt.Sprintf("%s answered %d to a body whose %s breaks its %s without naming %s in errors", op.ID, ex.Status, req.field, req.how, req.field),
-			Detail: vs[0].Detail, Go: fmt.Sprintf("Expect(ex).To(HaveValidationErrorFor(%q))", req.field)}
+			Detail: vs[0].Detail, Go: fmt.Sprintf("Expect(ex).To(HaveValidationErrorFor(%q))", req.field), Sh: shKeyed(req.field)}
 	}
 	return nil
 }

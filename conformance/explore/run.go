@@ -129,7 +129,10 @@ type Failure struct {
 	// kept apart from Detail (a deployment's answer holding "\nGo: " once wrote its own line
 	// into the spec to paste).
 	Check string
-	Seed  uint64
+	// ShCheck is the script's judgment of the same property (Script); "" where a few lines of
+	// shell cannot state it.
+	ShCheck string
+	Seed    uint64
 	// Calls are the HTTP calls of the shrunk case, in order.
 	Calls []Call
 	// Rapid is rapid's own report (its seed of the failing case and how to reproduce it).

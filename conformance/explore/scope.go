@@ -30,7 +30,7 @@ func (r *runner) actScope(t *rapid.T) {
 	req := request{op: op, as: callerOf(op), body: body, intent: outOfScope, field: "id"}
 	list := request{op: conformance.OpCardsList, as: member, body: map[string]any{}}
 	r.both(t, op.ID+" naming a card of the member's project", func(e *env) string {
-		named, _, ok := e.materialize(map[string]any{"c": card})
+		named, shown, ok := e.materialize(map[string]any{"c": card})
 		if !ok {
 			return errSkip.Error()
 		}
@@ -46,16 +46,17 @@ func (r *runner) actScope(t *rapid.T) {
 			// a token another login of the case revoked, where a deployment keeps one per user).
 			return outcome(ex) + ", inconclusive"
 		}
+		goCode, sh := cardKept(bi, ai, goValue(shown["c"]), shellID(shown["c"]))
 		if after == nil {
 			r.check(t, e, &violation{Rule: rules.SCOPE1, Reason: op.ID + " was refused a project card and the card is no longer listed",
-				Go: fmt.Sprintf("Expect(ex%d.Objects(\"data.cards\")).To(HaveLen(len(ex%d.Objects(\"data.cards\"))))", ai+1, bi+1)})
+				Go: goCode, Sh: sh})
 			return outcome(ex) + ", card gone"
 		}
 		for _, k := range scopeKept {
 			if !reflect.DeepEqual(before[k], after[k]) {
 				r.check(t, e, &violation{Rule: rules.SCOPE1, Reason: fmt.Sprintf("%s named a card of the member's project and its %s changed", op.ID, k),
 					Detail: fmt.Sprintf("%s was %v and is %v (the update answered %d)", k, before[k], after[k], ex.Status),
-					Go:     fmt.Sprintf("Expect(ex%d.Objects(\"data.cards\")).To(Equal(ex%d.Objects(\"data.cards\")))", ai+1, bi+1)})
+					Go:     goCode, Sh: sh})
 				return outcome(ex) + ", card changed"
 			}
 		}
@@ -89,5 +90,5 @@ func checkScope(ex *conformance.Exchange) *violation {
 		return nil
 	}
 	return &violation{Rule: rules.SCOPE1, Reason: fmt.Sprintf("%s answered %d to a card of the member's project, not a master tour card", ex.Op.ID, ex.Status),
-		Go: "Expect(ex).To(HaveErrorStatus())"}
+		Go: "Expect(ex).To(HaveErrorStatus())", Sh: shRefused()}
 }

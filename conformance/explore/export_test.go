@@ -1,0 +1,42 @@
+package explore
+
+import (
+	"github.com/opsapi/mocktoolkit/conformance"
+	"github.com/opsapi/mocktoolkit/conformance/rules"
+)
+
+// AcrossAnswers are failures of every property explore mode judges across answers, as its
+// steps record them, for the tests of their reproductions.
+func AcrossAnswers() []*Failure {
+	list := func(op conformance.Operation, as role) Call {
+		return Call{Op: op, As: as, Body: map[string]any{}, Status: 200}
+	}
+	card := Call{Op: conformance.OpCardsCreate, As: member, Body: map[string]any{"title": "a"}, Status: 200, Var: "card1", VarPath: "data.card.id"}
+	remove := func(item int64) Call {
+		return Call{Op: conformance.OpDomainCartRemove, As: anonymous, Status: 200,
+			Body: map[string]any{"session_token": secret{goExpr: "manifest.Domains.Carts[0].SessionToken", shell: "CART0_TOKEN"}, "cart_item_id": item}}
+	}
+	thumb := Call{Op: conformance.OpThumbnailsRegenerate, As: member, Status: 200,
+		Body: map[string]any{"type": "page", "entity_id": ID{V: 1, Go: "manifest.Websites.PageID"}}}
+	var out []*Failure
+	add := func(id rules.ID, reason string, calls []Call, goCode, sh string) {
+		out = append(out, &Failure{Rule: id, Reason: reason, Check: goCode, ShCheck: sh, Calls: calls})
+	}
+	g, s := listFollowed(0, 1, 2, "data.cards", false)
+	add(rules.LIST1, "cards/create and the count did not follow", []Call{list(conformance.OpCardsList, member), card, list(conformance.OpCardsList, member)}, g, s)
+	g, s = listFollowed(0, 1, 2, "data.pagination.total", true)
+	add(rules.LIST1, "a reply and the count did not follow", []Call{list(conformance.OpCommentsList, member), card, list(conformance.OpCommentsList, member)}, g, s)
+	g, s = countKept(1, 3, "data.cards")
+	sync := Call{Op: conformance.OpMasterBoardsSync, As: superadmin, Status: 200, Body: map[string]any{"board_id": ID{V: 1, Go: "manifest.Operations.MasterBoardID"}}}
+	add(rules.SYNC1, "a second sync changed the count", []Call{sync, list(conformance.OpCardsList, member), sync, list(conformance.OpCardsList, member)}, g, s)
+	g, s = cartLowered(0, 1)
+	add(rules.CART2, "domain-cart/remove did not lower item_count", []Call{remove(1), remove(2)}, g, s)
+	g, s = cardKept(1, 3, "card1", `"$card1"`)
+	tour := Call{Op: conformance.OpTourCardsUpdate, As: member, Status: 404, Body: map[string]any{"id": ID{Var: "card1"}, "status": "open"}}
+	add(rules.SCOPE1, "the card changed", []Call{card, list(conformance.OpCardsList, member), tour, list(conformance.OpCardsList, member)}, g, s)
+	g, s = sameStatus(0, 1)
+	add(rules.AUTH7, "the header changed the answer", []Call{remove(missingID), remove(missingID)}, g, s)
+	g, s = acceptedAtMost([]int{0, 1, 2, 3, 4, 5}, 5)
+	add(rules.LIMIT3, "a 6th regeneration", []Call{thumb, thumb, thumb, thumb, thumb, thumb}, g, s)
+	return out
+}
