@@ -2,25 +2,11 @@ package conformance
 
 import (
 	"context"
-	"net/http"
-	"net/http/httptest"
 	"strings"
 	"testing"
 
 	"github.com/opsapi/mocktoolkit/conformance/rules"
 )
-
-// deepList answers tags/list with data as written.
-func deepList(t *testing.T, data string) string {
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "application/json")
-		w.Header().Set("X-RateLimit-Limit", "60")
-		w.Header().Set("X-RateLimit-Remaining", "59")
-		_, _ = w.Write([]byte(`{"error":false,"message":"ok","data":` + data + `}`))
-	}))
-	t.Cleanup(srv.Close)
-	return srv.URL
-}
 
 // An answer nested past what JSON readers read is read and judged as the proxy reads it, by its
 // upper levels: a sound list with a deep extra member is read and passes (the suite failed it
@@ -39,7 +25,7 @@ func TestDeepAnswersAreReadAsTheProxyReadsThem(t *testing.T) {
 		{nest(10001), []rules.ID{rules.DOC1}, true},
 		{nest(9999), []rules.ID{rules.DOC1}, false},
 	} {
-		cl, err := NewClient(ctx, deepList(t, c.data), Config{Timeout: 30e9})
+		cl, err := NewClient(ctx, answering(t, c.data), Config{Timeout: 30e9})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -11,11 +11,16 @@ import (
 // largeList answers tags/list with a sound list of n bytes or more: the tags padded with white
 // space, as a deployment with many records (or one that pretty-prints) might answer.
 func largeList(t *testing.T, n int) string {
+	return answering(t, `{"tags":[{"id":1,"name":"a"}]`+strings.Repeat(" ", n)+`}`)
+}
+
+// answering serves a success with data as written, and its rate-limit headers, to every call.
+func answering(t *testing.T, data string) string {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		w.Header().Set("X-RateLimit-Limit", "60")
 		w.Header().Set("X-RateLimit-Remaining", "59")
-		_, _ = w.Write([]byte(`{"error":false,"message":"ok","data":{"tags":[{"id":1,"name":"a"}]` + strings.Repeat(" ", n) + `}}`))
+		_, _ = w.Write([]byte(`{"error":false,"message":"ok","data":` + data + `}`))
 	}))
 	t.Cleanup(srv.Close)
 	return srv.URL
