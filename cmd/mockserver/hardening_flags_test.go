@@ -257,6 +257,13 @@ func TestBadEnvironmentValuesNameTheirVariable(t *testing.T) {
 	if _, err := parseProxyFlags(nil, env, stdio{out: io.Discard, err: io.Discard}); err == nil || !strings.HasPrefix(err.Error(), "MOCK_PROXY_UPSTREAM (--upstream): ") {
 		t.Errorf("MOCK_PROXY_UPSTREAM with port 99999: %v, want it named", err)
 	}
+	// Messages that quote the value after the flag's name named the flag alone.
+	for name, v := range map[string]string{"MOCK_PROXY_LIST_LAG": "-1s", "MOCK_PROXY_REPORT_JSON": t.TempDir(), "MOCK_PROXY_RECORD_SCENARIO": t.TempDir()} {
+		env := envOf(map[string]string{"MOCK_PROXY_UPSTREAM": "http://127.0.0.1:1", name: v})
+		if _, err := parseProxyFlags(nil, env, stdio{out: io.Discard, err: io.Discard}); err == nil || !strings.HasPrefix(err.Error(), name+" (--") {
+			t.Errorf("%s=%s: %v, want the variable named", name, v, err)
+		}
+	}
 }
 
 // An origin given in capitals is the origin a browser sends in lower case; a pattern

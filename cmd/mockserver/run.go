@@ -274,9 +274,16 @@ func blameEnv(fs *flag.FlagSet, getenv environ, err error) error {
 	if err == nil || !strings.HasPrefix(err.Error(), "--") {
 		return err
 	}
-	name, rest, ok := strings.Cut(strings.TrimPrefix(err.Error(), "--"), ": ")
+	// The flag's name ends at a colon or a space: "--list-lag \"-1s\": want …" names the flag
+	// as "--addr: …" does (such messages named the flag when the value came from a variable).
+	msg := strings.TrimPrefix(err.Error(), "--")
+	end := strings.IndexAny(msg, ": ")
+	if end < 0 {
+		return err
+	}
+	name, rest := msg[:end], msg[end:]
 	f := fs.Lookup(name)
-	if !ok || f == nil {
+	if f == nil {
 		return err
 	}
 	given := false
@@ -288,7 +295,7 @@ func blameEnv(fs *flag.FlagSet, getenv environ, err error) error {
 	if _, set := getenv(m[1]); !set {
 		return err
 	}
-	return fmt.Errorf("%s (--%s): %s", m[1], name, rest)
+	return fmt.Errorf("%s (--%s)%s", m[1], name, rest)
 }
 
 // envBool reads a boolean environment variable: unset or empty is false, else one of the
