@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/opsapi/mocktoolkit/conformance/flow"
 	"github.com/opsapi/mocktoolkit/internal/inflight"
 	"github.com/opsapi/mocktoolkit/internal/prefer"
 	"github.com/opsapi/mocktoolkit/internal/redact"
@@ -285,9 +286,19 @@ type journalRecorder struct {
 	body  []byte
 	size  int
 	limit int
+	// skeleton is what the flow keeps of an answer past limit while it records: its ids at
+	// their places (flow.Skeleton), so an id taken from a long list is still a reference.
+	skeleton []byte
 }
 
+// maxFlowSkeleton bounds the answers whose ids the flow keeps past maxFlowAnswer: a list of
+// some 25,000 cards, read once more as it is written.
+const maxFlowSkeleton = 32 << 20
+
 func (rec *journalRecorder) Write(b []byte) (int, error) {
+	if rec.size == 0 && rec.limit == maxFlowAnswer && len(b) > rec.limit && len(b) <= maxFlowSkeleton {
+		rec.skeleton = flow.Skeleton(b) // answers are written whole: b is the answer
+	}
 	if room := rec.limit - len(rec.body); room > 0 {
 		keep := b[:min(room, len(b))]
 		if rec.body == nil { // answers are written whole: one allocation of their size
@@ -428,7 +439,11 @@ func (s *Server) flowStep(wl *world, ran *worldState, rt *route, r *http.Request
 	case rec.status == http.StatusRequestEntityTooLarge:
 		skip = oversizeRequest
 	case !cannot:
-		wl.recordFlow(rt.id, ran, r, reqBody, rec.status, rec.body)
+		answer := rec.body
+		if rec.skeleton != nil {
+			answer = rec.skeleton
+		}
+		wl.recordFlow(rt.id, ran, r, reqBody, rec.status, answer)
 		return
 	}
 	// A call left out still tells the flow its credentials (a form's password), which a later
