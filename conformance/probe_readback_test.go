@@ -69,6 +69,7 @@ var _ = Describe("Probes: read-backs of creates", func() {
 	}
 	for _, op := range Operations {
 		if count := createCounts[op.ID]; count != nil {
+			probeContext(op, func() { createdReadBackSpec(op, count) })
 			if field, n, ok := longestText(op); ok {
 				probeContext(op, func() { tooLongReadBackSpec(op, field, n, count) })
 			}
@@ -90,6 +91,29 @@ func requiredText(op Operation) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// createdReadBackSpec declares the read-back of a create that succeeds: the list holds exactly
+// one entry more (LIST-1). A deployment whose lists never showed what was created passed every
+// spec, where the proxy and explore mode failed it.
+func createdReadBackSpec(op Operation, count func(context.Context) int64) {
+	// Rule LIST-1.
+	It("adds exactly one entry to the list when it creates", Serial, Probed(Contract(op, AspectTransition, "LIST-1"), ProbeReadBack), func(ctx SpecContext) {
+		body, ok := requiredBody(op)
+		if !ok {
+			Skip(fmt.Sprintf("the manifest names no record for a required id of %s", op.ID))
+		}
+		r := caller(op)
+		By("counting the list before, once it holds still")
+		before := settledCount(ctx, count)
+		ex := sendCtx(ctx, Request{Op: op, As: r.String(), Token: token(r, op), Body: body})
+		if !ex.Succeeded() {
+			Skip(fmt.Sprintf("%s refused the create (%d): the specs judging its answer say why; only a success is read back", op.ID, ex.Status))
+		}
+		By("counting it after, until it shows the new entry")
+		after := countReaching(ctx, count, before+1)
+		Expect(after).To(Equal(before+1), "%s: %d before, answer %d, %d after (read for up to %s)\n\n%s", ruleListCount, before, ex.Status, after, cfg.PushWait, ex.Describe())
+	})
 }
 
 // missingTextReadBackSpec declares the read-back of a create without a required text field:
