@@ -160,8 +160,8 @@ image: ## build the mock image FROM scratch (static binary, non-root, 0.0.0.0:40
 	@echo $(MOCK_IMAGE)
 
 image-conformance: ## build the suite image FROM scratch (go test -c); prints its reference
-	@mkdir -p $(SUITE_IMAGE_CTX)/tmp $(SUITE_IMAGE_CTX)/reports
-	@chmod 1777 $(SUITE_IMAGE_CTX)/tmp $(SUITE_IMAGE_CTX)/reports
+	@mkdir -p $(SUITE_IMAGE_CTX)/dirs/tmp $(SUITE_IMAGE_CTX)/dirs/reports
+	@chmod 1777 $(SUITE_IMAGE_CTX)/dirs/tmp $(SUITE_IMAGE_CTX)/dirs/reports
 	@CGO_ENABLED=0 go test -c -trimpath -ldflags='-s -w' -o build/conformance.test ./conformance
 	@cp build/conformance.test $(SUITE_IMAGE_CTX)/conformance.test
 	@$(call container_build,$(SUITE_IMAGE),conformance/Dockerfile,$(SUITE_IMAGE_CTX))

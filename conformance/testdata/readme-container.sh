@@ -116,3 +116,21 @@ if [ "$status" != 0 ] || ! grep -q "conformance: warning: the JUnit report canno
 fi
 rm -rf "$ro" "$out"
 echo "readme-container: a read-only /reports is a warning, and the verdict stands"
+
+# Run as a user the image does not know (a CI runner's uid 1001, say): its /tmp and /reports are
+# writable by anyone. The legacy builder made them 0755, and the run exited 1 on the temporary
+# directories of the package's own tests with every spec passed.
+out="$(mktemp)"
+status=0
+docker run --rm --user 4321:4321 \
+  --add-host=host.docker.internal:host-gateway \
+  -e CONFORMANCE_BASE_URL="http://host.docker.internal:$port" \
+  opsapi-conformance:dev -ginkgo.no-color -ginkgo.label-filter='contract && op:tagsList && !spends:ratelimit' >"$out" 2>&1 || status=$?
+if [ "$status" != 0 ] || grep -q "permission denied" "$out"; then
+  echo "readme-container: FAIL: run as user 4321 the suite image exited $status (want 0, nothing denied):" >&2
+  grep -m5 "permission denied\|FAIL" "$out" >&2 || tail -20 "$out" >&2
+  rm -f "$out"
+  exit 1
+fi
+rm -f "$out"
+echo "readme-container: run as a user it does not know, the suite image writes its temporary files and reports"
