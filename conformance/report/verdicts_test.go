@@ -140,6 +140,14 @@ func TestRateLimitPassNeedsA429(t *testing.T) {
 	if !strings.Contains(page, "HEADERS ONLY") {
 		t.Errorf("the HTML report shows tagsCreate's rate-limit cell as a PASS")
 	}
+
+	// Interrupted before its window spec ran, the cell is NOT RUN, and the note does not claim
+	// the headers were checked for it.
+	cut := spec(types.SpecStateInterrupted, "", "contract", "op:tagsCreate", "aspect:ratelimit")
+	text, _ = render(t, types.Report{SpecReports: []types.SpecReport{headers, cut}}, conformance.Run{})
+	if strings.Contains(text, "HEADERS ONLY") || !strings.Contains(row(text, "tagsCreate"), "NOT RUN") {
+		t.Errorf("an interrupted rate-limit cell is noted HEADERS ONLY, or not NOT RUN:\n%s", text)
+	}
 }
 
 // A reference spec whose target chose otherwise is DIFFERS, never FAIL: the summary and the HTML
