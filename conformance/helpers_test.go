@@ -218,6 +218,7 @@ func sendCtx(ctx context.Context, r Request) *Exchange {
 func sendUnjudged(ctx context.Context, r Request) *Exchange {
 	GinkgoHelper()
 	started := time.Now()
+	progress.sent(r.Op.ID)
 	ex, err := client.Send(ctx, r)
 	// A cached token the deployment no longer accepts: log in again and send once more (the
 	// lifetime of tokens is not shown; the auth specs send no cached token). A deployment that
@@ -230,6 +231,9 @@ func sendUnjudged(ctx context.Context, r Request) *Exchange {
 		}
 		r.Token = fresh
 		ex, err = client.Send(ctx, r)
+	}
+	if err == nil {
+		progress.answeredAfter(ex.Latency)
 	}
 	if err != nil {
 		if n := client.Unanswered(); n >= maxUnanswered {

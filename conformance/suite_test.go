@@ -204,6 +204,7 @@ var _ = SynchronizedBeforeSuite(func(ctx SpecContext) []byte {
 	must(err, "read the environment")
 	client, err = NewClient(ctx, string(base), cfg)
 	must(err, "make the client")
+	progress.watch()
 	if sc, _ := GinkgoConfiguration(); sc.ParallelTotal > 1 {
 		client.ShareLogins(sc.ParallelHost) // one login of a role at a time across the processes (D212)
 	}
