@@ -22,21 +22,39 @@ var (
 // rateRun is the number of answers in a row the rate arithmetic reads.
 const rateRun = check.RateRun
 
-// rateSteps sends op's required body rateRun times in a row and returns the answers, or skips
-// when one is a 429 (the window is spent: nothing to count).
-func rateSteps(ctx context.Context, op Operation) []*Exchange {
+// rateSteps sends op's required body rateRun times in a row and returns the answers and when
+// each came, or skips when one is a 429 (the window is spent: nothing to count).
+func rateSteps(ctx context.Context, op Operation) ([]*Exchange, []time.Time) {
 	GinkgoHelper()
 	body, ok := requiredBody(op)
 	if !ok {
 		Skip(fmt.Sprintf("the manifest names no record for a required id of %s", op.ID))
 	}
-	out := make([]*Exchange, 0, rateRun)
+	out, answered := make([]*Exchange, 0, rateRun), make([]time.Time, 0, rateRun)
 	for range rateRun {
 		ex := sendCtx(ctx, Request{Op: op, As: caller(op).String(), Token: token(caller(op), op), Body: body, NoRetry: true})
 		if ex.Status == 429 {
 			Skip(fmt.Sprintf("%s answered 429: the window is spent, there is nothing to count", op.ID))
 		}
-		out = append(out, ex)
+		out, answered = append(out, ex), append(answered, time.Now())
+	}
+	return out, answered
+}
+
+// stuckCountDown is LIMIT-1 over the run, judged by the checker's tracker as the proxy judges
+// it: three answers in a row, asked for within one request's share of the minute, that leave
+// X-RateLimit-Remaining at the same non-zero value. The suite judged it on tags/list alone, and
+// a deployment whose every other operation never counted down passed (LIMIT-4 skipped it as
+// windows ending) where the proxy failed it.
+func stuckCountDown(steps []*Exchange, answered []time.Time) []check.Violation {
+	tr := check.NewTracker()
+	var out []check.Violation
+	for i, ex := range steps {
+		for _, v := range tr.Judge("rate run", ex.Checked(), answered[i].Add(-ex.Latency), answered[i]) {
+			if v.Rule == rules.LIMIT1 {
+				out = append(out, v)
+			}
+		}
 	}
 	return out
 }
@@ -50,10 +68,13 @@ var _ = Describe("Probes: rate-limit arithmetic", func() {
 			continue
 		}
 		probeContext(op, func() {
-			// Rule LIMIT-4. A window may end between two answers (Remaining goes up, or, in a
-			// sliding window, stays): at most one such step is allowed for, more skip.
-			It("counts X-RateLimit-Remaining down by one per answer under a constant X-RateLimit-Limit", Serial, Probed(Contract(op, AspectRateLimit, "LIMIT-4"), ProbeRate), func(ctx SpecContext) {
-				vs, skip := RateCountDown(rateSteps(ctx, op)...)
+			// Rules LIMIT-4 and LIMIT-1. A window may end between two answers (Remaining goes
+			// up, or, in a sliding window, stays): at most one such step is allowed for, more
+			// skip, unless they came too quickly for any window to end (LIMIT-1).
+			It("counts X-RateLimit-Remaining down by one per answer under a constant X-RateLimit-Limit", Serial, Probed(Contract(op, AspectRateLimit, "LIMIT-4", "LIMIT-1"), ProbeRate), func(ctx SpecContext) {
+				steps, answered := rateSteps(ctx, op)
+				Expect(stuckCountDown(steps, answered)).To(BeEmpty(), "%s\n\n%s", Cite(rules.LIMIT1), steps[len(steps)-1].Describe())
+				vs, skip := RateCountDown(steps...)
 				if skip != "" {
 					Skip(skip)
 				}
@@ -63,7 +84,7 @@ var _ = Describe("Probes: rate-limit arithmetic", func() {
 			// D14: one fixed window; when Remaining goes up a new window began, whose first
 			// answer says Limit - 1.
 			It("starts a new window at X-RateLimit-Limit minus one", Serial, Probed(Reference(op, AspectRateLimit, "REF-LIMIT-FRESH"), ProbeRate), func(ctx SpecContext) {
-				steps := rateSteps(ctx, op)
+				steps, _ := rateSteps(ctx, op)
 				for i := 1; i < len(steps); i++ {
 					l, _ := steps[i].HeaderInt("X-RateLimit-Limit")
 					a, _ := steps[i-1].HeaderInt("X-RateLimit-Remaining")
