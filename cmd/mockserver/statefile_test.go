@@ -201,3 +201,32 @@ func TestStopSaysNamedWorldsAreNotSaved(t *testing.T) {
 		t.Errorf("the stop's log says nothing of the named world it dropped:\n%s", got)
 	}
 }
+
+// A --state-file kept in the --scenarios directory is a snapshot, not a scenario: the mock
+// started, saved it there at stop, and refused its own next start with the same flags (the file
+// read as a scenario of 1866 problems).
+func TestStateFileInTheScenariosDirectory(t *testing.T) {
+	dir := t.TempDir()
+	launch, err := os.ReadFile("../../fixtures/scenarios/launch.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "launch.yaml"), launch, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	args := []string{"--scenarios", dir, "--state-file", filepath.Join(dir, "world.json")}
+	for range 2 {
+		url, stop := startMock(t, args...)
+		res, err := http.Post(url+"/__mock/reset", "application/json", strings.NewReader(`{"scenario": "launch"}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		if res.StatusCode != http.StatusOK {
+			t.Errorf("reset to launch: %d", res.StatusCode)
+		}
+		if err := stop(); err != nil {
+			t.Fatal(err)
+		}
+	}
+}

@@ -1,9 +1,11 @@
 package main
 
 import (
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -114,6 +116,39 @@ func inScenarioDir(name string) bool {
 	return isScenarioFile(name) && !strings.HasSuffix(name, ".schema.json") && !strings.HasPrefix(name, ".")
 }
 
+// isSnapshot tells a JSON file of the --scenarios directory that is a snapshot, not a scenario:
+// an object with the users a snapshot holds and no scenario has. A --state-file kept in the
+// directory (or a GET /__mock/state saved there) was read as a scenario of 1866 problems, and the
+// mock refused its own next start with the same flags.
+func isSnapshot(path string) bool {
+	if !strings.EqualFold(filepath.Ext(path), ".json") {
+		return false
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	dec := json.NewDecoder(io.LimitReader(f, fixtures.MaxScenarioFile))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return false
+	}
+	for dec.More() {
+		key, err := dec.Token()
+		if err != nil {
+			return false
+		}
+		if key == "users" {
+			return true
+		}
+		var skip json.RawMessage
+		if dec.Decode(&skip) != nil {
+			return false
+		}
+	}
+	return false
+}
+
 // nameClash says why file, given to --scenario, cannot join the scenarios of the --scenarios
 // directory: another file there names the same scenario (in any case), so one name would
 // stand for two files, and which one a reset builds would depend on which loaded last.
@@ -140,7 +175,7 @@ func loadScenarioDir(dir string) (map[string]*fixtures.ScenarioFile, error) {
 	}
 	var problems []error // every file's, at once; nothing loads while there is one (D145)
 	for _, e := range entries {
-		if e.IsDir() || !inScenarioDir(e.Name()) {
+		if e.IsDir() || !inScenarioDir(e.Name()) || isSnapshot(filepath.Join(dir, e.Name())) {
 			continue
 		}
 		f, err := fixtures.LoadScenarioFile(filepath.Join(dir, e.Name()))
