@@ -120,7 +120,15 @@ func New(cfg Config) (*Server, error) {
 		return nil, &ConfigError{Err: fmt.Errorf("the scenario %q needs about %s of records, more than the mock's limit (--max-state-mb %d): start it with a higher --max-state-mb", def.state().source.Scenario, mib(size), cfg.MaxStateMB)}
 	}
 	if cfg.State != nil {
-		if err := s.loadState(def, *cfg.State, cfg.StateSource); err != nil {
+		from := cfg.StateSource
+		if from != nil && !s.knownScenario(from.Scenario) {
+			// A scenario renamed or removed while the mock ran: its world was saved naming it,
+			// and the next start with the same flags refused the records it had acknowledged.
+			// They load; their manifest is the default scenario's, checked against them (D102).
+			logger.Warn("the state file names a scenario this mock no longer has; its records load, with the default scenario's fixture manifest checked against them", "scenario", clip(from.Scenario, 80))
+			from = &SavedSource{Seed: from.Seed, Scenario: fixtures.DefaultScenario}
+		}
+		if err := s.loadState(def, *cfg.State, from); err != nil {
 			return nil, &StateError{Err: err}
 		}
 	}

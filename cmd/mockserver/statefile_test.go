@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"os"
@@ -228,5 +229,46 @@ func TestStateFileInTheScenariosDirectory(t *testing.T) {
 		if err := stop(); err != nil {
 			t.Fatal(err)
 		}
+	}
+}
+
+// A scenario renamed while the mock runs leaves a state file naming a scenario the next start
+// does not have: the records it acknowledged load (the manifest from the default scenario,
+// checked against them), where the start was refused.
+func TestStateFileOfARenamedScenarioLoads(t *testing.T) {
+	dir, state := t.TempDir(), filepath.Join(t.TempDir(), "w.json")
+	launch, err := os.ReadFile("../../fixtures/scenarios/launch.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "launch.yaml"), launch, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	args := []string{"--scenarios", dir, "--state-file", state}
+	url, stop := startMock(t, args...)
+	res, err := http.Post(url+"/__mock/reset", "application/json", strings.NewReader(`{"scenario": "launch"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	tag := postJSON(t, url+"/services/operations/v1/operations/tags/create", loginMember(t, url), map[string]any{"name": "important-work"})
+	if tag["error"] != false {
+		t.Fatalf("tag create: %v", tag)
+	}
+	renamed := strings.Replace(string(launch), "name: launch\n", "name: launch-v2\n", 1)
+	if err := os.WriteFile(filepath.Join(dir, "launch-v2.yaml"), []byte(renamed), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(filepath.Join(dir, "launch.yaml")); err != nil {
+		t.Fatal(err)
+	}
+	if err := stop(); err != nil {
+		t.Fatal(err)
+	}
+	url, stop = startMock(t, args...)
+	defer func() { _ = stop() }()
+	tags := postJSON(t, url+"/services/operations/v1/operations/tags/list", loginMember(t, url), map[string]any{})
+	if !strings.Contains(fmt.Sprint(tags["data"]), "important-work") {
+		t.Errorf("the acknowledged tag is not there after the restart: %v", tags["data"])
 	}
 }
