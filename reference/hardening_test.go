@@ -216,3 +216,14 @@ func FuzzLoadState(f *testing.F) {
 		}
 	})
 }
+
+// A snapshot's user keeps an e-mail and a password a login can carry: one of 1.5 MB loaded, and
+// its every login answered 413 (D76).
+func TestSnapshotCredentialsFitALogin(t *testing.T) {
+	s, _ := newStore(t)
+	st := s.State()
+	st.Users[0].Password = strings.Repeat("p", 1500<<10)
+	if _, err := reference.New(st); err == nil || !strings.Contains(err.Error(), "password must not be greater than 65536 characters") {
+		t.Errorf("a 1.5 MB password: %v, want it refused", err)
+	}
+}

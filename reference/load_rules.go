@@ -16,6 +16,11 @@ import (
 // reads exactly (2^53 − 1), far enough from int64's end that the next id never wraps.
 const maxID = 1<<53 - 1
 
+// maxCredential bounds a user's e-mail and password in a snapshot (D76): a login must carry
+// them, and a body holds at most 1 MiB (a snapshot gave a user a 1.5 MB password, and its
+// login answered 413).
+const maxCredential = 64 << 10
+
 // maxPrice bounds a cart item's price in a snapshot (D76), so that totals stay finite.
 const maxPrice = 1e9
 
@@ -48,11 +53,11 @@ func checkAccountRecords(r *ruleCheck, st State) {
 		r.at("users", i, u.ID)
 		r.id("id", u.ID)
 		r.text("name", u.Name, 0, false)
-		r.text("email", u.Email, 0, true)
+		r.text("email", u.Email, maxCredential, true)
 		if a, err := mail.ParseAddress(u.Email); err != nil || a.Address != strings.TrimSpace(u.Email) {
 			r.fail("email must be an e-mail address (the user could never log in)")
 		}
-		r.text("password", u.Password, 0, true)
+		r.text("password", u.Password, maxCredential, true)
 		r.optText("language", u.Language, 0)
 	}
 	held := map[int64]int{} // tokens per user so far: a user keeps MaxTokensPerUser (D10)
