@@ -272,3 +272,20 @@ func TestStateFileOfARenamedScenarioLoads(t *testing.T) {
 		t.Errorf("the acknowledged tag is not there after the restart: %v", tags["data"])
 	}
 }
+
+// An empty state file is one with no world saved yet: a file mounted on its own must exist
+// before the first start (Docker makes a directory of a missing source), and an empty one was
+// refused. The mock starts from the seed and saves its world there at stop.
+func TestEmptyStateFileStartsFromTheSeed(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "world.json")
+	if err := os.WriteFile(file, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	_, stop := startMock(t, "--state-file", file)
+	if err := stop(); err != nil {
+		t.Fatal(err)
+	}
+	if fi, err := os.Stat(file); err != nil || fi.Size() == 0 {
+		t.Errorf("the world was not saved to the empty state file: %v", err)
+	}
+}

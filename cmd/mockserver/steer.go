@@ -106,6 +106,11 @@ func (o steerOptions) apply(cfg *mockserver.Config) error {
 	if err != nil {
 		return o.unusable("%v", errors.Unwrap(err))
 	}
+	if len(b) == 0 {
+		// No world saved yet: a file mounted on its own must exist before the first start
+		// (Docker makes a directory of a missing source), and an empty one was refused.
+		return nil
+	}
 	if bytes.HasPrefix(b, []byte("\xef\xbb\xbf")) {
 		return o.unusable("the file starts with a byte order mark (U+FEFF); save it as UTF-8 without one")
 	}
