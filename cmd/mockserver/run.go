@@ -374,7 +374,7 @@ func serve(ctx context.Context, opts options, std stdio) error {
 	defer logs.Close()
 	logger := slog.New(newRequestLines(logs))
 	routeStdLog(logger)
-	unlock, err := opts.steer.lock()
+	unlock, locked, err := opts.steer.lock()
 	if err != nil {
 		return err
 	}
@@ -415,7 +415,7 @@ func serve(ctx context.Context, opts options, std stdio) error {
 	if err := <-errc; err != nil && !errors.Is(err, http.ErrServerClosed) {
 		errs = append(errs, fmt.Errorf("serve: %w", err))
 	}
-	if err := opts.steer.save(mock); err != nil {
+	if err := opts.steer.save(mock, locked); err != nil {
 		logger.Error("the world was not saved", "state_file", opts.steer.stateFile, "err", err)
 		errs = append(errs, err)
 	} else if n := mock.NamedWorlds(); opts.steer.stateFile != "" && n > 0 {

@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+	"time"
 	"unicode/utf8"
 
 	"github.com/opsapi/mocktoolkit/fixtures"
@@ -134,9 +135,14 @@ func (o steerOptions) apply(cfg *mockserver.Config) error {
 // (its name and ".lock"), locked with flock and removed at release; a state file mounted on
 // its own, saved in place, is locked itself. A file that cannot be opened is left to apply to
 // word; the kernel drops the lock of a mock killed.
-func (o steerOptions) lock() (release func(), err error) {
+//
+// held tells, at the save, why the lock no longer guards the state file: its lock file removed
+// or replaced, or the path (a symlink, a directory) now naming another file. A second mock
+// could then start on the file, and the saves of the two lost one's acknowledged writes.
+func (o steerOptions) lock() (release func(), held func() error, err error) {
+	always := func() error { return nil }
 	if o.stateFile == "" {
-		return func() {}, nil
+		return func() {}, always, nil
 	}
 	path := linkTarget(o.stateFile)
 	lockPath, remove := path+".lock", true
@@ -145,21 +151,35 @@ func (o steerOptions) lock() (release func(), err error) {
 	}
 	f, err := os.OpenFile(lockPath, os.O_RDWR|os.O_CREATE, 0o600)
 	if err != nil {
-		return func() {}, nil // apply says why the file or its directory cannot be used
+		return func() {}, always, nil // apply says why the file or its directory cannot be used
 	}
 	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
 		f.Close()
 		if errors.Is(err, syscall.EWOULDBLOCK) {
-			return nil, o.unusable("another mock is using this state file (its lock %s is held); each would save over the other's world at its stop, so start this one with a state file of its own", lockPath)
+			return nil, nil, o.unusable("another mock is using this state file (its lock %s is held); each would save over the other's world at its stop, so start this one with a state file of its own", lockPath)
 		}
-		return func() {}, nil // a file system without locks: nothing to lock with
+		return func() {}, always, nil // a file system without locks: nothing to lock with
+	}
+	ours := func() bool {
+		mine, err1 := f.Stat()
+		now, err2 := os.Stat(lockPath)
+		return err1 == nil && err2 == nil && os.SameFile(mine, now)
+	}
+	held = func() error {
+		switch {
+		case linkTarget(o.stateFile) != path:
+			return fmt.Errorf("%s now names %s, not the file %s this mock loaded and locked", o.stateFile, linkTarget(o.stateFile), path)
+		case !ours():
+			return fmt.Errorf("its lock %s was removed or replaced while this mock ran, so another mock may be using the file", lockPath)
+		}
+		return nil
 	}
 	return func() {
-		if remove {
+		if remove && ours() { // another's lock, put in place of a removed one, stays
 			_ = os.Remove(lockPath) // while still locked: a mock starting now finds it held
 		}
 		f.Close()
-	}, nil
+	}, held, nil
 }
 
 // unusable is a state file the mock cannot start from: a usage error (exit 2) naming the flag,
@@ -172,13 +192,22 @@ func (o steerOptions) unusable(format string, args ...any) error {
 // file in the same directory, synced to disk, then renamed over the old one, so a crash or a
 // failure never leaves half a snapshot and never loses the previous one. Any failure is
 // returned (the command then exits non-zero) and the temporary file is removed.
-func (o steerOptions) save(m *mockserver.Server) error {
+func (o steerOptions) save(m *mockserver.Server, held func() error) error {
 	if o.stateFile == "" {
 		return nil
 	}
 	b, err := json.Marshal(m.Default().StateFile())
 	if err != nil {
 		return fmt.Errorf("save state: %w", err)
+	}
+	if why := held(); why != nil {
+		// Saved beside it instead: written over the file, the world saved last would have
+		// replaced another mock's, or this one's acknowledged writes been lost.
+		aside := filepath.Join(filepath.Dir(o.stateFile), fmt.Sprintf("%s.unsaved-%d.json", strings.TrimSuffix(filepath.Base(o.stateFile), ".json"), time.Now().Unix()))
+		if err := writeFileAtomic(aside, b); err != nil {
+			return fmt.Errorf("state file %s: the world was not saved: %v, and it could not be written aside to %s either: %w", o.stateFile, why, aside, err)
+		}
+		return fmt.Errorf("state file %s: the world was not saved there: %v; it was saved to %s instead", o.stateFile, why, aside)
 	}
 	if err := writeFileAtomic(o.stateFile, b); err != nil {
 		return fmt.Errorf("state file %s: the world was not saved: %w", o.stateFile, err)
