@@ -93,12 +93,13 @@ func requiredText(op Operation) (string, bool) {
 	return "", false
 }
 
-// createdReadBackSpec declares the read-back of a create that succeeds: the list holds exactly
-// one entry more (LIST-1). A deployment whose lists never showed what was created passed every
-// spec, where the proxy and explore mode failed it.
+// createdReadBackSpec declares the read-back of a create that succeeds: the list holds one entry
+// more (LIST-1), at least, as the proxy's tracker judges it: a list served from a cache may read
+// "before" older than the create (a correct cache showed 46, then 48). A deployment whose lists
+// never showed what was created passed every spec, where the proxy and explore mode failed it.
 func createdReadBackSpec(op Operation, count func(context.Context) int64) {
 	// Rule LIST-1.
-	It("adds exactly one entry to the list when it creates", Serial, Probed(Contract(op, AspectTransition, "LIST-1"), ProbeReadBack), func(ctx SpecContext) {
+	It("adds the created entry to the list", Serial, Probed(Contract(op, AspectTransition, "LIST-1"), ProbeReadBack), func(ctx SpecContext) {
 		body, ok := requiredBody(op)
 		if !ok {
 			Skip(fmt.Sprintf("the manifest names no record for a required id of %s", op.ID))
@@ -112,7 +113,7 @@ func createdReadBackSpec(op Operation, count func(context.Context) int64) {
 		}
 		By("counting it after, until it shows the new entry")
 		after := countReaching(ctx, count, before+1)
-		Expect(after).To(Equal(before+1), "%s: %d before, answer %d, %d after (read for up to %s)\n\n%s", ruleListCount, before, ex.Status, after, cfg.PushWait, ex.Describe())
+		Expect(after).To(BeNumerically(">=", before+1), "%s: %d before, answer %d, %d after (read for up to %s)\n\n%s", ruleListCount, before, ex.Status, after, cfg.PushWait, ex.Describe())
 	})
 }
 
