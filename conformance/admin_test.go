@@ -116,12 +116,14 @@ func describeMasterCardsUpdate() {
 		constraints: append([]constraint{required("id"), typed("id", "integer"), typed("group_id", "integer")},
 			append(masterCardFields(), typed("sync_to_projects", "boolean"))...),
 	}, func() {
-		// Rules TRANS-1, DATA-1 (conformance/rules.md).
-		It("moves a master card to the given status", Contract(op, AspectTransition, "TRANS-1", "DATA-1"), func() {
+		// Rules TRANS-1, DATA-1 (conformance/rules.md). Serial: the field specs move the same
+		// card, and a deployment reading the card back after writing it may rightly answer their
+		// status.
+		It("moves a master card to the given status", Serial, Contract(op, AspectTransition, "TRANS-1", "DATA-1"), func() {
 			ex := call(superadmin, op, map[string]any{"id": manifest.Operations.MasterCardID, "status": "in_progress"})
 			expectSuccess(ex)
 			Expect(ex).To(HaveKind("data.projects_updated", "an integer"), Cite(rules.DATA1))
-			expectStatusIfObject(ex, "data.card", "in_progress", Cite(rules.TRANS1))
+			expectTheStatusGiven(ex)
 			By("updating it again with sync_to_projects: projects_updated is still an integer")
 			ex = call(superadmin, op, map[string]any{"id": manifest.Operations.MasterCardID, "status": "in_progress", "sync_to_projects": true})
 			expectSuccess(ex)

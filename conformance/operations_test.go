@@ -337,12 +337,13 @@ func describeTourCardsUpdate() {
 			required("id"), typed("id", "integer"), required("status"), oneOf("status", "open", "closed"),
 		},
 	}, func() {
-		// Rule TRANS-1 (conformance/rules.md).
-		It("moves a tour card to the given status", Contract(op, AspectTransition, "TRANS-1"), func() {
+		// Rule TRANS-1 (conformance/rules.md). Serial: the field specs move the same card, and a
+		// deployment reading the card back after writing it may rightly answer their status.
+		It("moves a tour card to the given status", Serial, Contract(op, AspectTransition, "TRANS-1"), func() {
 			for _, status := range []string{"closed", "open"} {
 				ex := call(member, op, map[string]any{"id": manifest.Operations.MasterTourCardID, "status": status})
 				expectSuccess(ex)
-				expectStatusIfObject(ex, "data.card", status, Cite(rules.TRANS1))
+				expectTheStatusGiven(ex)
 			}
 		})
 

@@ -2,8 +2,9 @@
 // of the interface and checks each exchange of the 24 operations against the contract, through
 // the one contract checker the conformance suite and explore mode judge with (package
 // conformance/check), so one broken fact gets the same rule id from all three; the checker's
-// tracker also judges the rules that span one caller's exchanges (LIMIT-1, LIST-1, COMMENT-1)
-// and the removals from one cart (CART-1, CART-2; D123). The rules are the registry's (package conformance/rules, rendered to
+// tracker also judges the rules that span one caller's exchanges (LIMIT-1, LIST-1, COMMENT-1),
+// the removals from one cart (CART-1, CART-2) and a card's status updates that overlap (TRANS-1;
+// D123). The rules are the registry's (package conformance/rules, rendered to
 // conformance/rules.md); rules.go lists those the proxy checks.
 //
 // For each request the proxy

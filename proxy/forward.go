@@ -17,6 +17,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/opsapi/mocktoolkit/conformance/check"
 	"github.com/opsapi/mocktoolkit/conformance/rules"
 	"github.com/opsapi/mocktoolkit/internal/certerr"
 	"github.com/opsapi/mocktoolkit/internal/inflight"
@@ -178,6 +179,14 @@ func (p *Proxy) forward(w http.ResponseWriter, r *http.Request) {
 		}
 		if err != nil {
 			ex.note("the request body could not be read: " + err.Error())
+		}
+		if ex.reqWhole && check.MovesStatus(*ex.op) {
+			// Known before the answer comes: an update overlapping it may be what another's
+			// answer shows (TRANS-1).
+			if body, why, _ := decodeBody(ex.reqHeader, ex.reqBody, p.maxBody); why == "" {
+				answered := p.trackerOf(ex.reqHeader).StatusSent(check.Exchange{Op: *ex.op, ReqHeader: ex.reqHeader, ReqBody: body}, ex.start)
+				defer func() { answered(time.Now()) }()
+			}
 		}
 	}
 	ctx, cancel := context.WithCancelCause(context.WithValue(r.Context(), exchangeKey{}, ex))

@@ -5,7 +5,7 @@
 // one rule id whoever finds it.
 //
 // It imports only spec, conformance/rules, kin-openapi, the standard library and small readers of
-// JSON text it shares with the mock (internal/jsonone, jsonnest, jsonnum, prefer): never Ginkgo,
+// JSON text it shares with the mock (internal/jsonone, jsonnest, jsonnum, prefer, text): never Ginkgo,
 // never the mock.
 package check
 
@@ -52,7 +52,8 @@ func (v Violation) String() string { return string(v.Rule) + ": " + v.Detail }
 // (REQ-1, a client's rule), the status (STATUS-1), the rate-limit headers (HDR-1, HDR-2), a
 // success for a broken request (ERR-6), the envelope of the status (ENV-1 to ENV-4), the keys
 // of a validation error (ERR-5), the answer against the OpenAPI document (DOC-1), a page's
-// arithmetic (PAGE-1) and a removed cart item that is still in the cart (CART-1). A body nested
+// arithmetic (PAGE-1), a removed cart item that is still in the cart (CART-1) and a deprecation
+// that does not answer "deprecated" (TRANS-3). A body nested
 // past what JSON readers read is judged as Readable reads it.
 func Judge(ctx context.Context, ex Exchange) []Violation {
 	ex.Body, _ = Readable(ex.Body)
@@ -93,6 +94,9 @@ func Judge(ctx context.Context, ex Exchange) []Violation {
 		judged := ex.Op.Declared(ex.Status) || successStatus(ex.Op, ex.Status) != ex.Status
 		if len(shape) == 0 && judged && !refused { // the document's 2xx schema is the success's
 			vs = append(vs, Answer(ctx, ex)...)
+		}
+		if len(shape) == 0 && len(broken) == 0 {
+			vs = append(vs, Deprecated(ex)...)
 		}
 		if judged := len(shape) == 0 && ex.Status == http.StatusOK && !refused && !ex.ReqPartial; judged && ex.Op.ID == "domainCartRemove" {
 			if cart, ok := ReadCart(ex.Body); ok {

@@ -24,15 +24,19 @@ const quickGap = 2 * time.Second
 // Tracker judges the rules that span the exchanges of one caller (D123): X-RateLimit-Remaining
 // counts down on answers in a row (LIMIT-1), and a successful create shows up in the caller's
 // next list (LIST-1 for tags and master boards, COMMENT-1 for a card's comments), and a cart
-// item removed stays removed while each removal lowers item_count (CART-1, CART-2). It is safe
+// item removed stays removed while each removal lowers item_count (CART-1, CART-2), and a card's
+// status update answers the status given unless another update overlapped it (TRANS-1). It is safe
 // for concurrent use; the caller key is whatever identifies a caller (the proxy uses its bearer
 // token).
 type Tracker struct {
 	mu      sync.Mutex
 	callers map[string]*trail
 	carts   map[string]cartMark // by session token: cart removal is public
-	lag     time.Duration       // how long a list may not show a create (ListSettle)
-	build   string              // the mock's build of the records last answered from (prefer.WorldBuild)
+	// statuses are the recent status updates of each master card, by id, whoever sent them
+	// (StatusSent): another caller's update may be what an answer shows.
+	statuses map[string][]*statusWrite
+	lag      time.Duration // how long a list may not show a create (ListSettle)
+	build    string        // the mock's build of the records last answered from (prefer.WorldBuild)
 }
 
 // trail is what a Tracker remembers of one caller.
@@ -98,9 +102,10 @@ func (t *Tracker) Forget() {
 }
 
 // Judge records ex, an exchange of caller whose request was sent at sent and answered at
-// answered, and returns the rules it breaks together with the caller's earlier exchanges, and
-// a cart removal's with the earlier removals from its cart. Zero times are not tracked; an
-// empty caller (no Authorization) only in the removals from a cart.
+// answered, and returns the rules it breaks together with the caller's earlier exchanges, a
+// cart removal's with the earlier removals from its cart, and a status update's with the
+// updates of its card that overlapped it. Zero times are not tracked; an empty caller (no
+// Authorization) only in the removals from a cart and the status updates.
 func (t *Tracker) Judge(caller string, ex Exchange, sent, answered time.Time) []Violation {
 	if sent.IsZero() || answered.IsZero() || ex.Status < 200 || ex.Status >= 300 || ex.BodyPartial {
 		return nil
@@ -108,6 +113,7 @@ func (t *Tracker) Judge(caller string, ex Exchange, sent, answered time.Time) []
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	vs := t.removal(ex, sent, answered)
+	vs = append(vs, t.givenStatus(ex, sent, answered)...)
 	if caller == "" {
 		return vs
 	}

@@ -125,7 +125,8 @@ func TestTrackerJudgesCreatesInTheNextList(t *testing.T) {
 }
 
 // The checker judges and nothing else: it imports spec (and its number reader), the registry,
-// the Prefer, one-JSON-text and nesting readers it shares with the mock (standard library only),
+// the Prefer, one-JSON-text and nesting readers and the clip of quoted values it shares with the
+// mock (standard library only),
 // kin-openapi and the standard library, never the suite's test framework or the mock.
 func TestCheckImportsNeitherTheSuiteNorTheMock(t *testing.T) {
 	out, err := exec.Command("go", "list", "-deps", "github.com/opsapi/mocktoolkit/conformance/check").Output()
@@ -134,7 +135,7 @@ func TestCheckImportsNeitherTheSuiteNorTheMock(t *testing.T) {
 	}
 	for _, dep := range strings.Fields(string(out)) {
 		if strings.HasPrefix(dep, "github.com/onsi/") || (strings.HasPrefix(dep, "github.com/opsapi/mocktoolkit/") &&
-			dep != "github.com/opsapi/mocktoolkit/spec" && dep != "github.com/opsapi/mocktoolkit/internal/jsonnum" && dep != "github.com/opsapi/mocktoolkit/conformance/rules" && dep != "github.com/opsapi/mocktoolkit/conformance/check" && dep != "github.com/opsapi/mocktoolkit/internal/prefer" && dep != "github.com/opsapi/mocktoolkit/internal/jsonone" && dep != "github.com/opsapi/mocktoolkit/internal/jsonnest") {
+			dep != "github.com/opsapi/mocktoolkit/spec" && dep != "github.com/opsapi/mocktoolkit/internal/jsonnum" && dep != "github.com/opsapi/mocktoolkit/conformance/rules" && dep != "github.com/opsapi/mocktoolkit/conformance/check" && dep != "github.com/opsapi/mocktoolkit/internal/prefer" && dep != "github.com/opsapi/mocktoolkit/internal/jsonone" && dep != "github.com/opsapi/mocktoolkit/internal/jsonnest" && dep != "github.com/opsapi/mocktoolkit/internal/text") {
 			t.Errorf("conformance/check depends on %s", dep)
 		}
 	}

@@ -153,12 +153,12 @@ var All = []Rule{
 		Statement: "A cart locked for checkout refuses every removal with 409 in shape (a), and keeps its items."},
 
 	// Transitions and effects.
-	{ID: TRANS1, By: Suite | Explore, Source: "States and transitions (master card / tour card status)",
-		Statement: "Master card update and tour card update move the card to the status given; where the answer's card is an object with a `status`, it is that status."},
+	{ID: TRANS1, By: Suite | Proxy | Explore, Source: "States and transitions (master card / tour card status)",
+		Statement: "Master card update and tour card update move the card to the status given; where the answer's card is an object with a `status`, it is that status, unless another update of the card overlapped the request (a deployment may read the card back after that update wrote it)."},
 	{ID: TRANS2, Source: "States and transitions (conversation)",
 		Statement: "Restoring an archived conversation that exists answers 200 with `data` an empty array."},
-	{ID: TRANS3, Source: "States and transitions (theme version); Endpoints (24)",
-		Statement: "Deprecating an approved theme version answers `theme_status` \"deprecated\" and `version_id` as a string."},
+	{ID: TRANS3, By: Suite | Proxy | Explore, Source: "States and transitions (theme version); Endpoints (24)",
+		Statement: "A successful deprecation of a theme version answers `theme_status` \"deprecated\" (that `version_id` is a string is the OpenAPI document's, DOC-1)."},
 	{ID: TRANS4, By: Suite | Explore, Source: "Endpoints (24)",
 		Statement: "A theme version that is not approved cannot be deprecated: the answer is a refusal status the operation lists (400, 403, 404 or 422, since which one is not shown; 409 belongs to carts), in that status's shape."},
 	{ID: TRANS5, Source: "States and transitions (theme version)", By: Explore,

@@ -16,9 +16,10 @@ import (
 	"github.com/opsapi/mocktoolkit/proxy"
 )
 
-// singleAnswerRules are the rules one answer shows broken: the variants that break them are
-// judged alike by the suite and by the proxy in front of the same deployment.
-var singleAnswerRules = []string{"HDR-1", "HDR-2", "ENV-1", "ENV-3", "ENV-4", "ERR-5", "DOC-1", "STATUS-1"}
+// singleAnswerRules are the rules one answer shows broken (TRANS-1 unless another update of the
+// card overlapped it, which no spec does): the variants that break them are judged alike by the
+// suite and by the proxy in front of the same deployment.
+var singleAnswerRules = []string{"HDR-1", "HDR-2", "ENV-1", "ENV-3", "ENV-4", "ERR-5", "DOC-1", "STATUS-1", "TRANS-1", "TRANS-3"}
 
 // TestSuiteThroughTheProxy runs the contract profile through the validating proxy: in front of
 // the reference mock both are green; in front of each broken variant whose fault shows in

@@ -263,10 +263,16 @@ var variants = []variant{
 				a.status, a.body = 200, success([]any{})
 			}
 		})},
-	{"types data.version_id as an integer", "TRANS-3",
+	{"types data.version_id as an integer", "DOC-1",
 		rewrite(op(conformance.OpThemeVersionsDeprecate), func(_ *http.Request, req map[string]any, a *answer) {
 			if a.status == 200 {
 				a.data()["version_id"] = req["version_id"]
+			}
+		})},
+	{"answers a deprecation with theme_status still approved", "TRANS-3",
+		rewrite(op(conformance.OpThemeVersionsDeprecate), func(_ *http.Request, _ map[string]any, a *answer) {
+			if a.status == 200 {
+				a.data()["theme_status"] = "approved"
 			}
 		})},
 	{"drops `error` from success bodies", "ENV-1",
