@@ -254,16 +254,25 @@ func setVerdict(h http.Header, vs []Violation) {
 // LIMIT-1 no longer hold (D123). The answer must carry the mark the mock sets on those
 // controls (prefer.WorldBuild): a deployment answering 2xx to every path is not reset.
 func resetsCounts(method, path string, resp *http.Response) bool {
-	if resp.StatusCode < 200 || resp.StatusCode > 299 || !strings.Contains(path, "/__mock/") || resp.Header.Get(prefer.WorldBuild) == "" {
-		return false
-	}
+	what, _ := rebuildingControl(method, path)
+	return what != "" && resp.StatusCode >= 200 && resp.StatusCode <= 299 && resp.Header.Get(prefer.WorldBuild) != ""
+}
+
+// rebuildingControl names the mock's control a request is when it replaces a world's records
+// (records is set: a reset, a loaded snapshot, a deleted world) or moves its clock, in any
+// world; "" for any other request.
+func rebuildingControl(method, path string) (what string, records bool) {
 	switch {
-	case method == http.MethodPost && strings.HasSuffix(path, "/__mock/reset"),
-		method == http.MethodPut && strings.HasSuffix(path, "/__mock/state"),
-		method == http.MethodDelete && strings.HasSuffix(path, "/__mock/worlds"),
-		method == http.MethodPost && strings.HasSuffix(path, "/__mock/clock"),
-		method == http.MethodDelete && strings.HasSuffix(path, "/__mock/clock"):
-		return true
+	case !strings.Contains(path, "/__mock/"):
+		return "", false
+	case method == http.MethodPost && strings.HasSuffix(path, "/__mock/reset"):
+		return "a reset", true
+	case method == http.MethodPut && strings.HasSuffix(path, "/__mock/state"):
+		return "a snapshot loaded", true
+	case method == http.MethodDelete && strings.HasSuffix(path, "/__mock/worlds"):
+		return "the world deleted", true
+	case (method == http.MethodPost || method == http.MethodDelete) && strings.HasSuffix(path, "/__mock/clock"):
+		return "the clock moved", false
 	}
-	return false
+	return "", false
 }

@@ -65,24 +65,21 @@ func isControl(path string) bool { return strings.Contains(path, "/__mock/") }
 
 // controlAnswered starts the recording over when req, a mock's control answered code with
 // header h, replaced the records of the recorded world: a reset, a loaded snapshot or a deleted
-// world, answered 2xx with the mark the mock sets on those controls (as resetsCounts reads it;
-// a clock move replaces no record, and a deployment answering 2xx to every path is not reset).
+// world (rebuildingControl), answered 2xx with the mark the mock sets on those controls (as
+// resetsCounts reads it; a clock move replaces no record, and a deployment answering 2xx to
+// every path is not reset).
 func (r *ScenarioRecorder) controlAnswered(req *http.Request, code int, h http.Header) {
 	build := h.Get(prefer.WorldBuild)
 	if code < 200 || code > 299 || build == "" {
 		return
 	}
-	path, target := req.URL.Path, r.worldOf(req)
-	var what string
-	switch {
-	case req.Method == http.MethodPost && strings.HasSuffix(path, "/__mock/reset"):
-		what = "a reset"
-	case req.Method == http.MethodPut && strings.HasSuffix(path, "/__mock/state"):
-		what = "a snapshot loaded"
-	case req.Method == http.MethodDelete && strings.HasSuffix(path, "/__mock/worlds"):
-		what, target = "the world deleted", req.URL.Query().Get("name")
-	default:
+	what, records := rebuildingControl(req.Method, req.URL.Path)
+	if !records {
 		return
+	}
+	target := r.worldOf(req)
+	if what == "the world deleted" {
+		target = req.URL.Query().Get("name")
 	}
 	r.reading.Lock() // not amid an answer being recorded
 	defer r.reading.Unlock()
