@@ -52,7 +52,7 @@ func listLength(r role, op Operation, path string) func(ctx context.Context) int
 
 // The read-backs of refused creates (rule LIST-1): every create whose id field names no record,
 // or, sent by the outsider, the member's record, is read back through the member's list: a
-// refusal adds nothing to it, a success exactly one. Serial: the count is read before and
+// refusal adds nothing to it, a success at least one. Serial: the count is read before and
 // after, and another spec creating at the same time would move it.
 var _ = Describe("Probes: read-backs of creates", func() {
 	for _, f := range IDFields() {

@@ -164,7 +164,7 @@ var All = []Rule{
 	{ID: TRANS5, Source: "States and transitions (theme version)", By: Explore,
 		Statement: "Once a theme version is deprecated, every later successful answer about it says deprecated."},
 	{ID: LIST1, Source: "Endpoints (creates and lists: cards, tags, comments, master boards)", By: Suite | Proxy | Explore,
-		Statement: "A successful create adds exactly one entry to its list (cards, tags, a card's comments, master boards), and a refused create adds none."},
+		Statement: "A successful create adds one entry to its list (cards, tags, a card's comments, master boards), and a refused create adds none; where other writers may add theirs meanwhile (traffic through the proxy, specs running beside), a list read after a successful create counts at least one more entry."},
 	{ID: PUSH1, Source: "Endpoints (3, push_to_projects)",
 		Statement: "A master card created with `push_to_projects` reaches the projects: the member's project lists one more card (in its card list or in the widget list of the master board's tool: which list shows such copies is not stated)."},
 	{ID: SYNC1, By: Suite | Explore, Source: "Endpoints (10)",
