@@ -70,3 +70,44 @@ func flatten(path string, v any, out map[string]any) {
 		out[path] = v
 	}
 }
+
+// The manifest's shape never changes (D102): a snapshot whose users the manifest's logins no
+// longer name blanks them, the teammate as the others (it was dropped from the manifest, and a
+// client reading users.teammate.email got nothing where the others read "").
+func TestSnapshotKeepsTheManifestsShape(t *testing.T) {
+	m := newMock(t, mockserver.Config{})
+	before := m.ctl(http.MethodGet, "/__worlds/shape/__mock/fixtures", nil).wantStatus(t, 200).body
+	full := m.ctl(http.MethodGet, "/__worlds/shape/__mock/state", nil).wantStatus(t, 200).body
+	oneUser := map[string]any{"users": full["users"].([]any)[:1], "projects": full["projects"].([]any)[:1]}
+	m.ctl(http.MethodPut, "/__worlds/shape/__mock/state", oneUser).wantStatus(t, 200)
+	after := m.ctl(http.MethodGet, "/__worlds/shape/__mock/fixtures", nil).wantStatus(t, 200).body
+	was, is := map[string]bool{}, map[string]bool{}
+	objectKeys("", before, was)
+	objectKeys("", after, is)
+	for k := range was {
+		if !is[k] {
+			t.Errorf("the manifest lost %s after the snapshot", k)
+		}
+	}
+	for k := range is {
+		if !was[k] {
+			t.Errorf("the manifest gained %s after the snapshot", k)
+		}
+	}
+}
+
+// objectKeys lists the paths of a decoded JSON value's object keys, arrays counted as one.
+func objectKeys(path string, v any, out map[string]bool) {
+	obj, ok := v.(map[string]any)
+	if !ok {
+		return
+	}
+	for k, e := range obj {
+		p := k
+		if path != "" {
+			p = path + "." + k
+		}
+		out[p] = true
+		objectKeys(p, e, out)
+	}
+}
