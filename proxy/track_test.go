@@ -9,13 +9,15 @@ import (
 	"time"
 
 	"github.com/opsapi/mocktoolkit/conformance/rules"
+	"github.com/opsapi/mocktoolkit/internal/fulltest"
 	"github.com/opsapi/mocktoolkit/mockserver"
 	"github.com/opsapi/mocktoolkit/proxy"
 )
 
 // The proxy judges the rules that span one caller's exchanges through the checker's tracker: a
 // deployment that keeps X-RateLimit-Remaining where it was breaks LIMIT-1 on the third answer
-// in a row, and one whose tag list does not grow after a create breaks LIST-1; the reference
+// in a row (once the proxy has watched the minute before the run: TestProxyJudgesRemaining
+// below), and one whose tag list does not grow after a create breaks LIST-1; the reference
 // mock breaks neither.
 func TestProxyJudgesAcrossOneCallersExchanges(t *testing.T) {
 	const pTagsCreate = "/services/operations/v1/operations/tags/create"
@@ -40,7 +42,7 @@ func TestProxyJudgesAcrossOneCallersExchanges(t *testing.T) {
 		want     []string
 	}{
 		{"the reference mock", limited(), nil},
-		{"a Remaining that never counts down", breakAnswer(limited(), pTagsList, stuck), []string{string(rules.LIMIT1)}},
+		{"a Remaining that never counts down, in the proxy's first minute", breakAnswer(limited(), pTagsList, stuck), nil},
 		{"a tag list that never grows", breakAnswer(limited(), pTagsList, frozen), []string{string(rules.LIST1)}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -108,3 +110,34 @@ func TestProxyForgetsRateRunsWhenTheMockClockMoves(t *testing.T) {
 		}
 	}
 }
+
+// LIMIT-1 is judged over a run whose minute before the proxy watched and saw quiet: a sliding
+// window lets the requests of a minute ago go at once, so right after the proxy starts (or a
+// minute after a burst) a run keeping Remaining proves nothing; a minute of quiet later, it
+// breaks the rule.
+func TestProxyJudgesRemainingAfterAQuietMinute(t *testing.T) {
+	fulltest.Require(t, "a minute's wait before LIMIT-1 is judged")
+	t.Parallel()
+	stuck := func(_ *int, h http.Header, _ map[string]any) {
+		h.Set("X-RateLimit-Remaining", h.Get("X-RateLimit-Limit"))
+	}
+	m, err := mockserver.New(mockserver.Config{Now: mockNow, RateLimit: 30})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := startProxy(t, breakAnswer(m, pTagsList, stuck))
+	token := s.login(t, manifest().Users.Member)
+	_ = s.post(t, pTagsList, token, `{}`) // the proxy's watch begins
+	time.Sleep(slidingQuiet)
+	var got []string
+	for range 3 {
+		got = append(got, violations(s.post(t, pTagsList, token, `{}`))...)
+	}
+	if !slices.Contains(got, string(rules.LIMIT1)) {
+		t.Errorf("three answers in a row keeping Remaining after a quiet minute: violations %v, want %s", got, rules.LIMIT1)
+	}
+}
+
+// slidingQuiet is how long a tracker must see no request before a run for LIMIT-1 to judge it:
+// the minute of a sliding window and its slack.
+const slidingQuiet = 63 * time.Second

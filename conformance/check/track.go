@@ -35,6 +35,7 @@ type Tracker struct {
 	// statuses are the recent status updates of each master card, by id, whoever sent them
 	// (StatusSent): another caller's update may be what an answer shows.
 	statuses map[string][]*statusWrite
+	traffic  traffic       // every request judged, for LIMIT-1's quiet (quiet.go)
 	lag      time.Duration // how long a list may not show a create (ListSettle)
 	build    string        // the mock's build of the records last answered from (prefer.WorldBuild)
 }
@@ -107,11 +108,15 @@ func (t *Tracker) Forget() {
 // updates of its card that overlapped it. Zero times are not tracked; an empty caller (no
 // Authorization) only in the removals from a cart and the status updates.
 func (t *Tracker) Judge(caller string, ex Exchange, sent, answered time.Time) []Violation {
-	if sent.IsZero() || answered.IsZero() || ex.Status < 200 || ex.Status >= 300 || ex.BodyPartial {
+	if sent.IsZero() || answered.IsZero() {
 		return nil
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	t.traffic.saw(sent) // a refusal may count against a limit too
+	if ex.Status < 200 || ex.Status >= 300 || ex.BodyPartial {
+		return nil
+	}
 	vs := t.removal(ex, sent, answered)
 	vs = append(vs, t.givenStatus(ex, sent, answered)...)
 	if caller == "" {
@@ -125,7 +130,7 @@ func (t *Tracker) Judge(caller string, ex Exchange, sent, answered time.Time) []
 		tr = &trail{rate: map[string]rateMark{}, lists: map[string]listMark{}}
 		t.callers[caller] = tr
 	}
-	vs = append(vs, tr.countDown(ex, sent, answered)...)
+	vs = append(vs, tr.countDown(ex, sent, answered, &t.traffic)...)
 	vs = append(vs, tr.listed(ex, sent, answered, t.lag)...)
 	return vs
 }
@@ -134,8 +139,9 @@ func (t *Tracker) Judge(caller string, ex Exchange, sent, answered time.Time) []
 // quickGap of the previous answer and none overlapping, all asked for within one request's
 // share of the minute (60/Limit seconds), cannot all leave X-RateLimit-Remaining at the same
 // non-zero value (D123). A slower run can: a token bucket refills a request's share in that
-// time, and a sliding window in its steady state lets one old request go for each new one.
-func (tr *trail) countDown(ex Exchange, sent, answered time.Time) []Violation {
+// time, and a sliding window in its steady state lets one old request go for each new one. A
+// run that requests sent a minute before it may explain is not judged (quiet.go).
+func (tr *trail) countDown(ex Exchange, sent, answered time.Time, seen *traffic) []Violation {
 	limit, limitWhy := HeaderInt(ex.Header, "X-RateLimit-Limit")
 	rem, remWhy := HeaderInt(ex.Header, "X-RateLimit-Remaining")
 	if limitWhy != "" || remWhy != "" {
@@ -152,7 +158,7 @@ func (tr *trail) countDown(ex Exchange, sent, answered time.Time) []Violation {
 		mark.run, mark.started = 1, sent
 	}
 	tr.rate[ex.Op.ID] = mark
-	if mark.run == 3 {
+	if mark.run == 3 && seen.quietBefore(mark.started, answered) {
 		return []Violation{{rules.LIMIT1, fmt.Sprintf("three answers of %s in a row, asked for within %s (less than one request's share of the minute at %d a minute), left X-RateLimit-Remaining at %d", ex.Op.ID, sent.Sub(mark.started).Round(time.Millisecond), limit, rem)}}
 	}
 	return nil

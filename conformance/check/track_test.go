@@ -39,8 +39,18 @@ type step struct {
 	ms int
 }
 
+// trackStart is the time a step's ms count from.
+var trackStart = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+
+// watched is a tracker that has seen every request since long before trackStart.
+func watched() *check.Tracker {
+	tr := check.NewTracker()
+	tr.Watching(trackStart.Add(-time.Hour))
+	return tr
+}
+
 func run(tr *check.Tracker, steps ...step) []rules.ID {
-	start := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	start := trackStart
 	var ids []rules.ID
 	for _, s := range steps {
 		sent := start.Add(time.Duration(s.ms) * time.Millisecond)
@@ -70,9 +80,15 @@ func TestTrackerJudgesRemainingAcrossAnswers(t *testing.T) {
 		{"a poll once a second is a token bucket's steady state", []step{same(0), same(1000), same(2000), same(3000)}, nil},
 		{"a poll every 600 ms spans more than one request's share", []step{same(0), same(600), same(1200)}, nil},
 		{"within one request's share of the minute, after a slow start", []step{same(0), same(1500), same(1800), same(2100)}, []rules.ID{rules.LIMIT1}},
+		// A sliding window lets the requests of a minute ago go: after a burst then, answers
+		// in a row may keep Remaining however quickly they come.
+		{"a minute after a request: a sliding window may let it go meanwhile", []step{same(-60000), same(0), same(20), same(40)}, nil},
+		{"a minute after a refused request, which may have counted", []step{{check.Exchange{Op: tags, ReqBody: []byte("{}"), Status: http.StatusTooManyRequests}, -59990}, same(0), same(20), same(40)}, nil},
+		{"half a minute after a request: none can leave the window during the run", []step{same(-30000), same(0), same(20), same(40)}, []rules.ID{rules.LIMIT1}},
+		{"two minutes after a request", []step{same(-120000), same(0), same(20), same(40)}, []rules.ID{rules.LIMIT1}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			if got := run(check.NewTracker(), c.steps...); !slices.Equal(got, c.want) {
+			if got := run(watched(), c.steps...); !slices.Equal(got, c.want) {
 				t.Errorf("got %v, want %v", got, c.want)
 			}
 		})
@@ -121,6 +137,20 @@ func TestTrackerJudgesCreatesInTheNextList(t *testing.T) {
 				t.Errorf("got %v, want %v", got, c.want)
 			}
 		})
+	}
+}
+
+// A tracker judges LIMIT-1 only over runs whose minute before it watched: a proxy started a
+// moment ago cannot tell whether a burst a minute earlier is leaving a sliding window.
+func TestTrackerJudgesRemainingOnlyAfterWatchingTheMinuteBefore(t *testing.T) {
+	tags := op(t, "tagsList")
+	same := func(ms int) step { return step{answer(tags, "42", "{}", `{"data":{"tags":[]}}`), ms} }
+	other := func(ms int) step { return step{answer(tags, "17", "{}", `{"data":{"tags":[]}}`), ms} }
+	if got := run(check.NewTracker(), same(0), same(20), same(40)); len(got) > 0 {
+		t.Errorf("a tracker that began with the run judged it: %v", got)
+	}
+	if got := run(check.NewTracker(), other(-70000), same(0), same(20), same(40)); !slices.Equal(got, []rules.ID{rules.LIMIT1}) {
+		t.Errorf("a tracker that saw the minute before the run quiet: %v, want [LIMIT-1]", got)
 	}
 }
 
