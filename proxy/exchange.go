@@ -27,9 +27,12 @@ type exchange struct {
 	// away, sent a broken body, or the proxy stopped first): nothing of it was judged, so not
 	// counted as checked, and an operation with only such exchanges is not reported passed.
 	unanswered bool
-	method     string
-	target     string // path and query, as the client sent them
-	path       string
+	// upstreamSilent: no answer came from the upstream (upstreamFailed): the request may still
+	// be carried out there, at any time.
+	upstreamSilent bool
+	method         string
+	target         string // path and query, as the client sent them
+	path           string
 
 	reqHeader http.Header
 	reqBody   []byte // at most maxBody bytes

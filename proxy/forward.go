@@ -185,7 +185,13 @@ func (p *Proxy) forward(w http.ResponseWriter, r *http.Request) {
 			// answer shows (TRANS-1).
 			if body, why, _ := decodeBody(ex.reqHeader, ex.reqBody, p.maxBody); why == "" {
 				answered := p.trackerOf(ex.reqHeader).StatusSent(check.Exchange{Op: *ex.op, ReqHeader: ex.reqHeader, ReqBody: body}, ex.start)
-				defer func() { answered(time.Now()) }()
+				defer func() {
+					// An update the upstream never answered (its client left, a timeout) may
+					// still be carried out at any time: it stays under way.
+					if !ex.upstreamSilent {
+						answered(time.Now())
+					}
+				}()
 			}
 		}
 	}
@@ -251,6 +257,7 @@ func (p *Proxy) upstreamFailed(w http.ResponseWriter, r *http.Request, err error
 	upstreamsFault := noAnswer && ex != nil && ex.op != nil
 	body, _ := json.Marshal(map[string]any{"error": true, "message": msg, "data": []any{}})
 	if ex != nil {
+		ex.upstreamSilent = true
 		ex.status, ex.respBody, ex.respWhole, ex.noWholeAnswer = status, body, true, true
 		ex.unanswered = !noAnswer
 		ex.note(msg)

@@ -72,6 +72,69 @@ func TestProxyJudgesTheStatusATourCardUpdateAnswers(t *testing.T) {
 	})
 }
 
+// An update whose client left before the deployment answered it may still be carried out
+// there, after another update of the card was sent: the other's answer may show its status.
+func TestProxyKeepsAnAbandonedUpdateUnderWay(t *testing.T) {
+	card := manifest().Operations.MasterTourCardID
+	s := startProxy(t, writesLate(newMock(t), "open", 300*time.Millisecond, 400*time.Millisecond))
+	token := s.login(t, manifest().Users.Member)
+	quick := &http.Client{Timeout: 100 * time.Millisecond}
+	req, err := http.NewRequest(http.MethodPost, s.url+pTourCardsUpdate, strings.NewReader(fmt.Sprintf(`{"id": %d, "status": "open"}`, card)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Authorization", "Bearer "+token)
+	if res, err := quick.Do(req); err == nil { // gives up before the deployment writes "open"
+		res.Body.Close()
+		t.Fatalf("the update to open was answered %d within 100 ms; the test wants it abandoned", res.StatusCode)
+	}
+	a := s.post(t, pTourCardsUpdate, token, fmt.Sprintf(`{"id": %d, "status": "closed"}`, card))
+	if !strings.Contains(string(a.body), `"status":"open"`) {
+		t.Fatalf("the update to closed should have read back open, the abandoned update's status: %s", a.body)
+	}
+	if v := violations(a); len(v) > 0 {
+		t.Errorf("an update overlapping an abandoned one the deployment carried out later: violations %v, want none", v)
+	}
+}
+
+// writesLate is a deployment that carries out a tour card update to slow only after delay,
+// whether or not its client is still there, and answers every update with the card's status as
+// it reads it back readBack later.
+func writesLate(next http.Handler, slow string, delay, readBack time.Duration) http.Handler {
+	var mu sync.Mutex
+	latest := map[float64]any{}
+	answer := breakAnswer(next, pTourCardsUpdate, func(_ *int, _ http.Header, body map[string]any) {
+		time.Sleep(readBack)
+		c, ok := body["data"].(map[string]any)["card"].(map[string]any)
+		if !ok {
+			return
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		if id, ok := c["id"].(float64); ok {
+			c["status"] = latest[id]
+		}
+	})
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == pTourCardsUpdate {
+			raw, _ := io.ReadAll(r.Body)
+			r.Body = io.NopCloser(bytes.NewReader(raw))
+			var req map[string]any
+			_ = json.Unmarshal(raw, &req)
+			if req["status"] == slow {
+				time.Sleep(delay)
+			}
+			mu.Lock()
+			if id, ok := req["id"].(float64); ok {
+				latest[id] = req["status"]
+			}
+			mu.Unlock()
+		}
+		answer.ServeHTTP(w, r)
+	})
+}
+
 // readsBack is a deployment that writes a tour card's status, waits, and answers the status the
 // card then has: another update written in between shows in the answer.
 func readsBack(next http.Handler, wait time.Duration) http.Handler {

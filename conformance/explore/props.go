@@ -35,7 +35,7 @@ var assertions = map[rules.ID]string{
 	rules.ENV4: "Expect(ex).To(HaveEnvelopeC())", rules.HDR1: "Expect(ex).To(HaveRateLimitHeaders())",
 	rules.HDR2: "Expect(ex).To(HaveRetryAfter())", rules.ERR5: "Expect(ex).To(KeepTheContract())",
 	rules.ERR6: "Expect(ex).To(KeepTheContract())", rules.PAGE1: "Expect(ex).To(KeepTheContract())",
-	rules.CART1: "Expect(ex).To(KeepTheContract())",
+	rules.CART1: "Expect(ex).To(KeepTheContract())", rules.TRANS3: "Expect(ex).To(KeepTheContract())",
 }
 
 // checkAnswer checks what every answer must satisfy, as the one contract checker judged it (the

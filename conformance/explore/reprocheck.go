@@ -147,6 +147,9 @@ func shChecker(id rules.ID, ex *conformance.Exchange) string {
 	switch id {
 	case rules.PAGE1:
 		return shPage(asked("page"), asked("per_page"))
+	case rules.TRANS3:
+		return "echo \"theme_status: $(body \"$ex\" | jq -c '.data.theme_status')\"\n" +
+			"body \"$ex\" | jq -e '.data.theme_status == \"deprecated\"' >/dev/null || broken \"the deprecation does not answer theme_status deprecated\""
 	case rules.CART1:
 		if item, ok := conformance.Integer(req["cart_item_id"]); ok {
 			return fmt.Sprintf("echo \"items: $(body \"$ex\" | jq -c '[.data.cart.items[]?.id]')\"\n"+
