@@ -93,6 +93,8 @@ func TestFaultRuleRejectsBadInput(t *testing.T) {
 		{"a status the operation does not list is refused", `{"operation": "tagsList", "status": 404}`, 422, "status"},
 		{"neither status nor latency is refused", `{"operation": "tagsList"}`, 422, "status"},
 		{"a negative latency is refused", `{"operation": "tagsList", "latency_ms": -5}`, 422, "latency_ms"},
+		// It would do nothing but shadow the rules added after it.
+		{"a latency of 0 without a status is refused", `{"operation": "tagsList", "latency_ms": 0}`, 422, "latency_ms"},
 		{"times 0 is refused", `{"operation": "tagsList", "status": 500, "times": 0}`, 422, "times"},
 		{"times with probability is refused", `{"operation": "tagsList", "status": 500, "times": 1, "probability": 0.5}`, 422, "times"},
 		{"a probability over 1 is refused", `{"operation": "tagsList", "status": 500, "probability": 1.5}`, 422, "probability"},
@@ -173,7 +175,7 @@ func TestParseLatency(t *testing.T) {
 // exactly). 20,000 rules were once kept, and times 9223372036854775807.
 func TestFaultRulesAreBounded(t *testing.T) {
 	m := newMock(t, mockserver.Config{})
-	rule := map[string]any{"operation": "tagsList", "latency_ms": 0}
+	rule := map[string]any{"operation": "tagsList", "latency_ms": 1}
 	for range 100 {
 		m.ctl(http.MethodPost, "/__mock/faults", rule).wantStatus(t, http.StatusCreated)
 	}

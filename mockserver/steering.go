@@ -256,8 +256,13 @@ func (s *Server) checkFault(in faultInput) (faultRule, map[string][]string) {
 	}
 	if in.LatencyMS != nil {
 		rule.LatencyMS = *in.LatencyMS
-		if rule.LatencyMS < 0 || rule.LatencyMS > MaxLatency.Milliseconds() {
+		switch {
+		case rule.LatencyMS < 0 || rule.LatencyMS > MaxLatency.Milliseconds():
 			bad("latency_ms", latencyRangeMessage)
+		case rule.LatencyMS == 0 && in.Status == nil:
+			// A rule that neither answers a status nor delays would only shadow the rules
+			// after it (the first matching rule fires).
+			bad("latency_ms", "The latency_ms must be at least 1 when no status is given: a rule of neither a status nor a delay changes nothing, and would keep the rules added after it from firing.")
 		}
 	}
 	if in.Times != nil && in.Probability != nil {

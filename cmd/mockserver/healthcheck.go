@@ -31,6 +31,10 @@ func runHealthcheck(ctx context.Context, args []string, getenv environ, std stdi
 		}
 		return &exitError{code: 2}
 	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(std.err, "mockserver healthcheck: unexpected argument %q; it takes only --addr\n", fs.Arg(0))
+		return &exitError{code: 2}
+	}
 	given := false
 	fs.Visit(func(f *flag.Flag) { given = given || f.Name == "addr" })
 	if a, ok := containerAddr(); ok && !given {

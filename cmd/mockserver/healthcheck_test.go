@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
 	"io"
 	"net"
 	"os"
@@ -38,6 +39,13 @@ func TestHealthcheck(t *testing.T) {
 	}
 	if err := run(context.Background(), []string{"healthcheck", "--addr", "nohost"}, noEnv, io.Discard, io.Discard); err == nil || !strings.Contains(err.Error(), "--addr") {
 		t.Errorf("healthcheck of a bad address: %v", err)
+	}
+	// A stray word is a usage error (exit 2), as for every subcommand: it exited 0.
+	var stderr bytes.Buffer
+	err = run(context.Background(), []string{"healthcheck", "--addr", addr, "extra"}, noEnv, io.Discard, &stderr)
+	var exit *exitError
+	if !errors.As(err, &exit) || exit.code != 2 || !strings.Contains(stderr.String(), `"extra"`) {
+		t.Errorf("healthcheck with a stray argument: %v, %q; want exit 2 naming it", err, stderr.String())
 	}
 }
 
