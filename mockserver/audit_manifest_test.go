@@ -111,3 +111,28 @@ func objectKeys(path string, v any, out map[string]bool) {
 		objectKeys(p, e, out)
 	}
 }
+
+// Every reference a snapshot breaks is named at once (D76): the first ended the load, and a
+// user fixed them one PUT at a time.
+func TestSnapshotNamesEveryBrokenReference(t *testing.T) {
+	m := newMock(t, mockserver.Config{})
+	m.ctl(http.MethodGet, "/__worlds/refs/__mock/fixtures", nil).wantStatus(t, 200) // makes the world
+	st := m.ctl(http.MethodGet, "/__worlds/refs/__mock/state", nil).wantStatus(t, 200).body
+	cards := st["cards"].([]any)
+	comments := st["comments"].([]any)
+	var projectCards []map[string]any
+	for _, c := range cards {
+		if c := c.(map[string]any); c["project_id"] != nil {
+			projectCards = append(projectCards, c)
+		}
+	}
+	projectCards[0]["group_id"] = 999999
+	projectCards[1]["owner_id"] = 999998
+	comments[0].(map[string]any)["card_id"] = 999997
+	a := m.ctl(http.MethodPut, "/__worlds/refs/__mock/state", st).wantStatus(t, 422)
+	for _, want := range []string{"group 999999", "owner 999998", "card 999997"} {
+		if !strings.Contains(string(a.raw), want) {
+			t.Errorf("the refusal does not name %s: %s", want, a.raw)
+		}
+	}
+}

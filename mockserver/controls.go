@@ -526,16 +526,17 @@ func stateTimeFields(body []byte) map[string][]string {
 // snapshotProblems words why a snapshot does not load: each broken rule of its records on its
 // own line (D76), else the one reason.
 func snapshotProblems(err error) []string {
-	var re *reference.RulesError
-	if !errors.As(err, &re) {
+	var pl reference.ProblemList
+	if !errors.As(err, &pl) {
 		return []string{"The snapshot does not load: " + strings.TrimPrefix(err.Error(), "load state: ") + "."}
 	}
-	out := make([]string, 0, len(re.Problems)+1)
-	for _, p := range re.Problems {
+	listed, more := pl.Listed()
+	out := make([]string, 0, len(listed)+1)
+	for _, p := range listed {
 		out = append(out, "The snapshot does not load: "+p+".")
 	}
-	if re.More > 0 {
-		out = append(out, fmt.Sprintf("The snapshot does not load: and %d more problems of the same kind.", re.More))
+	if more > 0 {
+		out = append(out, fmt.Sprintf("The snapshot does not load: and %d more problems of the same kind.", more))
 	}
 	return out
 }

@@ -2,6 +2,7 @@ package reference
 
 import (
 	"cmp"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -11,20 +12,46 @@ import (
 // checking the rules of every field (load_rules.go), and checks every reference. The first
 // broken record is named in the error.
 func (s *Store) load(st State) error {
-	if err := checkRecords(st); err != nil {
-		return err
-	}
+	// The references are checked even where a rule is broken, so that every problem of a
+	// snapshot or a scenario is named at once (D76); a record the load cannot take (a
+	// duplicate id) ends it with the rules' error.
+	rulesErr := checkRecords(st)
 	steps := []func(State) error{
 		s.loadProjects, s.loadUsers, s.loadTokens, s.loadBoards, s.loadGroups, s.loadTags,
 		s.loadCards, s.loadComments, s.loadConversations, s.loadCarts, s.loadEntities,
 		s.loadThemes, s.loadRegenerations,
 	}
+	s.dangling = nil
+	defer func() { s.dangling = nil }()
 	for _, step := range steps {
 		if err := step(st); err != nil {
+			if rulesErr != nil {
+				return rulesErr
+			}
 			return err
 		}
 	}
+	refs := listedReferences(s.dangling)
+	var re *RulesError
+	switch {
+	case errors.As(rulesErr, &re):
+		re.References = refs
+		return re
+	case rulesErr != nil:
+		return rulesErr
+	case refs != nil:
+		return refs
+	}
 	return nil
+}
+
+// dangle notes a reference a loaded record breaks, and the load goes on: every broken
+// reference of a snapshot or a scenario is reported at once (D76), where the first ended it and
+// a user fixed them one run at a time.
+func (s *Store) dangle(err error) {
+	if err != nil {
+		s.dangling = append(s.dangling, err.Error())
+	}
 }
 
 // insert adds v under a positive, unused id.
@@ -137,15 +164,11 @@ func (s *Store) loadBoards(st State) error {
 	}
 	s.next.board++
 	for _, b := range st.Boards {
-		if err := s.checkScope("board", b.ID, b.IsMaster, b.ProjectID); err != nil {
-			return err
-		}
-		if err := s.checkUser("board", b.ID, "created_by", b.CreatedBy); err != nil {
-			return err
-		}
+		s.dangle(s.checkScope("board", b.ID, b.IsMaster, b.ProjectID))
+		s.dangle(s.checkUser("board", b.ID, "created_by", b.CreatedBy))
 		if b.MasterBoardID != nil {
 			if m, ok := s.boards[*b.MasterBoardID]; !ok || !m.IsMaster {
-				return fmt.Errorf("board %d: master_board_id %d is not a master board", b.ID, *b.MasterBoardID)
+				s.dangle(fmt.Errorf("board %d: master_board_id %d is not a master board", b.ID, *b.MasterBoardID))
 			}
 		}
 	}
@@ -161,21 +184,16 @@ func (s *Store) loadGroups(st State) error {
 	}
 	s.next.group++
 	for _, g := range st.Groups {
-		if err := s.checkScope("group", g.ID, g.IsMaster, g.ProjectID); err != nil {
-			return err
-		}
-		if err := s.checkUser("group", g.ID, "created_by", g.CreatedBy); err != nil {
-			return err
-		}
+		s.dangle(s.checkScope("group", g.ID, g.IsMaster, g.ProjectID))
+		s.dangle(s.checkUser("group", g.ID, "created_by", g.CreatedBy))
 		if g.BoardID == 0 {
-			return fmt.Errorf("group %d: %s", g.ID, absent("board", "board_id", 0))
-		}
-		if b, ok := s.boards[g.BoardID]; !ok || !samePtr(b.ProjectID, g.ProjectID) {
-			return fmt.Errorf("group %d: board %d does not exist in %s", g.ID, g.BoardID, scopeOf(g.ProjectID))
+			s.dangle(fmt.Errorf("group %d: %s", g.ID, absent("board", "board_id", 0)))
+		} else if b, ok := s.boards[g.BoardID]; !ok || !samePtr(b.ProjectID, g.ProjectID) {
+			s.dangle(fmt.Errorf("group %d: board %d does not exist in %s", g.ID, g.BoardID, scopeOf(g.ProjectID)))
 		}
 		if g.MasterGroupID != nil {
 			if m, ok := s.groups[*g.MasterGroupID]; !ok || !m.IsMaster {
-				return fmt.Errorf("group %d: master_group_id %d is not a master group", g.ID, *g.MasterGroupID)
+				s.dangle(fmt.Errorf("group %d: master_group_id %d is not a master group", g.ID, *g.MasterGroupID))
 			}
 		}
 	}
@@ -189,11 +207,9 @@ func (s *Store) loadTags(st State) error {
 		}
 		s.next.tag = max(s.next.tag, t.ID)
 		if _, ok := s.projects[t.ProjectID]; !ok {
-			return fmt.Errorf("tag %d: %s", t.ID, absent("project", "project_id", t.ProjectID))
+			s.dangle(fmt.Errorf("tag %d: %s", t.ID, absent("project", "project_id", t.ProjectID)))
 		}
-		if err := s.checkUser("tag", t.ID, "created_by", t.CreatedBy); err != nil {
-			return err
-		}
+		s.dangle(s.checkUser("tag", t.ID, "created_by", t.CreatedBy))
 	}
 	s.next.tag++
 	return nil
@@ -208,49 +224,42 @@ func (s *Store) loadCards(st State) error {
 	}
 	s.next.card++
 	for _, c := range st.Cards {
-		if err := s.checkCard(c); err != nil {
-			return err
-		}
+		s.checkCard(c)
 	}
 	return nil
 }
 
 // checkCard checks the references of a loaded card: its group, owner and tag are in its
-// project (D28), its master is a master card.
-func (s *Store) checkCard(c Card) error {
-	if err := s.checkScope("card", c.ID, c.IsMaster, c.ProjectID); err != nil {
-		return err
-	}
-	if err := s.checkUser("card", c.ID, "created_by", c.CreatedBy); err != nil {
-		return err
-	}
+// project (D28), its master is a master card; each broken one is noted (dangle).
+func (s *Store) checkCard(c Card) {
+	s.dangle(s.checkScope("card", c.ID, c.IsMaster, c.ProjectID))
+	s.dangle(s.checkUser("card", c.ID, "created_by", c.CreatedBy))
 	if c.GroupID != nil {
 		g, ok := s.groups[*c.GroupID]
-		if !ok || !samePtr(g.ProjectID, c.ProjectID) {
-			return fmt.Errorf("card %d: group %d does not exist in %s", c.ID, *c.GroupID, scopeOf(c.ProjectID))
-		}
-		if g.DeletedAt != nil && c.DeletedAt == nil {
+		switch {
+		case !ok || !samePtr(g.ProjectID, c.ProjectID):
+			s.dangle(fmt.Errorf("card %d: group %d does not exist in %s", c.ID, *c.GroupID, scopeOf(c.ProjectID)))
+		case g.DeletedAt != nil && c.DeletedAt == nil:
 			// The API deletes a group's cards with it (D25) and moves none into a deleted
 			// one (D76): such a card was listed in a group that answers 404.
-			return fmt.Errorf("card %d: it is not deleted, but its group %d is (deleting a group deletes its cards)", c.ID, *c.GroupID)
+			s.dangle(fmt.Errorf("card %d: it is not deleted, but its group %d is (deleting a group deletes its cards)", c.ID, *c.GroupID))
 		}
 	}
 	if c.OwnerID != nil {
 		if u, ok := s.users[*c.OwnerID]; !ok || (c.ProjectID != nil && u.ProjectID != *c.ProjectID) {
-			return fmt.Errorf("card %d: owner %d does not exist in %s", c.ID, *c.OwnerID, scopeOf(c.ProjectID))
+			s.dangle(fmt.Errorf("card %d: owner %d does not exist in %s", c.ID, *c.OwnerID, scopeOf(c.ProjectID)))
 		}
 	}
 	if c.TagID != nil {
 		if t, ok := s.tags[*c.TagID]; !ok || c.ProjectID == nil || t.ProjectID != *c.ProjectID {
-			return fmt.Errorf("card %d: tag %d does not exist in %s", c.ID, *c.TagID, scopeOf(c.ProjectID))
+			s.dangle(fmt.Errorf("card %d: tag %d does not exist in %s", c.ID, *c.TagID, scopeOf(c.ProjectID)))
 		}
 	}
 	if c.MasterCardID != nil {
 		if m, ok := s.cards[*c.MasterCardID]; !ok || !m.IsMaster {
-			return fmt.Errorf("card %d: master_card_id %d is not a master card", c.ID, *c.MasterCardID)
+			s.dangle(fmt.Errorf("card %d: master_card_id %d is not a master card", c.ID, *c.MasterCardID))
 		}
 	}
-	return nil
 }
 
 func (s *Store) loadComments(st State) error {
@@ -262,19 +271,21 @@ func (s *Store) loadComments(st State) error {
 	}
 	s.next.comment++
 	for _, c := range st.Comments {
+		if _, ok := s.users[c.UserID]; !ok {
+			s.dangle(fmt.Errorf("comment %d: %s", c.ID, absent("user", "user_id", c.UserID)))
+		}
 		card, ok := s.cards[c.CardID]
 		if !ok || card.ProjectID == nil || *card.ProjectID != c.ProjectID {
 			if c.CardID == 0 {
-				return fmt.Errorf("comment %d: %s", c.ID, absent("card", "card_id", 0))
+				s.dangle(fmt.Errorf("comment %d: %s", c.ID, absent("card", "card_id", 0)))
+			} else {
+				s.dangle(fmt.Errorf("comment %d: card %d does not exist in project %d", c.ID, c.CardID, c.ProjectID))
 			}
-			return fmt.Errorf("comment %d: card %d does not exist in project %d", c.ID, c.CardID, c.ProjectID)
-		}
-		if _, ok := s.users[c.UserID]; !ok {
-			return fmt.Errorf("comment %d: %s", c.ID, absent("user", "user_id", c.UserID))
+			continue
 		}
 		if c.ParentCommentID != nil {
 			if p, ok := s.comments[*c.ParentCommentID]; !ok || p.CardID != c.CardID {
-				return fmt.Errorf("comment %d: parent %d is not a comment on card %d", c.ID, *c.ParentCommentID, c.CardID)
+				s.dangle(fmt.Errorf("comment %d: parent %d is not a comment on card %d", c.ID, *c.ParentCommentID, c.CardID))
 			}
 		}
 		if c.DeletedAt == nil {

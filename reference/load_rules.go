@@ -242,21 +242,72 @@ func checkCartRules(r *ruleCheck, c Cart) {
 const maxProblems = 50
 
 // RulesError is New's error for a state whose records break the rules of the API's writes
-// (D76): every broken rule, each naming its record and field, in the state's order. The
-// references between records are checked only once every rule holds.
+// (D76): every broken rule, each naming its record and field, in the state's order, and the
+// references the records break where they still load (a duplicate id ends the load).
 type RulesError struct {
 	// Problems are "kind[index] (id N): field …", at most maxProblems of them.
 	Problems []string
 	// More counts the problems left out of Problems.
 	More int
+	// References are the broken references, "kind N: …" (a value the rules refuse may be
+	// what a reference names).
+	References *ReferencesError
 }
 
 func (e *RulesError) Error() string {
-	s := strings.Join(e.Problems, "; ")
-	if e.More > 0 {
-		s += fmt.Sprintf("; and %d more", e.More)
+	listed, more := e.Listed()
+	s := strings.Join(listed, "; ")
+	if more > 0 {
+		s += fmt.Sprintf("; and %d more", more)
 	}
 	return s
+}
+
+// ReferencesError is every reference a snapshot's records break (a card's group in another
+// project, a comment on a card that does not exist), found once the rules hold (D76).
+type ReferencesError struct {
+	// Problems are "kind N: …", at most maxProblems of them.
+	Problems []string
+	// More counts the problems left out of Problems.
+	More int
+}
+
+func (e *ReferencesError) Error() string {
+	return (&RulesError{Problems: e.Problems, More: e.More}).Error()
+}
+
+// Listed is the broken references and the count of the rest.
+func (e *ReferencesError) Listed() ([]string, int) { return e.Problems, e.More }
+
+// Listed is the broken rules, then the broken references, at most maxProblems in all, and the
+// count of the rest.
+func (e *RulesError) Listed() ([]string, int) {
+	listed, more := slices.Clone(e.Problems), e.More
+	if e.References != nil {
+		listed, more = append(listed, e.References.Problems...), more+e.References.More
+	}
+	if len(listed) > maxProblems {
+		listed, more = listed[:maxProblems], more+len(listed)-maxProblems
+	}
+	return listed, more
+}
+
+// listedReferences bounds refs as a ReferencesError lists them; nil when there are none.
+func listedReferences(refs []string) *ReferencesError {
+	if len(refs) == 0 {
+		return nil
+	}
+	e := &ReferencesError{Problems: refs}
+	if len(e.Problems) > maxProblems {
+		e.Problems, e.More = e.Problems[:maxProblems], len(e.Problems)-maxProblems
+	}
+	return e
+}
+
+// ProblemList is an error of many problems: a RulesError or a ReferencesError.
+type ProblemList interface {
+	error
+	Listed() (problems []string, more int)
 }
 
 // ruleCheck collects the rules a snapshot breaks, each with the record it is in.

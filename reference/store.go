@@ -15,6 +15,8 @@ import (
 type Store struct {
 	mu  sync.RWMutex
 	cfg config
+	// dangling are the broken references load found, reported together at its end.
+	dangling []string
 
 	projects      map[int64]Project
 	users         map[int64]User
