@@ -171,9 +171,11 @@ func unreadBody(method string, r *http.Request) string {
 	if !ok || r.Body == nil || r.Body == http.NoBody {
 		return ""
 	}
-	const peek = 64 << 10
-	b, _ := io.ReadAll(io.LimitReader(r.Body, peek+1))
-	if len(b) <= peek && len(bytes.TrimSpace(b)) == 0 {
+	b, _ := io.ReadAll(io.LimitReader(r.Body, maxBody+1)) // white space as long as any body the mock reads
+	switch {
+	case len(b) > maxBody:
+		return fmt.Sprintf("%s %s takes no body, and this one is over %s: %s. Send it without one; nothing was changed.", method, r.URL.Path, byteSize(maxBody), does)
+	case len(bytes.TrimSpace(b)) == 0:
 		return ""
 	}
 	return fmt.Sprintf("%s %s takes no body: %s. Send it without one; nothing was changed.", method, r.URL.Path, does)
