@@ -127,6 +127,8 @@ type Client struct {
 	// unanswered counts the requests in a row that got no answer: none within the timeout, or
 	// the connection refused.
 	unanswered atomic.Int64
+	// sent counts every request sent to the deployment (each attempt).
+	sent atomic.Int64
 	// refused follows whether the deployment answered anything but 429 (refusals.go).
 	refused refusals
 	// logins are the login leases of a one-process run; loginHost, when set, is the parallel
@@ -140,6 +142,11 @@ type Client struct {
 // hang would otherwise cost every spec the whole timeout, and one that went down would fail
 // every spec left with "connection refused".
 func (c *Client) Unanswered() int64 { return c.unanswered.Load() }
+
+// Sent is how many requests the client has sent to the deployment, each attempt of a retried
+// one counted: the suite's LIMIT-1 specs bound what a rate limiter may have counted since a
+// pause by it.
+func (c *Client) Sent() int64 { return c.sent.Load() }
 
 // NewClient returns a client of the deployment at base.
 func NewClient(ctx context.Context, base string, cfg Config) (*Client, error) {
@@ -180,6 +187,7 @@ func (c *Client) Send(ctx context.Context, r Request) (*Exchange, error) {
 			ex.RequestErr = checkRequest(ctx, r.Op, req.Header, body, r.Intent)
 		}
 		started := time.Now()
+		c.sent.Add(1)
 		resp, err := c.hc.Do(req)
 		if ue, ok := err.(*url.Error); ok && ctx.Err() == nil && (ue.Timeout() || errors.Is(err, syscall.ECONNREFUSED)) {
 			c.unanswered.Add(1) // a deployment that stopped: hanging, or gone (nothing listens)

@@ -63,20 +63,24 @@ func stuckCountDown(steps []*Exchange, answered []time.Time, since time.Time) []
 
 // quietPause is the last pause of the LIMIT-1 specs: a time in which this process sent
 // nothing, and, the specs being Serial (run alone, once every other process is done), nobody
-// did.
-var quietPause struct{ start, end time.Time }
+// did; sent is the client's count of requests when it ended.
+var quietPause struct {
+	start, end time.Time
+	sent       int64
+}
 
-// slidingQuiet is how long a pause must be for a run after it to be judged: a sliding window's
-// minute and the checker's slack (check/quiet.go).
-const slidingQuiet = 63 * time.Second
+// slidingQuiet is how long a pause must be for a run after it to be judged: the two minutes a
+// sliding-window counter looks back and the checker's slack (check.SlidingQuiet), and a second.
+const slidingQuiet = check.SlidingQuiet + time.Second
 
-// judgeStuck is LIMIT-1 over the runs of answers in a row run sends. A sliding window lets the
-// requests of a minute ago go at once, so a run keeping X-RateLimit-Remaining is judged only
-// when nothing was sent a minute before it (D123): when something may have been (the suite's
-// own specs a minute earlier), the spec pauses, sending nothing, and runs again. Only a run
-// that keeps Remaining pauses: a deployment counting down costs no wait, a sliding window's
-// chance run one pause, and the pause then serves every run of the next minute. Serial specs
-// only.
+// judgeStuck is LIMIT-1 over the runs of answers in a row run sends. A rate limiter may forget
+// the requests of the minutes before a run quickly enough to keep X-RateLimit-Remaining (a
+// sliding log lets those of a minute ago go at once, a sliding-window counter weighs the last
+// minute down), so a run keeping it is judged only when the suite knows those minutes held too
+// few requests (D123): when it does not (its own specs sent them), the spec pauses, sending
+// nothing, and runs again. Only a run that keeps Remaining pauses: a deployment counting down
+// costs no wait, a rate limiter's chance run one pause, and the pause then serves the runs
+// soon after it. Serial specs only.
 func judgeStuck(ctx context.Context, run func() ([]*Exchange, []time.Time)) []check.Violation {
 	GinkgoHelper()
 	steps, answered := run()
@@ -86,25 +90,29 @@ func judgeStuck(ctx context.Context, run func() ([]*Exchange, []time.Time)) []ch
 	if vs := stuckCountDown(steps, answered, quietSince(steps, answered)); len(vs) > 0 {
 		return vs
 	}
-	By(fmt.Sprintf("answers in a row kept X-RateLimit-Remaining, but requests sent a minute earlier may have left a sliding window meanwhile: sending nothing for %s, then running again", slidingQuiet))
+	By(fmt.Sprintf("answers in a row kept X-RateLimit-Remaining, but a rate limiter may have been forgetting the suite's earlier requests meanwhile: sending nothing for %s, then running again", slidingQuiet))
 	quietPause.start = time.Now()
 	select {
 	case <-ctx.Done():
-		Fail("interrupted while pausing for a quiet minute")
+		Fail("interrupted while pausing for quiet minutes")
 	case <-time.After(slidingQuiet):
 	}
-	quietPause.end = time.Now()
+	quietPause.end, quietPause.sent = time.Now(), client.Sent()
 	steps, answered = run()
 	return stuckCountDown(steps, answered, quietSince(steps, answered))
 }
 
 // quietSince is when the suite's watch of a run begins: the start of the last pause, when the
-// run began after it and was answered within the minute after it (its minute before lies in
-// the pause), else now (nothing known, so nothing judged).
+// run began after it, was answered within the minute after it (the seconds a minute before
+// the run lie in the pause) and the suite sent fewer requests since than X-RateLimit-Limit
+// less the run's own (the two minutes before it hold no more); else now (nothing known, so
+// nothing judged).
 func quietSince(steps []*Exchange, answered []time.Time) time.Time {
 	first := answered[0].Add(-steps[0].Latency)
 	last := answered[len(answered)-1]
-	if !quietPause.end.IsZero() && !first.Before(quietPause.end) && last.Sub(quietPause.end) < slidingQuiet-5*time.Second {
+	limit, _ := steps[0].HeaderInt("X-RateLimit-Limit")
+	since := client.Sent() - quietPause.sent
+	if !quietPause.end.IsZero() && !first.Before(quietPause.end) && last.Sub(quietPause.end) < time.Minute-5*time.Second && since+int64(len(steps)) < limit {
 		return quietPause.start
 	}
 	return time.Now()

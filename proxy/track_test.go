@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/opsapi/mocktoolkit/conformance/check"
 	"github.com/opsapi/mocktoolkit/conformance/rules"
 	"github.com/opsapi/mocktoolkit/internal/fulltest"
 	"github.com/opsapi/mocktoolkit/mockserver"
@@ -16,7 +17,7 @@ import (
 
 // The proxy judges the rules that span one caller's exchanges through the checker's tracker: a
 // deployment that keeps X-RateLimit-Remaining where it was breaks LIMIT-1 on the third answer
-// in a row (once the proxy has watched the minute before the run: TestProxyJudgesRemaining
+// in a row (once the proxy has watched the two minutes before the run: TestProxyJudgesRemaining
 // below), and one whose tag list does not grow after a create breaks LIST-1; the reference
 // mock breaks neither.
 func TestProxyJudgesAcrossOneCallersExchanges(t *testing.T) {
@@ -111,12 +112,12 @@ func TestProxyForgetsRateRunsWhenTheMockClockMoves(t *testing.T) {
 	}
 }
 
-// LIMIT-1 is judged over a run whose minute before the proxy watched and saw quiet: a sliding
-// window lets the requests of a minute ago go at once, so right after the proxy starts (or a
-// minute after a burst) a run keeping Remaining proves nothing; a minute of quiet later, it
-// breaks the rule.
-func TestProxyJudgesRemainingAfterAQuietMinute(t *testing.T) {
-	fulltest.Require(t, "a minute's wait before LIMIT-1 is judged")
+// LIMIT-1 is judged over a run whose two minutes before the proxy watched and saw quiet: a
+// sliding log lets the requests of a minute ago go at once, and a sliding-window counter weighs
+// the last minute down, so right after the proxy starts (or after a burst) a run keeping
+// Remaining proves nothing; two quiet minutes later, it breaks the rule.
+func TestProxyJudgesRemainingAfterQuietMinutes(t *testing.T) {
+	fulltest.Require(t, "two minutes' wait before LIMIT-1 is judged")
 	t.Parallel()
 	stuck := func(_ *int, h http.Header, _ map[string]any) {
 		h.Set("X-RateLimit-Remaining", h.Get("X-RateLimit-Limit"))
@@ -138,6 +139,6 @@ func TestProxyJudgesRemainingAfterAQuietMinute(t *testing.T) {
 	}
 }
 
-// slidingQuiet is how long a tracker must see no request before a run for LIMIT-1 to judge it:
-// the minute of a sliding window and its slack.
-const slidingQuiet = 63 * time.Second
+// slidingQuiet is how long a tracker must have watched before a run for LIMIT-1 to judge it:
+// the two minutes a sliding-window counter looks back and the slack (check.SlidingQuiet).
+const slidingQuiet = check.SlidingQuiet + time.Second

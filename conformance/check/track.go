@@ -158,7 +158,7 @@ func (tr *trail) countDown(ex Exchange, sent, answered time.Time, seen *traffic)
 		mark.run, mark.started = 1, sent
 	}
 	tr.rate[ex.Op.ID] = mark
-	if mark.run == 3 && seen.quietBefore(mark.started, answered) {
+	if mark.run == 3 && seen.quietBefore(mark.started, answered, limit) {
 		return []Violation{{rules.LIMIT1, fmt.Sprintf("three answers of %s in a row, asked for within %s (less than one request's share of the minute at %d a minute), left X-RateLimit-Remaining at %d", ex.Op.ID, sent.Sub(mark.started).Round(time.Millisecond), limit, rem)}}
 	}
 	return nil

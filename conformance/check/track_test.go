@@ -149,8 +149,33 @@ func TestTrackerJudgesRemainingOnlyAfterWatchingTheMinuteBefore(t *testing.T) {
 	if got := run(check.NewTracker(), same(0), same(20), same(40)); len(got) > 0 {
 		t.Errorf("a tracker that began with the run judged it: %v", got)
 	}
-	if got := run(check.NewTracker(), other(-70000), same(0), same(20), same(40)); !slices.Equal(got, []rules.ID{rules.LIMIT1}) {
-		t.Errorf("a tracker that saw the minute before the run quiet: %v, want [LIMIT-1]", got)
+	if got := run(check.NewTracker(), other(-70000), same(0), same(20), same(40)); len(got) > 0 {
+		t.Errorf("a tracker that watched only 70 s before the run judged it: %v", got)
+	}
+	if got := run(check.NewTracker(), other(-130000), same(0), same(20), same(40)); !slices.Equal(got, []rules.ID{rules.LIMIT1}) {
+		t.Errorf("a tracker that saw the two minutes before the run quiet: %v, want [LIMIT-1]", got)
+	}
+}
+
+// A sliding-window counter weighs the previous clock minute down as the current one goes on:
+// after as many requests as the limit (60 here) within the two minutes before a run, refused
+// ones counted, it may shed one per request however quickly they come; fewer cannot.
+func TestTrackerAllowsASlidingWindowCountersDecay(t *testing.T) {
+	tags := op(t, "tagsList")
+	same := func(ms int) step { return step{answer(tags, "42", "{}", `{"data":{"tags":[]}}`), ms} }
+	burst := func(n, at int) []step {
+		var out []step
+		for i := range n {
+			out = append(out, step{check.Exchange{Op: tags, ReqBody: []byte("{}"), Status: http.StatusTooManyRequests}, at + i*10})
+		}
+		return out
+	}
+	run3 := []step{same(0), same(20), same(40)}
+	if got := run(watched(), append(burst(60, -100000), run3...)...); len(got) > 0 {
+		t.Errorf("a run 100 s after 60 requests (the limit) was judged: %v", got)
+	}
+	if got := run(watched(), append(burst(50, -100000), run3...)...); !slices.Equal(got, []rules.ID{rules.LIMIT1}) {
+		t.Errorf("a run 100 s after 50 requests (under the limit): %v, want [LIMIT-1]", got)
 	}
 }
 

@@ -132,7 +132,7 @@ var All = []Rule{
 
 	// Rate limits.
 	{ID: LIMIT1, By: Suite | Proxy, Source: "Limits (rate-limit headers)",
-		Statement: "`X-RateLimit-Remaining` is what is left of the current window, so answers in a row count it down: three answers of one operation to one caller, asked for one after another within one request's share of the minute (60 seconds / `X-RateLimit-Limit`), cannot all leave it at the same non-zero value (a slower caller may rightly see it kept, as a window refills that share meanwhile), when no request was sent a minute before them (a sliding window lets those go at once: after a burst, answers in a row may keep Remaining however quickly they come)."},
+		Statement: "`X-RateLimit-Remaining` is what is left of the current window, so answers in a row count it down: three answers of one operation to one caller, asked for one after another within one request's share of the minute (60 seconds / `X-RateLimit-Limit`), cannot all leave it at the same non-zero value (a slower caller may rightly see it kept, as a window refills that share meanwhile), when the two minutes before them held fewer requests than `X-RateLimit-Limit`, none sent a minute before them (a sliding log lets the requests of a minute ago go at once, and a sliding-window counter weighs the last minute down: after a burst, answers in a row may keep Remaining however quickly they come)."},
 	{ID: LIMIT2, Source: "Limits; Errors (429)",
 		Statement: "`X-RateLimit-Limit` is the most requests a minute: more than twice that many requests within one minute meet a 429 in shape (b) with an integer `Retry-After`."},
 	{ID: LIMIT3, By: Suite | Explore, Source: "Limits (thumbnail regeneration)",
