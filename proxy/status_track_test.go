@@ -135,37 +135,10 @@ func writesLate(next http.Handler, slow string, delay, readBack time.Duration) h
 	})
 }
 
-// readsBack is a deployment that writes a tour card's status, waits, and answers the status the
-// card then has: another update written in between shows in the answer.
+// readsBack is a deployment that writes a tour card's status at once, waits, and answers the
+// status the card then has: another update written in between shows in the answer.
 func readsBack(next http.Handler, wait time.Duration) http.Handler {
-	var mu sync.Mutex
-	latest := map[float64]any{}
-	written := breakAnswer(next, pTourCardsUpdate, func(_ *int, _ http.Header, body map[string]any) {
-		time.Sleep(wait)
-		c, ok := body["data"].(map[string]any)["card"].(map[string]any)
-		if !ok {
-			return
-		}
-		mu.Lock()
-		defer mu.Unlock()
-		if id, ok := c["id"].(float64); ok {
-			c["status"] = latest[id]
-		}
-	})
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path == pTourCardsUpdate {
-			raw, _ := io.ReadAll(r.Body)
-			r.Body = io.NopCloser(bytes.NewReader(raw))
-			var req map[string]any
-			_ = json.Unmarshal(raw, &req)
-			mu.Lock()
-			if id, ok := req["id"].(float64); ok {
-				latest[id] = req["status"]
-			}
-			mu.Unlock()
-		}
-		written.ServeHTTP(w, r)
-	})
+	return writesLate(next, "", 0, wait)
 }
 
 // postConcurrently is setup.post for a goroutine: it returns the error instead of failing.
