@@ -654,7 +654,9 @@ func revokeOnLogin() correct {
 	var (
 		mu     sync.Mutex
 		worker sync.Mutex
-		latest = map[string]string{} // e-mail -> the token of the user's last login
+		// latest is, per mock (the variant is shared by the tests running in parallel, and one
+		// test's logins revoked another's tokens), the token of each e-mail's last login.
+		latest = map[httpHandler]map[string]string{}
 	)
 	return correct{
 		name:     "keeps one live token per user: a new login revokes the earlier ones",
@@ -672,7 +674,7 @@ func revokeOnLogin() correct {
 			worker.Unlock()
 			tok := strings.TrimPrefix(x.r.Header.Get("Authorization"), "Bearer ")
 			mu.Lock()
-			last, known := latest[x.caller]
+			last, known := latest[x.h][x.caller]
 			mu.Unlock()
 			// The public operations take no token: a stale one sent to them changes nothing.
 			if x.caller == "" || !known || last == tok || x.op.Access == conformance.Public {
@@ -689,7 +691,10 @@ func revokeOnLogin() correct {
 			if t, ok := x.a.data()["token"].(string); ok {
 				email, _ := x.req["email"].(string)
 				mu.Lock()
-				latest[strings.ToLower(strings.TrimSpace(email))] = t
+				if latest[x.h] == nil {
+					latest[x.h] = map[string]string{}
+				}
+				latest[x.h][strings.ToLower(strings.TrimSpace(email))] = t
 				mu.Unlock()
 			}
 		},
