@@ -136,3 +136,19 @@ func TestSnapshotNamesEveryBrokenReference(t *testing.T) {
 		}
 	}
 }
+
+// A snapshot's source.seed of 0 or null, or none, stands for the mock's --seed (D65): it was
+// refused ("want a seed other than 0"), and a state file so written stopped the start.
+func TestSnapshotSourceSeedZeroIsTheMocksSeed(t *testing.T) {
+	m := newMock(t, mockserver.Config{})
+	m.ctl(http.MethodGet, "/__worlds/z/__mock/fixtures", nil).wantStatus(t, 200)
+	st := m.ctl(http.MethodGet, "/__worlds/z/__mock/state", nil).wantStatus(t, 200).body
+	for _, seed := range []any{0, nil, "absent"} {
+		src := map[string]any{"scenario": "default", "seed": seed}
+		if seed == "absent" {
+			delete(src, "seed")
+		}
+		st["source"] = src
+		m.ctl(http.MethodPut, "/__worlds/z/__mock/state", st).wantStatus(t, 200)
+	}
+}

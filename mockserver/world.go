@@ -232,8 +232,10 @@ func (s *Server) sourceManifest(w *world, from *SavedSource) (Source, fixtures.M
 	if from == nil {
 		return cur.source, cur.built, nil
 	}
-	if err := fixtures.CheckSeed(from.Seed); err != nil {
-		return Source{}, fixtures.Manifest{}, fmt.Errorf("source.seed %d: %w", from.Seed, err)
+	if from.Seed != 0 { // 0 or null stands for the mock's --seed (D65)
+		if err := fixtures.CheckSeed(from.Seed); err != nil {
+			return Source{}, fixtures.Manifest{}, fmt.Errorf("source.seed %d: %w", from.Seed, err)
+		}
 	}
 	if !s.knownScenario(from.Scenario) {
 		return Source{}, fixtures.Manifest{}, fmt.Errorf("source.scenario %q is not a scenario this mock has (%s); the records were built from it, so their fixture manifest cannot be: load that scenario, or leave out the source member", clip(from.Scenario, 80), strings.Join(s.scenarioNames(), ", "))
