@@ -1,6 +1,8 @@
 package explore
 
 import (
+	"encoding/json"
+
 	"github.com/opsapi/mocktoolkit/conformance"
 	"github.com/opsapi/mocktoolkit/conformance/rules"
 )
@@ -39,4 +41,29 @@ func AcrossAnswers() []*Failure {
 	g, s = acceptedAtMost([]int{0, 1, 2, 3, 4, 5}, 5)
 	add(rules.LIMIT3, "a 6th regeneration", []Call{thumb, thumb, thumb, thumb, thumb, thumb}, g, s)
 	return out
+}
+
+// OnSuccesses are failures of every rule explore mode judges on one successful answer, each
+// with a call the reference refuses (it names a record no world holds), for the tests of their
+// scripts: a refusal is nothing such a rule judges.
+func OnSuccesses() []*Failure {
+	missing := func(op conformance.Operation, as role, body map[string]any) Call {
+		return Call{Op: op, As: as, Body: body, Status: 200}
+	}
+	checker := func(id rules.ID, c Call) *Failure {
+		ex := &conformance.Exchange{Op: c.Op}
+		ex.ReqBody, _ = json.Marshal(c.Body)
+		return &Failure{Rule: id, Reason: "refused", ShCheck: shChecker(id, ex), Calls: []Call{c}}
+	}
+	field := func(id rules.ID, path, want string, c Call) *Failure {
+		return &Failure{Rule: id, Reason: "refused", ShCheck: shField(path, want), Calls: []Call{c}}
+	}
+	cart := secret{goExpr: "manifest.Domains.Carts[0].SessionToken", shell: "CART0_TOKEN"}
+	return []*Failure{
+		checker(rules.TRANS3, missing(conformance.OpThemeVersionsDeprecate, member, map[string]any{"version_id": missingID})),
+		checker(rules.CART1, missing(conformance.OpDomainCartRemove, anonymous, map[string]any{"session_token": cart, "cart_item_id": missingID})),
+		checker(rules.PAGE1, missing(conformance.OpCommentsList, member, map[string]any{"card_id": missingID, "page": 2})),
+		field(rules.TRANS1, "data.card.status", "open", missing(conformance.OpTourCardsUpdate, member, map[string]any{"id": missingID, "status": "open"})),
+		field(rules.TRANS5, "data.theme_status", "deprecated", missing(conformance.OpThemeVersionsDeprecate, member, map[string]any{"version_id": missingID})),
+	}
 }

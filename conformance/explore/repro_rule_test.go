@@ -308,3 +308,22 @@ func TestReproductionsAcrossAnswersStateTheRule(t *testing.T) {
 		}
 	})
 }
+
+// A rule judged on a successful answer (the status a deprecation answers, the cart a removal
+// leaves, a page's arithmetic, the status an update set) says nothing of a refusal: replayed
+// against a deployment that refuses the call, the script cannot judge and exits 2, where it
+// exited 1 calling the deployment broken (a correct deployment refusing a second deprecation
+// failed the TRANS-3 script).
+func TestReproductionsOnSuccessesDoNotJudgeRefusals(t *testing.T) {
+	if _, err := exec.LookPath("jq"); err != nil {
+		t.Skip("running the scripts needs jq")
+	}
+	for _, f := range explore.OnSuccesses() {
+		t.Run(string(f.Rule), func(t *testing.T) {
+			t.Parallel()
+			if code, out := runScript(t, f.Script(), nil); code != 2 {
+				t.Errorf("the script exited %d against a refusal, want 2 (cannot judge):\n%s\n%s", code, out, f.Script())
+			}
+		})
+	}
+}

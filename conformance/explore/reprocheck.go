@@ -35,9 +35,14 @@ func shRefused() string {
 	return `refused "$ex" || broken "the answer is $(status "$ex"), not a refusal"`
 }
 
-// shField judges that the last answer holds want at path (a text).
+// shSucceeded is the first line of a judgment of a rule that judges successful answers only: a
+// refusal (a correct deployment may refuse where the run's target accepted) is nothing it can
+// judge, and the script exits 2 saying so.
+const shSucceeded = `succeeded "$ex" || { echo "the answer is $(status "$ex"), a refusal: $RULE judges successful answers only"; exit 2; }` + "\n"
+
+// shField judges that the last answer, a success, holds want at path (a text).
 func shField(path, want string) string {
-	return fmt.Sprintf("v=$(body \"$ex\" | jq -r '.%s')\necho \"%s: $v\"\n[ \"$v\" = '%s' ] || broken \"%s is $v, want %s\"",
+	return shSucceeded + fmt.Sprintf("v=$(body \"$ex\" | jq -r '.%s')\necho \"%s: $v\"\n[ \"$v\" = '%s' ] || broken \"%s is $v, want %s\"",
 		path, path, quoteShell(want), path, quoteShell(strings.ReplaceAll(want, `"`, `\"`)))
 }
 
@@ -146,13 +151,13 @@ func shChecker(id rules.ID, ex *conformance.Exchange) string {
 	asked := func(k string) int64 { n, _ := conformance.Integer(req[k]); return n }
 	switch id {
 	case rules.PAGE1:
-		return shPage(asked("page"), asked("per_page"))
+		return shSucceeded + shPage(asked("page"), asked("per_page"))
 	case rules.TRANS3:
-		return "echo \"theme_status: $(body \"$ex\" | jq -c '.data.theme_status')\"\n" +
+		return shSucceeded + "echo \"theme_status: $(body \"$ex\" | jq -c '.data.theme_status')\"\n" +
 			"body \"$ex\" | jq -e '.data.theme_status == \"deprecated\"' >/dev/null || broken \"the deprecation does not answer theme_status deprecated\""
 	case rules.CART1:
 		if item, ok := conformance.Integer(req["cart_item_id"]); ok {
-			return fmt.Sprintf("echo \"items: $(body \"$ex\" | jq -c '[.data.cart.items[]?.id]')\"\n"+
+			return shSucceeded + fmt.Sprintf("echo \"items: $(body \"$ex\" | jq -c '[.data.cart.items[]?.id]')\"\n"+
 				"body \"$ex\" | jq -e '[.data.cart.items[]?.id] | index(%d) == null' >/dev/null || broken \"the cart still holds item %d\"", item, item)
 		}
 	}

@@ -701,6 +701,48 @@ func revokeOnLogin() correct {
 	}
 }
 
+// refuseRedeprecation refuses with 422 to deprecate a version this mock deprecated before. The
+// interface shows the deprecation of an approved version and leaves further transitions open: a
+// deployment may take a deprecated version to be past deprecating (we answer 200 again, D36).
+func refuseRedeprecation() correct {
+	var (
+		mu sync.Mutex
+		// deprecated is, per mock (the variant is shared by tests running in parallel), the
+		// versions deprecated so far.
+		deprecated = map[httpHandler]map[string]bool{}
+	)
+	return correct{
+		name:  "refuses with 422, body shape (c), to deprecate a version already deprecated",
+		basis: "§Transitions: further transitions not shown; §Endpoints 24 lists 422",
+		before: func(x *xchg) bool {
+			if x.op.ID != conformance.OpThemeVersionsDeprecate.ID {
+				return false
+			}
+			mu.Lock()
+			again := deprecated[x.h][fmt.Sprint(x.req["version_id"])]
+			mu.Unlock()
+			if !again {
+				return false
+			}
+			x.a = &answer{status: 422, header: http.Header{},
+				body: map[string]any{"message": "The version is deprecated already.",
+					"errors": map[string]any{"version_id": []any{"The version is deprecated already."}}}}
+			return true
+		},
+		after: func(x *xchg) {
+			if x.op.ID != conformance.OpThemeVersionsDeprecate.ID || x.a.status != 200 {
+				return
+			}
+			mu.Lock()
+			if deprecated[x.h] == nil {
+				deprecated[x.h] = map[string]bool{}
+			}
+			deprecated[x.h][fmt.Sprint(x.req["version_id"])] = true
+			mu.Unlock()
+		},
+	}
+}
+
 // groupHoldingCards is the id the variant that refuses to delete a group with cards asks for
 // instead (no world holds it).
 const groupHoldingCards = 2147480999
@@ -1162,6 +1204,7 @@ var corrects = []correct{
 	slowTokenBucket(600),
 	slowPerUser(),
 	revokeOnLogin(),
+	refuseRedeprecation(),
 	clockAhead(),
 	{
 		name: "lists comments from a replica 1.5 s behind the writes",
