@@ -10,7 +10,6 @@ import (
 
 	"github.com/opsapi/mocktoolkit/mockclient"
 	"github.com/opsapi/mocktoolkit/mockserver"
-	"github.com/opsapi/mocktoolkit/reference"
 )
 
 // control is one method of the client, the control it calls, the first member the mock
@@ -72,7 +71,7 @@ var controls = []control{
 		"users", map[string]string{`{"users":{"member":null}}`: "users.member"}},
 	{"State", "/__mock/state", func(ctx context.Context, c *mockclient.Client) error { _, err := c.State(ctx); return err },
 		"users", map[string]string{`{"users":{}}`: "users", `{"users":[]}`: "projects"}},
-	{"PutState", "/__mock/state", func(ctx context.Context, c *mockclient.Client) error { return c.PutState(ctx, reference.State{}) },
+	{"PutState", "/__mock/state", func(ctx context.Context, c *mockclient.Client) error { return c.PutState(ctx, mockclient.Snapshot{}) },
 		"loaded", map[string]string{`{"loaded":"true","users":1,"cards":0}`: "loaded"}},
 	{"Login", "/v1/authenticate", func(ctx context.Context, c *mockclient.Client) error {
 		_, err := c.Login(ctx, "a@b.c", "pw")

@@ -286,3 +286,51 @@ func TestWorldNameOfTheDefaultWorld(t *testing.T) {
 		}
 	}
 }
+
+// A snapshot read with State names the seed and scenario its records came from, and PutState
+// sends them back: a world of seed 7 copied into another world keeps its carts and their
+// session tokens in the manifest (the client's snapshot had no source, and the copy's manifest
+// was the default seed's, its carts blanked). A clock given with the snapshot moves the world's.
+func TestSnapshotKeepsItsSourceAndClock(t *testing.T) {
+	ctx := context.Background()
+	mock := newClient(t, mockserver.Config{})
+	from, to := mock.World("seven"), mock.World("copy")
+	if _, err := from.Reset(ctx, mockclient.Reset{Seed: 7}); err != nil {
+		t.Fatal(err)
+	}
+	want, err := from.Manifest(ctx)
+	if err != nil || len(want.Domains.Carts) == 0 {
+		t.Fatalf("seed 7's manifest: %v, carts %d", err, len(want.Domains.Carts))
+	}
+	snap, err := from.State(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if snap.Source == nil || snap.Source.Seed != 7 || snap.Source.Scenario != "default" {
+		t.Fatalf("the snapshot's source: %+v, want seed 7, scenario default", snap.Source)
+	}
+	at := time.Date(2027, 3, 4, 5, 6, 7, 0, time.UTC)
+	snap.Clock = &mockclient.SnapshotClock{Now: at, Frozen: true}
+	if err := to.PutState(ctx, snap); err != nil {
+		t.Fatal(err)
+	}
+	got, err := to.Manifest(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Domains.Carts) != len(want.Domains.Carts) || got.Domains.Carts[0].SessionToken != want.Domains.Carts[0].SessionToken {
+		t.Errorf("the copy's carts: %+v, want seed 7's %+v", got.Domains.Carts, want.Domains.Carts)
+	}
+	if clk, err := to.Clock(ctx); err != nil || !clk.Now.Equal(at) || !clk.Frozen {
+		t.Errorf("the copy's clock: %+v %v, want %s frozen", clk, err, at)
+	}
+	ws, err := mock.Worlds(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range ws {
+		if w.Name == "copy" && w.Seed != 7 {
+			t.Errorf("the copy reports seed %d, want 7", w.Seed)
+		}
+	}
+}

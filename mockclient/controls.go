@@ -2,6 +2,7 @@ package mockclient
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"net/url"
 	"strconv"
@@ -218,16 +219,46 @@ func (c *Client) Manifest(ctx context.Context) (fixtures.Manifest, error) {
 	return out, err
 }
 
-// State is a snapshot of the world's records.
-func (c *Client) State(ctx context.Context) (reference.State, error) {
-	var out reference.State
+// A Snapshot is a world's records as GET /__mock/state answers them, with the seed and
+// scenario they were built from; PUT /__mock/state takes one back, with a clock to set if given.
+type Snapshot struct {
+	reference.State
+	// Source is where the records came from: the world loading them checks its fixture
+	// manifest against that source's, so a copy of a world of another seed keeps its carts
+	// and logins. nil: the loading world's own.
+	Source *Source `json:"source,omitempty"`
+	// Clock, when set, is where the loading world's clock goes (whole seconds); State leaves it
+	// nil, so putting a snapshot back does not move the clock unless asked.
+	Clock *SnapshotClock `json:"clock,omitempty"`
+}
+
+// Source names the seed and scenario a world's records were built from.
+type Source struct {
+	Seed     int64  `json:"seed"`
+	Scenario string `json:"scenario"`
+}
+
+// SnapshotClock is the clock a snapshot sets: the instant it reads, and whether it stands still.
+type SnapshotClock struct {
+	Now    time.Time
+	Frozen bool
+}
+
+// MarshalJSON writes the clock as the mock reads it: {"now": RFC 3339 in UTC, "frozen"}.
+func (k SnapshotClock) MarshalJSON() ([]byte, error) {
+	return json.Marshal(map[string]any{"now": k.Now.UTC().Format(time.RFC3339), "frozen": k.Frozen})
+}
+
+// State is a snapshot of the world's records and their source.
+func (c *Client) State(ctx context.Context) (Snapshot, error) {
+	var out Snapshot
 	err := c.do(ctx, "GET", "/__mock/state", nil, stateAnswer, &out)
 	return out, err
 }
 
-// PutState replaces the world's records with st.
-func (c *Client) PutState(ctx context.Context, st reference.State) error {
-	return c.do(ctx, "PUT", "/__mock/state", st, stateLoadedAnswer, nil)
+// PutState replaces the world's records with those of s (and sets its clock, if s has one).
+func (c *Client) PutState(ctx context.Context, s Snapshot) error {
+	return c.do(ctx, "PUT", "/__mock/state", s, stateLoadedAnswer, nil)
 }
 
 // Login authenticates in the world and returns the bearer token.
