@@ -21,12 +21,12 @@ func TestPreferForcesTheStatusInItsShape(t *testing.T) {
 	}{
 		{"code=400", 400, "a"},
 		{"code=401", 401, "b"},
-		{"code=403", 403, "b"},
+		{"code=403", 403, "a"},
 		{"code=422", 422, "c"},
 		{"code=429", 429, "b"},
 		{"code=500", 500, "a"},
 		{"code=500, example=anything", 500, "a"},
-		{"dynamic=true; code=403", 403, "b"},
+		{"dynamic=true; code=403", 403, "a"},
 	}
 	for _, tt := range tests {
 		t.Run("Prefer: "+tt.prefer+" answers "+tt.shape, func(t *testing.T) {
@@ -48,6 +48,32 @@ func TestPreferForcesTheStatusInItsShape(t *testing.T) {
 	}
 	if after := m.post(pTagsList, member, nil).wantStatus(t, 200).count(t, "tags"); after != tags {
 		t.Errorf("forced answers changed state: %d tags, want %d", after, tags)
+	}
+}
+
+// A forced 403 takes the shape the operation's own refusal takes (D4): (b) where only
+// superadmins are let through, (a) elsewhere, where the refusal is the domain's (a widget tool
+// the project does not subscribe to). A forced 403 on widget cards was shape (b), and a frontend
+// built against it broke on the real refusal.
+func TestForced403TakesTheOperationsOwnShape(t *testing.T) {
+	m := newMock(t, mockserver.Config{})
+	member := m.login(m.manifest.Users.Member)
+	admin := m.login(m.manifest.Users.Superadmin)
+	real := m.post(pWidgetList, member, map[string]any{"tool_key": "no-such-tool"}).wantStatus(t, 403)
+	real.wantShape(t, "a")
+	for _, tt := range []struct {
+		op, path, token, shape string
+		body                   map[string]any
+	}{
+		{"widgetCardsList", pWidgetList, member, "a", map[string]any{"tool_key": m.manifest.Operations.ToolKey}},
+		{"masterBoardsList", pMBoardsList, admin, "b", nil},
+	} {
+		t.Run(tt.op, func(t *testing.T) {
+			m.ctl(http.MethodPost, tt.path, tt.body, "Authorization", "Bearer "+tt.token, "Prefer", "code=403").
+				wantStatus(t, 403).wantShape(t, tt.shape)
+			m.ctl(http.MethodPost, "/__mock/faults", map[string]any{"operation": tt.op, "status": 403, "times": 1}).wantStatus(t, 201)
+			m.ctl(http.MethodPost, tt.path, tt.body, "Authorization", "Bearer "+tt.token).wantStatus(t, 403).wantShape(t, tt.shape)
+		})
 	}
 }
 

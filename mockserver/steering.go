@@ -422,14 +422,20 @@ func preferred(h http.Header, rt *route) (int, string) {
 	return code, ""
 }
 
-// force answers status in the interface's body shape for it: (a) for 400, 404, 409 and 500;
-// (b) for 401, 403 and 429 (with Retry-After); (c) for 422, naming the operation's first field.
+// force answers status in the body shape the operation's own answer of that status takes: (a)
+// for 400, 404, 409 and 500; (b) for 401 and 429 (with Retry-After); (c) for 422, naming the
+// operation's first field; a 403 as the operation refuses (D4): (b) as the superadmin check of
+// an S operation, (a) as a domain refusal elsewhere.
 func force(w http.ResponseWriter, rt *route, status int) {
 	switch status {
 	case http.StatusUnauthorized:
-		writeShapeB(w, status, "Unauthenticated.")
+		writeShapeB(w, status, rt.refusal(status))
 	case http.StatusForbidden:
-		writeShapeB(w, status, "This action is unauthorized.")
+		if rt.access == accessSuperadmin {
+			writeShapeB(w, status, rt.refusal(status))
+			break
+		}
+		writeShapeA(w, status, "This action is unauthorized.")
 	case http.StatusTooManyRequests:
 		writeRateLimited(w, "Too many requests.", forcedRetryAfter)
 	case http.StatusUnprocessableEntity:
