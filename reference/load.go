@@ -246,8 +246,11 @@ func (s *Store) checkCard(c Card) {
 		}
 	}
 	if c.OwnerID != nil {
-		if u, ok := s.users[*c.OwnerID]; !ok || (c.ProjectID != nil && u.ProjectID != *c.ProjectID) {
-			s.dangle(fmt.Errorf("card %d: owner %d does not exist in %s", c.ID, *c.OwnerID, scopeOf(c.ProjectID)))
+		switch u, ok := s.users[*c.OwnerID]; {
+		case !ok:
+			s.dangle(fmt.Errorf("card %d: %s", c.ID, absent("owner", "owner_id", *c.OwnerID)))
+		case c.ProjectID != nil && u.ProjectID != *c.ProjectID:
+			s.dangle(fmt.Errorf("card %d: owner %d is a user of another project (%s): a card's owner is a user of its project", c.ID, *c.OwnerID, scopeOf(&u.ProjectID)))
 		}
 	}
 	if c.TagID != nil {
@@ -271,8 +274,13 @@ func (s *Store) loadComments(st State) error {
 	}
 	s.next.comment++
 	for _, c := range st.Comments {
-		if _, ok := s.users[c.UserID]; !ok {
+		// The API writes a comment as its caller, who can only reach cards of their own
+		// project; staff (a superadmin) may have written on any project's card.
+		switch u, ok := s.users[c.UserID]; {
+		case !ok:
 			s.dangle(fmt.Errorf("comment %d: %s", c.ID, absent("user", "user_id", c.UserID)))
+		case u.ProjectID != c.ProjectID && !u.IsSuperadmin:
+			s.dangle(fmt.Errorf("comment %d: user_id %d is a user of another project (%s): a comment's author is a user of its project or a superadmin", c.ID, c.UserID, scopeOf(&u.ProjectID)))
 		}
 		card, ok := s.cards[c.CardID]
 		if !ok || card.ProjectID == nil || *card.ProjectID != c.ProjectID {
