@@ -271,11 +271,7 @@ func (c *Client) do(ctx context.Context, method, path string, body any, want sha
 		return c.notTheMock(method, path, fmt.Errorf("the answer passed %d MiB, far more than the mock answers to it", limit>>20))
 	}
 	if res.StatusCode/100 != 2 {
-		e := &Error{Status: res.StatusCode}
-		if json.Unmarshal(raw, e) != nil || e.Message == "" {
-			e.Message = otherAnswer(raw, c.base)
-		}
-		return e
+		return refusal(res.StatusCode, raw, c.base)
 	}
 	if mt, _, _ := mime.ParseMediaType(res.Header.Get("Content-Type")); len(bytes.TrimSpace(raw)) > 0 && mt != "application/json" {
 		// The mock answers its controls in JSON: a page (a dev server's index.html) is another server's.
@@ -288,10 +284,41 @@ func (c *Client) do(ctx context.Context, method, path string, body any, want sha
 	if out == nil {
 		return nil
 	}
-	if err := json.Unmarshal(raw, out); err != nil {
+	// Numbers as written: a journal's or a flow's request body holds what the client sent
+	// (1.0000000000000000001, an id past 2^53), which a float64 would round.
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	if err := dec.Decode(out); err != nil {
 		return c.notTheMock(method, path, fmt.Errorf("decode answer: %w", err))
 	}
 	return nil
+}
+
+// refusal is the *Error of an answer of status (not 2xx): its message, and its field errors
+// when they are keyed by field (authenticate's are a list of sentences, which the message
+// already says, or adds to).
+func refusal(status int, raw []byte, base string) *Error {
+	e := &Error{Status: status}
+	var body struct {
+		Message string          `json:"message"`
+		Errors  json.RawMessage `json:"errors"`
+	}
+	if json.Unmarshal(raw, &body) != nil || body.Message == "" {
+		e.Message = otherAnswer(raw, base)
+		return e
+	}
+	e.Message = body.Message
+	var list []string
+	switch {
+	case json.Unmarshal(body.Errors, &e.Errors) == nil:
+	case json.Unmarshal(body.Errors, &list) == nil:
+		for _, s := range list {
+			if s != body.Message {
+				e.Message += " " + s
+			}
+		}
+	}
+	return e
 }
 
 // otherAnswer words an error answer that is not the mock's JSON (another server's page, a

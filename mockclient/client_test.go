@@ -334,3 +334,17 @@ func TestSnapshotKeepsItsSourceAndClock(t *testing.T) {
 		}
 	}
 }
+
+// A refused login is an *Error whose Message is the mock's sentence: authenticate's errors are
+// a list, not keyed by field, and the whole body went into Message.
+func TestRefusedLoginSaysWhy(t *testing.T) {
+	c := newClient(t, mockserver.Config{})
+	_, err := c.Login(context.Background(), "nobody@example.com", "wrong-password")
+	var e *mockclient.Error
+	if !errors.As(err, &e) || e.Status != http.StatusUnauthorized {
+		t.Fatalf("a wrong password: %v, want a 401 *Error", err)
+	}
+	if e.Message != "These credentials do not match our records." {
+		t.Errorf("Message = %q, want the mock's sentence", e.Message)
+	}
+}

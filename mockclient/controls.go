@@ -75,7 +75,8 @@ func (c *Client) Clock(ctx context.Context) (Clock, error) {
 	return out, err
 }
 
-// SetClock sets the world's clock to t (forward or back).
+// SetClock sets the world's clock to t (forward or back). The clock keeps whole seconds: a
+// fraction of t is dropped (t.Truncate(time.Second)).
 func (c *Client) SetClock(ctx context.Context, t time.Time) (Clock, error) {
 	return c.clock(ctx, map[string]any{"set": t.UTC().Format(time.RFC3339)})
 }

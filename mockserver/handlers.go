@@ -141,10 +141,14 @@ func (s *Server) authenticate(rq *request) (answer, error) {
 		return answer{status: http.StatusOK, body: authenticateBody{Message: "Login successful.", Data: &res, Errors: []string{}}}, nil
 	case reference.ErrorCode(err) == reference.EUNAUTHENTICATED:
 		s.logins.failed(rq.addr, in.Email, time.Now())
-		msg := reference.ErrorMessage(err)
-		return answer{status: http.StatusUnauthorized, body: authenticateBody{Error: true, Message: msg, Errors: []string{msg}}}, nil
+		return loginRefused(reference.ErrorMessage(err)), nil
 	}
 	return answer{}, err
+}
+
+// loginRefused is authenticate's 401: its own body, the message in `errors` too.
+func loginRefused(msg string) answer {
+	return answer{status: http.StatusUnauthorized, body: authenticateBody{Error: true, Message: msg, Errors: []string{msg}}}
 }
 
 // commentsData and cardsData shape the two answers encode.go writes by hand.

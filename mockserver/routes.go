@@ -113,6 +113,10 @@ type operation struct {
 	// answer is built in memory at several times the records' size, so such answers are made
 	// one at a time (D206).
 	whole bool
+	// refusals are the operation's own answers of a status where they differ from what the
+	// status answers elsewhere: a forced answer of that status (Prefer, fault rule) is this
+	// one, so a client built against it meets the real one (D60).
+	refusals map[int]func() (answer, error)
 }
 
 // growth is what an operation adds to a world's records (operation.grows).
@@ -133,6 +137,9 @@ func (s *Server) operations() []operation {
 			id:    "authenticate",
 			serve: s.authenticate, // throttled per client address here, per e-mail in the store (D71)
 			grows: aToken,
+			refusals: map[int]func() (answer, error){
+				http.StatusUnauthorized: func() (answer, error) { return loginRefused(reference.CredentialsMessage), nil },
+			},
 		},
 		{
 			id:    "commentsList",
@@ -238,6 +245,9 @@ func (s *Server) operations() []operation {
 		{
 			id:    "thumbnailsRegenerate",
 			serve: call(ok("Thumbnail regeneration started."), (*S).RegenerateThumbnail, asIs[reference.Thumbnail]),
+			refusals: map[int]func() (answer, error){ // the project's limit, its window whole (LIMIT-3)
+				http.StatusTooManyRequests: func() (answer, error) { return answer{}, reference.ThumbnailLimitError(reference.ThumbnailWindow) },
+			},
 		},
 		{
 			id:    "themeVersionsDeprecate",

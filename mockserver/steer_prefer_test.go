@@ -137,3 +137,28 @@ func TestUnservableWorldIsMarkedRefused(t *testing.T) {
 		t.Errorf("a new world with the registry full: %d, X-Mock-Refused %q; want 503 marked world", res.StatusCode, got)
 	}
 }
+
+// A forced answer of a status the operation answers in a way of its own is that answer: a
+// login refused by Prefer or a fault rule is authenticate's 401 body (`errors` and the
+// credentials sentence, as a wrong password gets), a forced 429 of thumbnails is the project's
+// limit (its sentence, Retry-After of the whole 10-minute window), not the per-minute limiter's.
+func TestForcedAnswerIsTheOperationsOwn(t *testing.T) {
+	m := newMock(t, mockserver.Config{})
+	member := m.login(m.manifest.Users.Member)
+	real := m.post(pAuthenticate, "", map[string]any{"email": m.manifest.Users.Member.Email, "password": "wrong-password"}).wantStatus(t, 401)
+	creds := map[string]any{"email": m.manifest.Users.Member.Email, "password": m.manifest.Users.Member.Password}
+	forced := m.ctl(http.MethodPost, pAuthenticate, creds, "Prefer", "code=401").wantStatus(t, 401)
+	if string(forced.raw) != string(real.raw) {
+		t.Errorf("a forced 401 of authenticate:\n%s\nwant the real refusal:\n%s", forced.raw, real.raw)
+	}
+	m.ctl(http.MethodPost, "/__mock/faults", map[string]any{"operation": "authenticate", "status": 401, "times": 1}).wantStatus(t, 201)
+	if fault := m.ctl(http.MethodPost, pAuthenticate, creds).wantStatus(t, 401); string(fault.raw) != string(real.raw) {
+		t.Errorf("a fault's 401 of authenticate:\n%s\nwant the real refusal:\n%s", fault.raw, real.raw)
+	}
+	thumb := map[string]any{"type": "page", "entity_id": m.manifest.Websites.PageID}
+	a := m.ctl(http.MethodPost, pThumbnails, thumb, "Authorization", "Bearer "+member, "Prefer", "code=429").wantStatus(t, 429)
+	a.wantShape(t, "b")
+	if msg, _ := a.field("message").(string); !strings.Contains(msg, "thumbnail regenerations") || a.header.Get("Retry-After") != "600" {
+		t.Errorf("a forced 429 of thumbnails: Retry-After %q, %s; want the project's limit, 600 s", a.header.Get("Retry-After"), a.raw)
+	}
+}

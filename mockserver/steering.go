@@ -388,11 +388,11 @@ func (s *Server) steer(w http.ResponseWriter, r *http.Request, wl *world, rt *ro
 	switch {
 	case code != 0:
 		w.Header().Set("X-Mock-Forced", "prefer")
-		force(w, rt, code)
+		s.force(w, rt, code)
 		return false
 	case fired && rule.Status != 0:
 		w.Header().Set("X-Mock-Forced", "fault "+strconv.FormatInt(rule.ID, 10))
-		force(w, rt, rule.Status)
+		s.force(w, rt, rule.Status)
 		return false
 	}
 	return true
@@ -422,11 +422,20 @@ func preferred(h http.Header, rt *route) (int, string) {
 	return code, ""
 }
 
-// force answers status in the body shape the operation's own answer of that status takes: (a)
-// for 400, 404, 409 and 500; (b) for 401 and 429 (with Retry-After); (c) for 422, naming the
-// operation's first field; a 403 as the operation refuses (D4): (b) as the superadmin check of
-// an S operation, (a) as a domain refusal elsewhere.
-func force(w http.ResponseWriter, rt *route, status int) {
+// force answers status as the operation itself answers it: its own refusal of that status
+// where it has one (authenticate's 401, the thumbnails' limit), else in the body shape the
+// status takes: (a) for 400, 404, 409 and 500; (b) for 401 and 429 (with Retry-After); (c)
+// for 422, naming the operation's first field; a 403 as the operation refuses (D4): (b) as the
+// superadmin check of an S operation, (a) as a domain refusal elsewhere.
+func (s *Server) force(w http.ResponseWriter, rt *route, status int) {
+	if own, ok := rt.refusals[status]; ok {
+		if a, err := own(); err != nil {
+			s.writeError(w, rt, err)
+		} else {
+			s.writeAnswer(w, rt, a)
+		}
+		return
+	}
 	switch status {
 	case http.StatusUnauthorized:
 		writeShapeB(w, status, rt.refusal(status))

@@ -12,9 +12,11 @@ import (
 // tokenBytes is the number of random bytes in a bearer token (D10).
 const tokenBytes = 32
 
-// credentialsError is the one answer to a wrong e-mail and to a wrong password (D1).
+// CredentialsMessage is the one answer to a wrong e-mail and to a wrong password (D1).
+const CredentialsMessage = "These credentials do not match our records."
+
 func credentialsError() error {
-	return Errorf(EUNAUTHENTICATED, "These credentials do not match our records.")
+	return Errorf(EUNAUTHENTICATED, CredentialsMessage)
 }
 
 // Authenticate checks an e-mail and password and issues a new bearer token (D10). A wrong

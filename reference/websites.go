@@ -34,11 +34,7 @@ func (s *Store) RegenerateThumbnail(userID int64, in RegenerateThumbnailInput) (
 	recent := s.recentRegenerations(project, now)
 	if n := len(recent); n >= ThumbnailLimit {
 		oldest := recent[n-ThumbnailLimit].At // leaving the window brings the count under the limit
-		return Thumbnail{}, &Error{
-			Code:       ERATELIMITED,
-			Message:    fmt.Sprintf("Too many thumbnail regenerations: at most %d per project per 10 minutes.", ThumbnailLimit),
-			RetryAfter: oldest.Add(ThumbnailWindow).Sub(now),
-		}
+		return Thumbnail{}, ThumbnailLimitError(oldest.Add(ThumbnailWindow).Sub(now))
 	}
 	e.Revision++
 	e.PreviewImage = PreviewURL(e)
@@ -91,4 +87,14 @@ func (s *Store) DeprecateThemeVersion(userID int64, in DeprecateThemeVersionInpu
 		put(s, s.themes, v.VersionID, v)
 	}
 	return v, nil
+}
+
+// ThumbnailLimitError is the refusal of a regeneration past ThumbnailLimit in the window
+// (LIMIT-3), to be tried again after retryAfter.
+func ThumbnailLimitError(retryAfter time.Duration) *Error {
+	return &Error{
+		Code:       ERATELIMITED,
+		Message:    fmt.Sprintf("Too many thumbnail regenerations: at most %d per project per 10 minutes.", ThumbnailLimit),
+		RetryAfter: retryAfter,
+	}
 }
