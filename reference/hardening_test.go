@@ -142,6 +142,10 @@ func TestNewChecksFieldRules(t *testing.T) {
 		{"rejects a currency that is not a code", func(s *reference.State) { s.Carts[0].Currency = "XXXX" }, "carts[0]: currency must be a currency code"},
 		{"rejects a cart status outside open and locked", func(s *reference.State) { s.Carts[0].Status = "shipped" }, "carts[0]: status must be one of open, locked"},
 		{"rejects an item action outside register, transfer, renew", func(s *reference.State) { s.Carts[0].Items[0].Action = "fly" }, "items[0].action must be one of register, transfer, renew"},
+		{"rejects an item's tld other than its domain's", func(s *reference.State) { s.Carts[0].Items[0].DomainName = "acme.org" }, "carts[0]: items[0].tld must be the last label of its domain_name (\"org\")"},
+		{"rejects an item's currency other than its cart's", func(s *reference.State) { s.Carts[0].Items[0].Currency = "JPY" }, "carts[0]: items[0].currency must be its cart's currency"},
+		{"rejects a comment read without a time", func(s *reference.State) { s.Comments[0].IsRead, s.Comments[0].ReadAt = true, nil }, "comments[0] (id 1): read_at must be set when is_read is true"},
+		{"rejects a time read on a comment not read", func(s *reference.State) { s.Comments[0].IsRead, s.Comments[0].ReadAt = false, p(t0) }, "comments[0] (id 1): read_at must be null when is_read is false"},
 		{"rejects more tokens for a user than a user keeps", func(s *reference.State) {
 			for i := range reference.MaxTokensPerUser + 1 {
 				s.Tokens = append(s.Tokens, reference.Token{Token: fmt.Sprintf("token-%d", i), UserID: s.Users[0].ID, IssuedAt: t0})

@@ -115,6 +115,12 @@ func checkBoardRecords(r *ruleCheck, st State) {
 			r.fail("parent_comment_id must name an earlier comment (a reply comes after its parent)")
 		}
 		r.time("read_at", c.ReadAt)
+		switch {
+		case c.IsRead && c.ReadAt == nil:
+			r.fail("read_at must be set when is_read is true (the time it was read)")
+		case !c.IsRead && c.ReadAt != nil:
+			r.fail("read_at must be null when is_read is false")
+		}
 		r.times(c.CreatedAt, c.UpdatedAt, c.DeletedAt)
 	}
 	for i, t := range st.Tags {
@@ -220,8 +226,16 @@ func checkCartRules(r *ruleCheck, c Cart) {
 		r.id(field+".id", it.ID)
 		r.text(field+".domain_name", it.DomainName, 0, true)
 		r.text(field+".tld", it.TLD, 0, false)
+		// A full name's tld is its last label; a name without a dot is the label before
+		// the tld (a shape some registrars use), which tld completes.
+		if strings.Contains(it.DomainName, ".") && it.TLD != DomainTLD(it.DomainName) {
+			r.fail("%s.tld must be the last label of its domain_name (%q)", field, clipText(DomainTLD(it.DomainName)))
+		}
 		r.oneOf(field+".action", it.Action, CartItemActions)
 		r.currency(field+".currency", it.Currency)
+		if it.Currency != c.Currency {
+			r.fail("%s.currency must be its cart's currency (%s)", field, clipText(c.Currency))
+		}
 		if math.IsNaN(it.Price) || it.Price < 0 || it.Price > maxPrice {
 			r.fail("%s.price must be between 0 and %g", field, float64(maxPrice))
 		}
