@@ -18,11 +18,12 @@ import (
 	"github.com/opsapi/mocktoolkit/conformance/rules"
 )
 
-// Ids no fixture world holds: the suite's "does not exist" records.
-const (
-	missingID    int64 = 2147480001
-	missingToken       = "conformance-no-such-cart-000000000000000" // 40 characters, under the max of 64
-)
+// missingID is the suite's "does not exist" record: far from every id of the manifest
+// (AbsentID), set with the manifest before any spec runs.
+var missingID int64
+
+// missingToken names no cart.
+const missingToken = "conformance-no-such-cart-000000000000000" // 40 characters, under the max of 64
 
 // A role is one of the manifest's users.
 type role int

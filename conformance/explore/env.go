@@ -12,8 +12,6 @@ import (
 	"github.com/opsapi/mocktoolkit/fixtures"
 )
 
-// missingID is an id no fixture world holds: the suite's "does not exist" record.
-const missingID int64 = 2147480001
 
 // A role is who calls.
 type role int
@@ -168,7 +166,7 @@ func (e *env) reset() {
 		"template":          {{V: w.TemplateID, Go: "manifest.Websites.TemplateID"}},
 		"layout":            {{V: w.LayoutID, Go: "manifest.Websites.LayoutID"}},
 		"unapproved":        {{V: w.UnapprovedVersionID, Go: "manifest.Websites.UnapprovedVersionID"}},
-		"missing":           {{V: missingID, Go: "missingID"}},
+		"missing":           {{V: conformance.AbsentID(e.m), Go: "missingID"}},
 	}
 	if e.userID > 0 {
 		e.pools["owner"] = []ID{{V: e.userID, Go: fmt.Sprint(e.userID)}}

@@ -310,7 +310,7 @@ type cartRef struct {
 }
 
 // cartAt resolves the cart at position i (modulo the manifest's carts) and its j-th item
-// (modulo its items; missingID when j < 0 or the cart has none); ok is false when the manifest
+// (modulo its items; the absent id when j < 0 or the cart has none); ok is false when the manifest
 // lists no cart.
 func (e *env) cartAt(i, j int) (tok secret, item int64, ok bool) {
 	carts := e.m.Domains.Carts
@@ -320,7 +320,7 @@ func (e *env) cartAt(i, j int) (tok secret, item int64, ok bool) {
 	i %= len(carts)
 	tok = secret{v: carts[i].SessionToken, goExpr: fmt.Sprintf("manifest.Domains.Carts[%d].SessionToken", i),
 		shell: fmt.Sprintf("CART%d_TOKEN", i)}
-	item = missingID
+	item = conformance.AbsentID(e.m)
 	if items := carts[i].ItemIDs; j >= 0 && len(items) > 0 {
 		item = items[j%len(items)]
 	}
