@@ -99,6 +99,13 @@ type Exchange struct {
 	Latency time.Duration
 }
 
+// Resend is the request ex answered, to send once more as it was sent: its operation, caller,
+// Authorization header and body (an explore regression reads a list again until it shows a
+// write).
+func (ex *Exchange) Resend() Request {
+	return Request{Op: ex.Op, As: ex.As, Authorization: ex.ReqHeader.Get("Authorization"), RawBody: ex.ReqBody}
+}
+
 // StatusListed reports whether the answer's status is one the operation lists (STATUS-1, as
 // the checker judges it).
 func (ex *Exchange) StatusListed() bool { return len(ex.Broken(rules.STATUS1)) == 0 }

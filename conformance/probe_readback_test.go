@@ -228,15 +228,8 @@ func settledCount(ctx context.Context, count func(context.Context) int64) int64 
 	return n
 }
 
-// countReaching reads count until it reaches want, for at most cfg.PushWait: a list may show
-// a create some time after answering it (a cache, a replica, D210).
+// countReaching reads count until it reaches want, for at most cfg.PushWait (Reaching).
 func countReaching(ctx context.Context, count func(context.Context) int64, want int64) int64 {
 	GinkgoHelper()
-	deadline := time.Now().Add(cfg.PushWait)
-	n := count(ctx)
-	for n < want && time.Now().Before(deadline) {
-		time.Sleep(250 * time.Millisecond)
-		n = count(ctx)
-	}
-	return n
+	return Reaching(ctx, cfg.PushWait, want, func() int64 { return count(ctx) })
 }

@@ -12,7 +12,6 @@ import (
 	"github.com/opsapi/mocktoolkit/fixtures"
 )
 
-
 // A role is who calls.
 type role int
 

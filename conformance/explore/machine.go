@@ -76,7 +76,7 @@ func (r *runner) property(t *rapid.T) {
 // change between replays.
 func (r *runner) fail(t *rapid.T, v *violation) {
 	r.foundAt.CompareAndSwap(0, r.cases.Load())
-	r.failure = &Failure{Rule: v.Rule, Reason: v.Reason, Detail: v.Detail, Check: v.Go, ShCheck: v.Sh, Calls: slices.Clone(r.trace)}
+	r.failure = &Failure{Rule: v.Rule, Reason: v.Reason, Detail: v.Detail, Check: v.Go, ShCheck: v.Sh, Calls: slices.Clone(r.trace), Broke: v.Op}
 	t.Fatalf("%s", v.Error())
 }
 
@@ -367,7 +367,7 @@ func (r *runner) countStep(t *rapid.T, e *env, list, create request, path string
 		goCode, sh := listFollowed(bi, ci, ai, path, isReply)
 		r.check(t, e, &violation{Rule: rules.LIST1,
 			Reason: fmt.Sprintf("%s answered %d and the count of %s did not follow", create.op.ID, ex.Status, list.op.ID),
-			Detail: fmt.Sprintf("%s: %d before, %d after; want %d", path, before, after, want), Go: goCode, Sh: sh})
+			Detail: fmt.Sprintf("%s: %d before, %d after; want %d", path, before, after, want), Go: goCode, Sh: sh, Op: create.op.ID})
 	}
 	return fmt.Sprintf("%s, count %+d", outcome(ex), after-before)
 }

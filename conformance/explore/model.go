@@ -136,7 +136,7 @@ func (r *runner) actSync(t *rapid.T) {
 		if after != before {
 			goCode, sh := countKept(bi, ai, "data.cards")
 			r.check(t, e, &violation{Rule: rules.SYNC1, Reason: "a second master-boards/sync changed the member's card count",
-				Detail: fmt.Sprintf("%d cards before the second sync, %d after", before, after), Go: goCode, Sh: sh})
+				Detail: fmt.Sprintf("%d cards before the second sync, %d after", before, after), Go: goCode, Sh: sh, Op: sync.op.ID})
 		}
 		return fmt.Sprintf("%s, count %+d", outcome(second), after-before)
 	})

@@ -23,6 +23,9 @@ type violation struct {
 	// Sh is the same property as lines of the reproduction script (reprocheck.go): it exits 1
 	// when the answers the script received break it ("": the script cannot judge it).
 	Sh string
+	// Op is the operation whose answer broke the property when that is not the case's last
+	// call (LIST-1: the create, read back by a list after it); "" for the last call's.
+	Op string
 }
 
 func (v *violation) Error() string { return string(v.Rule) + ": " + v.Reason }

@@ -21,7 +21,11 @@ func (f *Failure) Script() string {
 	b.WriteString("#!/bin/sh\n")
 	fmt.Fprintf(&b, "# explore mode reproduction: %s (seed %d)\n", f.Rule, f.Seed)
 	fmt.Fprintf(&b, "# %s\n# broken: %s\n", Statement(f.Rule), f.Reason)
-	b.WriteString("# needs curl and jq; set BASE_URL and the variables below (tokens from /v1/authenticate)\nset -eu\n")
+	b.WriteString("# needs curl and jq; set BASE_URL and the variables below (tokens from /v1/authenticate)\n")
+	if strings.Contains(f.ShCheck, "SETTLE_SECONDS") {
+		b.WriteString("# SETTLE_SECONDS (20 by default): how long a list may take to show a write before the script calls it broken\n")
+	}
+	b.WriteString("set -eu\n")
 	vars := map[string]bool{"BASE_URL": true}
 	for _, c := range f.Calls {
 		if v := c.As.tokenVar(); v != "" {
@@ -64,11 +68,14 @@ broken() { echo "broken: $RULE: $*" >&2; exit 1; }
 			tok = "$" + v
 		}
 		fmt.Fprintf(&b, "\n# %d. %s as %s: the run saw %d\n", i+1, c.Op.ID, c.As, c.Status)
+		// Each call is a function too, so that a judgment may send it again (a list read
+		// until it shows a write, within the settle time).
 		if c.Auth != nil {
-			fmt.Fprintf(&b, "out%d=$(postas \"%s\" %s %s)\n", i+1, c.Auth.ShellOf(c.As.tokenVar()), c.Op.Path, shellBody(c.Body))
+			fmt.Fprintf(&b, "call%d() { postas \"%s\" %s %s; }\n", i+1, c.Auth.ShellOf(c.As.tokenVar()), c.Op.Path, shellBody(c.Body))
 		} else {
-			fmt.Fprintf(&b, "out%d=$(post %s \"%s\" %s)\n", i+1, c.Op.Path, tok, shellBody(c.Body))
+			fmt.Fprintf(&b, "call%d() { post %s \"%s\" %s; }\n", i+1, c.Op.Path, tok, shellBody(c.Body))
 		}
+		fmt.Fprintf(&b, "out%d=$(call%d)\n", i+1, i+1)
 		fmt.Fprintf(&b, "echo \"%d. %s: $(status \"$out%d\")\"\n", i+1, c.Op.ID, i+1)
 		if c.Var != "" {
 			fmt.Fprintf(&b, "%s=$(body \"$out%d\" | jq -r '.%s')\n", c.Var, i+1, c.VarPath)
@@ -109,7 +116,13 @@ func (f *Failure) GoSpec() string {
 	check := f.Check
 	var b strings.Builder
 	fmt.Fprintf(&b, "// Regression found by explore mode (seed %d): %s — %s\n", f.Seed, f.Rule, Statement(f.Rule))
-	fmt.Fprintf(&b, "It(%q, Label(\"contract\", \"regression\"), func() {\n", "explore regression: "+f.Reason)
+	// Serial: the properties explore judges across calls (a list's count, a cart, a limit)
+	// hold only while no other spec writes meanwhile, as explore is its target's only client.
+	labels := `Label("contract", "regression")`
+	if op, ok := conformance.OperationByID(f.Op()); ok {
+		labels = fmt.Sprintf(`Contract(Op%s, %q, %q), Label("regression")`, exported(op.ID), aspectOf(f.Rule), f.Rule)
+	}
+	fmt.Fprintf(&b, "It(%q, Serial, %s, func(ctx SpecContext) {\n", "explore regression: "+f.Reason, labels)
 	if strings.Contains(check, "count(") {
 		b.WriteString("\tcount := func(ex *Exchange, path string) int64 {\n\t\tif n, ok := ex.Int(path); ok {\n\t\t\treturn n\n\t\t}\n\t\tv, _ := ex.Get(path)\n\t\ta, _ := v.([]any)\n\t\treturn int64(len(a))\n\t}\n")
 	}

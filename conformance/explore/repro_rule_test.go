@@ -15,6 +15,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/opsapi/mocktoolkit/conformance"
 	"github.com/opsapi/mocktoolkit/conformance/explore"
@@ -134,7 +135,7 @@ func runScript(t *testing.T, script string, wrap func(http.Handler) http.Handler
 	if err != nil {
 		t.Fatal(err)
 	}
-	env := append(os.Environ(), "BASE_URL="+srv.URL)
+	env := append(os.Environ(), "BASE_URL="+srv.URL, "SETTLE_SECONDS=4")
 	for _, v := range regexp.MustCompile(`: "\$\{(\w+):\?`).FindAllStringSubmatch(script, -1) {
 		if v[1] == "BASE_URL" {
 			continue
@@ -279,6 +280,66 @@ func TestListReproductionComparesItsOwnAnswers(t *testing.T) {
 	if code, out := runScript(t, script, nil); code != 0 {
 		t.Errorf("the script exited %d against the reference, want 0:\n%s\n%s", code, out, script)
 	}
+	// A correct deployment whose list shows a write 1.5 s late (a replica) is not broken: the
+	// script read the list once and called it broken, where explore waits.
+	if code, out := runScript(t, script, lagCards(1500*time.Millisecond)); code != 0 {
+		t.Errorf("the script exited %d against a list 1.5 s behind its writes, want 0:\n%s\n%s", code, out, script)
+	}
+	// The pasted spec charges the create, waits as the suite does, and runs alone.
+	for _, want := range []string{"Serial, Contract(OpCardsCreate,", "Reaching(ctx, cfg.PushWait, want,"} {
+		if !strings.Contains(spec, want) {
+			t.Errorf("the regression spec lacks %q:\n%s", want, spec)
+		}
+	}
+	if f.Op() != conformance.OpCardsCreate.ID {
+		t.Errorf("the failure is charged to %s, want the create", f.Op())
+	}
+}
+
+// lagCards leaves out of every cards/list the cards created less than lag ago, as a read
+// replica behind the writes would.
+func lagCards(lag time.Duration) func(http.Handler) http.Handler {
+	return func(h http.Handler) http.Handler {
+		var (
+			mu      sync.Mutex
+			created = map[float64]time.Time{}
+		)
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			rec := httptest.NewRecorder()
+			h.ServeHTTP(rec, r)
+			var whole map[string]any
+			if rec.Code != 200 || json.Unmarshal(rec.Body.Bytes(), &whole) != nil {
+				copyAnswer(w, rec)
+				return
+			}
+			data, _ := whole["data"].(map[string]any)
+			mu.Lock()
+			defer mu.Unlock()
+			switch r.URL.Path {
+			case conformance.OpCardsCreate.Path:
+				if card, ok := data["card"].(map[string]any); ok {
+					id, _ := card["id"].(float64)
+					created[id] = time.Now()
+				}
+				copyAnswer(w, rec)
+				return
+			case conformance.OpCardsList.Path:
+				cards, _ := data["cards"].([]any)
+				kept := []any{}
+				for _, c := range cards {
+					id, _ := c.(map[string]any)["id"].(float64)
+					if at, ok := created[id]; !ok || time.Since(at) >= lag {
+						kept = append(kept, c)
+					}
+				}
+				data["cards"] = kept
+				body, _ := json.Marshal(whole)
+				writeRecorded(w, rec, body)
+				return
+			}
+			copyAnswer(w, rec)
+		})
+	}
 }
 
 // Every property judged across answers has a reproduction that judges it on its own answers:
@@ -293,7 +354,7 @@ func TestReproductionsAcrossAnswersStateTheRule(t *testing.T) {
 		if out, err := exec.Command("sh", "-n", "-c", script).CombinedOutput(); err != nil {
 			t.Errorf("%s: the script is not valid sh: %v\n%s\n%s", f.Rule, err, out, script)
 		}
-		if !regexp.MustCompile(`Expect\(.*ex\d+`).MatchString(spec) && !strings.Contains(spec, "accepted") {
+		if !regexp.MustCompile(`(Expect|Reaching)\(.*ex\d+`).MatchString(spec) && !strings.Contains(spec, "accepted") {
 			t.Errorf("%s: the spec compares no answers of its own:\n%s", f.Rule, spec)
 		}
 		specs.WriteString(spec)

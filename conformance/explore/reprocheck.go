@@ -65,18 +65,24 @@ func cartLowered(prev, cur int) (goCode, sh string) {
 
 // listFollowed is LIST-1 on the counts at path read before (call bi) and after (call ai) the
 // create (call ci): one more when the create succeeded, as many when it did not (a reply may
-// also be listed under its parent, D210).
+// also be listed under its parent, D210). A list may show a write late (a replica, a cache:
+// D210), so the list after is read again until it counts what it should, for up to the
+// suite's push wait (the spec) or SETTLE_SECONDS (the script, 20 by default), as explore waits.
 func listFollowed(bi, ci, ai int, path string, reply bool) (goCode, sh string) {
 	var g strings.Builder
 	fmt.Fprintf(&g, "want := count(ex%d, %q)\n\tif ex%d.Succeeded() {\n\t\twant++\n\t}\n", bi+1, path, ci+1)
+	fmt.Fprintf(&g, "\tafter := Reaching(ctx, cfg.PushWait, want, func() int64 { return count(send(ex%d.Resend()), %q) }) // a list may show a write late\n", ai+1, path)
 	if reply {
-		fmt.Fprintf(&g, "\tExpect(count(ex%d, %q)).To(Or(Equal(want), Equal(count(ex%d, %q))), \"a reply is listed, or under its parent\")", ai+1, path, bi+1, path)
+		fmt.Fprintf(&g, "\tExpect(after).To(Or(Equal(want), Equal(count(ex%d, %q))), \"a reply is listed, or under its parent\")", bi+1, path)
 	} else {
-		fmt.Fprintf(&g, "\tExpect(count(ex%d, %q)).To(Equal(want), \"the count after the create against the count before it\")", ai+1, path)
+		g.WriteString("\tExpect(after).To(Equal(want), \"the count after the create against the count before it\")")
 	}
 	var s strings.Builder
 	fmt.Fprintf(&s, "before=$(count %s '.%s')\nafter=$(count %s '.%s')\nwant=$before\n", out(bi), path, out(ai), path)
 	fmt.Fprintf(&s, "if succeeded %s; then want=$((before + 1)); fi\n", out(ci))
+	fmt.Fprintf(&s, "waited=0 # a list may show a write late (a replica): read it again, for up to SETTLE_SECONDS\n"+
+		"while [ \"$after\" -lt \"$want\" ] && [ \"$waited\" -lt \"${SETTLE_SECONDS:-20}\" ]; do\n"+
+		"  sleep 1; waited=$((waited + 1)); out%d=$(call%d); after=$(count \"$out%d\" '.%s')\ndone\n", ai+1, ai+1, ai+1, path)
 	fmt.Fprintf(&s, "echo \"%s: $before before the create, $after after it; want $want\"\n", path)
 	if reply {
 		s.WriteString(`[ "$after" = "$want" ] || [ "$after" = "$before" ] || broken "the count went from $before to $after"`)

@@ -1,6 +1,11 @@
 package explore
 
-import "github.com/opsapi/mocktoolkit/conformance/rules"
+import (
+	"strings"
+
+	"github.com/opsapi/mocktoolkit/conformance"
+	"github.com/opsapi/mocktoolkit/conformance/rules"
+)
 
 // Rules are the registry's rules explore mode checks.
 var Rules = func() []rules.Rule {
@@ -17,4 +22,25 @@ var Rules = func() []rules.Rule {
 func Statement(id rules.ID) string {
 	r, _ := rules.ByID(id)
 	return r.Statement
+}
+
+// aspectOf is the suite's aspect of a regression spec of rule id, for its labels and the
+// summary: by the rule's family.
+func aspectOf(id rules.ID) string {
+	family, _, _ := strings.Cut(string(id), "-")
+	switch {
+	case id == rules.ERR4:
+		return conformance.AspectNotFound
+	case family == "AUTH":
+		return conformance.AspectAuth
+	case family == "ERR":
+		return conformance.AspectValidation
+	case family == "LIMIT", family == "HDR":
+		return conformance.AspectRateLimit
+	case family == "ISO", family == "SCOPE":
+		return conformance.AspectIsolation
+	case family == "ENV", family == "DOC", family == "STATUS", family == "ID":
+		return conformance.AspectEnvelope
+	}
+	return conformance.AspectTransition // lists, pages, carts, syncs, pushes, statuses
 }

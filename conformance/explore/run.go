@@ -137,11 +137,17 @@ type Failure struct {
 	Calls []Call
 	// Rapid is rapid's own report (its seed of the failing case and how to reproduce it).
 	Rapid string
+	// Broke is the operation whose answer broke the property when it is not the last call's
+	// (LIST-1: the create a list read back).
+	Broke string
 }
 
-// Op is the operation of the shrunk case's last call, the one whose answer broke the property
-// ("" for a case of no call).
+// Op is the operation whose answer broke the property: Broke, else the shrunk case's last
+// call's ("" for a case of no call).
 func (f *Failure) Op() string {
+	if f.Broke != "" {
+		return f.Broke
+	}
 	if len(f.Calls) == 0 {
 		return ""
 	}

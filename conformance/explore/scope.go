@@ -49,14 +49,14 @@ func (r *runner) actScope(t *rapid.T) {
 		goCode, sh := cardKept(bi, ai, goValue(shown["c"]), shellID(shown["c"]))
 		if after == nil {
 			r.check(t, e, &violation{Rule: rules.SCOPE1, Reason: op.ID + " was refused a project card and the card is no longer listed",
-				Go: goCode, Sh: sh})
+				Go: goCode, Sh: sh, Op: op.ID})
 			return outcome(ex) + ", card gone"
 		}
 		for _, k := range scopeKept {
 			if !reflect.DeepEqual(before[k], after[k]) {
 				r.check(t, e, &violation{Rule: rules.SCOPE1, Reason: fmt.Sprintf("%s named a card of the member's project and its %s changed", op.ID, k),
 					Detail: fmt.Sprintf("%s was %v and is %v (the update answered %d)", k, before[k], after[k], ex.Status),
-					Go:     goCode, Sh: sh})
+					Go:     goCode, Sh: sh, Op: op.ID})
 				return outcome(ex) + ", card changed"
 			}
 		}
