@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 
 	"github.com/opsapi/mocktoolkit/conformance"
+	"github.com/opsapi/mocktoolkit/conformance/nearmiss"
 	"github.com/opsapi/mocktoolkit/conformance/rules"
 	"github.com/opsapi/mocktoolkit/fixtures"
 )
@@ -70,4 +71,11 @@ func OnSuccesses() []*Failure {
 		field(rules.TRANS1, "data.card.status", "open", missing(conformance.OpTourCardsUpdate, member, map[string]any{"id": missingID, "status": "open"})),
 		field(rules.TRANS5, "data.theme_status", "deprecated", missing(conformance.OpThemeVersionsDeprecate, member, map[string]any{"version_id": missingID})),
 	}
+}
+
+// WrongFormCall is a failure of one call by the superadmin whose token went in the fourth wrong
+// form (the scheme twice), answered 401.
+func WrongFormCall() *Failure {
+	form := nearmiss.WrongAuthForms[4]
+	return &Failure{Rule: rules.AUTH6, Reason: "r", Calls: []Call{{Op: conformance.OpMasterGroupsUpdate, As: superadmin, Auth: &form, Status: 401, Raw: "{}"}}}
 }

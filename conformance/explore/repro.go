@@ -269,7 +269,11 @@ func (f *Failure) Report() string {
 	fmt.Fprintf(&b, "explore mode: %s broken — %s\n  rule: %s\n  seed: %d (CONFORMANCE_EXPLORE_SEED=%d reproduces the run)\n", f.Rule, f.Reason, Statement(f.Rule), f.Seed, f.Seed)
 	fmt.Fprintf(&b, "  shrunk to %d calls:\n", len(f.Calls))
 	for i, c := range f.Calls {
-		fmt.Fprintf(&b, "    %d. %s as %s %s -> %d\n", i+1, c.Op.ID, c.As, redact(c.Raw), c.Status)
+		who := c.As.String()
+		if c.Auth != nil { // the caller's token in a wrong form: say so, or a refusal reads as the caller's
+			who += " (Authorization: " + strings.Replace(c.Auth.What, "the member's", c.As.String()+"'s", 1) + ")"
+		}
+		fmt.Fprintf(&b, "    %d. %s as %s %s -> %d\n", i+1, c.Op.ID, who, redact(c.Raw), c.Status)
 	}
 	if f.Detail != "" {
 		fmt.Fprintf(&b, "\n  what was seen:\n    %s\n", strings.ReplaceAll(f.Detail, "\n", "\n    "))

@@ -388,3 +388,12 @@ func TestReproductionsOnSuccessesDoNotJudgeRefusals(t *testing.T) {
 		})
 	}
 }
+
+// The report's list of shrunk calls says when a call sent its caller's token in a wrong form:
+// "masterGroupsUpdate as the superadmin -> 401" read as a valid superadmin refused.
+func TestReportNamesAWrongAuthorizationForm(t *testing.T) {
+	rep := explore.WrongFormCall().Report()
+	if !strings.Contains(rep, "as the superadmin (Authorization: the superadmin's token after the scheme twice)") {
+		t.Errorf("the report does not say how the token was sent:\n%s", rep)
+	}
+}
