@@ -231,5 +231,5 @@ func settledCount(ctx context.Context, count func(context.Context) int64) int64 
 // countReaching reads count until it reaches want, for at most cfg.PushWait (Reaching).
 func countReaching(ctx context.Context, count func(context.Context) int64, want int64) int64 {
 	GinkgoHelper()
-	return Reaching(ctx, cfg.PushWait, want, func() int64 { return count(ctx) })
+	return cfg.Reaching(ctx, want, func() int64 { return count(ctx) })
 }

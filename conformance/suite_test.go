@@ -218,7 +218,7 @@ var _ = SynchronizedBeforeSuite(func(ctx SpecContext) []byte {
 	manifest, err = cfg.LoadManifest(ctx, string(base))
 	must(err, "load the fixture manifest")
 	missing = mf.Check(manifest)
-	missingID = AbsentID(manifest.Manifest)
+	missingID = mf.AbsentID(manifest.Manifest)
 })
 
 // Every spec's exchanges, counted by the client, go into its report (ReportEntryExchanges):

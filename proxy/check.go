@@ -57,6 +57,7 @@ func (p *Proxy) check(ctx context.Context, ex *exchange) []Violation {
 	out := make([]Violation, len(vs))
 	for i, v := range vs {
 		out[i] = violation(v.Rule, v.Detail)
+		out[i].Operation = v.Op
 	}
 	return out
 }

@@ -54,6 +54,9 @@ type Violation struct {
 	Rule   rules.ID `json:"rule"`
 	Party  Party    `json:"party"`
 	Detail string   `json:"detail"`
+	// Operation is the operation that broke the rule when it is not this exchange's: a list
+	// shows LIST-1, which the creates before it broke. The reports count it there.
+	Operation string `json:"operation,omitempty"`
 }
 
 // violation builds a Violation of rule id with a detail.

@@ -76,8 +76,22 @@ func (s *stats) add(e Exchange, id int64, checked, bodyJudged bool) {
 		} else {
 			s.deployment++
 		}
-		op.count(e, id, v)
+		s.chargedOf(op, v).count(e, id, v)
 	}
+}
+
+// chargedOf is the operation v is counted under: the one that broke it (a create a list does not
+// show, v.Operation), else the exchange's own, op.
+func (s *stats) chargedOf(op *opStats, v Violation) *opStats {
+	if v.Operation == "" {
+		return op
+	}
+	charged := s.ops[v.Operation]
+	if charged == nil {
+		charged = &opStats{rules: map[rules.ID]*RuleCount{}}
+		s.ops[v.Operation] = charged
+	}
+	return charged
 }
 
 // count adds one exchange breaking v's rule; the first is kept as the example.
@@ -107,7 +121,7 @@ func (s *stats) late(e Exchange, id int64, v Violation, wasUnjudged bool) {
 		s.unjudged--
 	}
 	s.deployment++
-	op.count(e, id, v)
+	s.chargedOf(op, v).count(e, id, v)
 }
 
 // Report is the summary of a run, as --report-json writes it.

@@ -1,6 +1,8 @@
 package proxy_test
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"slices"
@@ -87,6 +89,25 @@ func TestProxyAllowsListsToLagTheWrites(t *testing.T) {
 		}
 		if !slices.Equal(got, c.want) {
 			t.Errorf("ListLag %s: violations %v, want %v", c.lag, got, c.want)
+		}
+		if c.lag >= 0 {
+			continue
+		}
+		// The list shows it; the create broke it: the report charges tagsCreate, as the suite's
+		// LIST-1 spec and explore do.
+		var buf bytes.Buffer
+		if err := s.proxy.WriteJSONReport(&buf); err != nil {
+			t.Fatal(err)
+		}
+		var r proxy.Report
+		if err := json.Unmarshal(buf.Bytes(), &r); err != nil {
+			t.Fatal(err)
+		}
+		for _, op := range r.Operations {
+			charged := slices.ContainsFunc(op.Violations, func(rc proxy.RuleCount) bool { return rc.Rule == rules.LIST1 })
+			if charged != (op.Operation == "tagsCreate") {
+				t.Errorf("the report charges LIST-1 to %s: %v, want only to tagsCreate", op.Operation, charged)
+			}
 		}
 	}
 }

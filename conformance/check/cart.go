@@ -68,7 +68,7 @@ func ItemGone(item string, after Cart) []Violation {
 	if item == "" || !slices.ContainsFunc(after.Items, func(id string) bool { return sameNumber(id, item) }) {
 		return nil
 	}
-	return []Violation{{rules.CART1, fmt.Sprintf("the removal of item %s answered a cart that still holds it (items %s)", item, strings.Join(after.Items, ", "))}}
+	return []Violation{{Rule: rules.CART1, Detail: fmt.Sprintf("the removal of item %s answered a cart that still holds it (items %s)", item, strings.Join(after.Items, ", "))}}
 }
 
 // CartLowered is CART-2 between two answers of one cart: a removal lowers item_count (by how
@@ -86,7 +86,7 @@ func CartLowered(before, after Cart) []Violation {
 		}
 	}
 	if after.Count >= before.Count || after.Count < 0 {
-		return []Violation{{rules.CART2, fmt.Sprintf("after the cart's previous removal item_count was %d; after this one it is %d", before.Count, after.Count)}}
+		return []Violation{{Rule: rules.CART2, Detail: fmt.Sprintf("after the cart's previous removal item_count was %d; after this one it is %d", before.Count, after.Count)}}
 	}
 	return nil
 }
@@ -123,7 +123,7 @@ func (t *Tracker) removal(ex Exchange, sent, answered time.Time) []Violation {
 	m, known := t.carts[token]
 	var vs []Violation
 	if known && m.removed[item] {
-		vs = append(vs, Violation{rules.CART1, fmt.Sprintf("item %s was removed from this cart before, yet its removal answered %d again", item, ex.Status)})
+		vs = append(vs, Violation{Rule: rules.CART1, Detail: fmt.Sprintf("item %s was removed from this cart before, yet its removal answered %d again", item, ex.Status)})
 	}
 	if known && !sent.Before(m.answered) {
 		vs = append(vs, CartLowered(m.cart, after)...)

@@ -44,6 +44,10 @@ type Exchange struct {
 type Violation struct {
 	Rule   rules.ID `json:"rule"`
 	Detail string   `json:"detail"`
+	// Op is the operation that broke the rule when it is not the judged exchange's own: a list
+	// that does not count what was created shows LIST-1 (COMMENT-1), which the creates before
+	// it broke. Reports charge the rule to it, as the suite's and explore's do.
+	Op string `json:"operation,omitempty"`
 }
 
 func (v Violation) String() string { return string(v.Rule) + ": " + v.Detail }
@@ -71,7 +75,7 @@ func Judge(ctx context.Context, ex Exchange) []Violation {
 	vs = append(vs, MinuteRetryAfter(ex.Op, ex.Status, ex.Header)...)
 	refused := RefusedInSuccess(ex.Op, ex.Status, ex.Body)
 	if len(broken) > 0 && ex.Status >= 200 && ex.Status < 300 && !refused {
-		vs = append(vs, Violation{rules.ERR6, fmt.Sprintf("the request breaks a field rule (%s), yet the answer is %d", strings.Join(broken, ", "), ex.Status)})
+		vs = append(vs, Violation{Rule: rules.ERR6, Detail: fmt.Sprintf("the request breaks a field rule (%s), yet the answer is %d", strings.Join(broken, ", "), ex.Status)})
 	}
 	if !ex.BodyPartial {
 		keyed := broken
@@ -153,7 +157,7 @@ func Status(op spec.Operation, status int) []Violation {
 	for i, c := range op.Codes {
 		codes[i] = strconv.Itoa(c)
 	}
-	return []Violation{{rules.STATUS1, fmt.Sprintf("%s answered %d; it lists %s", op.ID, status, strings.Join(codes, ", "))}}
+	return []Violation{{Rule: rules.STATUS1, Detail: fmt.Sprintf("%s answered %d; it lists %s", op.ID, status, strings.Join(codes, ", "))}}
 }
 
 // Headers is HDR-1 (both rate-limit headers, one integer each, Remaining at most Limit; a
@@ -166,17 +170,17 @@ func Headers(status int, h http.Header) []Violation {
 	optional := status == http.StatusUnprocessableEntity
 	for _, why := range []string{limitWhy, remWhy} {
 		if why != "" && !(optional && strings.HasSuffix(why, "is missing")) {
-			vs = append(vs, Violation{rules.HDR1, why})
+			vs = append(vs, Violation{Rule: rules.HDR1, Detail: why})
 		}
 	}
 	if limit, rem := sentDigits(h, "X-RateLimit-Limit"), sentDigits(h, "X-RateLimit-Remaining"); limitWhy == "" && remWhy == "" && digitsAbove(rem, limit) {
 		// Compared and quoted as sent: read as int64, two values past it were both its
 		// largest, and a Remaining above its Limit passed.
-		vs = append(vs, Violation{rules.HDR1, fmt.Sprintf("X-RateLimit-Remaining %s is above X-RateLimit-Limit %s", clipDigits(rem), clipDigits(limit))})
+		vs = append(vs, Violation{Rule: rules.HDR1, Detail: fmt.Sprintf("X-RateLimit-Remaining %s is above X-RateLimit-Limit %s", clipDigits(rem), clipDigits(limit))})
 	}
 	if status == http.StatusTooManyRequests {
 		if _, why := HeaderInt(h, "Retry-After"); why != "" {
-			vs = append(vs, Violation{rules.HDR2, why})
+			vs = append(vs, Violation{Rule: rules.HDR2, Detail: why})
 		}
 	}
 	return vs
@@ -195,7 +199,7 @@ func MinuteRetryAfter(op spec.Operation, status int, h http.Header) []Violation 
 	}
 	if n, why := HeaderInt(h, "Retry-After"); why == "" && n > maxMinuteRetryAfter {
 		// Quoted as sent: a value past int64 read as its largest was quoted so.
-		return []Violation{{rules.LIMIT6, fmt.Sprintf("Retry-After is %s seconds, yet %s's limit is per minute: its window resets within 60", clipDigits(sentDigits(h, "Retry-After")), op.ID)}}
+		return []Violation{{Rule: rules.LIMIT6, Detail: fmt.Sprintf("Retry-After is %s seconds, yet %s's limit is per minute: its window resets within 60", clipDigits(sentDigits(h, "Retry-After")), op.ID)}}
 	}
 	return nil
 }

@@ -103,7 +103,7 @@ func decodeNumbers(b []byte, v any) error {
 func Pagination(p Page) []Violation {
 	var vs []Violation
 	broken := func(format string, args ...any) {
-		vs = append(vs, Violation{rules.PAGE1, fmt.Sprintf(format, args...)})
+		vs = append(vs, Violation{Rule: rules.PAGE1, Detail: fmt.Sprintf(format, args...)})
 	}
 	if p.PerPageAsked.Sign() > 0 && p.PerPage.Cmp(p.PerPageAsked) != 0 {
 		broken("per_page is %d, the request asked for %d", p.PerPage, p.PerPageAsked)

@@ -44,20 +44,20 @@ func CountDown(run []RateStep) (vs []Violation, skip string) {
 	}
 	for i := range run {
 		if rem[i] >= lim[i] {
-			vs = append(vs, Violation{rules.LIMIT4, fmt.Sprintf("answer %d left X-RateLimit-Remaining %d, not below X-RateLimit-Limit %d", i+1, rem[i], lim[i])})
+			vs = append(vs, Violation{Rule: rules.LIMIT4, Detail: fmt.Sprintf("answer %d left X-RateLimit-Remaining %d, not below X-RateLimit-Limit %d", i+1, rem[i], lim[i])})
 		}
 	}
 	rolls := 0
 	var steps []Violation
 	for i := 1; i < len(run); i++ {
 		if lim[i] != lim[i-1] {
-			vs = append(vs, Violation{rules.LIMIT4, fmt.Sprintf("X-RateLimit-Limit went from %d to %d between answers %d and %d", lim[i-1], lim[i], i, i+1)})
+			vs = append(vs, Violation{Rule: rules.LIMIT4, Detail: fmt.Sprintf("X-RateLimit-Limit went from %d to %d between answers %d and %d", lim[i-1], lim[i], i, i+1)})
 		}
 		switch d := rem[i-1] - rem[i]; {
 		case d <= 0:
 			rolls++
 		case d != 1:
-			steps = append(steps, Violation{rules.LIMIT4, fmt.Sprintf("X-RateLimit-Remaining went from %d to %d between answers %d and %d", rem[i-1], rem[i], i, i+1)})
+			steps = append(steps, Violation{Rule: rules.LIMIT4, Detail: fmt.Sprintf("X-RateLimit-Remaining went from %d to %d between answers %d and %d", rem[i-1], rem[i], i, i+1)})
 		}
 	}
 	if rolls > 1 && len(vs) == 0 {

@@ -64,7 +64,7 @@ func Request(ctx context.Context, op spec.Operation, h http.Header, body []byte)
 	if why := notOneJSONText(body); why != "" {
 		// A client's rule only, as the fractions below: a deployment whose reader takes the
 		// first value, or reads a lone surrogate as U+FFFD, is not held to refuse it.
-		return []Violation{{rules.REQ1, why}}, nil
+		return []Violation{{Rule: rules.REQ1, Detail: why}}, nil
 	}
 	verr := openapi3filter.ValidateRequest(ctx, &openapi3filter.RequestValidationInput{Request: req, Route: op.Route, Options: options()})
 	fractions := spec.NotIntegers(op.Request, body) // float64 reads 1e-400 as 0 and 1.0000000000000000001 as 1
@@ -78,11 +78,11 @@ func Request(ctx context.Context, op spec.Operation, h http.Header, body []byte)
 		}
 		// A client's rule only: not in broken, so a deployment whose JSON reader rounds such a
 		// number (many do) is not held to refuse it (ERR-6); the suite's own near misses are 1.5.
-		return []Violation{{rules.REQ1, summarise(whys)}}, nil
+		return []Violation{{Rule: rules.REQ1, Detail: summarise(whys)}}, nil
 	}
 	fields := spec.SchemaErrors(verr)
 	if len(fields) == 0 {
-		return []Violation{{rules.REQ1, requestProblem(verr)}}, nil
+		return []Violation{{Rule: rules.REQ1, Detail: requestProblem(verr)}}, nil
 	}
 	whys := make([]string, 0, len(fields))
 	for _, e := range fields {
@@ -100,7 +100,7 @@ func Request(ctx context.Context, op spec.Operation, h http.Header, body []byte)
 			whys = append(whys, f+": not an integer")
 		}
 	}
-	return []Violation{{rules.REQ1, summarise(whys)}}, broken
+	return []Violation{{Rule: rules.REQ1, Detail: summarise(whys)}}, broken
 }
 
 // notOneJSONText says why body, which may parse, is not one JSON text of valid Unicode: a value
@@ -166,12 +166,12 @@ func Answer(ctx context.Context, ex Exchange) []Violation {
 		if errors.As(verr, &re) && re.Reason != "" {
 			why = re.Reason
 		}
-		return []Violation{{rules.DOC1, why}}
+		return []Violation{{Rule: rules.DOC1, Detail: why}}
 	}
 	for _, e := range fields {
 		whys = append(whys, "/"+strings.Join(e.JSONPointer(), "/")+": "+reason(e))
 	}
-	return []Violation{{rules.DOC1, summarise(whys)}}
+	return []Violation{{Rule: rules.DOC1, Detail: summarise(whys)}}
 }
 
 // reason is a schema failure's reason as REQ-1's and DOC-1's details give it. kin-openapi reads

@@ -108,7 +108,7 @@ func InShape(s Shape, op spec.Operation, status int, body []byte) []Violation {
 	if why == "" {
 		return nil
 	}
-	return []Violation{{s.Rule(), fmt.Sprintf("%d answer: %s", status, why)}}
+	return []Violation{{Rule: s.Rule(), Detail: fmt.Sprintf("%d answer: %s", status, why)}}
 }
 
 // KeyedBy is ERR-5 on a validation error in shape (c): `errors` names at least one field and,
@@ -118,7 +118,7 @@ func KeyedBy(body []byte, broken []string) []Violation {
 	obj, _ := jsonObject(body)
 	errs, _ := obj["errors"].(map[string]any)
 	if len(errs) == 0 {
-		return []Violation{{rules.ERR5, "`errors` names no field"}}
+		return []Violation{{Rule: rules.ERR5, Detail: "`errors` names no field"}}
 	}
 	if len(broken) == 0 {
 		return nil
@@ -128,7 +128,7 @@ func KeyedBy(body []byte, broken []string) []Violation {
 			return nil
 		}
 	}
-	return []Violation{{rules.ERR5, fmt.Sprintf("the request breaks the rules of %s, yet `errors` is keyed by %s", strings.Join(broken, ", "), strings.Join(sortedKeys(errs), ", "))}}
+	return []Violation{{Rule: rules.ERR5, Detail: fmt.Sprintf("the request breaks the rules of %s, yet `errors` is keyed by %s", strings.Join(broken, ", "), strings.Join(sortedKeys(errs), ", "))}}
 }
 
 // RefusalKeyedBy is ERR-5 on a refusal that is no 422 of a request that breaks the rules of
@@ -142,7 +142,7 @@ func RefusalKeyedBy(body []byte, broken []string) []Violation {
 		if v, ok := obj["errors"]; ok {
 			what = Kind(v) + ", not an object"
 		}
-		return []Violation{{rules.ERR5, fmt.Sprintf("the request breaks the rules of %s and is refused, yet `errors`, which names the failed fields, is %s", strings.Join(broken, ", "), what)}}
+		return []Violation{{Rule: rules.ERR5, Detail: fmt.Sprintf("the request breaks the rules of %s and is refused, yet `errors`, which names the failed fields, is %s", strings.Join(broken, ", "), what)}}
 	}
 	return KeyedBy(body, broken)
 }
@@ -279,7 +279,7 @@ func ErrorsAsSentences(body []byte) []Violation {
 	errs, _ := obj["errors"].(map[string]any)
 	for _, k := range sortedKeys(errs) {
 		if list, _ := errs[k].([]any); !isStrings(errs[k]) || len(list) == 0 {
-			return []Violation{{rules.REFERRORS, fmt.Sprintf("`errors.%s` is %s, not a list of sentences", k, Kind(errs[k]))}}
+			return []Violation{{Rule: rules.REFERRORS, Detail: fmt.Sprintf("`errors.%s` is %s, not a list of sentences", k, Kind(errs[k]))}}
 		}
 	}
 	return nil

@@ -95,7 +95,7 @@ func GivenStatus(ex Exchange) []Violation {
 	if !ok || !m.shown || m.answered == m.given {
 		return nil
 	}
-	return []Violation{{rules.TRANS1, fmt.Sprintf("%s gave card %s the status %q, yet answered the card with the status %s", ex.Op.ID, m.card, m.given, quoteValue(m.answered))}}
+	return []Violation{{Rule: rules.TRANS1, Detail: fmt.Sprintf("%s gave card %s the status %q, yet answered the card with the status %s", ex.Op.ID, m.card, m.given, quoteValue(m.answered))}}
 }
 
 // quoteValue writes a JSON value as JSON (a string quoted, null as null).
@@ -184,5 +184,5 @@ func Deprecated(ex Exchange) []Violation {
 	if !said || s == "deprecated" {
 		return nil
 	}
-	return []Violation{{rules.TRANS3, fmt.Sprintf("the deprecation answered success with theme_status %s, not \"deprecated\"", quoteValue(s))}}
+	return []Violation{{Rule: rules.TRANS3, Detail: fmt.Sprintf("the deprecation answered success with theme_status %s, not \"deprecated\"", quoteValue(s))}}
 }

@@ -159,7 +159,7 @@ func (tr *trail) countDown(ex Exchange, sent, answered time.Time, seen *traffic)
 	}
 	tr.rate[ex.Op.ID] = mark
 	if mark.run == 3 && seen.quietBefore(mark.started, answered, limit) {
-		return []Violation{{rules.LIMIT1, fmt.Sprintf("three answers of %s in a row, asked for within %s (less than one request's share of the minute at %d a minute), left X-RateLimit-Remaining at %d", ex.Op.ID, sent.Sub(mark.started).Round(time.Millisecond), limit, rem)}}
+		return []Violation{{Rule: rules.LIMIT1, Detail: fmt.Sprintf("three answers of %s in a row, asked for within %s (less than one request's share of the minute at %d a minute), left X-RateLimit-Remaining at %d", ex.Op.ID, sent.Sub(mark.started).Round(time.Millisecond), limit, rem)}}
 	}
 	return nil
 }
@@ -171,10 +171,11 @@ var (
 	listOf = map[string]struct {
 		key, count string
 		rule       rules.ID
+		create     string // the operation whose creates the list must show
 	}{
-		"tagsList":         {"tags", "data.tags", rules.LIST1},
-		"masterBoardsList": {"masterBoards", "data.boards", rules.LIST1},
-		"commentsList":     {"comments", "data.pagination.total", rules.COMMENT1},
+		"tagsList":         {"tags", "data.tags", rules.LIST1, "tagsCreate"},
+		"masterBoardsList": {"masterBoards", "data.boards", rules.LIST1, "masterBoardsCreate"},
+		"commentsList":     {"comments", "data.pagination.total", rules.COMMENT1, "commentsCreate"},
 	}
 	createOf = map[string]string{"tagsCreate": "tags", "masterBoardsCreate": "masterBoards", "commentsCreate": "comments"}
 )
@@ -228,7 +229,7 @@ func (tr *trail) listed(ex Exchange, sent, answered time.Time, lag time.Duration
 		return nil // the list may lag the writes: a later one is judged against the same count
 	}
 	tr.lists[key] = mark
-	return []Violation{{l.rule, fmt.Sprintf("%d successful %s since the caller's last %s, which counted %d, yet it now counts %d, %s after the last create", created, createdWord(created), ex.Op.ID, before.entries, n, since.Round(time.Second))}}
+	return []Violation{{Rule: l.rule, Op: l.create, Detail: fmt.Sprintf("%d successful %s since the caller's last %s, which counted %d, yet it now counts %d, %s after the last create", created, createdWord(created), ex.Op.ID, before.entries, n, since.Round(time.Second))}}
 }
 
 // ListSettle is how long after a create a list may still not show it (D123): a deployment may

@@ -9,6 +9,7 @@ import (
 
 	"github.com/opsapi/mocktoolkit/conformance"
 	"github.com/opsapi/mocktoolkit/conformance/check"
+	"github.com/opsapi/mocktoolkit/conformance/manifest"
 	"github.com/opsapi/mocktoolkit/fixtures"
 )
 
@@ -165,7 +166,7 @@ func (e *env) reset() {
 		"template":          {{V: w.TemplateID, Go: "manifest.Websites.TemplateID"}},
 		"layout":            {{V: w.LayoutID, Go: "manifest.Websites.LayoutID"}},
 		"unapproved":        {{V: w.UnapprovedVersionID, Go: "manifest.Websites.UnapprovedVersionID"}},
-		"missing":           {{V: conformance.AbsentID(e.m), Go: "missingID"}},
+		"missing":           {{V: manifest.AbsentID(e.m), Go: "missingID"}},
 	}
 	if e.userID > 0 {
 		e.pools["owner"] = []ID{{V: e.userID, Go: fmt.Sprint(e.userID)}}

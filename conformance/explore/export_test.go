@@ -4,13 +4,14 @@ import (
 	"encoding/json"
 
 	"github.com/opsapi/mocktoolkit/conformance"
+	"github.com/opsapi/mocktoolkit/conformance/manifest"
 	"github.com/opsapi/mocktoolkit/conformance/nearmiss"
 	"github.com/opsapi/mocktoolkit/conformance/rules"
 	"github.com/opsapi/mocktoolkit/fixtures"
 )
 
 // missingID is the absent id of the mock's manifests (its ids are all far below it).
-var missingID = conformance.AbsentID(fixtures.Manifest{})
+var missingID = manifest.AbsentID(fixtures.Manifest{})
 
 // AcrossAnswers are failures of every property explore mode judges across answers, as its
 // steps record them, for the tests of their reproductions.

@@ -10,6 +10,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/opsapi/mocktoolkit/conformance"
+	"github.com/opsapi/mocktoolkit/conformance/manifest"
 	"github.com/opsapi/mocktoolkit/conformance/nearmiss"
 )
 
@@ -320,7 +321,7 @@ func (e *env) cartAt(i, j int) (tok secret, item int64, ok bool) {
 	i %= len(carts)
 	tok = secret{v: carts[i].SessionToken, goExpr: fmt.Sprintf("manifest.Domains.Carts[%d].SessionToken", i),
 		shell: fmt.Sprintf("CART%d_TOKEN", i)}
-	item = conformance.AbsentID(e.m)
+	item = manifest.AbsentID(e.m)
 	if items := carts[i].ItemIDs; j >= 0 && len(items) > 0 {
 		item = items[j%len(items)]
 	}

@@ -286,7 +286,7 @@ func TestListReproductionComparesItsOwnAnswers(t *testing.T) {
 		t.Errorf("the script exited %d against a list 1.5 s behind its writes, want 0:\n%s\n%s", code, out, script)
 	}
 	// The pasted spec charges the create, waits as the suite does, and runs alone.
-	for _, want := range []string{"Serial, Contract(OpCardsCreate,", "Reaching(ctx, cfg.PushWait, want,"} {
+	for _, want := range []string{"Serial, Contract(OpCardsCreate,", "cfg.Reaching(ctx, want,"} {
 		if !strings.Contains(spec, want) {
 			t.Errorf("the regression spec lacks %q:\n%s", want, spec)
 		}

@@ -71,7 +71,7 @@ func cartLowered(prev, cur int) (goCode, sh string) {
 func listFollowed(bi, ci, ai int, path string, reply bool) (goCode, sh string) {
 	var g strings.Builder
 	fmt.Fprintf(&g, "want := count(ex%d, %q)\n\tif ex%d.Succeeded() {\n\t\twant++\n\t}\n", bi+1, path, ci+1)
-	fmt.Fprintf(&g, "\tafter := Reaching(ctx, cfg.PushWait, want, func() int64 { return count(send(ex%d.Resend()), %q) }) // a list may show a write late\n", ai+1, path)
+	fmt.Fprintf(&g, "\tafter := cfg.Reaching(ctx, want, func() int64 { return count(send(ex%d.Resend()), %q) }) // a list may show a write late\n", ai+1, path)
 	if reply {
 		fmt.Fprintf(&g, "\tExpect(after).To(Or(Equal(want), Equal(count(ex%d, %q))), \"a reply is listed, or under its parent\")", bi+1, path)
 	} else {

@@ -1,9 +1,9 @@
-package conformance_test
+package manifest_test
 
 import (
 	"testing"
 
-	"github.com/opsapi/mocktoolkit/conformance"
+	"github.com/opsapi/mocktoolkit/conformance/manifest"
 	"github.com/opsapi/mocktoolkit/fixtures"
 )
 
@@ -12,12 +12,12 @@ import (
 // the suite deleted it.
 func TestAbsentIDKeepsFarFromTheManifestsIDs(t *testing.T) {
 	var m fixtures.Manifest
-	if got := conformance.AbsentID(m); got != 2147480001 {
+	if got := manifest.AbsentID(m); got != 2147480001 {
 		t.Errorf("AbsentID of an empty manifest = %d, want 2147480001", got)
 	}
 	m.Operations.GroupID = 2147480001
 	m.Domains.Carts = []fixtures.ManifestCart{{ItemIDs: []int64{1987654000}}}
-	got := conformance.AbsentID(m)
+	got := manifest.AbsentID(m)
 	for _, id := range []int64{2147480001, 1987654000} {
 		if d := max(got-id, id-got); d < 1<<20 {
 			t.Errorf("AbsentID = %d, %d from the manifest's id %d", got, d, id)
