@@ -249,13 +249,7 @@ func (s *Server) pipeline(rt *route) http.Handler {
 			defer release()
 			w = bw
 		}
-		a, status, err := s.serveBound(rt, rq, r)
-		ran.set(rq.state) // the new records, when a reset or a snapshot came meanwhile (D62)
-		markBuild(w, rq.state)
-		if status != 0 {
-			writeShapeB(w, status, rt.refusal(status))
-			return
-		}
+		a, err := s.serveBound(rt, rq)
 		if err != nil {
 			s.writeError(w, rt, err)
 			return
@@ -318,26 +312,18 @@ func (rt *route) refusal(status int) string {
 	return ""
 }
 
-// serveBound runs the operation's row on the world's current state, holding the world's gate
-// so that a reset or a snapshot cannot replace the store under it. A request held (by a
-// latency, a slow body) across such a swap is served by the new world, as its token says:
-// status is admit's refusal when the token means nothing there or not enough (D62: tokens of
-// before a reset stop working), never a write acknowledged into the discarded world.
-func (s *Server) serveBound(rt *route, rq *request, r *http.Request) (answer, int, error) {
+// serveBound runs the operation's row on the world's records as they were when the request
+// arrived, holding the world's gate so that a reset or a snapshot cannot replace them under it.
+// A request held (by a latency, a fault's delay, a slow body) across such a swap was sent
+// before it, so it acts on the records it was sent to, which the swap discarded: the reset's
+// world stays as the reset made it, and the journal and the flow leave the call out, as they
+// hold only calls on the new records (D62, D105, D173). It was served by the new world, and a
+// public call (a cart removal) or one whose token the loaded snapshot kept changed the world
+// the reset had just made.
+func (s *Server) serveBound(rt *route, rq *request) (answer, error) {
 	rq.world.gate.RLock()
 	defer rq.world.gate.RUnlock()
-	if cur := rq.world.state(); cur != rq.state {
-		rq.state = cur
-		user, authed := cur.identify(r)
-		if status, _ := rt.admit(user, authed); status != 0 {
-			return answer{}, status, nil
-		}
-		if rt.access != accessPublic {
-			rq.caller = user
-		}
-	}
-	a, err := rt.serve(rq)
-	return a, 0, err
+	return rt.serve(rq)
 }
 
 // identify resolves the bearer token, if any, to its user in this world.
