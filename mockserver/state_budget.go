@@ -150,6 +150,9 @@ func (s *Server) roomFor(keep *world, size, old int64, what string, evict bool) 
 	if !evict {
 		why = "and a request from a page of another site does not push out a world"
 	}
+	if size > s.stateLimit() { // no other world's room would make it fit
+		return &errNoRoom{msg: fmt.Sprintf("%s needs about %s of records, more than the mock's limit for every world together (--max-state-mb %d): start the mock with a higher --max-state-mb", what, mib(size), s.cfg.MaxStateMB)}
+	}
 	return &errNoRoom{msg: fmt.Sprintf("%s needs about %s of records; with what the other worlds hold (%s; %s) that passes the mock's limit (--max-state-mb %d), %s: delete or reset another world, or start the mock with a higher --max-state-mb", what, mib(size), mib(s.totalState()-old), s.largestWorlds(keep), s.cfg.MaxStateMB, why)}
 }
 

@@ -77,8 +77,8 @@ func TestStateBudgetDropsNothingForAChangeThatCannotFit(t *testing.T) {
 	m := newMock(t, mockserver.Config{MaxStateMB: 1})
 	before := fillWorlds(t, m, 3)
 	a := m.ctl(http.MethodPost, "/__worlds/w4/__mock/reset", map[string]any{"scenario": "busy"}).wantStatus(t, http.StatusServiceUnavailable)
-	if !strings.Contains(string(a.raw), "every idle world") {
-		t.Errorf("the refusal does not say dropping idle worlds would not free enough: %s", a.raw)
+	if !strings.Contains(string(a.raw), "more than the mock's limit for every world together") {
+		t.Errorf("the refusal does not say no world's room would be enough: %s", a.raw)
 	}
 	wantWorlds(t, m, before, "after a reset too large for the bound")
 }

@@ -72,6 +72,11 @@ func TestStateBudgetRefusesSnapshotResetAndStart(t *testing.T) {
 	if !strings.Contains(string(a.raw), "busy") || !strings.Contains(string(a.raw), "--max-state-mb 1") {
 		t.Fatalf("reset past the bound: %s", a.raw)
 	}
+	// The scenario alone passes the bound: no other world's room would help, so the refusal
+	// does not advise deleting one.
+	if strings.Contains(string(a.raw), "another world") {
+		t.Errorf("a reset larger than the whole bound advises freeing another world: %s", a.raw)
+	}
 	for _, w := range m.ctl(http.MethodGet, "/__mock/worlds", nil).list(t, "worlds") {
 		if w["scenario"] != "default" || w["snapshot"] != false {
 			t.Fatalf("the world changed after refusals: %v", w)

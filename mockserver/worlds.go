@@ -48,8 +48,9 @@ type registry struct {
 	def      *world
 	named    map[string]*world
 	building map[string]chan struct{} // worlds being built, closed when done (world)
-	// dropped remembers why a world of each name was last dropped to make room, so the world
-	// made afresh under that name says so (its notes) instead of silently losing its records.
+	// dropped remembers why a world of each name last went (dropped to make room, deleted), so
+	// a read of it and the world made afresh under that name say so instead of silently losing
+	// its records.
 	dropped map[string]string
 	logger  *slog.Logger
 }
@@ -238,11 +239,17 @@ func (r *registry) evictOldest(keep *world, why string) bool {
 	r.forget(oldest)
 	at := time.Now().UTC().Format(time.RFC3339)
 	r.logger.Warn("world dropped to make room", "world", oldest.name, "why", why)
+	r.remember(oldest.name, fmt.Sprintf("a world of this name was dropped at %s to make room (%s), its records with it; this one was made afresh", at, why))
+	return true
+}
+
+// remember keeps why the world of name went (dropped to make room, deleted), for the answer to
+// a read of it and the notes of a world made afresh under its name; r.mu is held.
+func (r *registry) remember(name, why string) {
 	if len(r.dropped) >= maxDroppedNames {
 		clear(r.dropped)
 	}
-	r.dropped[oldest.name] = fmt.Sprintf("a world of this name was dropped at %s to make room (%s), its records with it; this one was made afresh", at, why)
-	return true
+	r.dropped[name] = why
 }
 
 // reclaimFlow has the flow of the least recently used idle world, other than asking's, give its

@@ -252,7 +252,7 @@ func (s *Server) noSuchWorld(name string) string {
 	if why != "" {
 		why = " (" + strings.TrimSuffix(why, "; this one was made afresh") + ")"
 	} else {
-		why = " (never made, or dropped to make room)"
+		why = " (never made, as far as the mock recalls)"
 	}
 	if s.worlds.max < 0 {
 		return fmt.Sprintf("The mock holds no world named %q: it serves only its default world (it was started with --max-worlds 0).", clip(name, 80))

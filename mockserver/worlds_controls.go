@@ -112,6 +112,7 @@ func (s *Server) forgetWhenIdle(r *http.Request, name string) (gone *worldState,
 			}
 			if busy <= 0 {
 				reg.forget(wl)
+				reg.remember(name, fmt.Sprintf("a world of this name was deleted at %s (DELETE /__mock/worlds), its records with it; this one was made afresh", time.Now().UTC().Format(time.RFC3339)))
 			}
 		}
 		reg.mu.Unlock()

@@ -318,6 +318,11 @@ func TestDeleteWorld(t *testing.T) {
 	m.ctl(http.MethodGet, "/__worlds/gone/__mock/clock", nil).wantStatus(t, 200)
 	m.ctl(http.MethodDelete, "/__mock/worlds?name=gone", nil).wantStatus(t, 200)
 	m.ctl(http.MethodDelete, "/__mock/worlds?name=gone", nil).wantStatus(t, 404).wantShape(t, "a")
+	// A read of the deleted world says it was deleted (it said: never made, or dropped to make
+	// room, neither of which was so).
+	if a := m.ctl(http.MethodGet, "/__worlds/gone/__mock/requests", nil).wantStatus(t, 404); !strings.Contains(string(a.raw), "was deleted at") {
+		t.Errorf("a read of a deleted world: %s", a.raw)
+	}
 	m.ctl(http.MethodDelete, "/__mock/worlds?name=default", nil).wantStatus(t, 200)
 	m.ctl(http.MethodDelete, "/__mock/worlds", nil).wantStatus(t, 422)
 	if n := len(m.ctl(http.MethodGet, "/__mock/worlds", nil).list(t, "worlds")); n != 1 {

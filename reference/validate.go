@@ -108,11 +108,18 @@ func MsgPastRange(field string, negative bool) string {
 		return MsgMax(field, strconv.Itoa(maxPerPage))
 	case (field == "page" || field == "per_page") && negative:
 		return MsgMin(field, "1")
+	case isIDField(field) && negative:
+		return MsgMin(field, "1")
+	case isIDField(field): // by the ids a record may have, which a JavaScript client reads exactly
+		return MsgMax(field, strconv.FormatInt(maxID, 10))
 	case negative:
 		return MsgMin(field, strconv.FormatInt(math.MinInt64, 10))
 	}
 	return MsgMax(field, strconv.FormatInt(math.MaxInt64, 10))
 }
+
+// isIDField tells whether field names a record by its id.
+func isIDField(field string) bool { return field == "id" || strings.HasSuffix(field, "_id") }
 
 // nextPosition is the position after top (and after 0 when top is negative): new records go
 // last (D45), and at maxPosition they share the last place (D75).
