@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -395,5 +396,61 @@ func TestReportNamesAWrongAuthorizationForm(t *testing.T) {
 	rep := explore.WrongFormCall().Report()
 	if !strings.Contains(rep, "as the superadmin (Authorization: the superadmin's token after the scheme twice)") {
 		t.Errorf("the report does not say how the token was sent:\n%s", rep)
+	}
+}
+
+// secondRemovalStuck answers each cart's second successful removal with the item_count of the
+// first (the count stuck once), every other removal as it is.
+func secondRemovalStuck(h http.Handler) http.Handler {
+	var (
+		mu   sync.Mutex
+		seen = map[string]int{}
+		last = map[string]any{}
+	)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != conformance.OpDomainCartRemove.Path {
+			h.ServeHTTP(w, r)
+			return
+		}
+		raw, _ := io.ReadAll(r.Body)
+		r.Body = io.NopCloser(bytes.NewReader(raw))
+		var req struct {
+			Token string `json:"session_token"`
+		}
+		_ = json.Unmarshal(raw, &req)
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, r)
+		var v map[string]any
+		if rec.Code != 200 || json.Unmarshal(rec.Body.Bytes(), &v) != nil {
+			copyAnswer(w, rec)
+			return
+		}
+		cart, _ := v["data"].(map[string]any)["cart"].(map[string]any)
+		mu.Lock()
+		seen[req.Token]++
+		if seen[req.Token] == 2 && cart != nil {
+			cart["item_count"] = last[req.Token]
+		}
+		if cart != nil {
+			last[req.Token] = cart["item_count"]
+		}
+		mu.Unlock()
+		body, _ := json.Marshal(v)
+		writeRecorded(w, rec, body)
+	})
+}
+
+// A cart whose count sticks on its second removal only is caught: a case that spends a cart
+// spends it whole, so the two removals are compared (they fell in different cases, and explore
+// passed such a deployment over 300 cases).
+func TestExploreCatchesACountStuckOnOneRemoval(t *testing.T) {
+	t.Parallel() // each serves its own mock
+	c, m := serve(t, secondRemovalStuck)
+	res, err := explore.Run(context.Background(), c, m, explore.Options{Cases: 100, Seed: 11, ShrinkReplays: 30})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f := res.Failure; f == nil || f.Rule != rules.CART2 {
+		t.Fatalf("explore mode did not find CART-2 on a count stuck on each cart's second removal in %d cases: %+v", res.Cases, f)
 	}
 }
