@@ -7,7 +7,8 @@ import (
 
 // Project copies of master records (D23): a project subscribed to a master board's tool_key
 // gets a copy of the board (master_board_id set), of its groups (master_group_id set) and of
-// its cards (master_card_id set). A soft-deleted copy counts as missing.
+// its cards (master_card_id set), each last in its container as a create puts a record (D45).
+// A soft-deleted copy counts as missing.
 
 // copyKey names the copy of a master record in a project.
 type copyKey struct{ project, master int64 }
@@ -33,10 +34,13 @@ func (s *Store) subscribed(project int64, tool *string) bool {
 // ensureBoardCopy returns the project's live copy of master board mb, creating it when
 // missing; created tells which.
 func (s *Store) ensureBoardCopy(project int64, mb Board, by int64, now time.Time) (b Board, created bool) {
-	var found int64
+	var found, top int64
 	for id, b := range s.boards {
-		if !b.IsMaster && inProject(b.ProjectID, project) && b.DeletedAt == nil &&
-			b.MasterBoardID != nil && *b.MasterBoardID == mb.ID && (found == 0 || id < found) {
+		if b.IsMaster || !inProject(b.ProjectID, project) || b.DeletedAt != nil {
+			continue
+		}
+		top = max(top, b.Position)
+		if b.MasterBoardID != nil && *b.MasterBoardID == mb.ID && (found == 0 || id < found) {
 			found = id
 		}
 	}
@@ -47,7 +51,7 @@ func (s *Store) ensureBoardCopy(project int64, mb Board, by int64, now time.Time
 		ID: s.next.board, ProjectID: ptr(project), PlatformID: PlatformID,
 		MasterBoardID: ptr(mb.ID), ToolKey: clonePtr(mb.ToolKey), Title: mb.Title,
 		Description: clonePtr(mb.Description), Color: clonePtr(mb.Color), Icon: clonePtr(mb.Icon),
-		Position: mb.Position, IsActive: mb.IsActive, CreatedBy: ptr(by), CreatedAt: now, UpdatedAt: now,
+		Position: nextPosition(top), IsActive: mb.IsActive, CreatedBy: ptr(by), CreatedAt: now, UpdatedAt: now,
 	}
 	s.next.board++
 	put(s, s.boards, b.ID, b)
@@ -58,10 +62,15 @@ func (s *Store) ensureBoardCopy(project int64, mb Board, by int64, now time.Time
 // copy of its board) when missing; boardCreated tells whether a board copy was made.
 func (s *Store) ensureGroupCopy(project int64, mg Group, by int64, now time.Time) (g Group, boardCreated bool) {
 	board, boardCreated := s.ensureBoardCopy(project, s.boards[mg.BoardID], by, now)
-	var found int64
+	var found, top int64
 	for id, g := range s.groups {
-		if !g.IsMaster && inProject(g.ProjectID, project) && g.DeletedAt == nil &&
-			g.MasterGroupID != nil && *g.MasterGroupID == mg.ID && (found == 0 || id < found) {
+		if g.IsMaster || !inProject(g.ProjectID, project) || g.DeletedAt != nil {
+			continue
+		}
+		if g.BoardID == board.ID {
+			top = max(top, g.Position)
+		}
+		if g.MasterGroupID != nil && *g.MasterGroupID == mg.ID && (found == 0 || id < found) {
 			found = id
 		}
 	}
@@ -72,7 +81,7 @@ func (s *Store) ensureGroupCopy(project int64, mg Group, by int64, now time.Time
 		ID: s.next.group, ProjectID: ptr(project), PlatformID: PlatformID,
 		MasterGroupID: ptr(mg.ID), BoardID: board.ID, Title: mg.Title,
 		Description: clonePtr(mg.Description), Type: mg.Type, Color: clonePtr(mg.Color),
-		Icon: clonePtr(mg.Icon), Position: mg.Position, IsCollapsed: mg.IsCollapsed,
+		Icon: clonePtr(mg.Icon), Position: nextPosition(top), IsCollapsed: mg.IsCollapsed,
 		IsActive: mg.IsActive, CreatedBy: ptr(by), CreatedAt: now, UpdatedAt: now,
 	}
 	s.next.group++
@@ -80,15 +89,16 @@ func (s *Store) ensureGroupCopy(project int64, mg Group, by int64, now time.Time
 	return g, boardCreated
 }
 
-// copyCard creates the project's copy of master card mc in group.
+// copyCard creates the project's copy of master card mc, last in group (D45).
 func (s *Store) copyCard(project int64, mc Card, group, by int64, now time.Time) Card {
+	pos := s.nextCardPosition(ptr(project), ptr(group))
 	c := Card{
 		ID: s.next.card, ProjectID: ptr(project), PlatformID: PlatformID, IsActive: mc.IsActive,
 		MasterCardID: ptr(mc.ID), UniqueIdentifier: clonePtr(mc.UniqueIdentifier),
 		EvaluationCheck: clonePtr(mc.EvaluationCheck), TourKey: clonePtr(mc.TourKey),
 		ShortDescription: clonePtr(mc.ShortDescription), CardType: mc.CardType,
 		GroupID: ptr(group), Title: mc.Title, Description: clonePtr(mc.Description),
-		Status: mc.Status, Priority: mc.Priority, SortOrder: mc.SortOrder, Position: mc.Position,
+		Status: mc.Status, Priority: mc.Priority, SortOrder: pos, Position: pos,
 		CreatedBy: ptr(by), CreatedAt: now, UpdatedAt: now,
 	}
 	s.next.card++

@@ -1,6 +1,7 @@
 package reference_test
 
 import (
+	"fmt"
 	"slices"
 	"testing"
 
@@ -272,4 +273,62 @@ func TestSyncMasterBoard(t *testing.T) {
 		_, err := s.SyncMasterBoard(admin, reference.SyncMasterBoardInput{BoardID: acmeSEOBoard})
 		wantCode(t, err, reference.ENOTFOUND)
 	})
+}
+
+// Copies made by a push or a sync go last in their container, as a create puts a record there
+// (D45): they took their template's position, and shared it with the project's own records
+// (a pushed card at position 4 beside the member's card at 4, a synced board beside the
+// member's board at 2).
+func TestCopiesGoLastInTheirContainer(t *testing.T) {
+	s, _ := newStore(t)
+	if _, err := s.SyncMasterBoard(admin, reference.SyncMasterBoardInput{BoardID: masterBoard}); err != nil {
+		t.Fatal(err)
+	}
+	// The project's own records beside the copies: a card in the copy's group, at its end.
+	var group int64
+	for _, g := range s.State().Groups {
+		if g.ProjectID != nil && *g.ProjectID == projAcme && g.MasterGroupID != nil && *g.MasterGroupID == masterGroup {
+			group = g.ID
+		}
+	}
+	if _, err := s.CreateCard(member, reference.CreateCardInput{Title: "mine", GroupID: reference.Some(group)}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.CreateMasterCard(admin, reference.CreateMasterCardInput{GroupID: masterGroup, Title: "pushed", PushToProjects: reference.Some(true)}); err != nil {
+		t.Fatal(err)
+	}
+	mb, err := s.CreateMasterBoard(admin, reference.CreateMasterBoardInput{Title: "New template", ToolKey: toolSEO})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.CreateMasterGroup(admin, reference.CreateMasterGroupInput{BoardID: mb.ID, Title: "New column"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.SyncMasterBoard(admin, reference.SyncMasterBoardInput{BoardID: mb.ID}); err != nil {
+		t.Fatal(err)
+	}
+	st := s.State()
+	taken := map[string]int64{}
+	claim := func(container string, pos, id int64) {
+		t.Helper()
+		if other, dup := taken[fmt.Sprintf("%s@%d", container, pos)]; dup {
+			t.Errorf("%s: records %d and %d share position %d", container, other, id, pos)
+		}
+		taken[fmt.Sprintf("%s@%d", container, pos)] = id
+	}
+	for _, b := range st.Boards {
+		if b.ProjectID != nil && b.DeletedAt == nil {
+			claim(fmt.Sprintf("boards of project %d", *b.ProjectID), b.Position, b.ID)
+		}
+	}
+	for _, g := range st.Groups {
+		if g.DeletedAt == nil {
+			claim(fmt.Sprintf("groups of board %d", g.BoardID), g.Position, g.ID)
+		}
+	}
+	for _, c := range st.Cards {
+		if c.GroupID != nil && c.DeletedAt == nil {
+			claim(fmt.Sprintf("cards of group %d", *c.GroupID), c.Position, c.ID)
+		}
+	}
 }
