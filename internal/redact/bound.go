@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // Bounds of the headers a journal keeps of a request or an answer (D64, D97): each value at
@@ -74,9 +75,14 @@ const cutTailMax = 256
 // (letters, digits and those of a token: "-._~+/=%\") it ends in, up to cutTailMax bytes: the
 // cut may fall inside a credential, whose start would stay in clear where no name announces it
 // and too short for the known values' scrub to be sure of (a password less its last character).
+// It always ends on a whole character: text without spaces (Japanese, a long token) has no
+// word start within cutTailMax, and a cut inside a character showed one the client never sent.
 func CutTail(b []byte) []byte {
 	end := len(b)
 	for end > 0 && len(b)-end < cutTailMax && tokenByte(b[end-1]) {
+		end--
+	}
+	for end > 0 && end < len(b) && !utf8.RuneStart(b[end]) {
 		end--
 	}
 	return b[:end]

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // A body nested past what common JSON tools read (jq 1.6 stops at 256 levels) is journalled as
@@ -208,5 +209,18 @@ func TestNestedEscapedURLsAreRedacted(t *testing.T) {
 	}
 	if h := Headers(http.Header{"Referer": {"https://app.test/p?q=a%3Db"}}); h["Referer"] != "https://app.test/p?q=a%3Db" {
 		t.Errorf("a Referer without a credential changed: %s", h["Referer"])
+	}
+}
+
+// A body cut short ends on a whole character, whatever the text: Japanese without spaces has
+// no word start within the bytes CutTail drops, and the cut fell inside a character (the journal
+// showed U+FFFD the client never sent).
+func TestCutTailEndsOnAWholeCharacter(t *testing.T) {
+	for _, text := range []string{strings.Repeat("日本語のテキスト", 800), strings.Repeat("é🚀", 3000), strings.Repeat("a", 20000)} {
+		for cut := 16000; cut < 16008; cut++ {
+			if got := CutTail([]byte(text[:cut])); !utf8.Valid(got) || len(got) == 0 {
+				t.Errorf("CutTail of %q… cut at %d: %d bytes, valid UTF-8 %v", text[:9], cut, len(got), utf8.Valid(got))
+			}
+		}
 	}
 }
