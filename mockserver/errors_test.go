@@ -241,6 +241,17 @@ func TestIntegralNumbersAndDuplicateKeys(t *testing.T) {
 			t.Errorf("card_id %s: %s, want %q", num, a.raw, want)
 		}
 	}
+	// An id past the largest a record may have (2^53-1) is refused as the bound its message
+	// names, not looked up: 2^53 and 1e17 were answered 404, echoing a number a JavaScript
+	// client cannot read, while 2^64 was refused naming 2^53-1.
+	for _, num := range []string{"9007199254740992", "1e17", "18446744073709551616", "1e400"} {
+		a := m.post(pCardsUpdate, member, `{"id": `+num+`, "title": "x"}`)
+		a.wantFieldError(t, "id")
+		if !strings.Contains(string(a.raw), "must not be greater than 9007199254740991") {
+			t.Errorf("id %s: %s", num, a.raw)
+		}
+	}
+	m.post(pCardsUpdate, member, `{"id": 9007199254740991, "title": "x"}`).wantStatus(t, http.StatusNotFound)
 	// Past 64 bits, a number is worded by the bound on the side it went past, not by a range
 	// from -2^63 that a page number has no part of: a page's own bound (D26).
 	a = m.post(pCommentsList, member, fmt.Sprintf(`{"card_id": %d, "page": 99999999999999999999}`, card))

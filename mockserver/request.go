@@ -368,6 +368,12 @@ var bodyVisitOptions = []openapi3.SchemaValidationOption{openapi3.VisitAsRequest
 // the raw bytes (bad, from spec.InvalidText): decoding would silently turn it into U+FFFD (D74).
 func validate(schema *openapi3.Schema, bad []string, value map[string]any, body []byte) map[string][]string {
 	fields := textErrors(bad)
+	for field, msgs := range reference.IDsPastRange(value) {
+		if fields == nil {
+			fields = map[string][]string{}
+		}
+		fields[field] = msgs
+	}
 	err := schema.VisitJSON(value, bodyVisitOptions...)
 	if err == nil {
 		return fields

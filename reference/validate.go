@@ -1,10 +1,13 @@
 package reference
 
 import (
+	"encoding/json"
 	"math"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/opsapi/mocktoolkit/internal/jsonnum"
 )
 
 // Field limits and enumerations of the interface (its Limits and States tables). On the HTTP
@@ -116,6 +119,45 @@ func MsgPastRange(field string, negative bool) string {
 		return MsgMin(field, strconv.FormatInt(math.MinInt64, 10))
 	}
 	return MsgMax(field, strconv.FormatInt(math.MaxInt64, 10))
+}
+
+// IDsPastRange words each top-level id field of a request body (id, *_id) holding a whole
+// number past the largest id a record may have (2^53-1, D76): no record has such an id and a
+// JavaScript client cannot read it exactly, so it is refused as a page number past it is (D8),
+// not looked up and answered 404 with the number echoed. nil when there is none.
+func IDsPastRange(body map[string]any) map[string][]string {
+	var out map[string][]string
+	for field, v := range body {
+		if !isIDField(field) || !idPastRange(v) {
+			continue
+		}
+		if out == nil {
+			out = map[string][]string{}
+		}
+		out[field] = []string{MsgMax(field, strconv.FormatInt(maxID, 10))}
+	}
+	return out
+}
+
+// idPastRange tells whether v, a decoded JSON value, is a whole number past maxID: a float64
+// (every float64 past 2^53-1 is past it: 2^53 is the next), or a json.Number read from its
+// digits (1e400, which no float64 holds).
+func idPastRange(v any) bool {
+	switch n := v.(type) {
+	case float64:
+		return n > maxID && n == math.Trunc(n)
+	case json.Number:
+		if !jsonnum.WholeNumber(string(n)) || strings.HasPrefix(string(n), "-") {
+			return false
+		}
+		text, ok := jsonnum.IntegerText(string(n))
+		if !ok {
+			return true // past 400 digits
+		}
+		i, err := strconv.ParseInt(text, 10, 64)
+		return err != nil || i > maxID
+	}
+	return false
 }
 
 // isIDField tells whether field names a record by its id.
