@@ -245,6 +245,7 @@ var _ = ReportAfterSuite("conformance summary", func(rep Report) {
 		return
 	}
 	if rep.PreRunStats.SpecsThatWillRun == 0 { // a typo in a filter must not pass as a verdict
+		writeReportFiles(rep) // which say so, as CI publishes them
 		if run.ReadOnly && os.Getenv(EnvFlows) != "" {
 			Fail(fmt.Sprintf("no spec was selected, so nothing was checked: the readonly profile leaves out every flow of %s that changes the target (a create, an update, a removal) or spends a rate window (a failed login; %s=1 runs those), and the label filter %q selects nothing else", EnvFlows, EnvAllowRateLimit, run.Base))
 			return
@@ -280,7 +281,21 @@ var _ = ReportAfterSuite("conformance summary", func(rep Report) {
 			Fail("effect labels that do not match what the specs sent (conformance/labels.go, the readonly profile's effect labels):\n" + strings.Join(problems, "\n"))
 		}
 	}
-	// The HTML report (CONFORMANCE_HTML, or conformance.html in CONFORMANCE_REPORTS).
+	writeHTML(rep)
+})
+
+// writeReportFiles writes the summary and the HTML report of rep (where the run asked for them).
+func writeReportFiles(rep Report) {
+	if path := files.Summary; path != "" {
+		if warn := report.WriteFile("summary", path, report.Summarize(rep, run).Write); warn != "" {
+			fmt.Fprintln(os.Stderr, warn)
+		}
+	}
+	writeHTML(rep)
+}
+
+// writeHTML writes the HTML report (CONFORMANCE_HTML, or conformance.html in CONFORMANCE_REPORTS).
+func writeHTML(rep Report) {
 	if path := files.HTML; path != "" {
 		target := "(not started)"
 		if client != nil {
@@ -291,7 +306,7 @@ var _ = ReportAfterSuite("conformance summary", func(rep Report) {
 			fmt.Fprintln(os.Stderr, warn)
 		}
 	}
-})
+}
 
 // bg is the context of requests made outside a spec's own context.
 var bg = context.Background()

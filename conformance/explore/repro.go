@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -277,6 +278,12 @@ func (f *Failure) Report() string {
 	}
 	if f.Detail != "" {
 		fmt.Fprintf(&b, "\n  what was seen:\n    %s\n", strings.ReplaceAll(f.Detail, "\n", "\n    "))
+	}
+	if slices.ContainsFunc(f.Calls, func(c Call) bool { return c.Op.Change() != "" && c.Status >= 200 && c.Status < 300 }) {
+		// The shrinker replayed the case against the target: what it changed stays there.
+		b.WriteString("\n  state: shrinking replayed these calls against the target, and what they changed stays there (records\n" +
+			"  with these very texts, items removed); a failure that needs such an earlier record (a name used\n" +
+			"  before) may show on a fresh deployment only from the reproduction's second run.\n")
 	}
 	fmt.Fprintf(&b, "\n--- reproduction (sh) ---\n%s\n--- regression spec (Go, paste into the suite) ---\n%s", f.Script(), f.GoSpec())
 	return b.String()

@@ -454,3 +454,16 @@ func TestExploreCatchesACountStuckOnOneRemoval(t *testing.T) {
 		t.Fatalf("explore mode did not find CART-2 on a count stuck on each cart's second removal in %d cases: %+v", res.Cases, f)
 	}
 }
+
+// A report of a case that changes the target says the shrinker's replays changed it too: a
+// reproduction of a deployment listing one tag per name held on a fresh deployment (the tag's
+// name was new there) and broke on its second run, and nothing said why.
+func TestReportSaysShrinkingChangedTheTarget(t *testing.T) {
+	f := explore.AcrossAnswers()[0] // LIST-1: a card created between two lists
+	if !strings.Contains(f.Report(), "shrinking replayed these calls against the target") {
+		t.Errorf("the report of a case that creates does not say its replays changed the target:\n%s", f.Report())
+	}
+	if strings.Contains(explore.WrongFormCall().Report(), "shrinking replayed") {
+		t.Error("the report of a case that changes nothing says its replays changed the target")
+	}
+}

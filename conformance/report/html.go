@@ -262,6 +262,7 @@ details { margin: .5rem 0; }
 <body>
 <h1>{{.Title}}</h1>
 <p>Target: <code>{{.Target}}</code>. Run: {{.Run}}. Generated {{time .Generated}}.</p>
+{{if .Summary.NothingRan}}<p class="bad"><strong>NOTHING CHECKED</strong> ({{.Summary.NothingRan}}).</p>{{end}}
 {{if .Summary.Interrupted}}<p class="bad"><strong>INTERRUPTED</strong> ({{.Summary.Interrupted}}): some specs did not run or were cut off; the verdicts judge only what ran.</p>{{end}}
 <p>{{range $p, $t := .Summary.Profile}}<strong>{{$p}}</strong>: {{$t.Passed}} passed, {{$t.Failed}} failed, {{$t.Skipped}} skipped{{if $t.NotRun}}, {{$t.NotRun}} not run{{end}}. {{end}}</p>
 <p class="muted">An operation is PASS only when every spec of it ran and passed, PARTIAL when one was skipped or left out (it was not judged on everything), NOT RUN when an interrupted run left some of its specs unrun, DIFFERS when it chose otherwise than the reference where the interface is silent, FAIL when one failed.</p>

@@ -104,9 +104,22 @@ type Summary struct {
 	// Interrupted says why the run stopped before its end ("" when it ran whole): its
 	// reports judge only the specs that ran.
 	Interrupted string
+	// NothingRan says why no spec ran ("" when one did): a label filter that matches none.
+	NothingRan string
 	// Unreported counts the specs the run meant to run of which no report came (a parallel
 	// process lost): no operation is PASS then, since their specs may be among them.
 	Unreported int
+}
+
+// anySpecRan tells whether a spec of the report ran (a merged report of parallel processes
+// may carry no pre-run counts).
+func anySpecRan(report types.Report) bool {
+	for _, sr := range report.SpecReports {
+		if sr.LeafNodeType == types.NodeTypeIt && !LeftOutByFilter(sr) {
+			return true
+		}
+	}
+	return false
 }
 
 // LeftOutByFilter reports whether the label filter or a focus left the spec out of the run.
@@ -122,6 +135,9 @@ const ReportEntryExploreOp = "explore-op"
 // readonly profile left out.
 func Summarize(report types.Report, run conformance.Run) Summary {
 	s := Summary{Profile: map[string]*Tally{}, ByOperation: map[string]map[string]*Tally{}, Run: run, LeftOut: map[string]int{}}
+	if report.PreRunStats.SpecsThatWillRun == 0 && !report.SuiteConfig.DryRun && !anySpecRan(report) {
+		s.NothingRan = fmt.Sprintf("no spec was selected, so nothing was checked: the label filter %q matches no spec", report.SuiteConfig.LabelFilter)
+	}
 	for _, sr := range report.SpecReports { // a spec that ended the run (AbortSuite): the rest never ran
 		if sr.State == types.SpecStateAborted && s.Interrupted == "" {
 			s.Interrupted = "aborted: " + firstLine(sr.Failure.Message)
@@ -382,6 +398,9 @@ func (s Summary) Rows() []Row {
 func (s Summary) Write(w io.Writer) error {
 	var b strings.Builder
 	b.WriteString("Conformance summary (cells: passed/failed/skipped[/differs from the reference's choice])\n")
+	if s.NothingRan != "" {
+		fmt.Fprintf(&b, "  NOTHING CHECKED (%s)\n", s.NothingRan)
+	}
 	if s.Interrupted != "" {
 		fmt.Fprintf(&b, "  INTERRUPTED (%s): %d specs did not run or were cut off", s.Interrupted, s.notRun())
 		if s.Unreported > 0 {

@@ -193,3 +193,26 @@ func TestSetupFailureIsReportedAsSuch(t *testing.T) {
 		t.Errorf("summary of a run whose setup failed:\n%s", b.String())
 	}
 }
+
+// A run whose label filter selects no spec says so in its summary and its HTML report, which
+// CI publishes: they read as an empty clean run (a table header, "Failures (0) None"), and the
+// reason was only on the terminal and in the JUnit file.
+func TestRunSelectingNoSpecSaysSo(t *testing.T) {
+	rep := types.Report{
+		SuiteConfig: types.SuiteConfig{LabelFilter: "op:tagList"},
+		SpecReports: []types.SpecReport{{LeafNodeType: types.NodeTypeIt, LeafNodeLabels: []string{"contract", "op:tagsList", "aspect:auth"}, State: types.SpecStateSkipped}},
+	}
+	s := report.Summarize(rep, conformance.Run{})
+	var b strings.Builder
+	_ = s.Write(&b)
+	if !strings.Contains(b.String(), `NOTHING CHECKED`) || !strings.Contains(b.String(), `"op:tagList" matches no spec`) {
+		t.Errorf("summary of a run selecting no spec:\n%s", b.String())
+	}
+	var h strings.Builder
+	if err := report.BuildHTML(rep, conformance.Run{}, "http://deployment", time.Now()).WriteHTML(&h); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(h.String(), "NOTHING CHECKED") {
+		t.Error("the HTML report of a run selecting no spec does not say so")
+	}
+}

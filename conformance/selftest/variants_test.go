@@ -290,6 +290,20 @@ var variants = []variant{
 		})},
 	{"keeps a tag whose name passes 255 characters, cut to 255, while answering 422", "LIST-1", keepsCutTag},
 	{"keeps a comment sent without its text, with a text of its own, while answering 422", "LIST-1", keepsBlankComment},
+	{"lists one tag per name, though it answers every create of a name again with success", "LIST-1",
+		rewrite(op(conformance.OpTagsList), func(_ *http.Request, _ map[string]any, a *answer) {
+			tags, _ := a.data()["tags"].([]any)
+			seen, kept := map[any]bool{}, []any{}
+			for _, t := range tags {
+				if name := t.(map[string]any)["name"]; !seen[name] {
+					seen[name] = true
+					kept = append(kept, t)
+				}
+			}
+			if tags != nil {
+				a.data()["tags"] = kept
+			}
+		})},
 	{"accepts a 256-character title on cards/update", "ERR-1",
 		fake(conformance.OpCardsUpdate, func(_ *http.Request, req map[string]any) bool {
 			s, _ := req["title"].(string)
