@@ -46,6 +46,11 @@ var _ = Describe("Explore mode", func() {
 		res, err := explore.Run(ctx, client, manifest.Manifest, opts)
 		must(err, "start explore mode")
 		summary := fmt.Sprintf("explore mode: seed %d (%s=%d reproduces it), %s", res.Seed, explore.EnvSeed, res.Seed, res.Counts())
+		if len(missing) > 0 {
+			// A partial manifest: the steps that act on what it lacks were never taken, and
+			// their rules went unjudged; a pass must not read as covering them.
+			summary += fmt.Sprintf("; the manifest lacks %s: the steps acting on them were not taken, and their rules not judged", strings.Join(missing, "; "))
+		}
 		if opts.Diff {
 			summary += fmt.Sprintf("; against the reference: %d differences", len(res.Diffs))
 			if len(res.Diffs) > 0 {
