@@ -239,8 +239,8 @@ var seedRangeMessage = strings.TrimSuffix(reference.MsgBetween("seed", strconv.F
 
 // resetInput is the body of POST /__mock/reset.
 type resetInput struct {
-	Seed     *int64 `json:"seed"`
-	Scenario string `json:"scenario"`
+	Seed     *int64  `json:"seed"`
+	Scenario *string `json:"scenario"`
 }
 
 // handleReset puts back the request's world from the configured seed and scenario, or those of
@@ -263,12 +263,14 @@ func (s *Server) handleReset(w http.ResponseWriter, r *http.Request) {
 		}
 		src.Seed = *in.Seed
 	}
-	if in.Scenario != "" {
-		if !s.knownScenario(in.Scenario) {
+	if in.Scenario != nil {
+		// An empty name is no name (a body built from an unset variable): it was taken for
+		// the --scenario, and another world than asked for came back without a word.
+		if *in.Scenario == "" || !s.knownScenario(*in.Scenario) {
 			writeValidation(w, map[string][]string{"scenario": {s.unknownScenario()}})
 			return
 		}
-		src.Scenario = in.Scenario
+		src.Scenario = *in.Scenario
 	}
 	if in.Seed != nil {
 		if msg := s.seedOverridden(src.Scenario, *in.Seed); msg != "" {

@@ -38,6 +38,18 @@ func TestDashboardShowsTheFixtures(t *testing.T) {
 	}
 }
 
+// The reset form holds the world's own seed, so Reset rebuilds the world shown: the seed was a
+// placeholder, sent as nothing, and a world of seed 7 came back built from --seed, its logins
+// changed, its scenario kept.
+func TestDashboardResetKeepsTheWorldsSeed(t *testing.T) {
+	m := newMock(t, mockserver.Config{})
+	m.ctl(http.MethodPost, "/__worlds/seven/__mock/reset", map[string]any{"seed": 7}).wantStatus(t, 200)
+	page := string(m.ctl(http.MethodGet, "/__worlds/seven/__mock/", nil).wantStatus(t, 200).raw)
+	if !strings.Contains(page, `id="reset-seed" name="seed" type="number" value="7"`) {
+		t.Errorf("the reset form does not hold the world's seed 7:\n%s", page)
+	}
+}
+
 // GET /__mock (no trailing slash) redirects to the dashboard, keeping ?token=.
 func TestDashboardRedirect(t *testing.T) {
 	m := newMock(t, mockserver.Config{})

@@ -63,6 +63,8 @@ func TestResetRejectsBadInput(t *testing.T) {
 		// resetting to what it read would get another world (or a refusal).
 		{"a seed past 2^53-1 is refused", `{"seed": 9007199254740993}`, 422, "seed"},
 		{"a seed below -(2^53-1) is refused", `{"seed": -9007199254740992}`, 422, "seed"},
+		// A body built from an unset variable: it reset to --scenario without a word.
+		{"an empty scenario name is refused", `{"seed": 7, "scenario": ""}`, 422, "scenario"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
