@@ -23,12 +23,20 @@ const healthTimeout = 3 * time.Second
 // asked on the loopback one.
 func runHealthcheck(ctx context.Context, args []string, getenv environ, std stdio) error {
 	fs := flag.NewFlagSet("healthcheck", flag.ContinueOnError)
-	fs.SetOutput(std.err)
+	fs.SetOutput(io.Discard)
 	addr := fs.String("addr", envOr(getenv, "MOCK_ADDR", "127.0.0.1:4010"), "the address the mock listens on (MOCK_ADDR)")
+	usage := func(out io.Writer) {
+		fmt.Fprintf(out, "Usage: mockserver healthcheck [--addr host:port]\n  exit 0 when the mock at --addr (MOCK_ADDR, default 127.0.0.1:4010) answers GET /healthz, 1 when it does not\n")
+	}
+	// A flag the command cannot use exits 2, in the command's words, as every subcommand's
+	// does: 1 is what a container runtime reads as "unhealthy".
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
+			usage(std.out)
 			return errHelp
 		}
+		fmt.Fprintln(std.err, flagError(err))
+		usage(std.err)
 		return &exitError{code: 2}
 	}
 	if fs.NArg() > 0 {
@@ -42,7 +50,7 @@ func runHealthcheck(ctx context.Context, args []string, getenv environ, std stdi
 	}
 	url, err := healthURL(*addr)
 	if err != nil {
-		return blameEnv(fs, getenv, err)
+		return &exitError{code: 2, msg: blameEnv(fs, getenv, err).Error()}
 	}
 	ctx, cancel := context.WithTimeout(ctx, healthTimeout)
 	defer cancel()
@@ -63,10 +71,10 @@ func runHealthcheck(ctx context.Context, args []string, getenv environ, std stdi
 // healthURL is the /healthz URL of a listening address, on the loopback interface when the
 // address names every interface.
 func healthURL(addr string) (string, error) {
-	host, port, err := net.SplitHostPort(addr)
-	if err != nil || port == "" {
-		return "", fmt.Errorf("--addr: want host:port, such as 127.0.0.1:4010, got %q", addr)
+	if err := checkAddr(addr); err != nil { // as serve words the flag
+		return "", err
 	}
+	host, port, _ := net.SplitHostPort(addr)
 	if ip := net.ParseIP(host); host == "" || ip != nil && ip.IsUnspecified() {
 		host = "127.0.0.1"
 	}

@@ -37,8 +37,19 @@ func TestHealthcheck(t *testing.T) {
 	if err := run(context.Background(), []string{"healthcheck", "--addr", closed}, noEnv, io.Discard, io.Discard); err == nil || !strings.Contains(err.Error(), closed) {
 		t.Errorf("healthcheck with nothing listening: %v, want an error naming %s", err, closed)
 	}
-	if err := run(context.Background(), []string{"healthcheck", "--addr", "nohost"}, noEnv, io.Discard, io.Discard); err == nil || !strings.Contains(err.Error(), "--addr") {
-		t.Errorf("healthcheck of a bad address: %v", err)
+	// A value the command cannot use exits 2, in serve's words (1 is "unhealthy" to a
+	// container runtime); an unknown flag too, in the command's words, not Go's.
+	for _, bad := range [][]string{{"--addr", "nohost"}, {"--addr", "127.0.0.1:99999"}, {"--bogus"}} {
+		var stderr bytes.Buffer
+		err := run(context.Background(), append([]string{"healthcheck"}, bad...), noEnv, io.Discard, &stderr)
+		var exit *exitError
+		if !errors.As(err, &exit) || exit.code != 2 || !strings.Contains(err.Error()+stderr.String(), "--") || strings.Contains(stderr.String(), "provided but not defined") {
+			t.Errorf("healthcheck %v: %v, %q; want exit 2 in the command's words", bad, err, stderr.String())
+		}
+	}
+	var help bytes.Buffer
+	if err := run(context.Background(), []string{"help", "healthcheck"}, noEnv, &help, io.Discard); err != nil || !strings.Contains(help.String(), "mockserver healthcheck") {
+		t.Errorf("help healthcheck: %v %q", err, help.String())
 	}
 	// A stray word is a usage error (exit 2), as for every subcommand: it exited 0.
 	var stderr bytes.Buffer

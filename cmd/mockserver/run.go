@@ -91,11 +91,13 @@ func run(ctx context.Context, args []string, getenv environ, stdout, stderr io.W
 	case "help":
 		switch {
 		case len(args) > 1 && !isFlag(args[0]) && !isFlag(args[1]):
-			fmt.Fprintf(stderr, "mockserver: help takes one subcommand (serve, fixtures or proxy), not %q\n\n", args[0]+" "+args[1])
+			fmt.Fprintf(stderr, "mockserver: help takes one subcommand (serve, fixtures, proxy or healthcheck), not %q\n\n", args[0]+" "+args[1])
 			printUsage(stderr, flagDefaults(getenv))
 			return &exitError{code: 2}
 		case len(args) > 0 && args[0] == "proxy":
 			err = runProxy(ctx, []string{"--help"}, getenv, std)
+		case len(args) > 0 && args[0] == "healthcheck":
+			err = runHealthcheck(ctx, []string{"--help"}, getenv, std)
 		case len(args) > 0 && !isFlag(args[0]) && args[0] != "serve" && args[0] != "fixtures" && args[0] != "help":
 			fmt.Fprintf(stderr, "mockserver: help on an unknown subcommand %q\n\n", args[0])
 			printUsage(stderr, flagDefaults(getenv))
