@@ -44,7 +44,7 @@ var _ = Describe("Explore mode", func() {
 			opts.Reference = ref
 		}
 		res, err := explore.Run(ctx, client, manifest.Manifest, opts)
-		must(err, "start explore mode")
+		must(err, "explore mode could not finish its run")
 		summary := fmt.Sprintf("explore mode: seed %d (%s=%d reproduces it), %s", res.Seed, explore.EnvSeed, res.Seed, res.Counts())
 		if len(missing) > 0 {
 			// A partial manifest: the steps that act on what it lacks were never taken, and

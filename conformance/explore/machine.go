@@ -38,11 +38,17 @@ type runner struct {
 	settle, lag time.Duration
 	diffs       []string
 	diffSeen    map[string]bool
+	// unanswered is why the target gave a request no answer (a connection closed, a timeout):
+	// UP-1, which a replay cannot be counted on to see again, so the run stops there.
+	unanswered error
 }
 
 // property is one case: a fresh model, then steps drawn by rapid.
 func (r *runner) property(t *rapid.T) {
 	cases := r.cases.Add(1)
+	if r.unanswered != nil {
+		t.Skip("the target stopped answering") // no more calls: the run ends with why
+	}
 	if r.failure != nil && cases-r.foundAt.Load() > int64(r.shrinkReplays) {
 		// Past the bound every replay fails at once, as the failure found last did, so rapid
 		// stops shrinking without a call; r.failure keeps the shortest case replayed.
@@ -132,6 +138,12 @@ func (r *runner) send(t *rapid.T, e *env, req request) (*conformance.Exchange, i
 			cr.Token = tok
 			ex, err = e.c.Send(r.ctx, cr)
 		}
+	}
+	if err != nil && e == r.target && r.ctx.Err() == nil {
+		// No answer: UP-1, seen as the suite and the proxy see it. A dropped connection is not
+		// shrunk (a replay may well be answered, and each one is sent to the target again).
+		r.unanswered = fmt.Errorf("%s got no answer from the target (%v): rule UP-1, every request of an operation gets a whole answer; explore stops here, since a request left unanswered cannot be replayed to shrink the case (the calls of the case so far: %d)", req.op.ID, err, len(r.trace))
+		t.Skip("the target gave no answer")
 	}
 	if err != nil {
 		t.Fatalf("explore: %s on the %s: the request could not be made: %v", req.op.ID, e.name, err)

@@ -15,6 +15,7 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -465,5 +466,33 @@ func TestReportSaysShrinkingChangedTheTarget(t *testing.T) {
 	}
 	if strings.Contains(explore.WrongFormCall().Report(), "shrinking replayed") {
 		t.Error("the report of a case that changes nothing says its replays changed the target")
+	}
+}
+
+// A target that closes a connection without answering breaks UP-1: explore says so, naming the
+// operation, and stops without replaying (rapid called the case flaky, in its own words, with a
+// command that does not run, after sending its replays to the target).
+func TestExploreStopsOnARequestLeftUnanswered(t *testing.T) {
+	t.Parallel() // each serves its own mock
+	var n atomic.Int64
+	dropFifth := func(h http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if strings.HasPrefix(r.URL.Path, "/services/") && n.Add(1) == 5 {
+				conn, _, err := http.NewResponseController(w).Hijack()
+				if err == nil {
+					_ = conn.Close()
+				}
+				return
+			}
+			h.ServeHTTP(w, r)
+		})
+	}
+	c, m := serve(t, dropFifth)
+	res, err := explore.Run(context.Background(), c, m, explore.Options{Cases: 50, Seed: 11, ShrinkReplays: 30})
+	if err == nil || !strings.Contains(err.Error(), "UP-1") || !strings.Contains(err.Error(), "got no answer") || strings.Contains(err.Error(), "rapid") {
+		t.Fatalf("explore against a connection closed without an answer: %v (failure %+v)", err, res.Failure)
+	}
+	if got := n.Load(); got > 6 {
+		t.Errorf("explore sent %d API calls; it should stop at the one left unanswered (5), not replay", got)
 	}
 }

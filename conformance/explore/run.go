@@ -241,6 +241,9 @@ func Run(ctx context.Context, c *conformance.Client, m fixtures.Manifest, opts O
 	}
 	res.Cases = min(res.Cases, res.Asked) // cases rapid drew again after an invalid draw are not extra cases
 	res.Diffs = r.diffs
+	if r.unanswered != nil && r.failure == nil {
+		return res, fmt.Errorf("explore: %w", r.unanswered)
+	}
 	if tb.failed {
 		if r.failure == nil {
 			return res, fmt.Errorf("explore: rapid failed without a property: %s", tb.out.String())
