@@ -54,7 +54,7 @@ func (b *scenarioBuilder) cartList() {
 			}
 			// Each item is named on its own in the notes, as the loader's notes name it: named
 			// by its cart, two items' notes of one field were one.
-			doneItem := b.within(fmt.Sprintf("item %d (%s) of cart %s", j+1, domains[key], c.Ref))
+			doneItem := b.within(fmt.Sprintf("the %s item (%s) of cart %s", ordinal(j+1), domains[key], c.Ref))
 			switch v, ok := it["domain_name"]; {
 			case !ok:
 				b.changes[fmt.Sprintf("%s: domain_name is missing: written as %q", b.at, domains[key])] = true

@@ -3,6 +3,7 @@ package proxy
 import (
 	"fmt"
 	"regexp"
+	"strconv"
 	"strings"
 )
 
@@ -83,7 +84,7 @@ func (b *scenarioBuilder) idSlots() []idSlot {
 	}
 	for i, c := range d.Carts {
 		for j, it := range c.Items {
-			at := recordPlace{kind: "carts", i: i, item: j, name: fmt.Sprintf("item %d (%s) of cart %s", j+1, it.DomainName, c.Ref)}
+			at := recordPlace{kind: "carts", i: i, item: j, name: fmt.Sprintf("the %s item (%s) of cart %s", ordinal(j+1), it.DomainName, c.Ref)}
 			s = append(s, idSlot{at: at, kind: "cart_items", id: &d.Carts[i].Items[j].ID})
 		}
 	}
@@ -223,3 +224,18 @@ func (b *scenarioBuilder) movedWords(at recordPlace, problem string) string {
 // idProblem finds a loader's problem with a record's id: "cards[0] (card-1): id must be …",
 // "… (card-1): id 9: the world already has …", "… items[0].id: 9: …".
 var idProblem = regexp.MustCompile(`\): id\b|\]\.id: `)
+
+// ordinal words a position in a list (1 → "1st"): an item's place in its cart, not its id.
+func ordinal(n int) string {
+	suffix := "th"
+	switch {
+	case n%100 >= 11 && n%100 <= 13:
+	case n%10 == 1:
+		suffix = "st"
+	case n%10 == 2:
+		suffix = "nd"
+	case n%10 == 3:
+		suffix = "rd"
+	}
+	return strconv.Itoa(n) + suffix
+}

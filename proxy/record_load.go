@@ -110,7 +110,7 @@ func recordAt(doc *yaml.Node, line int) (recordPlace, bool) {
 			if items := valueOf(rec, "items"); key.Value == "carts" && items != nil {
 				for j, it := range items.Content {
 					if it.Line <= line {
-						at.item, at.name = j, fmt.Sprintf("item %d (%s) of cart %s", j+1, field(it, "domain_name"), field(rec, "ref"))
+						at.item, at.name = j, fmt.Sprintf("the %s item (%s) of cart %s", ordinal(j+1), field(it, "domain_name"), field(rec, "ref"))
 					}
 				}
 			}
@@ -202,7 +202,7 @@ func (b *scenarioBuilder) cartAt(baseCarts int, p string) (recordPlace, bool) {
 	if m[2] != "" {
 		j, _ := strconv.Atoi(m[2])
 		if j < len(b.doc.Carts[i].Items) {
-			at.item, at.name = j, fmt.Sprintf("item %d (%s) of cart %s", j+1, b.doc.Carts[i].Items[j].DomainName, b.doc.Carts[i].Ref)
+			at.item, at.name = j, fmt.Sprintf("the %s item (%s) of cart %s", ordinal(j+1), b.doc.Carts[i].Items[j].DomainName, b.doc.Carts[i].Ref)
 		}
 	}
 	return at, true

@@ -18,7 +18,7 @@ var goRendering = regexp.MustCompile(`map\[|\[[^\[\]]*\s[^\[\]]*\]|"\[|\[\]`)
 // notTextCase is a field of a record that a hostile upstream answered with a JSON value other
 // than text, and what the log must say of it.
 type notTextCase struct {
-	record  string // how the notes name the record ("tag-300", "item 1 (domain-1.com) of cart cart-1")
+	record  string // how the notes name the record ("tag-300", "the 1st item (domain-1.com) of cart cart-1")
 	field   string
 	kind    string // the JSON kind the note names
 	instead string // what the note says was written instead
@@ -157,15 +157,15 @@ func TestRecordingNamesTheJSONKindOfValuesThatAreNotText(t *testing.T) {
 		{"comment-534", "comment", "null", `written as "Comment 534"`},
 		{"cart-1", "status", "an object", "left out"},
 		{"cart-1", "currency", "an array", "left out"},
-		{"item 1 (domain-1.example) of cart cart-1", "domain_name", "an object", `written as "domain-1.example"`},
-		{"item 1 (domain-1.example) of cart cart-1", "action", "an array", "left out"},
-		{"item 2 (domain-2.com) of cart cart-1", "tld", "a number", `left out: the domain is written as "domain-2.com"`},
-		{"item 2 (domain-2.com) of cart cart-1", "action", "an object", "left out"},
+		{"the 1st item (domain-1.example) of cart cart-1", "domain_name", "an object", `written as "domain-1.example"`},
+		{"the 1st item (domain-1.example) of cart cart-1", "action", "an array", "left out"},
+		{"the 2nd item (domain-2.com) of cart cart-1", "tld", "a number", `left out: the domain is written as "domain-2.com"`},
+		{"the 2nd item (domain-2.com) of cart cart-1", "action", "an object", "left out"},
 	}, []string{"inner-", "nested", "two words", "7.5", "renew", "tour"})
 	// A required text missing or blank is said in the same one line per record and field.
 	for _, want := range []string{`tag-305: name is missing, which the mock refuses: written as "Tag 305"`,
 		`comment-535: comment is empty, which the mock refuses: written as "Comment 535"`,
-		`item 3 (domain-3.example) of cart cart-1: domain_name is missing: written as "domain-3.example"`} {
+		`the 3rd item (domain-3.example) of cart cart-1: domain_name is missing: written as "domain-3.example"`} {
 		if !slices.Contains(notes, want) {
 			t.Errorf("notes lack %q", want)
 		}
