@@ -24,7 +24,7 @@ func TestDashboardShowsTheFixtures(t *testing.T) {
 	page := string(a.raw)
 	u, o := m.manifest.Users, m.manifest.Operations
 	for _, want := range []string{
-		u.Member.Email, u.Member.Password, u.Superadmin.Email, u.Outsider.Email,
+		u.Member.Email, u.Member.Password, u.Superadmin.Email, u.Outsider.Email, u.Teammate.Email,
 		fmt.Sprint(o.CardID), fmt.Sprint(o.BoardID), o.ToolKey,
 		`id="reset"`, `id="advance"`, `id="fault-add"`, `id="journal"`, `id="flow-download"`, "tagsList",
 		"/v1/authenticate", "stop working",

@@ -528,7 +528,11 @@ func (s *Server) buildFlow(wl *world, st *worldState) flow.Document {
 	}
 	for why, n := range left {
 		if n > 0 {
-			notes = append(notes, fmt.Sprintf("%d calls %s", n, leftOutNotes[why]))
+			note := fmt.Sprintf("%d calls %s", n, leftOutNotes[why])
+			if n == 1 {
+				note = "1 call " + strings.Replace(leftOutNotes[why], " are left out", " is left out", 1)
+			}
+			notes = append(notes, note)
 		}
 	}
 	if s.cfg.LenientContentType {

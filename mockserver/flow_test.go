@@ -347,7 +347,7 @@ func TestFlowLeavesOutDeepRequests(t *testing.T) {
 	if err := json.Unmarshal(raw, &doc); err != nil {
 		t.Fatalf("the flow does not read back: %v", err)
 	}
-	if len(doc.Steps) != 2 || !strings.Contains(doc.Note, "1 calls whose request body nested deeper than 1000 levels") {
+	if len(doc.Steps) != 2 || !strings.Contains(doc.Note, "1 call whose request body nested deeper than 1000 levels is left out") {
 		t.Errorf("steps %d, note %q: want the login and the list, and a note on the deep call", len(doc.Steps), doc.Note)
 	}
 }
@@ -423,7 +423,7 @@ func TestFlowLeavesOutOversizeBodies(t *testing.T) {
 	tok := m.post("/__worlds/o/v1/authenticate", "", map[string]any{"email": m.manifest.Users.Member.Email, "password": m.manifest.Users.Member.Password}).wantStatus(t, 200).data()["token"].(string)
 	m.post("/__worlds/o/services/operations/v1/operations/tags/list", tok, map[string]any{"pad": strings.Repeat("x", 1100<<10)}).wantStatus(t, http.StatusRequestEntityTooLarge)
 	doc, raw := getFlow(t, m, "o")
-	if len(doc.Steps) != 1 || !strings.Contains(doc.Note, "1 calls whose request body passed the 1 MiB") {
+	if len(doc.Steps) != 1 || !strings.Contains(doc.Note, "1 call whose request body passed the 1 MiB") {
 		t.Errorf("steps %d, note %q: want the login alone and a note on the oversize call\n%.400s", len(doc.Steps), doc.Note, raw)
 	}
 }

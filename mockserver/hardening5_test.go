@@ -121,7 +121,7 @@ func TestFlowLeavesOutRateLimitedCalls(t *testing.T) {
 	doc := m.ctl(http.MethodGet, p+"/__mock/flow", nil).wantStatus(t, 200).body
 	steps, _ := doc["steps"].([]any)
 	note, _ := doc["note"].(string)
-	if len(steps) != 3 || !strings.Contains(note, "1 calls answered 429") {
+	if len(steps) != 3 || !strings.Contains(note, "1 call answered 429") {
 		t.Errorf("%d steps, note %q: want the login and two lists, and a note on the 429", len(steps), note)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"mime"
 	"net/http"
 	"reflect"
 	"slices"
@@ -135,10 +136,19 @@ func readObject(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, *b
 	switch err := json.Unmarshal(raw, &struct{}{}); { // checks the syntax, skips the members
 	case errors.As(err, &typeErr), string(raw) == "null":
 		return nil, notAnObject()
+	case err != nil && formData(r):
+		// curl -F or --data: the controls take JSON, which a form's bytes only seemed not to be.
+		return nil, &bodyProblem{status: http.StatusBadRequest, message: "The request body is form data (" + r.Header.Get("Content-Type") + "); the mock's controls take a JSON object, such as {\"seed\": 7} (curl -d '{...}' -H 'Content-Type: application/json')."}
 	case err != nil:
 		return nil, notJSON(raw, err)
 	}
 	return raw, nil
+}
+
+// formData tells whether r declares its body a form (multipart or URL-encoded).
+func formData(r *http.Request) bool {
+	mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	return mt == "multipart/form-data" || mt == "application/x-www-form-urlencoded"
 }
 
 // readRaw reads a request body up to limit, trimmed of white space, refusing a content

@@ -81,6 +81,18 @@ func TestResetRejectsBadInput(t *testing.T) {
 	}
 }
 
+// A form sent to a control (curl -F, curl --data with a form) is named as such: it was "not
+// valid JSON: line 1, column 2: '-' in a number".
+func TestControlSaysAFormIsNotJSON(t *testing.T) {
+	m := newMock(t, mockserver.Config{})
+	form := "--X\r\nContent-Disposition: form-data; name=\"seed\"\r\n\r\n7\r\n--X--\r\n"
+	a := m.ctl(http.MethodPost, "/__mock/reset", form, "Content-Type", "multipart/form-data; boundary=X").wantStatus(t, http.StatusBadRequest)
+	a.wantShape(t, "a")
+	if !strings.Contains(string(a.raw), "form data") || !strings.Contains(string(a.raw), "JSON object") {
+		t.Errorf("a multipart body to a control: %s", a.raw)
+	}
+}
+
 // Reset also forgets rate-limit windows, fault rules and the journal.
 func TestResetClearsRateWindowsFaultsAndJournal(t *testing.T) {
 	m := newMock(t, mockserver.Config{RateLimit: 2})
