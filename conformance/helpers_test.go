@@ -15,6 +15,7 @@ import (
 	"github.com/opsapi/mocktoolkit/fixtures"
 
 	"github.com/opsapi/mocktoolkit/conformance/check"
+	"github.com/opsapi/mocktoolkit/conformance/report"
 	"github.com/opsapi/mocktoolkit/conformance/rules"
 )
 
@@ -241,6 +242,7 @@ func sendUnjudged(ctx context.Context, r Request) *Exchange {
 		if n := client.Unanswered(); n >= maxUnanswered {
 			AbortSuite(fmt.Sprintf("the deployment stopped answering: the last %d requests got no answer within %s (CONFORMANCE_TIMEOUT) or had their connection refused, the last being %s (%v); the run ends here rather than fail or wait on every spec left. Its health check may answer while its operations hang (a database down, a stuck worker), or the deployment went down.", n, cfg.Timeout, r.Op.ID, err))
 		}
+		AddReportEntry(report.ReportEntryChargedOp, r.Op.ID, ReportEntryVisibilityNever) // a login's, too: its row, not the spec's
 		Fail(fmt.Sprintf("%s: no answer: %s. The deployment must answer every request (%s). A deployment that is only slow answers within a longer CONFORMANCE_TIMEOUT (now %s).\n\n%s", r.Op.ID, err, Cite(rules.UP1), cfg.Timeout, ex.Describe()))
 	}
 	if n := client.RefusedOnly(); n >= maxRefused {

@@ -131,6 +131,10 @@ func LeftOutByFilter(sr types.SpecReport) bool {
 // property: the operation of the case's last call, so the failure lands on its operation.
 const ReportEntryExploreOp = "explore-op"
 
+// ReportEntryChargedOp names the report entry a spec adds when it fails on another operation's
+// request (a login it needed got no answer): the failure lands on that operation's row.
+const ReportEntryChargedOp = "charged-op"
+
 // Summarize tallies the spec reports of a suite run narrowed by run, counting what the
 // readonly profile left out.
 func Summarize(report types.Report, run conformance.Run) Summary {
@@ -173,6 +177,9 @@ func Summarize(report types.Report, run conformance.Run) Summary {
 		}
 		labels := sr.Labels()
 		op, aspect := LabelValue(labels, "op"), LabelValue(labels, "aspect")
+		if charged := entryValue(sr, ReportEntryChargedOp); charged != "" && sr.State.Is(types.SpecStateFailureStates) {
+			op = charged
+		}
 		if s.Interrupted != "" && LeftOutByFilter(sr) && inFilter(report, labels) {
 			sr.State = types.SpecStateInterrupted // never run: the run stopped before it
 		}
@@ -285,12 +292,20 @@ func (s *Summary) explore(sr types.SpecReport) string {
 		return ""
 	}
 	s.Explore = "a generated case broke a property (see the failed specs)"
+	if op := entryValue(sr, ReportEntryExploreOp); op != "" {
+		return op
+	}
+	return NoOperation
+}
+
+// entryValue is the text of sr's report entry name ("" when it has none).
+func entryValue(sr types.SpecReport, name string) string {
 	for _, e := range sr.ReportEntries {
-		if e.Name == ReportEntryExploreOp {
+		if e.Name == name {
 			return strings.Trim(e.StringRepresentation(), `"`)
 		}
 	}
-	return NoOperation
+	return ""
 }
 
 // FlowsRow is the row of the replayed flows (CONFORMANCE_FLOWS).

@@ -170,3 +170,17 @@ func TestDifferingChoiceIsNoFailure(t *testing.T) {
 		t.Errorf("a differing choice is reported as a failure, or not in the HTML report")
 	}
 }
+
+// A spec that failed because another operation's request got no answer (a login it needed)
+// lands on that operation: masterBoardsList was FAIL for authenticate's dropped connection.
+func TestFailureLandsOnTheOperationThatGaveNoAnswer(t *testing.T) {
+	failed := withEntry(spec(types.SpecStateFailed, "authenticate: no answer", "contract", "op:masterBoardsList", "aspect:envelope"), report.ReportEntryChargedOp, "authenticate")
+	rep := types.Report{SpecReports: []types.SpecReport{failed, spec(types.SpecStatePassed, "", "contract", "op:masterBoardsList", "aspect:auth")}}
+	text, _ := render(t, rep, conformance.Run{})
+	if r := row(text, "authenticate"); !strings.Contains(r, "FAIL") {
+		t.Errorf("authenticate's row is %q, want FAIL:\n%s", r, text)
+	}
+	if r := row(text, "masterBoardsList"); strings.Contains(r, "FAIL") {
+		t.Errorf("masterBoardsList's row is %q, charged with authenticate's failure:\n%s", r, text)
+	}
+}
