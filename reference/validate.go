@@ -134,7 +134,7 @@ func IDsPastRange(body map[string]any) map[string][]string {
 		if out == nil {
 			out = map[string][]string{}
 		}
-		out[field] = []string{MsgMax(field, strconv.FormatInt(maxID, 10))}
+		out[field] = []string{MsgPastRange(field, false)} // worded as an id past 64 bits is
 	}
 	return out
 }

@@ -26,30 +26,40 @@ import (
 	"github.com/opsapi/mocktoolkit/internal/fulltest"
 )
 
+// rewriteRemovedCart hands the cart of every successful domain-cart/remove answer to change,
+// with the session token the removal named, and answers what change made of it.
+func rewriteRemovedCart(h http.Handler, change func(token string, cart map[string]any)) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != conformance.OpDomainCartRemove.Path {
+			h.ServeHTTP(w, r)
+			return
+		}
+		raw, _ := io.ReadAll(r.Body)
+		r.Body = io.NopCloser(bytes.NewReader(raw))
+		var req struct {
+			Token string `json:"session_token"`
+		}
+		_ = json.Unmarshal(raw, &req)
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, r)
+		var v map[string]any
+		if rec.Code != 200 || json.Unmarshal(rec.Body.Bytes(), &v) != nil {
+			copyAnswer(w, rec)
+			return
+		}
+		if cart, ok := v["data"].(map[string]any)["cart"].(map[string]any); ok {
+			change(req.Token, cart)
+		}
+		body, _ := json.Marshal(v)
+		writeRecorded(w, rec, body)
+	})
+}
+
 // stuckItemCount answers every successful domain-cart/remove with item_count n, whatever the
 // cart holds.
 func stuckItemCount(n int) func(http.Handler) http.Handler {
 	return func(h http.Handler) http.Handler {
-		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			if r.URL.Path != conformance.OpDomainCartRemove.Path {
-				h.ServeHTTP(w, r)
-				return
-			}
-			rec := httptest.NewRecorder()
-			h.ServeHTTP(rec, r)
-			var v map[string]any
-			if rec.Code != 200 || json.Unmarshal(rec.Body.Bytes(), &v) != nil {
-				copyAnswer(w, rec)
-				return
-			}
-			if data, ok := v["data"].(map[string]any); ok {
-				if cart, ok := data["cart"].(map[string]any); ok {
-					cart["item_count"] = n
-				}
-			}
-			body, _ := json.Marshal(v)
-			writeRecorded(w, rec, body)
-		})
+		return rewriteRemovedCart(h, func(_ string, cart map[string]any) { cart["item_count"] = n })
 	}
 }
 
@@ -408,36 +418,13 @@ func secondRemovalStuck(h http.Handler) http.Handler {
 		seen = map[string]int{}
 		last = map[string]any{}
 	)
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path != conformance.OpDomainCartRemove.Path {
-			h.ServeHTTP(w, r)
-			return
-		}
-		raw, _ := io.ReadAll(r.Body)
-		r.Body = io.NopCloser(bytes.NewReader(raw))
-		var req struct {
-			Token string `json:"session_token"`
-		}
-		_ = json.Unmarshal(raw, &req)
-		rec := httptest.NewRecorder()
-		h.ServeHTTP(rec, r)
-		var v map[string]any
-		if rec.Code != 200 || json.Unmarshal(rec.Body.Bytes(), &v) != nil {
-			copyAnswer(w, rec)
-			return
-		}
-		cart, _ := v["data"].(map[string]any)["cart"].(map[string]any)
+	return rewriteRemovedCart(h, func(token string, cart map[string]any) {
 		mu.Lock()
-		seen[req.Token]++
-		if seen[req.Token] == 2 && cart != nil {
-			cart["item_count"] = last[req.Token]
+		defer mu.Unlock()
+		if seen[token]++; seen[token] == 2 {
+			cart["item_count"] = last[token]
 		}
-		if cart != nil {
-			last[req.Token] = cart["item_count"]
-		}
-		mu.Unlock()
-		body, _ := json.Marshal(v)
-		writeRecorded(w, rec, body)
+		last[token] = cart["item_count"]
 	})
 }
 
