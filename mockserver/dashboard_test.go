@@ -28,6 +28,7 @@ func TestDashboardShowsTheFixtures(t *testing.T) {
 		fmt.Sprint(o.CardID), fmt.Sprint(o.BoardID), o.ToolKey,
 		`id="reset"`, `id="advance"`, `id="fault-add"`, `id="journal"`, `id="flow-download"`, "tagsList",
 		"/v1/authenticate", "stop working",
+		`data-role="member"`, `data-role="teammate"`, `data-role="superadmin"`, `data-role="outsider"`,
 	} {
 		if !strings.Contains(page, want) {
 			t.Errorf("the dashboard lacks %q", want)

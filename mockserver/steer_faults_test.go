@@ -119,6 +119,16 @@ func TestFaultRuleRejectsBadInput(t *testing.T) {
 	}
 }
 
+// Times and probability together are refused in words that say what to do, not in a
+// validation framework's phrasing.
+func TestFaultTimesWithProbabilitySaysSendOne(t *testing.T) {
+	m := newMock(t, mockserver.Config{})
+	a := m.ctl(http.MethodPost, "/__mock/faults", `{"operation": "tagsList", "status": 500, "times": 1, "probability": 0.5}`).wantStatus(t, 422)
+	if !strings.Contains(string(a.raw), "cannot be sent together: send one of them") {
+		t.Errorf("the refusal does not say to send one of times and probability: %s", a.raw)
+	}
+}
+
 // --latency delays every operation, not the mock's own endpoints.
 func TestLatencyDelaysOperations(t *testing.T) {
 	m := newMock(t, mockserver.Config{Latency: mockserver.Latency{Min: 100 * time.Millisecond, Max: 150 * time.Millisecond}})

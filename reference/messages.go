@@ -71,7 +71,7 @@ func MsgRequiredWithout(field, other string) string {
 
 // MsgProhibits: two fields that exclude each other were both sent.
 func MsgProhibits(field, other string) string {
-	return "The " + FieldName(field) + " field prohibits " + FieldName(other) + " from being present."
+	return "The " + FieldName(field) + " and " + FieldName(other) + " fields cannot be sent together: send one of them."
 }
 
 // MsgOneOf: a value outside its enumeration.

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"regexp"
+	"strings"
 )
 
 // flagErrors are the errors of Go's flag package, by what they say.
@@ -30,4 +31,10 @@ func flagError(err error) string {
 		}
 	}
 	return "mockserver: " + err.Error()
+}
+
+// badValue reports whether err is the flag package's refusal of a known flag's value (a
+// boolean that is not one), not of an unknown flag or of the syntax.
+func badValue(err error) bool {
+	return strings.HasPrefix(err.Error(), "invalid boolean value ") || strings.HasPrefix(err.Error(), "invalid value ")
 }

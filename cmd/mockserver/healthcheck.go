@@ -36,7 +36,9 @@ func runHealthcheck(ctx context.Context, args []string, getenv environ, std stdi
 			return errHelp
 		}
 		fmt.Fprintln(std.err, flagError(err))
-		usage(std.err)
+		if !badValue(err) {
+			usage(std.err)
+		}
 		return &exitError{code: 2}
 	}
 	if fs.NArg() > 0 {

@@ -73,6 +73,10 @@ func parseProxyFlags(args []string, getenv environ, std stdio) (_ proxyOptions, 
 			out, ret = std.out, errHelp
 			errs.Reset()
 		}
+		if badValue(err) { // a known flag's value: the message says it all
+			fmt.Fprint(out, errs.String())
+			return proxyOptions{}, ret
+		}
 		fmt.Fprintf(out, "%s\nUsage: mockserver proxy --upstream URL [flags]\n", errs.String())
 		fs.SetOutput(out)
 		fs.PrintDefaults()

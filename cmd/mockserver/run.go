@@ -248,6 +248,11 @@ func parseFlagsTo(args []string, getenv environ, stdout, stderr io.Writer) (opti
 			return options{}, errHelp
 		}
 		fmt.Fprintln(stderr, flagError(err))
+		if badValue(err) {
+			// A known flag with a value it cannot take: the message says it all, as it does
+			// for the values read after parsing.
+			return options{}, &exitError{code: 2}
+		}
 		printUsage(stderr, flagDefaults(getenv))
 		return options{}, &exitError{code: 2}
 	}

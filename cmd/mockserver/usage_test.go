@@ -68,6 +68,18 @@ func TestTheCommandExplainsItself(t *testing.T) {
 	}
 }
 
+// A known flag given a value it cannot take is refused in one line, as a value refused after
+// parsing is (--latency=abc): the usage is for an unknown flag or a stray word.
+func TestABadFlagValueIsOneLine(t *testing.T) {
+	for _, args := range [][]string{{"--lenient-content-type=maybe"}, {"--latency=abc"}, {"proxy", "--upstream", "http://127.0.0.1:47040", "--fail-on-violation=yes"}} {
+		var out, errw bytes.Buffer
+		_ = run(context.Background(), append(args, "--addr", "127.0.0.1:1"), noEnv, &out, &errw)
+		if lines := strings.Count(strings.TrimSpace(errw.String()), "\n") + 1; lines != 1 || strings.Contains(errw.String(), "Usage:") {
+			t.Errorf("%v: stderr is %d lines, want the one message:\n%s", args, lines, errw.String())
+		}
+	}
+}
+
 // The start-up lines show the dashboard and what the default world was built from.
 func TestStartupLinesShowWhatWasLoaded(t *testing.T) {
 	var out bytes.Buffer

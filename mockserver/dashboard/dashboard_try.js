@@ -59,8 +59,11 @@
       copyText(res.data.token, "The " + role + "'s token");
     }).catch(function (err) { d.say(err.message, true); });
   }
-  $("login-member").addEventListener("click", function () { login("member"); });
-  $("login-superadmin").addEventListener("click", function () { login("superadmin"); });
+  // One button per user of the fixture manifest: the member's teammate and the outsider (a
+  // user of another project) too, to try what they may and may not do.
+  Array.prototype.forEach.call(document.querySelectorAll("#login-form button[data-role]"), function (b) {
+    b.addEventListener("click", function () { login(b.getAttribute("data-role")); });
+  });
 
   // try-it: send the edited body with the token; show the status and the answer.
   Array.prototype.forEach.call(document.querySelectorAll("button.try"), function (b) {
