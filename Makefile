@@ -79,7 +79,7 @@ CONFORMANCE_BASE_URL ?= http://$(ADDR)
 CONFORMANCE_PROFILE ?= contract
 
 conformance: ## build the suite binary and run it against CONFORMANCE_BASE_URL (label filter CONFORMANCE_PROFILE, default contract; readonly: only specs that change nothing; CONFORMANCE_PARALLEL=N specs at once, default 4); JUnit, JSON and HTML reports in build/
-	$(GO) test -c -o build/conformance.test ./conformance
+	$(GO) test -c -trimpath -o build/conformance.test ./conformance
 	CONFORMANCE_BASE_URL=$(CONFORMANCE_BASE_URL) CONFORMANCE_HTML=build/conformance.html $(if $(CONFORMANCE_PARALLEL),CONFORMANCE_PARALLEL=$(CONFORMANCE_PARALLEL)) \
 	  $(if $(filter readonly,$(CONFORMANCE_PROFILE)),CONFORMANCE_PROFILE=readonly ./build/conformance.test,./build/conformance.test --ginkgo.label-filter='$(CONFORMANCE_PROFILE)') \
 	  --ginkgo.junit-report=build/conformance-junit.xml --ginkgo.json-report=build/conformance.json

@@ -60,6 +60,10 @@ func describeMasterCardsCreate() {
 			expectNotFound(call(superadmin, op, with(base(), "group_id", missingID)), Cite(rules.ERR4))
 		})
 
+		foundSpec(op, superadmin, "a master group the superadmin just created", func() map[string]any {
+			return with(masterCardBody(newMasterGroup()), "push_to_projects", false)
+		})
+
 		// Rule PUSH-1, judged by the count of the member's cards (list records' fields are not
 		// shown).
 		It("pushes a new master card to the projects: the member's project lists one more card", Serial, Contract(op, AspectTransition, "PUSH-1"), func() {
@@ -135,6 +139,10 @@ func describeMasterCardsUpdate() {
 			expectNotFound(call(superadmin, op, map[string]any{"id": missingID}), Cite(rules.ERR4))
 		})
 
+		foundSpec(op, superadmin, "a master card the superadmin just created, and the master group it is moved to", func() map[string]any {
+			return with(with(masterCardBody(newMasterGroup()), "id", newMasterCard()), "sync_to_projects", false)
+		})
+
 		// D22, D23, D24: after a sync the member's project holds a copy; sync_to_projects carries an
 		// update to it and counts the copies changed.
 		It("carries an update to the project copies with sync_to_projects", Reference(op, AspectTransition), func() {
@@ -170,6 +178,10 @@ func describeMasterGroupsUpdate() {
 			expectNotFound(call(superadmin, op, map[string]any{"id": missingID}), Cite(rules.ERR4))
 		})
 
+		foundSpec(op, superadmin, "a master group the superadmin just created", func() map[string]any {
+			return map[string]any{"id": newMasterGroup(), "title": unique("Found group"), "description": unique("Found")}
+		})
+
 		// D21: the group comes back as a group record with the new title.
 		It("returns the group record with the new title", Reference(op, AspectTransition), func() {
 			title := unique("Master group")
@@ -193,6 +205,10 @@ func describeMasterBoardsSync() {
 			for _, f := range []string{"synced_count", "boards_created", "skipped_no_access"} {
 				Expect(ex).To(HaveKind("data."+f, "an integer"), Cite(rules.SYNC1))
 			}
+		})
+
+		foundSpec(op, superadmin, "a master board the superadmin just created", func() map[string]any {
+			return map[string]any{"board_id": newMasterBoard()}
 		})
 
 		// Rules ERR-4, ENV-2 (conformance/rules.md).

@@ -92,7 +92,9 @@ func describeCommentsCreate() {
 			expectSuccess(ex)
 			Expect(ex).To(HaveKind("data.comment.id", "an integer"), Cite(rules.DATA1))
 			parent, _ := ex.Int("data.comment.id")
-			reply := call(member, op, map[string]any{"card_id": manifest.Operations.CardID, "comment": unique("Reply"), "parent_comment_id": parent})
+			reply := finding(bg, func() *Exchange {
+				return call(member, op, map[string]any{"card_id": manifest.Operations.CardID, "comment": unique("Reply"), "parent_comment_id": parent})
+			})
 			expectSuccess(reply)
 			Expect(reply).To(HaveJSON("data.comment.parent_comment_id", "the parent's id", eqNum(parent)), Cite(rules.DATA1))
 		})

@@ -377,8 +377,16 @@ func num(o map[string]any, key string) (int64, bool) {
 // that use it run Serial: an update of the card overlapping theirs may rightly show in the answer.
 func expectTheStatusGiven(ex *Exchange) {
 	GinkgoHelper()
-	if vs := check.GivenStatus(ex.Checked()); len(vs) > 0 {
-		Fail(fmt.Sprintf("rule %s is broken: %s\n%s\n\n%s", vs[0].Rule, vs[0].Detail, Cite(rules.TRANS1), ex.Describe()))
+	failOn(check.GivenStatus(ex.Checked()), rules.TRANS1, ex)
+}
+
+// failOn fails the spec on the first of vs, the one checker's violations of rule: what was
+// seen comes first (a JUnit report shows a failure's first line as its message), then the
+// rule's statement and the exchange.
+func failOn(vs []check.Violation, rule rules.ID, ex *Exchange) {
+	GinkgoHelper()
+	if len(vs) > 0 {
+		Fail(fmt.Sprintf("rule %s is broken: %s\n%s\n\n%s", vs[0].Rule, vs[0].Detail, Cite(rule), ex.Describe()))
 	}
 }
 
@@ -512,7 +520,9 @@ func pushedGroup() int64 {
 	expectSuccess(g)
 	masterGroup, ok := g.Int("data.group.id")
 	Expect(ok).To(BeTrue(), "%s\n\n%s", Cite(rules.DATA1), g.Describe())
-	c := call(superadmin, OpMasterCardsCreate, map[string]any{"group_id": masterGroup, "title": unique("Card in group to delete"), "card_type": "widget", "push_to_projects": true})
+	c := finding(bg, func() *Exchange {
+		return call(superadmin, OpMasterCardsCreate, map[string]any{"group_id": masterGroup, "title": unique("Card in group to delete"), "card_type": "widget", "push_to_projects": true})
+	})
 	Expect(c).To(HaveStatus(201), Cite(rules.STATUS2))
 	masterCard, _ := c.Int("data.card.id")
 	// The copy may come after the answer (D210), as PUSH-1 waits for it.

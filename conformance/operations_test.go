@@ -143,6 +143,12 @@ func describeCardsUpdate() {
 			expectNotFound(call(member, op, map[string]any{"id": manifest.Operations.CardID, "group_id": missingID}), choiceCardRefs)
 		})
 
+		foundSpec(op, member, "a card the member just created, and the group and tag it is moved to", func() map[string]any {
+			return map[string]any{"id": newCard(), "title": unique("Found card"), "description": unique("Found"),
+				"group_id": manifest.Operations.GroupID, "status": "in_progress", "tag_id": manifest.Operations.TagID,
+				"due_date": dueIn(), "priority": "high", "snoozed_until": nil}
+		})
+
 		isolationSpec(op, "the member's card", func() map[string]any {
 			return map[string]any{"id": manifest.Operations.CardID, "title": "outsider"}
 		})
@@ -187,6 +193,12 @@ func describeBoardsUpdate() {
 			Expect(ok).To(BeTrue(), choiceWholeRecords+": boards/list lists board %d\n\n%s", manifest.Operations.BoardID, ex.Describe())
 			Expect(board["title"]).To(Equal(title), choiceWholeRecords)
 		})
+
+		// Serial: it renames the manifest's board, whose title a spec beside it reads back.
+		foundSpec(op, member, "the member's board", func() map[string]any {
+			return map[string]any{"id": manifest.Operations.BoardID, "title": unique("Found board"), "description": unique("Found"),
+				"color": "#336699", "icon": "star", "position": 1}
+		}, Serial)
 
 		isolationSpec(op, "the member's board", func() map[string]any {
 			return map[string]any{"id": manifest.Operations.BoardID, "title": "outsider"}
@@ -411,10 +423,12 @@ func describeGroupsDelete() {
 			for _, c := range memberCards(member) {
 				if g, _ := num(c, "group_id"); g == group {
 					id, _ := num(c, "id")
-					call(member, OpCardsUpdate, map[string]any{"id": id, "group_id": manifest.Operations.GroupID})
+					finding(bg, func() *Exchange {
+						return call(member, OpCardsUpdate, map[string]any{"id": id, "group_id": manifest.Operations.GroupID})
+					})
 				}
 			}
-			ex := call(member, op, map[string]any{"id": group})
+			ex := finding(bg, func() *Exchange { return call(member, op, map[string]any{"id": group}) }) // a group a push made a moment ago (ERR-8)
 			if ex.Status == 403 {
 				Skip("groups/delete answered 403 to the member deleting the group a master card push gave its project: which groups a member may delete is not shown (one a master board manages may be the superadmin's)")
 			}

@@ -77,7 +77,9 @@ type env struct {
 	// copiesAt is when the last push or sync that may copy master cards into the projects was
 	// sent: a deployment may carry it out after answering (D210).
 	copiesAt time.Time
-	vars     map[string]int
+	// createdAt is when the case's last create was answered with success (ERR-8's settle time).
+	createdAt time.Time
+	vars      map[string]int
 	// texts are the text values sent for each operation's field ("tagsCreate.name=x", lower
 	// case), so a repeated one is known (request.repeated).
 	texts map[string]bool
@@ -186,6 +188,7 @@ func (e *env) reset() {
 	e.removed = map[string]bool{}
 	e.deprec = map[int64]bool{}
 	e.thumbs = 0
+	e.createdAt = time.Time{}
 	e.vars = map[string]int{}
 }
 

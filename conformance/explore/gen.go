@@ -71,6 +71,10 @@ type request struct {
 	// neither states nor rules out ("business rules ... not shown"); also the text fields past
 	// their maximum length in UTF-16 units though within it in characters (wideIn, D219).
 	repeated []string
+	// found marks a request whose ids all name records that exist and that its caller may act
+	// on, and fresh one of them created in the case (namesFound); retried marks a request sent
+	// again after a 404 while such a record settled.
+	found, fresh, retried bool
 }
 
 // datesIn lists the date-time fields of fields that body sends a date in.

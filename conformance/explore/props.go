@@ -74,6 +74,10 @@ func checkAnswer(req request, ex *conformance.Exchange) *violation {
 			return &violation{Rule: rules.ERR7, Reason: fmt.Sprintf("%s refused a valid body with 422", op.ID),
 				Detail: "errors: " + strings.Join(keys, ", "), Go: "Expect(ex.Status).NotTo(Equal(422))", Sh: shNotStatus(422)}
 		}
+		if ex.Status == 404 && op.Listed(404) && req.found {
+			return &violation{Rule: rules.ERR8, Reason: fmt.Sprintf("%s answered 404 to a valid body naming records that exist", op.ID),
+				Go: "Expect(ex.Status).NotTo(Equal(404))", Sh: shNotStatus(404)}
+		}
 	case notFound:
 		// A 422 whose errors name only other fields refused their valid values, not the
 		// missing record: that is ERR-7, whatever the record (a length counted in bytes, say),

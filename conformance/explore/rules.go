@@ -29,7 +29,7 @@ func Statement(id rules.ID) string {
 func aspectOf(id rules.ID) string {
 	family, _, _ := strings.Cut(string(id), "-")
 	switch {
-	case id == rules.ERR4:
+	case id == rules.ERR4, id == rules.ERR8:
 		return conformance.AspectNotFound
 	case family == "AUTH":
 		return conformance.AspectAuth

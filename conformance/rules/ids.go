@@ -31,6 +31,7 @@ const (
 	ERR5      ID = "ERR-5"
 	ERR7      ID = "ERR-7"
 	ERR6      ID = "ERR-6"
+	ERR8      ID = "ERR-8"
 	LIMIT1    ID = "LIMIT-1"
 	LIMIT2    ID = "LIMIT-2"
 	LIMIT3    ID = "LIMIT-3"

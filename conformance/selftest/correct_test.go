@@ -1199,6 +1199,7 @@ var corrects = []correct{
 			}
 		},
 	},
+	lateLookups(),
 	perUserRate(300),
 	perUserRate(600),
 	slowTokenBucket(600),

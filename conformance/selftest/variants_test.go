@@ -263,6 +263,16 @@ var variants = []variant{
 				a.status, a.body = 200, success([]any{})
 			}
 		})},
+	{"answers 404 to a card update that names a tag, looking the tag up where tags are not kept", "ERR-8",
+		fake(conformance.OpCardsUpdate, func(_ *http.Request, req map[string]any) bool { return req["tag_id"] != nil }, 404,
+			map[string]any{"error": true, "message": "Tag not found.", "data": []any{}})},
+	{"answers 404 to an update of any master card but those it started with, looking them up in a cache filled at start", "ERR-8",
+		stateful(func(h httpHandler, m fixtures.Manifest) http.HandlerFunc {
+			return fake(conformance.OpMasterCardsUpdate, func(_ *http.Request, req map[string]any) bool {
+				id, ok := req["id"].(float64)
+				return ok && id < absentID && id != float64(m.Operations.MasterCardID) && id != float64(m.Operations.MasterTourCardID)
+			}, 404, map[string]any{"error": true, "message": "Card not found.", "data": []any{}})(h).ServeHTTP
+		})},
 	{"types data.version_id as an integer", "DOC-1",
 		rewrite(op(conformance.OpThemeVersionsDeprecate), func(_ *http.Request, req map[string]any, a *answer) {
 			if a.status == 200 {
