@@ -44,18 +44,26 @@ func serve(t *testing.T, wrap func(http.Handler) http.Handler) (*conformance.Cli
 	return c, m.Manifest
 }
 
-// TestReferencePasses runs a small fixed-seed explore run against the reference mock: every
-// property holds.
-func TestReferencePasses(t *testing.T) {
-	t.Parallel() // each serves its own mock
-	c, m := serve(t, nil)
-	res, err := explore.Run(context.Background(), c, m, explore.Options{Cases: 60, Seed: 20261122})
+// passes runs explore mode against the mock wrapped by wrap (nil: the mock alone) and fails the
+// test when a property breaks: the deployment it serves is one that what says.
+func passes(t *testing.T, wrap func(http.Handler) http.Handler, opts explore.Options, what string) explore.Result {
+	t.Helper()
+	c, m := serve(t, wrap)
+	res, err := explore.Run(context.Background(), c, m, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if res.Failure != nil {
-		t.Fatalf("the reference breaks a property:\n%s", res.Failure.Report())
+		t.Fatalf("explore fails %s:\n%s", what, res.Failure.Report())
 	}
+	return res
+}
+
+// TestReferencePasses runs a small fixed-seed explore run against the reference mock: every
+// property holds.
+func TestReferencePasses(t *testing.T) {
+	t.Parallel() // each serves its own mock
+	res := passes(t, nil, explore.Options{Cases: 60, Seed: 20261122}, "the reference")
 	t.Logf("%d cases, %d calls in %s (%.0f cases/s)", res.Cases, res.Calls, res.Elapsed, float64(res.Cases)/res.Elapsed.Seconds())
 }
 
