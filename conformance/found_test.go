@@ -35,7 +35,7 @@ func foundSpec(op Operation, as role, what string, body func() map[string]any, d
 // expectFound sends body to op as r and fails on a 404 that lasts (finding).
 func expectFound(ctx SpecContext, r role, op Operation, body map[string]any) {
 	GinkgoHelper()
-	ex := finding(ctx, func() *Exchange { return call(r, op, body) })
+	ex := findingWhile(ctx, func() *Exchange { return call(r, op, body) }, func(ex *Exchange) bool { return ex.Status == 404 })
 	Expect(ex.Status).NotTo(Equal(404), "%s: every id of the request names a record that exists and that %s may act on, yet the answer is 404 (resource not found), still %s after the first\n\n%s",
 		Cite(rules.ERR8), r, cfg.PushWait, ex.Describe())
 }
@@ -47,8 +47,15 @@ func expectFound(ctx SpecContext, r role, op Operation, body map[string]any) {
 // list may show it late (LIST-1). A refusal creates nothing, so sending a create again is safe.
 func finding(ctx context.Context, send func() *Exchange) *Exchange {
 	GinkgoHelper()
+	return findingWhile(ctx, send, func(ex *Exchange) bool { return ex.Status == 404 || ex.Status == 422 })
+}
+
+// findingWhile is finding, sending again while notYet says the answer may be one of a record
+// not found yet.
+func findingWhile(ctx context.Context, send func() *Exchange, notYet func(*Exchange) bool) *Exchange {
+	GinkgoHelper()
 	ex := send()
-	for deadline := time.Now().Add(cfg.PushWait); (ex.Status == 404 || ex.Status == 422) && time.Now().Before(deadline); ex = send() {
+	for deadline := time.Now().Add(cfg.PushWait); notYet(ex) && time.Now().Before(deadline); ex = send() {
 		select {
 		case <-ctx.Done():
 			return ex
