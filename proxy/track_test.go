@@ -163,3 +163,41 @@ func TestProxyJudgesRemainingAfterQuietMinutes(t *testing.T) {
 // slidingQuiet is how long a tracker must have watched before a run for LIMIT-1 to judge it:
 // the two minutes a sliding-window counter looks back and the slack (check.SlidingQuiet).
 const slidingQuiet = check.SlidingQuiet + time.Second
+
+// A card the caller created and then updates is found (ERR-8): a deployment answering 404 to
+// the update breaks it once the list lag has passed; within the lag (a replica behind the
+// writes) it is not judged, and the reference mock breaks nothing.
+func TestProxyJudgesACreatedRecordIsFound(t *testing.T) {
+	const pCardsCreate, pCardsUpdate = "/services/operations/v1/operations/cards/create", "/services/operations/v1/operations/cards/update"
+	lost := func(status *int, _ http.Header, body map[string]any) {
+		*status, body["error"], body["message"], body["data"] = http.StatusNotFound, true, "Card not found.", []any{}
+	}
+	for _, c := range []struct {
+		name     string
+		upstream http.Handler
+		lag      time.Duration
+		want     []string
+	}{
+		{"the reference mock", newMock(t), -1, nil},
+		{"an update that never finds the card, past the lag", breakAnswer(newMock(t), pCardsUpdate, lost), -1, []string{string(rules.ERR8)}},
+		{"an update that does not find it yet, within the lag", breakAnswer(newMock(t), pCardsUpdate, lost), time.Minute, nil},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			s := startProxyWith(t, c.upstream, proxy.Config{ListLag: c.lag})
+			token := s.login(t, manifest().Users.Member)
+			created := s.post(t, pCardsCreate, token, `{"title": "to be found"}`)
+			var answer struct {
+				Data struct {
+					Card struct{ ID int64 } `json:"card"`
+				} `json:"data"`
+			}
+			if err := json.Unmarshal(created.body, &answer); err != nil || answer.Data.Card.ID == 0 {
+				t.Fatalf("cards/create: %s", created.body)
+			}
+			got := violations(s.post(t, pCardsUpdate, token, fmt.Sprintf(`{"id": %d, "title": "found"}`, answer.Data.Card.ID)))
+			if !slices.Equal(got, c.want) {
+				t.Errorf("violations %v, want %v", got, c.want)
+			}
+		})
+	}
+}

@@ -23,7 +23,8 @@ const quickGap = 2 * time.Second
 
 // Tracker judges the rules that span the exchanges of one caller (D123): X-RateLimit-Remaining
 // counts down on answers in a row (LIMIT-1), and a successful create shows up in the caller's
-// next list (LIST-1 for tags and master boards, COMMENT-1 for a card's comments), and a cart
+// next list (LIST-1 for tags and master boards, COMMENT-1 for a card's comments) and is found by
+// its id (ERR-8), and a cart
 // item removed stays removed while each removal lowers item_count (CART-1, CART-2), and a card's
 // status update answers the status given unless another update overlapped it (TRANS-1). It is safe
 // for concurrent use; the caller key is whatever identifies a caller (the proxy uses its bearer
@@ -42,8 +43,9 @@ type Tracker struct {
 
 // trail is what a Tracker remembers of one caller.
 type trail struct {
-	rate  map[string]rateMark // by operationId
-	lists map[string]listMark // the last list, by list key
+	rate  map[string]rateMark  // by operationId
+	lists map[string]listMark  // the last list, by list key
+	made  map[string]time.Time // records the caller's creates made ("card 12"), when answered (found.go)
 }
 
 // listMark is the last list of one kind to one caller and the creates that came after it.
@@ -114,8 +116,16 @@ func (t *Tracker) Judge(caller string, ex Exchange, sent, answered time.Time) []
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.traffic.saw(sent) // a refusal may count against a limit too
+	if tr := t.callers[caller]; tr != nil && caller != "" {
+		if vs := tr.found(ex, answered, t.lag); len(vs) > 0 {
+			return vs
+		}
+	}
 	if ex.Status < 200 || ex.Status >= 300 || ex.BodyPartial {
 		return nil
+	}
+	if !RefusedInSuccess(ex.Op, ex.Status, ex.Body) {
+		t.deleted(ex)
 	}
 	vs := t.removal(ex, sent, answered)
 	vs = append(vs, t.givenStatus(ex, sent, answered)...)
@@ -130,6 +140,7 @@ func (t *Tracker) Judge(caller string, ex Exchange, sent, answered time.Time) []
 		tr = &trail{rate: map[string]rateMark{}, lists: map[string]listMark{}}
 		t.callers[caller] = tr
 	}
+	tr.remember(ex, answered)
 	vs = append(vs, tr.countDown(ex, sent, answered, &t.traffic)...)
 	vs = append(vs, tr.listed(ex, sent, answered, t.lag)...)
 	return vs

@@ -119,7 +119,7 @@ var All = []Rule{
 		Statement: "A value exactly at the bound of its constraint (longest length, smallest or largest number, each enumeration value), and null for a field the interface marks null, is valid: no validation error names the field."},
 	{ID: ERR4, By: Suite | Explore, Source: "Errors (rule 2)",
 		Statement: "On an operation that lists 404, a record that does not exist is answered with 404 in shape (a)."},
-	{ID: ERR8, By: Suite | Explore, Source: "Errors (404: resource not found; rule 2)",
+	{ID: ERR8, By: Suite | Proxy | Explore, Source: "Errors (404: resource not found; rule 2)",
 		Statement: "A record that exists is found: on an operation that lists 404, a request whose ids all name records the caller may act on (records of its own project, the fixtures' or ones it created, and master records for the superadmin; a user's id aside, since the interface describes no user record) is not answered 404. A record the deployment has just created may take as long to be found as a list may take to show it (`CONFORMANCE_PUSH_WAIT`, 20 seconds by default)."},
 	{ID: ID1, By: Suite | Explore, Source: "Errors (rule 2); Endpoints (the codes listed per operation)",
 		Statement: "An id field naming a record that does not exist (a user's id aside: the interface describes no user record), sent by a caller allowed to call the operation, is answered in a status the operation lists, in that status's shape; it is a refusal, never a success, on an operation that lists 404, and, for a required field, on an operation whose codes are not shown (a create attached to nothing); where the field names the record an update, delete or action acts on, the refusal is 404."},
