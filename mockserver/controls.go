@@ -356,6 +356,9 @@ func DecodeState(b []byte) (StateFile, error) {
 	if bad := inexactStateName(b); bad != "" {
 		return StateFile{}, errors.New(bad)
 	}
+	if bad := nullRecord(b); bad != "" {
+		return StateFile{}, errors.New(bad)
+	}
 	if bad := spec.InvalidText(b); len(bad) > 0 {
 		return StateFile{}, fmt.Errorf("decode snapshot: %s must be valid UTF-8 text", strings.Join(bad, ", "))
 	}
@@ -506,13 +509,15 @@ func (s *Server) handleStatePut(w http.ResponseWriter, r *http.Request) {
 
 // stateTimeFields are a snapshot's date-times the API would refuse, under state, worded as the
 // other rules of its records (snapshotProblems).
-// Then a member named in another case than its field's (inexactStateName), once the body is
-// JSON (the decoder words other problems).
+// Then a member named in another case than its field's (inexactStateName), or a record that
+// is null (nullRecord), once the body is JSON (the decoder words other problems).
 func stateTimeFields(body []byte) map[string][]string {
 	bad := snapshotTimeProblems(body)
 	if len(bad) == 0 && json.Valid(body) {
 		if name := inexactStateName(body); name != "" {
 			bad = []string{name}
+		} else if null := nullRecord(body); null != "" {
+			bad = []string{null}
 		}
 	}
 	if len(bad) == 0 {

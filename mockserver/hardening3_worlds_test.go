@@ -1,7 +1,10 @@
 package mockserver_test
 
 import (
+	"bufio"
+	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"strings"
 	"sync"
@@ -199,9 +202,38 @@ func TestWorldNameEscapedSlash(t *testing.T) {
 	if st != 400 || !strings.Contains(body, `send \"abc\"`) || strings.Contains(body, "not valid") {
 		t.Errorf("/__worlds/%%61bc/__mock/clock: %d %s, want 400 saying to send \"abc\"", st, body)
 	}
+	// A name of letters no world name takes, escaped or sent as raw UTF-8 (a client may do
+	// either), is quoted both ways without saying which the client sent.
+	for _, path := range []string{"/__worlds/%C3%A9/__mock/clock", "/__worlds/\u00e9/__mock/clock"} {
+		st, body = rawGet(t, m.url, path)
+		if st != 400 || !strings.Contains(body, `\"é\" (\"%C3%A9\" escaped)`) || strings.Contains(body, "sent as") {
+			t.Errorf("%q: %d %s, want 400 quoting the name and its escaped form", path, st, body)
+		}
+	}
 	if names := m.worldNames(t); names != "default" {
 		t.Errorf("worlds %s, want only default", names)
 	}
+}
+
+// rawGet sends GET path over a plain connection, bytes as written (raw UTF-8 included), and
+// returns the status and body.
+func rawGet(t *testing.T, base, path string) (int, string) {
+	t.Helper()
+	conn, err := net.Dial("tcp", strings.TrimPrefix(base, "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	if _, err := fmt.Fprintf(conn, "GET %s HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n", path); err != nil {
+		t.Fatal(err)
+	}
+	res, err := http.ReadResponse(bufio.NewReader(conn), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	b, _ := io.ReadAll(res.Body)
+	return res.StatusCode, string(b)
 }
 
 // Every world has the same passwords, so wrong guesses spread over worlds count together: 40

@@ -112,7 +112,9 @@ func New(cfg Config) (*Server, error) {
 	s.unbound = newRateLimiter(cfg.RateLimit, s.base.WindowNow)
 	def, err := s.newWorld(DefaultWorld, Source{Seed: cfg.Seed, Scenario: cfg.Scenario}, s.base.Now())
 	if err != nil {
-		return nil, fmt.Errorf("new mock server: %w", err)
+		// The scenario's dates are offsets from the mock's time: at that time (--now) one
+		// falls outside the years a date may take, or the scenario cannot be built at all.
+		return nil, &ConfigError{Err: fmt.Errorf("the default world cannot be built at %s (--now, --scenario): %w", s.base.Now().UTC().Format(time.RFC3339), err)}
 	}
 	s.worlds = &registry{max: cfg.MaxWorlds, def: def, named: map[string]*world{}, building: map[string]chan struct{}{}, dropped: map[string]string{}, logger: logger}
 	s.flows.reclaim = s.worlds.reclaimFlow

@@ -2,6 +2,7 @@ package mockserver
 
 import (
 	"bytes"
+	"encoding/json"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -25,6 +26,8 @@ func TestSnapshotNamesAreExactAtEveryDepth(t *testing.T) {
 		{`"cards":`, `"Cards":`, `member Cards is not known (names are written exactly: cards)`},
 		{`"user_id":`, `"User_Id":`, `[0].User_Id is not known (names are written exactly: user_id)`},
 		{`"title":`, `"\u0054itle":`, `[0].Title is not known`}, // escaped, it is still not "title"
+		// A record that is null is named as such, not refused field by field.
+		{`"cards":[`, `"cards":[null,`, `cards[0] is null: each record of cards is an object`},
 	} {
 		body := strings.Replace(snapshot, tc.from, tc.to, 1)
 		if body == snapshot {
@@ -46,5 +49,26 @@ func TestSnapshotNamesAreExactAtEveryDepth(t *testing.T) {
 	}
 	if _, err := DecodeState([]byte(snapshot)); err != nil {
 		t.Errorf("the world's own snapshot: %v", err)
+	}
+}
+
+// An object where a text belongs is the type error it is, not its members unknown names.
+func TestSnapshotObjectForATextIsATypeError(t *testing.T) {
+	s, err := New(Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := httptest.NewRecorder()
+	s.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/__mock/state", nil))
+	var snap map[string]any
+	if err := json.Unmarshal(rec.Body.Bytes(), &snap); err != nil {
+		t.Fatal(err)
+	}
+	snap["cards"].([]any)[0].(map[string]any)["title"] = map[string]any{"a": 1}
+	body, _ := json.Marshal(snap)
+	rec = httptest.NewRecorder()
+	s.ServeHTTP(rec, httptest.NewRequest(http.MethodPut, "/__mock/state", bytes.NewReader(body)))
+	if rec.Code != http.StatusUnprocessableEntity || !strings.Contains(rec.Body.String(), "cards[0].title field must be a string") || strings.Contains(rec.Body.String(), "not known") {
+		t.Errorf("PUT /__mock/state with an object for a card's title: %d %s", rec.Code, rec.Body)
 	}
 }

@@ -85,7 +85,7 @@ func badWorldName(name string, err error) string {
 		if CheckWorldName(plain) == nil {
 			return fmt.Sprintf("The world name %q is sent with %%-escapes; a world name is read as sent, without unescaping: send %q.", clip(name, 80), clip(plain, 80))
 		}
-		return fmt.Sprintf("The world name %q (sent as %q) is not valid: %s.", clip(plain, 80), clip(name, 80), err)
+		return fmt.Sprintf("The world name %q (%q escaped) is not valid: %s.", clip(plain, 80), clip(name, 80), err)
 	}
 	return fmt.Sprintf("The world name %q is not valid: %s.", clip(name, 80), err)
 }

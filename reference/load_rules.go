@@ -12,9 +12,11 @@ import (
 	"github.com/opsapi/mocktoolkit/internal/text"
 )
 
-// maxID is the largest id a snapshot may hold (D76): the largest integer a JavaScript client
+// MaxID is the largest id a record may hold (D76): the largest integer a JavaScript client
 // reads exactly (2^53 − 1), far enough from int64's end that the next id never wraps.
-const maxID = 1<<53 - 1
+const MaxID = 1<<53 - 1
+
+const maxID = MaxID
 
 // maxCredential bounds a user's e-mail and password in a snapshot (D76): a login must carry
 // them, and a body holds at most 1 MiB (a snapshot gave a user a 1.5 MB password, and its

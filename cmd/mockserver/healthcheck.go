@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"time"
 )
 
@@ -59,7 +60,7 @@ func runHealthcheck(ctx context.Context, args []string, getenv environ, std stdi
 	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
 	res, err := http.DefaultClient.Do(req)
 	if err != nil {
-		return fmt.Errorf("healthcheck: %s did not answer: %w", url, err)
+		return fmt.Errorf("healthcheck: %s did not answer: %s", url, unanswered(err))
 	}
 	defer res.Body.Close()
 	_, _ = io.Copy(io.Discard, io.LimitReader(res.Body, 1<<16))
@@ -112,4 +113,19 @@ func containerAddr() (string, bool) {
 		}
 	}
 	return addr, found
+}
+
+// unanswered words why a request got no answer, without the client's restatement of the URL.
+func unanswered(err error) string {
+	switch {
+	case errors.Is(err, syscall.ECONNREFUSED):
+		return "nothing listens there (connection refused)"
+	case errors.Is(err, context.DeadlineExceeded), os.IsTimeout(err):
+		return fmt.Sprintf("no answer within %s", healthTimeout)
+	}
+	var op *net.OpError
+	if errors.As(err, &op) && op.Err != nil {
+		return op.Err.Error()
+	}
+	return err.Error()
 }

@@ -214,7 +214,7 @@ func listenError(addr string, err error) error {
 	case errors.Is(err, syscall.EACCES):
 		why = "this user may not listen on that port (ports below 1024 need privileges)"
 	case errors.As(err, &dns):
-		why = "the host name does not resolve"
+		why = "the host is neither an IP address nor a name that resolves (an IPv4 address has four parts from 0 to 255)"
 	}
 	return fmt.Errorf("--addr %s: cannot listen: %s", addr, why)
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -200,5 +201,39 @@ func TestRangeErrorsNameTheVariable(t *testing.T) {
 		if _, err := parseFlags(nil, env, io.Discard); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s=%s: %v, want %q", c.key, c.value, err, c.want)
 		}
+	}
+}
+
+// A scenario whose dates fall past year 9999 at --now cannot be built: a flag error (exit 2)
+// naming the flags, not an internal failure (exit 1).
+func TestAScenarioUnbuildableAtNowIsAFlagError(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "far.yaml")
+	yml := "name: far\nbase: empty\nboards:\n  - ref: b\n    title: B\ngroups:\n  - ref: g\n    board: b\n    title: G\ncards:\n  - ref: c\n    group: g\n    title: C\n    due_date: now+400d\n"
+	if err := os.WriteFile(file, []byte(yml), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, sub := range [][]string{{"fixtures"}, {}} {
+		var out, errw bytes.Buffer
+		err := run(context.Background(), append(sub, "--addr", "127.0.0.1:1", "--now", "9998-12-31T23:59:59Z", "--scenario", file), noEnv, &out, &errw)
+		var exit *exitError
+		if !errors.As(err, &exit) || exit.code != 2 {
+			t.Errorf("%v: run: %v, want exit 2", sub, err)
+		}
+		if msg := errw.String() + fmt.Sprint(err); !strings.Contains(msg, "--now") || strings.Contains(msg, "new mock server") {
+			t.Errorf("%v: the message does not name --now in the command's words: %s", sub, msg)
+		}
+	}
+}
+
+// A health check of an address nothing listens on says so, without the HTTP client's own
+// restatement of the request; a scenario folder that does not exist is named as such.
+func TestHealthcheckWordsARefusedConnection(t *testing.T) {
+	err := run(context.Background(), []string{"healthcheck", "--addr", "127.0.0.1:1"}, noEnv, &bytes.Buffer{}, &bytes.Buffer{})
+	if err == nil || !strings.Contains(err.Error(), "nothing listens there (connection refused)") || strings.Contains(err.Error(), "dial tcp") {
+		t.Errorf("healthcheck of a closed port: %v", err)
+	}
+	err = run(context.Background(), []string{"--addr", "127.0.0.1:1", "--scenarios", "/nonexistent-scenarios"}, noEnv, &bytes.Buffer{}, &bytes.Buffer{})
+	if err == nil || !strings.Contains(err.Error(), "--scenarios: /nonexistent-scenarios: no such folder") {
+		t.Errorf("a scenario folder that does not exist: %v", err)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -170,7 +171,14 @@ func loadScenarioDir(dir string) (map[string]*fixtures.ScenarioFile, error) {
 	}
 	byFolded := map[string]*fixtures.ScenarioFile{} // names differing only in case collide
 	entries, err := os.ReadDir(dir)
-	if err != nil {
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, fmt.Errorf("%s: no such folder", dir)
+	case errors.Is(err, fs.ErrPermission):
+		return nil, fmt.Errorf("%s: this user may not read the folder", dir)
+	case err != nil && strings.Contains(err.Error(), "not a directory"):
+		return nil, fmt.Errorf("%s: a file, not a folder (--scenario takes one file)", dir)
+	case err != nil:
 		return nil, err
 	}
 	var problems []error // every file's, at once; nothing loads while there is one (D145)
