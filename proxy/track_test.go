@@ -201,3 +201,31 @@ func TestProxyJudgesACreatedRecordIsFound(t *testing.T) {
 		})
 	}
 }
+
+// A card in a group deleted since may rightly be gone (what becomes of a deleted group's cards
+// is not stated; the reference removes them, D25): the mock's 404 for it breaks nothing.
+func TestProxyDoesNotJudgeACardOfADeletedGroup(t *testing.T) {
+	const pCardsCreate, pCardsUpdate, pGroupsDelete = "/services/operations/v1/operations/cards/create", "/services/operations/v1/operations/cards/update", "/services/operations/v1/operations/groups/delete"
+	s := startProxyWith(t, newMock(t), proxy.Config{ListLag: -1})
+	token := s.login(t, manifest().Users.Member)
+	group := manifest().Operations.GroupID
+	created := s.post(t, pCardsCreate, token, fmt.Sprintf(`{"title": "in a group to delete", "group_id": %d}`, group))
+	var answer struct {
+		Data struct {
+			Card struct{ ID int64 } `json:"card"`
+		} `json:"data"`
+	}
+	if err := json.Unmarshal(created.body, &answer); err != nil || answer.Data.Card.ID == 0 {
+		t.Fatalf("cards/create: %s", created.body)
+	}
+	if del := s.post(t, pGroupsDelete, token, fmt.Sprintf(`{"id": %d}`, group)); del.status != http.StatusOK {
+		t.Fatalf("groups/delete: %d %s", del.status, del.body)
+	}
+	up := s.post(t, pCardsUpdate, token, fmt.Sprintf(`{"id": %d, "title": "gone?"}`, answer.Data.Card.ID))
+	if up.status != http.StatusNotFound {
+		t.Fatalf("the mock kept the card of a deleted group (D25): %d %s", up.status, up.body)
+	}
+	if got := violations(up); len(got) > 0 {
+		t.Errorf("violations %v for a card of a deleted group, want none", got)
+	}
+}

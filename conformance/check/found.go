@@ -101,8 +101,10 @@ func (tr *trail) found(ex Exchange, answered time.Time, lag time.Duration) []Vio
 	return []Violation{{Rule: rules.ERR8, Detail: fmt.Sprintf("%s answered 404 to a valid request naming only records this caller's own creates made (%s), %s after the last was created", ex.Op.ID, strings.Join(named, ", "), answered.Sub(last).Round(time.Second))}}
 }
 
-// deleted forgets a group a successful groups/delete removed, for every caller: a master group
-// may be deleted that way by a deployment that allows it.
+// deleted forgets, for every caller, what a successful groups/delete may have removed: the
+// group (a master group, where a deployment allows deleting one that way) and every card and
+// master card, since what becomes of a deleted group's cards is not stated (the reference
+// removes them, D25) and the tracker does not know which group holds which card.
 func (t *Tracker) deleted(ex Exchange) {
 	if ex.Op.ID != "groupsDelete" {
 		return
@@ -110,10 +112,12 @@ func (t *Tracker) deleted(ex Exchange) {
 	var req struct {
 		ID json.Number `json:"id"`
 	}
-	if json.Unmarshal(ex.ReqBody, &req) != nil {
-		return
-	}
+	_ = json.Unmarshal(ex.ReqBody, &req)
 	for _, tr := range t.callers {
-		delete(tr.made, "master group "+req.ID.String())
+		for key := range tr.made {
+			if strings.HasPrefix(key, "card ") || strings.HasPrefix(key, "master card ") || key == "master group "+req.ID.String() {
+				delete(tr.made, key)
+			}
+		}
 	}
 }

@@ -37,6 +37,8 @@ func TestTrackerJudgesARecordTheCallerCreatedIsFound(t *testing.T) {
 		{"another id than the one created", "Bearer t", []check.Exchange{create, notFound("cardsUpdate", `{"id":13}`)}, 3 * time.Second, false},
 		{"a master group the caller created", "Bearer t", []check.Exchange{group, notFound("masterGroupsUpdate", `{"id":7,"title":"G2"}`)}, 3 * time.Second, true},
 		{"a master group deleted since", "Bearer t", []check.Exchange{group, deleted, notFound("masterGroupsUpdate", `{"id":7,"title":"G2"}`)}, 3 * time.Second, false},
+		// What becomes of a deleted group's cards is not stated: the reference removes them.
+		{"a card after any group was deleted", "Bearer t", []check.Exchange{create, deleted, notFound("cardsUpdate", `{"id":12,"title":"New"}`)}, 3 * time.Second, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
