@@ -229,6 +229,9 @@ func validationSpecs(op Operation, fr fieldRules) {
 			}
 		case "maxLength":
 			reject(fmt.Sprintf("%q of %d characters (max %d)", c.field, c.n+1, c.n), strings.Repeat("x", c.n+1))
+			// Past the bound in every count (characters, UTF-16 units, bytes): a deployment that
+			// checks only plain ASCII text, or cuts other text to fit, is caught too.
+			reject(fmt.Sprintf("%q of %d characters (max %d), of two and three bytes in UTF-8", c.field, c.n+1, c.n), wideChars(c.n+1, "€"))
 			if c.chars {
 				// What a character is, beyond the Basic Multilingual Plane, is not shown: a
 				// deployment counting UTF-16 units (Java, JavaScript) counts an emoji as two.

@@ -1,6 +1,7 @@
 package check_test
 
 import (
+	"fmt"
 	"net/http"
 	"slices"
 	"testing"
@@ -57,6 +58,40 @@ func TestTrackerJudgesARecordTheCallerCreatedIsFound(t *testing.T) {
 			}
 			if slices.Contains(got, rules.ERR8) != tt.want {
 				t.Errorf("violations %v, want ERR-8: %v", got, tt.want)
+			}
+		})
+	}
+}
+
+// GROUP-1 on traffic: a group a delete removed is not deleted again with success, whoever sends
+// the second delete; a sync in between (it may make a group with a freed id) and an overlap are
+// not judged.
+func TestTrackerJudgesAGroupDeletedTwice(t *testing.T) {
+	del := answer(op(t, "groupsDelete"), "57", `{"id":9}`, `{"error":false,"message":"ok","data":[]}`)
+	sync := answer(op(t, "masterBoardsSync"), "56", `{"board_id":1}`, `{"error":false,"message":"ok","data":{"synced_count":1,"boards_created":0,"skipped_no_access":0}}`)
+	for _, tt := range []struct {
+		name  string
+		steps []check.Exchange
+		gap   time.Duration // between one step's answer and the next's sending (negative: overlap)
+		want  bool
+	}{
+		{"deleted twice", []check.Exchange{del, del}, time.Second, true},
+		{"a sync in between", []check.Exchange{del, sync, del}, time.Second, false},
+		{"two deletes overlapping", []check.Exchange{del, del}, -5 * time.Millisecond, false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			tr := check.NewTracker()
+			at := trackStart
+			var got []rules.ID
+			for i, ex := range tt.steps {
+				caller := fmt.Sprintf("Bearer %d", i) // another caller each time: a group is everyone's
+				for _, v := range tr.Judge(caller, ex, at, at.Add(10*time.Millisecond)) {
+					got = append(got, v.Rule)
+				}
+				at = at.Add(10*time.Millisecond + tt.gap)
+			}
+			if slices.Contains(got, rules.GROUP1) != tt.want {
+				t.Errorf("violations %v, want GROUP-1: %v", got, tt.want)
 			}
 		})
 	}

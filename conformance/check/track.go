@@ -32,7 +32,8 @@ const quickGap = 2 * time.Second
 type Tracker struct {
 	mu      sync.Mutex
 	callers map[string]*trail
-	carts   map[string]cartMark // by session token: cart removal is public
+	carts   map[string]cartMark  // by session token: cart removal is public
+	gone    map[string]time.Time // groups a delete removed, by id, when answered (groups.go)
 	// statuses are the recent status updates of each master card, by id, whoever sent them
 	// (StatusSent): another caller's update may be what an answer shows.
 	statuses map[string][]*statusWrite
@@ -91,6 +92,7 @@ func (t *Tracker) Rebuilt(build string) {
 	if t.build != "" && t.build != build {
 		clear(t.callers)
 		clear(t.carts)
+		clear(t.gone)
 	}
 	t.build = build
 }
@@ -102,6 +104,7 @@ func (t *Tracker) Forget() {
 	defer t.mu.Unlock()
 	clear(t.callers)
 	clear(t.carts)
+	clear(t.gone)
 }
 
 // Judge records ex, an exchange of caller whose request was sent at sent and answered at
@@ -124,10 +127,12 @@ func (t *Tracker) Judge(caller string, ex Exchange, sent, answered time.Time) []
 	if ex.Status < 200 || ex.Status >= 300 || ex.BodyPartial {
 		return nil
 	}
-	if !RefusedInSuccess(ex.Op, ex.Status, ex.Body) {
+	var vs []Violation
+	if !RefusedInSuccess(ex.Op, ex.Status, ex.Body) { // a refusal, though 2xx, changed nothing (D209)
 		t.deleted(ex)
+		vs = t.groupDelete(ex, sent, answered)
 	}
-	vs := t.removal(ex, sent, answered)
+	vs = append(vs, t.removal(ex, sent, answered)...)
 	vs = append(vs, t.givenStatus(ex, sent, answered)...)
 	if caller == "" {
 		return vs

@@ -5,6 +5,9 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"os/exec"
+	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -20,9 +23,13 @@ const absent = 2147480001
 
 // TestFindsTagLookedUpElsewhere: a card update that names a tag looks it up where tags are not
 // kept, so it answers 404 though the tag and the card exist: ERR-8.
+//
+// The case names a card it created a moment before: its reproduction asks again while the card
+// may not be found yet (a replica), as the run did, the script for up to SETTLE_SECONDS and the
+// pasted spec with the suite's finding.
 func TestFindsTagLookedUpElsewhere(t *testing.T) {
 	t.Parallel() // each serves its own mock
-	findsPlanted(t, func(h http.Handler) http.Handler {
+	f := findsPlanted(t, func(h http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			raw, _ := io.ReadAll(r.Body)
 			var req map[string]any
@@ -34,6 +41,20 @@ func TestFindsTagLookedUpElsewhere(t *testing.T) {
 			h.ServeHTTP(w, cloneTo(r, r.URL.Path, raw))
 		})
 	}, 200, rules.ERR8)
+	if script := f.Script(); !strings.Contains(script, "ask again, for up to SETTLE_SECONDS") {
+		t.Errorf("the script sends the update of a new card once:\n%s", script)
+	}
+	spec := f.GoSpec()
+	if !strings.Contains(spec, "finding(ctx, func() *Exchange") {
+		t.Fatalf("the pasted spec sends the update of a new card once:\n%s", spec)
+	}
+	fulltest.Require(t, "building the suite with a pasted reproduction")
+	dir := pasteIntoSuite(t, spec)
+	cmd := exec.Command("go", "vet", "./"+filepath.Base(dir))
+	cmd.Dir = filepath.Dir(dir)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("the pasted spec does not build in the suite: %v\n%s\n%s", err, out, spec)
+	}
 }
 
 // lateLookups answers 404, as for an absent record, to a request naming by id a record created

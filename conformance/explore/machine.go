@@ -155,13 +155,20 @@ func (r *runner) send(t *rapid.T, e *env, req request) (*conformance.Exchange, i
 	if e == r.target {
 		r.calls.Add(1)
 		r.waits.Add(int64(ex.Retries))
+		req.found, req.fresh = namesFound(req.op.ID, req.body, shown)
+		call := Call{Op: req.op, As: req.as, Body: shown, Raw: string(ex.ReqBody), Status: ex.Status, Invalid: req.invalid(), Auth: req.auth,
+			Settle: req.fresh && req.intent == accepted}
 		idx = len(r.trace)
-		r.trace = append(r.trace, Call{Op: req.op, As: req.as, Body: shown, Raw: string(ex.ReqBody), Status: ex.Status, Invalid: req.invalid(), Auth: req.auth})
+		if req.retried && idx > 0 {
+			idx-- // the same request sent again while its record settles: one call of the case
+			r.trace[idx] = call
+		} else {
+			r.trace = append(r.trace, call)
+		}
 		req.repeated = append(append(e.repeats(req.op.ID, body), datesIn(r.schemas[req.op.ID], body)...), wideIn(r.schemas[req.op.ID], body)...)
 		if copies[req.op.ID] {
 			e.copiesAt = time.Now()
 		}
-		req.found, req.fresh = namesFound(req.op.ID, req.body, shown)
 		v := checkAnswer(req, ex)
 		if v != nil && (v.Rule == rules.ERR8 || v.Rule == rules.ERR7) && req.fresh && r.settling(e) {
 			// A record the case just created may be found only once a replica has it: ask again.

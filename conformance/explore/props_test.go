@@ -20,7 +20,7 @@ import (
 
 // findsPlanted runs explore mode, bounded by a number of cases, against the reference mock
 // wrapped by a handler that breaks one rule, and wants the run to fail on that rule.
-func findsPlanted(t *testing.T, wrap func(http.Handler) http.Handler, cases int, want rules.ID) {
+func findsPlanted(t *testing.T, wrap func(http.Handler) http.Handler, cases int, want rules.ID) *explore.Failure {
 	t.Helper()
 	c, m := serve(t, wrap)
 	res, err := explore.Run(context.Background(), c, m, explore.Options{Cases: cases, Seed: 20261123, ShrinkReplays: 20})
@@ -34,6 +34,7 @@ func findsPlanted(t *testing.T, wrap func(http.Handler) http.Handler, cases int,
 		t.Fatalf("want %s, got:\n%s", want, res.Failure.Report())
 	}
 	t.Logf("found by case %d:\n%s", res.FoundAt, res.Failure.Report())
+	return res.Failure
 }
 
 // TestFindsScopeBreak: a tour card update refused for a card of the project still applies

@@ -23,8 +23,8 @@ func (f *Failure) Script() string {
 	fmt.Fprintf(&b, "# explore mode reproduction: %s (seed %d)\n", f.Rule, f.Seed)
 	fmt.Fprintf(&b, "# %s\n# broken: %s\n", Statement(f.Rule), f.Reason)
 	b.WriteString("# needs curl and jq; set BASE_URL and the variables below (tokens from /v1/authenticate)\n")
-	if strings.Contains(f.ShCheck, "SETTLE_SECONDS") {
-		b.WriteString("# SETTLE_SECONDS (20 by default): how long a list may take to show a write before the script calls it broken\n")
+	if strings.Contains(f.ShCheck, "SETTLE_SECONDS") || slices.ContainsFunc(f.Calls, func(c Call) bool { return c.Settle }) {
+		b.WriteString("# SETTLE_SECONDS (20 by default): how long a list may take to show a write, and a new record to be found, before the script calls it broken\n")
 	}
 	b.WriteString("set -eu\n")
 	vars := map[string]bool{"BASE_URL": true}
@@ -77,6 +77,11 @@ broken() { echo "broken: $RULE: $*" >&2; exit 1; }
 			fmt.Fprintf(&b, "call%d() { post %s \"%s\" %s; }\n", i+1, c.Op.Path, tok, shellBody(c.Body))
 		}
 		fmt.Fprintf(&b, "out%d=$(call%d)\n", i+1, i+1)
+		if c.Settle {
+			fmt.Fprintf(&b, "waited=0 # it names a record just created, which may be found late (a replica): ask again, for up to SETTLE_SECONDS\n"+
+				"while { [ \"$(status \"$out%d\")\" = 404 ] || [ \"$(status \"$out%d\")\" = 422 ]; } && [ \"$waited\" -lt \"${SETTLE_SECONDS:-20}\" ]; do\n"+
+				"  sleep 1; waited=$((waited + 1)); out%d=$(call%d)\ndone\n", i+1, i+1, i+1, i+1)
+		}
 		fmt.Fprintf(&b, "echo \"%d. %s: $(status \"$out%d\")\"\n", i+1, c.Op.ID, i+1)
 		if c.Var != "" {
 			fmt.Fprintf(&b, "%s=$(body \"$out%d\" | jq -r '.%s')\n", c.Var, i+1, c.VarPath)
@@ -141,6 +146,8 @@ func (f *Failure) GoSpec() string {
 			// (its Retry-After may be ten minutes).
 			fmt.Fprintf(&b, "\tex%d := send(Request{Op: Op%s, As: %q, Token: token(%s, Op%s), Body: %s, NoRetry: true}) // the run saw %d\n",
 				i+1, exported(c.Op.ID), c.As.goName(), c.As.goName(), exported(c.Op.ID), goBody(c.Body), c.Status)
+		} else if c.Settle { // a record just created may be found late: finding asks again (ERR-8)
+			fmt.Fprintf(&b, "\tex%d := finding(ctx, func() *Exchange { return %s(%s, Op%s, %s) }) // the run saw %d\n", i+1, fn, c.As.goName(), exported(c.Op.ID), goBody(c.Body), c.Status)
 		} else {
 			fmt.Fprintf(&b, "\tex%d := %s(%s, Op%s, %s) // the run saw %d\n", i+1, fn, c.As.goName(), exported(c.Op.ID), goBody(c.Body), c.Status)
 		}

@@ -170,6 +170,10 @@ type Call struct {
 	// Count, when set, is the path whose count the model read (data.cards, or
 	// data.pagination.total for a number).
 	Count string
+	// Settle marks a valid request naming a record the case created a moment before: a
+	// deployment may find it only once a replica has it, so a reproduction sends it again
+	// while it is answered 404 or 422, for up to the settle time (ERR-8), as the run did.
+	Settle bool
 }
 
 // shrinkTimeout is rapid's own bound on shrinking; ShrinkReplays ends it long before, as

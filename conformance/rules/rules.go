@@ -175,7 +175,7 @@ var All = []Rule{
 		Statement: "A widget card snoozed into the future counts in `snoozed_count` and leaves the widget list when `include_snoozed` is false; with `include_snoozed` true it stays listed."},
 	{ID: TOOL1, Source: "Endpoints (8)",
 		Statement: "The widget list filters cards by tool: for a tool key no board holds it lists no card (or refuses the request: which tools a project may ask for is not stated)."},
-	{ID: GROUP1, Source: "Endpoints (11); Errors (rule 2)",
+	{ID: GROUP1, By: Suite | Proxy, Source: "Endpoints (11); Errors (rule 2)",
 		Statement: "Deleting a group answers 200 with `data` an empty array; the group is gone, so deleting the same id again is 404. What becomes of a group's cards is not stated, so a group is emptied before it is deleted, and a refusal to delete a group that still holds cards is not judged, nor a 403 (which groups a member may delete is not stated)."},
 	{ID: COMMENT1, By: Suite | Proxy, Source: "Endpoints (20); Resources (comment)",
 		Statement: "A comment created on a card is counted by that card's comment list: its `total` grows; a reply carries its parent's id in `parent_comment_id`."},

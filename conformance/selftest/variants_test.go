@@ -298,6 +298,12 @@ var variants = []variant{
 				a.header.Del("Retry-After")
 			}
 		})},
+	{"cuts a card title past 255 characters that is not plain ASCII to 255, and accepts it", "ERR-1",
+		mutate(conformance.OpCardsCreate, func(req map[string]any) {
+			if title, ok := req["title"].(string); ok && utf8.RuneCountInString(title) > 255 && strings.ContainsFunc(title, func(r rune) bool { return r > 127 }) {
+				req["title"] = string([]rune(title)[:255])
+			}
+		})},
 	{"keeps a tag whose name passes 255 characters, cut to 255, while answering 422", "LIST-1", keepsCutTag},
 	{"keeps a comment sent without its text, with a text of its own, while answering 422", "LIST-1", keepsBlankComment},
 	{"lists one tag per name, though it answers every create of a name again with success", "LIST-1",
