@@ -231,8 +231,53 @@ func (ex *Exchange) Describe() string {
 	if ex.pruned {
 		fmt.Fprintf(&b, "    (the body nests past %d levels, deeper than JSON readers read: shown and judged with what lies below %d levels as null)\n", spec.MaxDepth, check.PrunedDepth)
 	}
-	fmt.Fprintf(&b, "    %s\n", truncate(redactJSON([]byte(prettyJSON(ex.Body))), 3000))
+	fmt.Fprintf(&b, "    %s\n", truncate(redactJSON([]byte(prettyAnswer(ex.Body, 3000))), 3000))
 	return printable(b.String())
+}
+
+// prettyAnswer is prettyJSON, with the long lists of an answer longer than limit shown by
+// their first entries only: cut at the limit, a page of comments hid the pagination after it,
+// the very field a failure was about.
+func prettyAnswer(b []byte, limit int) string {
+	out := prettyJSON(b)
+	if len(out) <= limit || len(b) > maxPretty {
+		return out
+	}
+	v, err := jsonone.Decode(b)
+	if err != nil {
+		return out
+	}
+	short, err := json.MarshalIndent(elideLists(v, 0), "    ", "  ")
+	if err != nil {
+		return out
+	}
+	return string(short)
+}
+
+// elideLists keeps the first two entries of every list of more than three in v, and a note of
+// how many more there are.
+func elideLists(v any, depth int) any {
+	if depth > maxPrettyDepth {
+		return v
+	}
+	switch x := v.(type) {
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			out[k] = elideLists(e, depth+1)
+		}
+		return out
+	case []any:
+		if len(x) > 3 {
+			return []any{elideLists(x[0], depth+1), elideLists(x[1], depth+1), fmt.Sprintf("… %d more entries, not shown", len(x)-2)}
+		}
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = elideLists(e, depth+1)
+		}
+		return out
+	}
+	return v
 }
 
 // printable writes the control characters of a deployment's text as escapes ("\x1b", "\u202e"), and

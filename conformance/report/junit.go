@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"regexp"
+	"strings"
 
 	"github.com/onsi/ginkgo/v2/reporters"
 
@@ -43,6 +44,21 @@ func GroupJUnitByOperation(path string) error {
 				c.Classname = m[1]
 			} else if flowLabel.MatchString(c.Name) {
 				c.Classname = conformance.LabelFlow // a replayed flow: one test case per flow
+			}
+			if c.Failure != nil {
+				// The failure's type names the rules it cites as broken (a CI tool shows the
+				// type beside the message): "failed" said nothing.
+				if m := citedRule.FindAllStringSubmatch(c.Failure.Description+" "+c.Failure.Message, -1); len(m) > 0 {
+					seen := map[string]bool{}
+					var ids []string
+					for _, x := range m {
+						if !seen[x[1]] {
+							seen[x[1]] = true
+							ids = append(ids, x[1])
+						}
+					}
+					c.Failure.Type = "rule " + strings.Join(ids, ", ")
+				}
 			}
 			kept = append(kept, c)
 		}

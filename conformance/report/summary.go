@@ -10,6 +10,7 @@ import (
 	"github.com/onsi/ginkgo/v2/types"
 
 	"github.com/opsapi/mocktoolkit/conformance"
+	"github.com/opsapi/mocktoolkit/conformance/rules"
 )
 
 // Tally counts the specs of one row of the summary.
@@ -90,6 +91,9 @@ type Summary struct {
 	Profile     map[string]*Tally            // contract, reference
 	ByOperation map[string]map[string]*Tally // op id -> aspect -> tally
 	Failures    []string                     // full names of failed specs
+	// Broken counts, per rule a failure message cites as broken, the specs that failed on it:
+	// the rules to read, where the table's cells are the aspects of the specs that saw them.
+	Broken map[rules.ID]int
 	Skips       []string                     // full names of specs skipped with a reason, and the reason
 	Differs     []string                     // reference specs the target chose otherwise on, and the choice
 	// Explore says what explore mode did: off, or its counts.
@@ -252,6 +256,12 @@ func (s *Summary) count(sr types.SpecReport, labels []string, op, aspect string)
 	case cutOff(sr):
 	case sr.State.Is(types.SpecStateFailureStates):
 		s.Failures = append(s.Failures, sr.FullText())
+		for _, r := range specOf(sr).Broken {
+			if s.Broken == nil {
+				s.Broken = map[rules.ID]int{}
+			}
+			s.Broken[r.ID]++
+		}
 	case sr.State == types.SpecStateSkipped && strings.HasPrefix(msg, DiffersPrefix):
 		s.Differs = append(s.Differs, sr.FullText()+": "+firstLine(strings.TrimPrefix(msg, DiffersPrefix)))
 	case sr.State == types.SpecStateSkipped && msg != "":
@@ -438,6 +448,9 @@ func (s Summary) Write(w io.Writer) error {
 	if s.Explore != "" {
 		fmt.Fprintf(&b, "  explore   %s\n", s.Explore)
 	}
+	if line := s.brokenLine(); line != "" {
+		fmt.Fprintf(&b, "  broken    %s (conformance/rules.md states each)\n", line)
+	}
 	fmt.Fprintf(&b, "\n%-24s %-9s", "operation", "verdict")
 	for _, a := range conformance.Aspects {
 		fmt.Fprintf(&b, " %-10s", a)
@@ -499,4 +512,28 @@ func (s Summary) LeftOutReasons() []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// brokenLine lists the rules failures cite, the most failed first: "PAGE-1 (17 specs), ERR-8
+// (1 spec)".
+func (s Summary) brokenLine() string {
+	ids := make([]rules.ID, 0, len(s.Broken))
+	for id := range s.Broken {
+		ids = append(ids, id)
+	}
+	slices.SortFunc(ids, func(a, b rules.ID) int {
+		if c := s.Broken[b] - s.Broken[a]; c != 0 {
+			return c
+		}
+		return strings.Compare(string(a), string(b))
+	})
+	parts := make([]string, len(ids))
+	for i, id := range ids {
+		word := "specs"
+		if s.Broken[id] == 1 {
+			word = "spec"
+		}
+		parts[i] = fmt.Sprintf("rule %s (%d %s)", id, s.Broken[id], word)
+	}
+	return strings.Join(parts, ", ")
 }

@@ -39,6 +39,7 @@ func TestGroupJUnitByOperation(t *testing.T) {
 <testcase name="[It] Tags area tagsCreate spends a window [contract, op:tagsCreate]" classname="Conformance" status="skipped" time="0"><skipped message="skipped - the window is spent"></skipped></testcase>
 <testcase name="[SynchronizedBeforeSuite]" classname="Conformance" status="passed" time="0"></testcase>
 <testcase name="[It] Recorded flows replays checkout (checkout.json) [flow, effect:write]" classname="Conformance" status="passed" time="0.1"></testcase>
+<testcase name="[It] Operations area commentsList pages [contract, op:commentsList]" classname="Conformance" status="failed" time="0.1"><failure message="rule PAGE-1 is broken: total_pages 2" type="failed">rule PAGE-1 is broken: total_pages 2, want 3</failure></testcase>
 </testsuite></testsuites>`
 	if err := os.WriteFile(path, []byte(in), 0o644); err != nil {
 		t.Fatal(err)
@@ -49,6 +50,9 @@ func TestGroupJUnitByOperation(t *testing.T) {
 	out, _ := os.ReadFile(path)
 	if !strings.Contains(string(out), `classname="domainCartRemove"`) || !strings.Contains(string(out), `classname="Conformance"`) || !strings.Contains(string(out), `classname="flow"`) {
 		t.Errorf("classnames not grouped by operation:\n%s", out)
+	}
+	if !strings.Contains(string(out), `type="rule PAGE-1"`) {
+		t.Errorf("a failure's type does not name the rule it cites:\n%s", out)
 	}
 	if strings.Contains(string(out), "answers 401") || !strings.Contains(string(out), "the window is spent") ||
 		!strings.Contains(string(out), `<testsuites tests="4" disabled="1"`) || !strings.Contains(string(out), `tests="4" disabled="0" skipped="1"`) {
@@ -214,5 +218,25 @@ func TestRunSelectingNoSpecSaysSo(t *testing.T) {
 	}
 	if !strings.Contains(h.String(), "NOTHING CHECKED") {
 		t.Error("the HTML report of a run selecting no spec does not say so")
+	}
+}
+
+// The summary names the rules the failures cite, the most failed first: the table's cells are
+// the aspects of the specs that saw a broken rule, which may be far from it (PAGE-1 broken by a
+// comments page, seen by a not-found spec that read one).
+func TestSummaryNamesTheBrokenRules(t *testing.T) {
+	failed := func(op, aspect, msg string) types.SpecReport {
+		return types.SpecReport{LeafNodeType: types.NodeTypeIt, LeafNodeText: op, LeafNodeLabels: []string{"contract", "op:" + op, "aspect:" + aspect},
+			State: types.SpecStateFailed, RunTime: time.Millisecond, Failure: types.Failure{Message: msg}}
+	}
+	rep := types.Report{SuiteConfig: types.SuiteConfig{LabelFilter: "contract"}, SpecReports: []types.SpecReport{
+		failed("commentsCreate", "notfound", "rule PAGE-1 is broken: total_pages 2, want 3"),
+		failed("commentsList", "validation", "rule PAGE-1 is broken: total_pages 1, want 2"),
+		failed("cardsUpdate", "notfound", "rule ERR-8 (conformance/rules.md): A record that exists is found"),
+	}}
+	var b strings.Builder
+	_ = report.Summarize(rep, conformance.Run{}).Write(&b)
+	if !strings.Contains(b.String(), "broken    rule PAGE-1 (2 specs), rule ERR-8 (1 spec)") {
+		t.Errorf("the summary does not name the broken rules:\n%s", b.String())
 	}
 }
