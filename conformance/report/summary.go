@@ -93,9 +93,9 @@ type Summary struct {
 	Failures    []string                     // full names of failed specs
 	// Broken counts, per rule a failure message cites as broken, the specs that failed on it:
 	// the rules to read, where the table's cells are the aspects of the specs that saw them.
-	Broken map[rules.ID]int
-	Skips       []string                     // full names of specs skipped with a reason, and the reason
-	Differs     []string                     // reference specs the target chose otherwise on, and the choice
+	Broken  map[rules.ID]int
+	Skips   []string // full names of specs skipped with a reason, and the reason
+	Differs []string // reference specs the target chose otherwise on, and the choice
 	// Explore says what explore mode did: off, or its counts.
 	Explore string
 	// No429 lists the operations whose rate-limit specs passed without a 429 answer: only the
