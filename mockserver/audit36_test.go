@@ -86,3 +86,17 @@ func TestPreferCodeIsReadAsWritten(t *testing.T) {
 	}
 	m.ctl(http.MethodPost, pTagsList, "{}", "Prefer", "code=500").wantStatus(t, http.StatusInternalServerError)
 }
+
+// The refusal of a Prefer code the operation does not answer reads in full in the journal: its
+// wording has no "code=<value>" for the redaction of credentials to take for one.
+func TestPreferRefusalReadsWholeInTheJournal(t *testing.T) {
+	m := newMock(t, mockserver.Config{})
+	st, _ := send(t, "POST", m.url+"/services/operations/v1/operations/tags/list", "", "{}", "Content-Type", "application/json", "Prefer", "code=418")
+	if st != http.StatusBadRequest {
+		t.Fatalf("Prefer: code=418 on tags/list: %d, want 400", st)
+	}
+	a := m.ctl(http.MethodGet, "/__mock/requests?limit=1", nil).wantStatus(t, 200)
+	if !strings.Contains(string(a.raw), "418, which is not an answer of tagsList") || strings.Contains(string(a.raw), "code=[redacted]") {
+		t.Errorf("the journal hides the refusal's words: %s", a.raw)
+	}
+}

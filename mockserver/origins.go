@@ -44,8 +44,14 @@ func checkOrigin(origin string) error {
 		return fmt.Errorf("%q: an origin names one site; patterns are not read (list each origin, or give * for any)", clip(origin, 80))
 	}
 	if p := u.Port(); p != "" {
-		if n, err := strconv.Atoi(p); err != nil || n < 1 || n > 65535 {
+		n, err := strconv.Atoi(p)
+		switch {
+		case err != nil || n < 1 || n > 65535:
 			return fmt.Errorf("%q: the port %s is not one a browser can send (1 to 65535)", clip(origin, 80), clip(p, 80))
+		case strconv.Itoa(n) != p:
+			return fmt.Errorf("%q: a browser writes the port without leading zeros: list %s://%s:%d", clip(origin, 80), u.Scheme, u.Hostname(), n)
+		case (u.Scheme == "http" && n == 80) || (u.Scheme == "https" && n == 443):
+			return fmt.Errorf("%q: a browser leaves the scheme's default port out of an Origin, so this never matches: list %s://%s", clip(origin, 80), u.Scheme, u.Hostname())
 		}
 	} else if strings.HasSuffix(u.Host, ":") {
 		return fmt.Errorf("%q: a colon with no port after it; leave it out or give the port", clip(origin, 80))

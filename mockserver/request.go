@@ -136,8 +136,10 @@ func readObject(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, *b
 	switch err := json.Unmarshal(raw, &struct{}{}); { // checks the syntax, skips the members
 	case errors.As(err, &typeErr), string(raw) == "null":
 		return nil, notAnObject()
-	case err != nil && formData(r):
+	case err != nil && formData(r) && raw[0] != '{' && raw[0] != '[':
 		// curl -F or --data: the controls take JSON, which a form's bytes only seemed not to be.
+		// A body that starts as JSON is JSON with a mistake (curl -d '{"seed": 7,}', the
+		// README's way, sends it labelled a form): its syntax error says where.
 		return nil, &bodyProblem{status: http.StatusBadRequest, message: "The request body is form data (" + r.Header.Get("Content-Type") + "); the mock's controls take a JSON object, such as {\"seed\": 7} (curl -d '{...}' -H 'Content-Type: application/json')."}
 	case err != nil:
 		return nil, notJSON(raw, err)

@@ -91,6 +91,12 @@ func TestControlSaysAFormIsNotJSON(t *testing.T) {
 	if !strings.Contains(string(a.raw), "form data") || !strings.Contains(string(a.raw), "JSON object") {
 		t.Errorf("a multipart body to a control: %s", a.raw)
 	}
+	// JSON with a mistake, sent as curl -d sends it (labelled a form), is told where the
+	// mistake is, not that it is a form.
+	a = m.ctl(http.MethodPost, "/__mock/reset", `{"seed": 7,}`, "Content-Type", "application/x-www-form-urlencoded").wantStatus(t, http.StatusBadRequest)
+	if strings.Contains(string(a.raw), "form data") || !strings.Contains(string(a.raw), "column") {
+		t.Errorf("a JSON body with a trailing comma, labelled a form: %s", a.raw)
+	}
 }
 
 // Reset also forgets rate-limit windows, fault rules and the journal.

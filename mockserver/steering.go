@@ -414,7 +414,7 @@ func preferred(h http.Header, rt *route) (int, string) {
 	}
 	code, ok := prefer.Status(raw)
 	if !ok || !contains(rt.codes, code) {
-		return 0, "Prefer: code=" + raw + " is not an answer of " + rt.id + "; it answers " + joinInts(rt.codes) + "."
+		return 0, "Prefer asks for the status " + raw + ", which is not an answer of " + rt.id + "; it answers " + joinInts(rt.codes) + "."
 	}
 	if code < 300 {
 		return 0, ""

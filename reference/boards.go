@@ -1,5 +1,7 @@
 package reference
 
+import "strings"
+
 // ListBoards returns the live boards of the caller's project, by id; a tool_key sent in the
 // body keeps only the boards of that tool, whatever its length (D30). Master boards are not
 // listed (D17).
@@ -16,7 +18,8 @@ func (s *Store) ListBoards(userID int64, in ListBoardsInput) ([]Board, error) {
 		if b.IsMaster || !inProject(b.ProjectID, project) || b.DeletedAt != nil {
 			continue
 		}
-		if in.ToolKey.Present() && (b.ToolKey == nil || *b.ToolKey != in.ToolKey.Value) {
+		// A blank tool_key is no filter, as null is (D30): an "all tools" choice sends "".
+		if in.ToolKey.Present() && strings.TrimSpace(in.ToolKey.Value) != "" && (b.ToolKey == nil || *b.ToolKey != in.ToolKey.Value) {
 			continue
 		}
 		out = append(out, cloneBoard(b))

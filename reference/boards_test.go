@@ -23,6 +23,7 @@ func TestListBoards(t *testing.T) {
 		{"lists the caller's project's boards, not master boards", member, reference.ListBoardsInput{}, []int64{acmeSEOBoard, acmePlainBoard}},
 		{"filters by a tool_key sent in the body (D30)", member, reference.ListBoardsInput{ToolKey: reference.Some(toolSEO)}, []int64{acmeSEOBoard}},
 		{"treats a null tool_key as no filter", member, reference.ListBoardsInput{ToolKey: reference.Null[string]()}, []int64{acmeSEOBoard, acmePlainBoard}},
+		{"treats a blank tool_key as no filter, as null", member, reference.ListBoardsInput{ToolKey: reference.Some(" ")}, []int64{acmeSEOBoard, acmePlainBoard}},
 		{"answers an empty list for a tool without boards", member, reference.ListBoardsInput{ToolKey: reference.Some(toolRank)}, []int64{}},
 		{"keeps another project's boards out (D12)", outsider, reference.ListBoardsInput{}, []int64{globexBoard}},
 	}

@@ -40,6 +40,9 @@ func TestFlagsRefuseWhatCouldNeverMatch(t *testing.T) {
 		{"--allowed-hosts", "staging.example.com,*"}, // * stands alone: among names it would turn the guard off unasked
 		{"--cors-origins", "*,http://a.com"},         // * stands alone, as in --allowed-hosts
 		{"--allowed-hosts", "münchen.de"},            // a Host header carries its ASCII form: it would never match
+		{"--cors-origins", "http://localhost:80"},    // a browser leaves the default port out
+		{"--cors-origins", "https://app.test:443"},
+		{"--cors-origins", "http://localhost:03000"}, // nor writes a port with leading zeros
 	} {
 		if _, err := parseFlags(args, none, io.Discard); err == nil || !strings.Contains(err.Error(), args[0]) {
 			t.Errorf("%v: %v, want a refusal naming the flag", args, err)
@@ -48,7 +51,7 @@ func TestFlagsRefuseWhatCouldNeverMatch(t *testing.T) {
 	if _, err := parseProxyFlags([]string{"--upstream", "http://127.0.0.1:1", "--allowed-hosts", "a b"}, none, stdio{out: io.Discard, err: io.Discard}); err == nil {
 		t.Error("proxy --allowed-hosts 'a b' accepted")
 	}
-	for _, args := range [][]string{{"--cors-origins", "http://localhost:5173,https://app.example.com"}, {"--allowed-hosts", "*"}, {"--allowed-hosts", "a.example.com,b.example.com"}} {
+	for _, args := range [][]string{{"--cors-origins", "http://localhost:5173,https://app.example.com"}, {"--cors-origins", "https://app.test:80,http://app.test:443"}, {"--allowed-hosts", "*"}, {"--allowed-hosts", "a.example.com,b.example.com"}} {
 		if _, err := parseFlags(args, none, io.Discard); err != nil {
 			t.Errorf("%v: %v", args, err)
 		}

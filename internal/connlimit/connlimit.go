@@ -192,6 +192,12 @@ func (l *Limit) Handler(next http.Handler) http.Handler {
 			e.body = body
 		}
 		l.mu.Unlock()
+		// A shallow copy carries the followed body: the server's own request keeps the body it
+		// made, whose type tells it, when the handler answers without reading the body, that a
+		// client waiting on "100 Continue" has sent nothing yet. Given another type, it read up
+		// to 256 KiB of the body before answering, and a client with Expect: 100-continue
+		// waited out its timeout and uploaded the body a 413 or a 401 refused.
+		r = r.WithContext(r.Context())
 		r.Body = &followed{ReadCloser: r.Body, body: body}
 		next.ServeHTTP(w, r)
 	})

@@ -106,3 +106,29 @@ func TestBusyConnectionsAreKept(t *testing.T) {
 		t.Errorf("a connection past the bound, every other busy: %s, want the refusal", got)
 	}
 }
+
+// A handler that answers without reading the body (a 413 by Content-Length, a 401) answers a
+// client waiting on "100 Continue" at once: the handler's followed body does not hide from the
+// server that nothing of the body was asked for, so the server neither reads it nor waits.
+func TestAnswerWithoutTheBodySendsNoContinue(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	limit := connlimit.New(8, []byte("HTTP/1.1 503 Service Unavailable\r\nContent-Length: 0\r\n\r\n"))
+	srv := &http.Server{ConnState: limit.ConnState, ConnContext: limit.ConnContext, Handler: limit.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.WriteHeader(http.StatusRequestEntityTooLarge)
+	}))}
+	go srv.Serve(limit.Listener(ln))
+	t.Cleanup(func() { srv.Close() })
+	c := dial(t, ln.Addr().String())
+	fmt.Fprintf(c, "POST /x HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\nContent-Length: 2000000\r\nExpect: 100-continue\r\n\r\n", ln.Addr())
+	_ = c.SetReadDeadline(time.Now().Add(2 * time.Second))
+	res, err := http.ReadResponse(bufio.NewReader(c), nil)
+	if err != nil {
+		t.Fatalf("no answer while the client waits on 100 Continue: %v", err)
+	}
+	if res.StatusCode != http.StatusRequestEntityTooLarge {
+		t.Errorf("answer %s, want 413 at once (not 100 Continue)", res.Status)
+	}
+}
