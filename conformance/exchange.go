@@ -154,10 +154,15 @@ const (
 	maxPrettyDepth = 64
 )
 
+// tooDeep tells an answer nested deeper than a failure message indents.
+func tooDeep(b []byte) bool {
+	return len(b) > 2*maxPrettyDepth && jsonnest.Nesting(b) > maxPrettyDepth
+}
+
 // prettyJSON indents b for a failure message, numbers as written: an id past 2^53 is shown with
 // its own digits, not float64's.
 func prettyJSON(b []byte) string {
-	if len(b) > maxPretty || (len(b) > 2*maxPrettyDepth && jsonnest.Nesting(b) > maxPrettyDepth) {
+	if len(b) > maxPretty || tooDeep(b) {
 		// Shown as it came: indenting costs the square of the depth (an answer of 20 KB nested
 		// 9999 deep made 200 MB of spaces, and 11 s a failing spec) for the 3000 bytes shown.
 		return string(b)
@@ -240,8 +245,8 @@ func (ex *Exchange) Describe() string {
 // the very field a failure was about.
 func prettyAnswer(b []byte, limit int) string {
 	out := prettyJSON(b)
-	if len(out) <= limit || len(b) > maxPretty {
-		return out
+	if len(out) <= limit || len(b) > maxPretty || tooDeep(b) {
+		return out // shown as it came when prettyJSON shows it so
 	}
 	v, err := jsonone.Decode(b)
 	if err != nil {
