@@ -186,15 +186,7 @@ func TestProxyJudgesACreatedRecordIsFound(t *testing.T) {
 			s := startProxyWith(t, c.upstream, proxy.Config{ListLag: c.lag})
 			token := s.login(t, manifest().Users.Member)
 			created := s.post(t, pCardsCreate, token, `{"title": "to be found"}`)
-			var answer struct {
-				Data struct {
-					Card struct{ ID int64 } `json:"card"`
-				} `json:"data"`
-			}
-			if err := json.Unmarshal(created.body, &answer); err != nil || answer.Data.Card.ID == 0 {
-				t.Fatalf("cards/create: %s", created.body)
-			}
-			got := violations(s.post(t, pCardsUpdate, token, fmt.Sprintf(`{"id": %d, "title": "found"}`, answer.Data.Card.ID)))
+			got := violations(s.post(t, pCardsUpdate, token, fmt.Sprintf(`{"id": %d, "title": "found"}`, cardID(t, created.body))))
 			if !slices.Equal(got, c.want) {
 				t.Errorf("violations %v, want %v", got, c.want)
 			}
@@ -210,22 +202,29 @@ func TestProxyDoesNotJudgeACardOfADeletedGroup(t *testing.T) {
 	token := s.login(t, manifest().Users.Member)
 	group := manifest().Operations.GroupID
 	created := s.post(t, pCardsCreate, token, fmt.Sprintf(`{"title": "in a group to delete", "group_id": %d}`, group))
-	var answer struct {
-		Data struct {
-			Card struct{ ID int64 } `json:"card"`
-		} `json:"data"`
-	}
-	if err := json.Unmarshal(created.body, &answer); err != nil || answer.Data.Card.ID == 0 {
-		t.Fatalf("cards/create: %s", created.body)
-	}
+	card := cardID(t, created.body)
 	if del := s.post(t, pGroupsDelete, token, fmt.Sprintf(`{"id": %d}`, group)); del.status != http.StatusOK {
 		t.Fatalf("groups/delete: %d %s", del.status, del.body)
 	}
-	up := s.post(t, pCardsUpdate, token, fmt.Sprintf(`{"id": %d, "title": "gone?"}`, answer.Data.Card.ID))
+	up := s.post(t, pCardsUpdate, token, fmt.Sprintf(`{"id": %d, "title": "gone?"}`, card))
 	if up.status != http.StatusNotFound {
 		t.Fatalf("the mock kept the card of a deleted group (D25): %d %s", up.status, up.body)
 	}
 	if got := violations(up); len(got) > 0 {
 		t.Errorf("violations %v for a card of a deleted group, want none", got)
 	}
+}
+
+// cardID reads the id of the card a cards/create answer holds.
+func cardID(t *testing.T, body []byte) int64 {
+	t.Helper()
+	var answer struct {
+		Data struct {
+			Card struct{ ID int64 } `json:"card"`
+		} `json:"data"`
+	}
+	if err := json.Unmarshal(body, &answer); err != nil || answer.Data.Card.ID == 0 {
+		t.Fatalf("cards/create: %s", body)
+	}
+	return answer.Data.Card.ID
 }
