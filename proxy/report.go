@@ -1,10 +1,12 @@
 package proxy
 
 import (
+	"cmp"
 	"encoding/json"
 	"encoding/xml"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 )
 
@@ -56,8 +58,35 @@ type junitFailure struct {
 	Text    string `xml:",chardata"`
 }
 
-// WriteJUnitReport writes one testcase per operation (classname: the operation id), with a
-// failure per deployment rule it broke; the client's violations are listed in system-out, and
+// junitFailures words op's deployment violations as one failure (JUnit readers such as
+// Jenkins show one per testcase: a second was hidden, and it could be the one that came first),
+// its rules in the order they were first broken, the first one's statement as the message; and
+// the client's violations as lines for system-out.
+func junitFailures(op OperationReport) ([]junitFailure, []string) {
+	vs := slices.Clone(op.Violations)
+	slices.SortStableFunc(vs, func(a, b RuleCount) int { return cmp.Compare(a.First.ExchangeID, b.First.ExchangeID) })
+	var ids, texts, client []string
+	message := ""
+	for _, v := range vs {
+		text := fmt.Sprintf("%s: %s\nbroken %d times in %d exchanges; first: exchange %d, %s %s answered %d: %s",
+			v.Rule, v.Statement, v.Count, op.Exchanges, v.First.ExchangeID, v.First.Method, v.First.Path, v.First.Status, v.First.Detail)
+		if v.Party == Client {
+			client = append(client, "client violation "+text)
+			continue
+		}
+		if message == "" {
+			message = v.Statement
+		}
+		ids, texts = append(ids, string(v.Rule)), append(texts, text)
+	}
+	if len(ids) == 0 {
+		return nil, client
+	}
+	return []junitFailure{{Type: strings.Join(ids, ", "), Message: message, Text: strings.Join(texts, "\n\n")}}, client
+}
+
+// WriteJUnitReport writes one testcase per operation (classname: the operation id), with one
+// failure naming the deployment rules it broke; the client's violations are listed in system-out, and
 // an operation no exchange reached is skipped (D96).
 func (p *Proxy) WriteJUnitReport(w io.Writer) error {
 	r := p.Report()
@@ -73,15 +102,7 @@ func (p *Proxy) WriteJUnitReport(w io.Writer) error {
 			suite.Skipped++
 		}
 		var client []string
-		for _, v := range op.Violations {
-			text := fmt.Sprintf("%s: %s\nbroken %d times in %d exchanges; first: exchange %d, %s %s answered %d: %s",
-				v.Rule, v.Statement, v.Count, op.Exchanges, v.First.ExchangeID, v.First.Method, v.First.Path, v.First.Status, v.First.Detail)
-			if v.Party == Client {
-				client = append(client, "client violation "+text)
-				continue
-			}
-			c.Failures = append(c.Failures, junitFailure{Type: string(v.Rule), Message: v.Statement, Text: text})
-		}
+		c.Failures, client = junitFailures(op)
 		c.SystemOut = strings.Join(client, "\n\n")
 		if len(c.Failures) > 0 {
 			suite.Failures++
