@@ -54,14 +54,8 @@ func finding(ctx context.Context, send func() *Exchange) *Exchange {
 // not found yet.
 func findingWhile(ctx context.Context, send func() *Exchange, notYet func(*Exchange) bool) *Exchange {
 	GinkgoHelper()
-	ex := send()
-	for deadline := time.Now().Add(cfg.PushWait); notYet(ex) && time.Now().Before(deadline); ex = send() {
-		select {
-		case <-ctx.Done():
-			return ex
-		case <-time.After(250 * time.Millisecond):
-		}
-	}
+	var ex *Exchange
+	cfg.Again(ctx, func() bool { ex = send(); return notYet(ex) })
 	return ex
 }
 
